@@ -1,0 +1,507 @@
+"""The data that flows through diskmark: tests, settings, results and progress events.
+
+Everything here is plain dataclasses with ``to_dict``/``from_dict`` so the same objects feed
+the engine, the TUI, the CLI reports and the saved store (baselines, history) without any of
+them knowing about each other. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+KIB = 1024
+MIB = 1024 * KIB
+GIB = 1024 * MIB
+
+#: CrystalDiskMark's test sizes: 16 … 512 MiB, then 1 … 64 GiB (binary).
+SIZES = [16 * MIB * 2**i for i in range(6)] + [GIB * 2**i for i in range(7)]
+SIZE_MIN, SIZE_MAX = SIZES[0], SIZES[-1]
+COUNT_MIN, COUNT_MAX = 1, 9
+MIX_RATIOS = list(range(10, 100, 10))
+
+
+class Op(StrEnum):
+    READ = "read"
+    WRITE = "write"
+    MIX = "mix"
+
+
+class Mode(StrEnum):
+    """Which operations a session runs (CDM's "Read & Write", "Read only", "Write only")."""
+
+    READ_WRITE = "rw"
+    READ = "read"
+    WRITE = "write"
+
+
+class DataPattern(StrEnum):
+    RANDOM = "random"
+    ZEROS = "zeros"
+
+
+class Unit(StrEnum):
+    MB_S = "MB/s"
+    GB_S = "GB/s"
+    IOPS = "IOPS"
+    US = "us"
+
+    @classmethod
+    def parse(cls, text: str) -> "Unit":
+        key = text.strip().lower().replace("µ", "u")
+        for unit in cls:
+            if unit.value.lower() == key:
+                return unit
+        aliases = {"mbs": cls.MB_S, "mb": cls.MB_S, "gbs": cls.GB_S, "gb": cls.GB_S,
+                   "usec": cls.US, "latency": cls.US, "lat": cls.US}
+        if key in aliases:
+            return aliases[key]
+        raise ValueError(f"unknown unit {text!r}; choose MB/s, GB/s, IOPS or us")
+
+    @property
+    def label(self) -> str:
+        return "μs" if self is Unit.US else self.value
+
+    @property
+    def lower_is_better(self) -> bool:
+        return self is Unit.US
+
+
+class Phase(StrEnum):
+    CHECKING = "checking"
+    PREPARING = "preparing"  # writing the test file full of data
+    WARMUP = "warm-up"  # CDM's discarded first pass
+    MEASURING = "measuring"
+    INTERVAL = "interval"  # the pause between tests
+    SYNC = "sync"  # waiting for the kernel to flush what a write test left dirty
+    CLEANUP = "cleanup"
+
+
+def format_size(nbytes: int) -> str:
+    """16MiB, 512MiB, 1GiB, 64GiB — the binary size names CDM shows."""
+    if nbytes >= GIB and nbytes % GIB == 0:
+        return f"{nbytes // GIB}GiB"
+    if nbytes >= MIB and nbytes % MIB == 0:
+        return f"{nbytes // MIB}MiB"
+    if nbytes >= KIB and nbytes % KIB == 0:
+        return f"{nbytes // KIB}KiB"
+    return f"{nbytes}B"
+
+
+def parse_size(text: str) -> int:
+    """Parse '16MiB', '1G', '512m', '1 GiB' as binary sizes (CDM's sizes are binary)."""
+    s = text.strip().replace(" ", "")
+    if not s:
+        raise ValueError("empty size")
+    num = s.rstrip("BbIiKkMmGgTt")
+    suffix = s[len(num):].lower().rstrip("b").rstrip("i")
+    try:
+        value = float(num)
+    except ValueError:
+        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)") from None
+    mult = {"": 1, "k": KIB, "m": MIB, "g": GIB, "t": GIB * 1024}.get(suffix)
+    if mult is None:
+        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
+    if not num or value <= 0 or not math.isfinite(value):
+        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
+    return int(value * mult)
+
+
+@dataclass(frozen=True)
+class TestSpec:
+    """One row of CDM's grid: pattern, block size, queue depth and threads."""
+
+    pattern: str  # "SEQ" or "RND"
+    block: int  # bytes
+    queues: int
+    threads: int
+    #: Optional per-operation start delay and ramp time in seconds (seed 000's Stable profile).
+    startdelay: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
+    ramp_time: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
+
+    @property
+    def block_label(self) -> str:
+        if self.block >= MIB and self.block % MIB == 0:
+            return f"{self.block // MIB}M"
+        return f"{self.block // KIB}K"
+
+    @property
+    def name(self) -> str:
+        """``SEQ1M`` — the first line of CDM's row button."""
+        return f"{self.pattern}{self.block_label}"
+
+    @property
+    def qt(self) -> str:
+        """``Q8T1`` — the second line of CDM's row button."""
+        return f"Q{self.queues}T{self.threads}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} {self.qt}"
+
+    @property
+    def sequential(self) -> bool:
+        return self.pattern == "SEQ"
+
+    def delays(self, op: Op) -> tuple[float, float]:
+        return float(self.startdelay.get(op.value, 0)), float(self.ramp_time.get(op.value, 0))
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"pattern": self.pattern, "block": self.block,
+                             "queues": self.queues, "threads": self.threads}
+        if self.startdelay:
+            d["startdelay"] = dict(self.startdelay)
+        if self.ramp_time:
+            d["ramp_time"] = dict(self.ramp_time)
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "TestSpec":
+        return cls(pattern=str(d["pattern"]).upper(), block=int(d["block"]),
+                   queues=int(d["queues"]), threads=int(d["threads"]),
+                   startdelay=dict(d.get("startdelay", {})), ramp_time=dict(d.get("ramp_time", {})))
+
+
+@dataclass
+class Settings:
+    """What the user chose. The engine turns this plus a preset into a plan of fio runs."""
+
+    target: str = "."
+    preset: str = "default"
+    profile: str = "default"
+    mix: int | None = None  # read percentage of the +Mix column, None for no mix
+    mode: Mode = Mode.READ_WRITE
+    size: int = GIB
+    count: int = 5
+    measure: float | None = None  # None: the preset's value
+    interval: float | None = None
+    data: DataPattern = DataPattern.RANDOM
+    direct: bool = True  # O_DIRECT; False runs through the page cache
+    only_test: int | None = None  # a row button: run only this row of the profile
+    comment: str = ""
+
+    def validate(self) -> None:
+        if not SIZE_MIN <= self.size <= SIZE_MAX:
+            raise ValueError(f"size must be between {format_size(SIZE_MIN)} and "
+                             f"{format_size(SIZE_MAX)}, not {format_size(self.size)}")
+        if not COUNT_MIN <= self.count <= COUNT_MAX:
+            raise ValueError(f"count must be between {COUNT_MIN} and {COUNT_MAX}, not {self.count}")
+        if self.mix is not None and self.mix not in MIX_RATIOS:
+            raise ValueError(f"mix must be a read percentage of 10, 20 … 90, not {self.mix}")
+        for name in ("measure", "interval"):
+            value = getattr(self, name)
+            if value is not None and (value < 0 or not math.isfinite(value) or value > 3600):
+                raise ValueError(f"{name} must be between 0 and 3600 seconds, not {value}")
+        if self.measure is not None and self.measure < 1:
+            raise ValueError("measure must be at least 1 second")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["mode"] = self.mode.value
+        d["data"] = self.data.value
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Settings":
+        known = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in d.items() if k in known}
+        if "mode" in kw:
+            kw["mode"] = Mode(kw["mode"])
+        if "data" in kw:
+            kw["data"] = DataPattern(kw["data"])
+        return cls(**kw)
+
+
+@dataclass
+class RunResult:
+    """One fio pass of one test."""
+
+    mb_s: float
+    iops: float
+    lat_us: float  # mean completion+submission latency
+    io_bytes: int
+    runtime_ms: int
+    read_mb_s: float = 0.0
+    write_mb_s: float = 0.0
+    #: completion latency percentiles in µs, keyed "50", "90", "99", "99.9", "99.99", "max"
+    lat_percentiles: dict[str, float] = field(default_factory=dict)
+    #: per-second bandwidth samples in MB/s while measuring
+    bw_samples: list[float] = field(default_factory=list)
+
+    def figure(self, unit: Unit) -> float:
+        return {Unit.MB_S: self.mb_s, Unit.GB_S: self.mb_s / 1000, Unit.IOPS: self.iops,
+                Unit.US: self.lat_us}[unit]
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "RunResult":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
+@dataclass
+class Spread:
+    """min / mean / max of a figure across passes and R/Avg % (range over mean, seed 000)."""
+
+    min: float
+    mean: float
+    max: float
+
+    @property
+    def r_avg_pct(self) -> float:
+        return (self.max - self.min) / self.mean * 100 if self.mean else 0.0
+
+    @classmethod
+    def of(cls, values: list[float]) -> "Spread":
+        if not values:
+            return cls(0.0, 0.0, 0.0)
+        return cls(min(values), statistics.fmean(values), max(values))
+
+
+@dataclass
+class TestResult:
+    """All passes of one test (e.g. SEQ1M Q8T1 read) and CDM's verdict over them."""
+
+    index: int  # row in the profile
+    spec: TestSpec
+    op: Op
+    mix_read: int | None = None  # read percentage for Op.MIX
+    runs: list[RunResult] = field(default_factory=list)
+    warmup: RunResult | None = None
+    fio_command: list[str] = field(default_factory=list)
+    sync_seconds: float | None = None  # time `sync` took after a write test
+    error: str | None = None
+
+    @property
+    def label(self) -> str:
+        return self.spec.label
+
+    @property
+    def key(self) -> str:
+        """Stable identity across sessions, for comparisons: ``SEQ1M Q8T1/read``."""
+        suffix = f"{self.op.value}{self.mix_read}" if self.op is Op.MIX else self.op.value
+        return f"{self.spec.label}/{suffix}"
+
+    @property
+    def complete(self) -> bool:
+        return bool(self.runs) and self.error is None
+
+    @property
+    def best_run(self) -> RunResult | None:
+        """CDM keeps the pass with the highest bandwidth."""
+        return max(self.runs, key=lambda r: r.mb_s) if self.runs else None
+
+    @property
+    def best_mb_s(self) -> float:
+        return self.best_run.mb_s if self.runs else 0.0
+
+    @property
+    def best_iops(self) -> float:
+        return self.best_run.iops if self.runs else 0.0
+
+    @property
+    def best_lat_us(self) -> float:
+        """CDM tracks the lowest mean latency separately from the best bandwidth."""
+        return min(r.lat_us for r in self.runs) if self.runs else 0.0
+
+    def figure(self, unit: Unit) -> float:
+        return {Unit.MB_S: self.best_mb_s, Unit.GB_S: self.best_mb_s / 1000,
+                Unit.IOPS: self.best_iops, Unit.US: self.best_lat_us}[unit]
+
+    def spread(self, unit: Unit = Unit.MB_S) -> Spread:
+        return Spread.of([r.figure(unit) for r in self.runs])
+
+    def to_dict(self) -> dict[str, Any]:
+        best = None
+        if self.runs:
+            best = {"mb_s": self.best_mb_s, "gb_s": self.best_mb_s / 1000,
+                    "iops": self.best_iops, "lat_us": self.best_lat_us}
+        stats = {}
+        if self.runs:
+            for unit, name in ((Unit.MB_S, "mb_s"), (Unit.IOPS, "iops"), (Unit.US, "lat_us")):
+                sp = self.spread(unit)
+                stats[name] = {"min": sp.min, "mean": sp.mean, "max": sp.max,
+                               "r_avg_pct": sp.r_avg_pct}
+        return {
+            "index": self.index,
+            "label": self.label,
+            "key": self.key,
+            "kind": self.op.value,
+            "mix_read": self.mix_read,
+            "spec": self.spec.to_dict(),
+            "best": best,
+            "stats": stats,
+            "runs": [r.to_dict() for r in self.runs],
+            "warmup": self.warmup.to_dict() if self.warmup else None,
+            "fio_command": list(self.fio_command),
+            "sync_seconds": self.sync_seconds,
+            "error": self.error,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "TestResult":
+        return cls(
+            index=int(d["index"]),
+            spec=TestSpec.from_dict(d["spec"]),
+            op=Op(d["kind"]),
+            mix_read=d.get("mix_read"),
+            runs=[RunResult.from_dict(r) for r in d.get("runs", [])],
+            warmup=RunResult.from_dict(d["warmup"]) if d.get("warmup") else None,
+            fio_command=list(d.get("fio_command", [])),
+            sync_seconds=d.get("sync_seconds"),
+            error=d.get("error"),
+        )
+
+
+@dataclass
+class SystemFacts:
+    """Where a test ran: filled by :mod:`diskmark.system` from psutil and /sys."""
+
+    target: str = ""
+    mountpoint: str = ""
+    device: str = ""
+    fstype: str = ""
+    mount_options: str = ""
+    total_bytes: int = 0
+    free_bytes: int = 0
+    model: str = ""
+    rotational: bool | None = None
+    scheduler: str = ""
+    kernel: str = ""
+    os: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "SystemFacts":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
+class Status(StrEnum):
+    COMPLETE = "complete"
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+
+
+RESULT_SCHEMA = "diskmark.result/1"
+
+
+@dataclass
+class SessionResult:
+    """One press of All (or of a row button): the settings, where it ran, every test."""
+
+    settings: Settings
+    system: SystemFacts
+    preset_name: str = ""
+    profile_name: str = ""
+    measure: float = 0.0  # the effective values, after the preset's defaults
+    interval: float = 0.0
+    fio_version: str = ""
+    diskmark_version: str = ""
+    started: str = ""  # ISO 8601, local time with offset
+    finished: str = ""
+    status: Status = Status.COMPLETE
+    error: str | None = None
+    tests: list[TestResult] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def test(self, key: str) -> TestResult | None:
+        return next((t for t in self.tests if t.key == key), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": RESULT_SCHEMA,
+            "diskmark_version": self.diskmark_version,
+            "fio_version": self.fio_version,
+            "started": self.started,
+            "finished": self.finished,
+            "status": self.status.value,
+            "error": self.error,
+            "preset": self.preset_name,
+            "profile": self.profile_name,
+            "measure": self.measure,
+            "interval": self.interval,
+            "settings": self.settings.to_dict(),
+            "system": self.system.to_dict(),
+            "warnings": list(self.warnings),
+            "tests": [t.to_dict() for t in self.tests],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "SessionResult":
+        schema = d.get("schema")
+        if schema != RESULT_SCHEMA:
+            raise ValueError(f"not a diskmark result (schema {schema!r}, expected {RESULT_SCHEMA!r})")
+        return cls(
+            settings=Settings.from_dict(d.get("settings", {})),
+            system=SystemFacts.from_dict(d.get("system", {})),
+            preset_name=d.get("preset", ""),
+            profile_name=d.get("profile", ""),
+            measure=float(d.get("measure", 0)),
+            interval=float(d.get("interval", 0)),
+            fio_version=d.get("fio_version", ""),
+            diskmark_version=d.get("diskmark_version", ""),
+            started=d.get("started", ""),
+            finished=d.get("finished", ""),
+            status=Status(d.get("status", "complete")),
+            error=d.get("error"),
+            tests=[TestResult.from_dict(t) for t in d.get("tests", [])],
+            warnings=list(d.get("warnings", [])),
+        )
+
+
+# --- progress events: engine -> UI / CLI -------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Progress:
+    """Emitted about once a second while anything runs."""
+
+    phase: Phase
+    message: str = ""  # engine-neutral description, e.g. "Sequential Read"
+    test_index: int | None = None  # position in the plan
+    test_key: str | None = None
+    run: int = 0  # 1-based pass number, 0 for the warm-up
+    runs: int = 0
+    percent: float = 0.0  # of the current step, 0..100
+    mb_s: float | None = None  # live bandwidth of the current pass
+    eta_s: float | None = None  # remaining seconds of the whole session
+    session_percent: float = 0.0  # 0..100
+
+
+@dataclass(frozen=True)
+class TestStarted:
+    test_index: int
+    result: TestResult  # empty runs; filled as passes finish
+
+
+@dataclass(frozen=True)
+class RunFinished:
+    test_index: int
+    result: TestResult  # with the new pass appended
+    warmup: bool
+
+
+@dataclass(frozen=True)
+class TestFinished:
+    test_index: int
+    result: TestResult
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Something the user should read (a warning about the target, a fallback taken)."""
+
+    text: str
+    severity: str = "warning"
+
+
+Event = Progress | TestStarted | RunFinished | TestFinished | Notice
+

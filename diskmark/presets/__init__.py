@@ -1,0 +1,209 @@
+"""CrystalDiskMark's presets as TOML data files, plus the user's own from the XDG config dir.
+
+A preset holds profiles (Default, Peak, Real World, Demo, …); a profile holds the rows of
+tests. A broken user preset is reported with its file, line and reason and skipped: it must
+never stop the built-in presets or the other user presets from loading.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from diskmark.model import KIB, MIB, TestSpec
+from diskmark.paths import user_presets_dir
+
+BUILTIN_DIR = Path(__file__).parent
+LAYOUTS = ("default", "peak", "demo")
+BLOCK_MIN, BLOCK_MAX = 4 * KIB, 8 * MIB
+QUEUES_MAX, THREADS_MAX = 512, 64
+
+
+@dataclass(frozen=True)
+class Profile:
+    id: str
+    name: str
+    layout: str  # "default": a row per test; "peak": SEQ + RND in three units; "demo": one test
+    tests: tuple[TestSpec, ...]
+    mix: bool = True  # whether +Mix is offered
+    measure: float | None = None  # overrides the preset's
+    interval: float | None = None
+
+
+@dataclass(frozen=True)
+class Preset:
+    id: str
+    name: str
+    description: str
+    measure: float
+    interval: float
+    profiles: dict[str, Profile]
+    source: str = "built-in"
+
+    def profile(self, profile_id: str) -> Profile:
+        try:
+            return self.profiles[profile_id]
+        except KeyError:
+            raise KeyError(f"preset {self.id!r} has no profile {profile_id!r}; "
+                           f"it has {', '.join(self.profiles)}") from None
+
+
+@dataclass
+class PresetCatalog:
+    presets: dict[str, Preset] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # "file:line: reason" for broken files
+
+    def get(self, preset_id: str) -> Preset:
+        try:
+            return self.presets[preset_id]
+        except KeyError:
+            raise KeyError(f"no preset {preset_id!r}; available: {', '.join(self.presets)}") from None
+
+
+class PresetError(ValueError):
+    pass
+
+
+_BLOCK_RE = re.compile(r"^\s*(\d+)\s*([KkMm])(?:i?B)?\s*$")
+
+
+def _block(value: Any) -> int:
+    if isinstance(value, int):
+        nbytes = value
+    else:
+        m = _BLOCK_RE.match(str(value))
+        if not m:
+            raise PresetError(f"block {value!r} is not a size like 4KiB or 1MiB")
+        nbytes = int(m.group(1)) * (KIB if m.group(2).lower() == "k" else MIB)
+    if not BLOCK_MIN <= nbytes <= BLOCK_MAX or nbytes % (4 * KIB):
+        raise PresetError(f"block {value!r} must be a multiple of 4KiB from 4KiB to 8MiB")
+    return nbytes
+
+
+def _delays(value: Any, what: str) -> dict[str, float]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not set(value) <= {"read", "write", "mix"}:
+        raise PresetError(f"{what} must be a table like {{ read = 5, write = 20 }}")
+    out = {}
+    for k, v in value.items():
+        if not isinstance(v, (int, float)) or not 0 <= v <= 600:
+            raise PresetError(f"{what}.{k} must be 0 to 600 seconds, not {v!r}")
+        out[k] = float(v)
+    return out
+
+
+def _test(d: Any) -> TestSpec:
+    if not isinstance(d, dict):
+        raise PresetError(f"a test must be a table like {{ pattern = \"SEQ\", block = \"1MiB\", "
+                          f"queues = 8, threads = 1 }}, not {d!r}")
+    pattern = str(d.get("pattern", "")).upper()
+    if pattern not in ("SEQ", "RND"):
+        raise PresetError(f"pattern must be SEQ or RND, not {d.get('pattern')!r}")
+    queues, threads = d.get("queues", 1), d.get("threads", 1)
+    if not isinstance(queues, int) or not 1 <= queues <= QUEUES_MAX:
+        raise PresetError(f"queues must be 1 to {QUEUES_MAX}, not {queues!r}")
+    if not isinstance(threads, int) or not 1 <= threads <= THREADS_MAX:
+        raise PresetError(f"threads must be 1 to {THREADS_MAX}, not {threads!r}")
+    return TestSpec(pattern=pattern, block=_block(d.get("block")), queues=queues, threads=threads,
+                    startdelay=_delays(d.get("startdelay"), "startdelay"),
+                    ramp_time=_delays(d.get("ramp_time"), "ramp_time"))
+
+
+def _seconds(value: Any, what: str, default: float | None) -> float | None:
+    if value is None:
+        return default
+    if not isinstance(value, (int, float)) or not 0 <= value <= 3600:
+        raise PresetError(f"{what} must be 0 to 3600 seconds, not {value!r}")
+    return float(value)
+
+
+def parse_preset(data: dict[str, Any], source: str, fallback_id: str) -> Preset:
+    schema = data.get("schema", 1)
+    if schema != 1:
+        raise PresetError(f"schema {schema!r} is not supported (this diskmark reads schema 1)")
+    profiles_raw = data.get("profiles")
+    if not isinstance(profiles_raw, dict) or not profiles_raw:
+        raise PresetError("a preset needs at least one [profiles.<id>] table with tests")
+    profiles = {}
+    for pid, p in profiles_raw.items():
+        if not isinstance(p, dict):
+            raise PresetError(f"profiles.{pid} must be a table")
+        tests = p.get("tests")
+        if not isinstance(tests, list) or not tests:
+            raise PresetError(f"profiles.{pid}.tests must be a non-empty list of tests")
+        layout = p.get("layout", "default")
+        if layout not in LAYOUTS:
+            raise PresetError(f"profiles.{pid}.layout must be one of {', '.join(LAYOUTS)}")
+        try:
+            specs = tuple(_test(t) for t in tests)
+        except PresetError as e:
+            raise PresetError(f"profiles.{pid}.tests: {e}") from None
+        profiles[pid] = Profile(
+            id=pid, name=str(p.get("name", pid)), layout=layout, tests=specs,
+            mix=bool(p.get("mix", True)),
+            measure=_seconds(p.get("measure"), f"profiles.{pid}.measure", None),
+            interval=_seconds(p.get("interval"), f"profiles.{pid}.interval", None),
+        )
+    pid = str(data.get("id", fallback_id))
+    return Preset(
+        id=pid, name=str(data.get("name", pid)), description=str(data.get("description", "")),
+        measure=_seconds(data.get("measure"), "measure", 5.0) or 5.0,
+        interval=_seconds(data.get("interval"), "interval", 5.0) or 0.0,
+        profiles=profiles, source=source,
+    )
+
+
+def load_file(path: Path, source: str = "built-in") -> Preset:
+    """Load one preset file; raises PresetError with ``file:line: reason``."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise PresetError(f"{path}: cannot read: {e}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        line = getattr(e, "lineno", None)
+        where = f"{path}:{line}" if line else str(path)
+        raise PresetError(f"{where}: {getattr(e, 'msg', str(e))}") from None
+    try:
+        return parse_preset(data, source, path.stem)
+    except PresetError as e:
+        raise PresetError(f"{path}:{_line_of(text, str(e))}: {e}") from None
+
+
+def _line_of(text: str, message: str) -> int:
+    """Best-effort line for a semantic error: the first line naming the key it mentions."""
+    m = re.match(r"(?:profiles\.)?([A-Za-z0-9_-]+)", message)
+    if m:
+        key = m.group(1)
+        for n, line in enumerate(text.splitlines(), 1):
+            if re.search(rf"\b{re.escape(key)}\b", line):
+                return n
+    return 1
+
+
+def load_catalog(user_dir: Path | None = None) -> PresetCatalog:
+    """Built-in presets, then user presets (which may add new ids, never replace built-ins)."""
+    catalog = PresetCatalog()
+    for path in sorted(BUILTIN_DIR.glob("*.toml")):
+        preset = load_file(path)  # a broken built-in is a bug: let it raise
+        catalog.presets[preset.id] = preset
+    user_dir = user_dir if user_dir is not None else user_presets_dir()
+    if user_dir.is_dir():
+        for path in sorted(user_dir.glob("*.toml")):
+            try:
+                preset = load_file(path, source=str(path))
+            except PresetError as e:
+                catalog.problems.append(str(e))
+                continue
+            if preset.id in catalog.presets:
+                catalog.problems.append(
+                    f"{path}:1: preset id {preset.id!r} is taken by the "
+                    f"{catalog.presets[preset.id].source} preset; give it another id")
+                continue
+            catalog.presets[preset.id] = preset
+    return catalog
