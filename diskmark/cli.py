@@ -26,13 +26,19 @@ examples:
   diskmark run --target . --profile peak --unit IOPS
   diskmark run --target /data --format json --output result.json
   diskmark run --target /dev/shm --buffered          # tmpfs/ramfs need buffered I/O
+  diskmark run --target /data --save-baseline "new NVMe" --note "fw 4B2QGXA7"
+  diskmark run --target /data --compare "new NVMe" --fail-on-regression 10   # CI gate
 
 figures: MB/s = 1,000,000 bytes/s (as CrystalDiskMark); sizes are binary (MiB, GiB).
 Each test runs one discarded warm-up pass, then COUNT passes; the best pass is reported
 (the lowest latency separately). Progress goes to stderr, the report to stdout.
 
-exit status: 0 done, 1 benchmark failed, 2 bad arguments or unusable target (nothing
-started), 130 interrupted (Ctrl+C or SIGTERM; fio is stopped and the test file removed).
+Every finished run is kept in the history (see `diskmark baselines --help`).
+
+exit status: 0 done, 1 benchmark failed, 2 bad arguments, unusable target or unknown
+baseline (nothing started), 3 a test worse than the --compare baseline by more than
+--fail-on-regression PCT, 130 interrupted (Ctrl+C or SIGTERM; fio is stopped and the test
+file removed).
 """
 
 
@@ -57,6 +63,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
     if not 0 <= value <= 3600:
         raise argparse.ArgumentTypeError("seconds must be between 0 and 3600")
+    return value
+
+
+def _percent(text: str) -> float:
+    try:
+        value = float(text.rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a percentage: {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError("the percentage must be 0 or more")
     return value
 
 
@@ -122,10 +138,60 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--force", action="store_true", help="let --output replace an existing file")
     run.add_argument("--comment", default="", help="a comment to include in the report")
     run.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    saved = run.add_argument_group("baselines and comparison")
+    saved.add_argument("--save-baseline", metavar="NAME",
+                       help="save this result as baseline NAME (any text); an existing NAME is "
+                            "not replaced unless --replace")
+    saved.add_argument("--note", metavar="TEXT", default="",
+                       help="a note stored with --save-baseline")
+    saved.add_argument("--replace", action="store_true",
+                       help="let --save-baseline replace a baseline of the same name")
+    saved.add_argument("--compare", metavar="NAME",
+                       help="compare with baseline NAME: the report gains baseline and delta "
+                            "columns (JSON: a `comparison` section)")
+    saved.add_argument("--fail-on-regression", type=_percent, metavar="PCT",
+                       help="with --compare: exit with status 3 when any test is worse than the "
+                            "baseline by more than PCT percent (MB/s or IOPS lower, latency "
+                            "higher), naming which")
 
     sub.add_parser("presets", help="list the presets, their profiles and tests",
                    description="List built-in and user presets (TOML files in the config "
                                "directory) with their profiles and tests.")
+
+    bl = sub.add_parser(
+        "baselines", help="list, show, compare, delete, export and import saved baselines",
+        description="Saved baselines: named results to compare later runs against. They live\n"
+                    "as JSON files in the data directory (DISKMARK_HOME/data when set); every\n"
+                    "finished run is also kept in the history there.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="exit status: 0 done, 1 a file could not be read or written, 2 unknown\n"
+               "baseline, name taken or invalid file (nothing changed), 3 a regression beyond\n"
+               "--fail-on-regression.")
+    bsub = bl.add_subparsers(dest="action", metavar="ACTION", required=True)
+    bsub.add_parser("list", help="name, date, device, filesystem and headline MB/s of each "
+                                 "baseline; damaged files with the reason")
+    show = bsub.add_parser("show", help="print a baseline's report")
+    show.add_argument("name", metavar="NAME")
+    bcmp = bsub.add_parser("compare", help="compare two saved baselines without running anything",
+                           description="Compare baseline B against baseline A (A is the "
+                                       "reference): every test's figures, deltas and verdicts.")
+    bcmp.add_argument("a", metavar="A", help="the reference baseline")
+    bcmp.add_argument("b", metavar="B", help="the baseline compared with A")
+    bcmp.add_argument("--format", choices=["text", "json", "markdown"], default="text")
+    bcmp.add_argument("--fail-on-regression", type=_percent, metavar="PCT",
+                      help="exit with status 3 when B is worse than A by more than PCT percent")
+    delete = bsub.add_parser("delete", help="delete a baseline (a damaged one too)")
+    delete.add_argument("name", metavar="NAME")
+    export = bsub.add_parser("export", help="write a baseline to a file to share it")
+    export.add_argument("name", metavar="NAME")
+    export.add_argument("file", metavar="FILE")
+    export.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    imp = bsub.add_parser("import", help="import a baseline file (an export, or the JSON "
+                                         "report of `diskmark run --format json`)")
+    imp.add_argument("file", metavar="FILE")
+    imp.add_argument("--name", metavar="N", help="save it under this name instead of its own")
+    imp.add_argument("--force", action="store_true",
+                     help="replace a baseline of the same name")
     return parser
 
 
@@ -136,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
         return cmd_run(args, parser)
     if args.command == "presets":
         return cmd_presets()
+    if args.command == "baselines":
+        return cmd_baselines(args)
     return cmd_app(args)
 
 
@@ -186,6 +254,10 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         error(f"{out_path} exists; diskmark does not replace files it did not create "
               f"(use --force to allow it).")
         return EXIT_USAGE
+    opened = _open_store(args, parser)
+    if isinstance(opened, int):
+        return opened
+    store, reference = opened
     engine = Engine()
     progress = ProgressLine(enabled=not args.quiet)
     interrupted = False
@@ -214,7 +286,15 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         error(str(e))
         return e.exit_code
     progress.clear()
-    text = render(session, args.format, args.unit)
+    kept = _keep(store, session, args)
+    comparison = None
+    if reference is not None:
+        from diskmark.compare import compare, comparison_text
+
+        comparison = compare(session, reference.session, reference.name)
+        if args.format == "csv" and not args.quiet:
+            sys.stderr.write(comparison_text(comparison))
+    text = render(session, args.format, args.unit, comparison)
     if out_path:
         try:
             write_atomic(out_path, text, exclusive=not args.force)
@@ -233,19 +313,168 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     if session.status is Status.FAILED:
         error(session.error or "the benchmark failed")
         return EXIT_FAILED
+    if kept != EXIT_OK:
+        return kept
+    if comparison is not None and args.fail_on_regression is not None:
+        return _gate(comparison, args.fail_on_regression, f"baseline {reference.name!r}",
+                     args.quiet)
     return EXIT_OK
 
 
-def render(session, fmt: str, unit: Unit) -> str:
+def _open_store(args: argparse.Namespace, parser: argparse.ArgumentParser):
+    """Before anything runs: check --save-baseline's name is free and load --compare's
+    baseline. Returns (store, baseline entry or None), or an exit code after the message."""
+    from diskmark.store import NameTaken, Store, StoreError
+
+    if args.fail_on_regression is not None and not args.compare:
+        parser.error("--fail-on-regression needs --compare NAME")  # exits 2
+    if (args.note or args.replace) and not args.save_baseline:
+        parser.error("--note and --replace go with --save-baseline NAME")
+    store = Store()
+    try:
+        reference = store.get_baseline(args.compare) if args.compare else None
+        if args.save_baseline is not None:
+            store.check_free(args.save_baseline, replace=args.replace)
+    except NameTaken as e:
+        error(f"{e} (--replace replaces it)")
+        return e.exit_code
+    except StoreError as e:
+        error(str(e))
+        return e.exit_code
+    return store, reference
+
+
+def _keep(store, session, args: argparse.Namespace) -> int:
+    """Keep a finished session in the history and, with --save-baseline, as a baseline.
+    A history that cannot be written is a warning; a baseline that cannot be saved is not."""
+    from diskmark.store import StoreError
+
+    if session.status is not Status.COMPLETE:
+        if args.save_baseline is not None:
+            error(f"not saved as baseline {args.save_baseline!r}: the run did not complete")
+        return EXIT_OK
+    try:
+        store.save_history(session)
+    except StoreError as e:
+        error(f"warning: not kept in the history: {e}")
+    if args.save_baseline is None:
+        return EXIT_OK
+    try:
+        entry = store.save_baseline(session, args.save_baseline, args.note, replace=args.replace)
+    except StoreError as e:
+        error(f"not saved as baseline: {e}")
+        return e.exit_code
+    if not args.quiet:
+        print(f"diskmark: saved as baseline {entry.name!r} ({entry.path})", file=sys.stderr)
+    return EXIT_OK
+
+
+def _gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
+    from diskmark.compare import gate
+
+    verdict, lines = gate(comparison, pct, against)
+    if verdict == "pass":
+        if not quiet:
+            print("\n".join(f"diskmark: {line}" for line in lines), file=sys.stderr)
+        return EXIT_OK
+    print("\n".join(f"diskmark: {line}" for line in lines), file=sys.stderr)
+    return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
+
+
+def cmd_baselines(args: argparse.Namespace) -> int:
+    from diskmark.store import NameTaken, Store, StoreError
+
+    store = Store()
+    try:
+        if args.action == "list":
+            return _baselines_list(store)
+        if args.action == "show":
+            from diskmark.report import text_report
+
+            entry = store.get_baseline(args.name)
+            print(f"Baseline: {entry.name}")
+            if entry.note:
+                print(f"    Note: {entry.note}")
+            print(f"   Saved: {entry.saved}\n    File: {entry.path}\n")
+            sys.stdout.write(text_report(entry.session))
+            return EXIT_OK
+        if args.action == "compare":
+            return _baselines_compare(store, args)
+        if args.action == "delete":
+            entry = store.delete_baseline(args.name)
+            print(f"diskmark: deleted baseline {entry.name!r} ({entry.path})", file=sys.stderr)
+            return EXIT_OK
+        if args.action == "export":
+            dest = store.export_baseline(args.name, Path(args.file), force=args.force)
+            print(f"diskmark: exported baseline {args.name!r} to {dest}", file=sys.stderr)
+            return EXIT_OK
+        if args.action == "import":
+            try:
+                entry = store.import_baseline(Path(args.file), args.name, replace=args.force)
+            except NameTaken as e:
+                error(f"{e} (--force replaces it; --name N imports it under another name)")
+                return e.exit_code
+            print(f"diskmark: imported {args.file} as baseline {entry.name!r} ({entry.path})",
+                  file=sys.stderr)
+            return EXIT_OK
+    except StoreError as e:
+        error(str(e))
+        return e.exit_code
+    return EXIT_USAGE
+
+
+def _baselines_list(store) -> int:
+    from diskmark.store import format_listing
+
+    entries = store.baselines()
+    if not entries:
+        print(f"No baselines in {store.baselines_dir}. Save one with "
+              f"`diskmark run --save-baseline NAME`.", file=sys.stderr)
+        return EXIT_OK
+    sys.stdout.write(format_listing(entries))
+    return EXIT_OK
+
+
+def _baselines_compare(store, args: argparse.Namespace) -> int:
+    from diskmark.compare import compare, comparison_markdown, comparison_text
+
+    a, b = store.get_baseline(args.a), store.get_baseline(args.b)
+    cmp = compare(b.session, a.session, a.name)
+    if args.format == "json":
+        import json
+
+        sys.stdout.write(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
+                                    ensure_ascii=False) + "\n")
+    elif args.format == "markdown":
+        sys.stdout.write(comparison_markdown(cmp, f"baseline {b.name!r}"))
+    else:
+        sys.stdout.write(comparison_text(cmp, f"baseline {b.name!r}"))
+    if args.fail_on_regression is not None:
+        return _gate(cmp, args.fail_on_regression, f"baseline {a.name!r}")
+    return EXIT_OK
+
+
+def render(session, fmt: str, unit: Unit, comparison=None) -> str:
     from diskmark import report
 
     if fmt == "json":
-        return report.json_report(session)
+        extra = {"comparison": comparison.to_dict()} if comparison is not None else None
+        return report.json_report(session, extra=extra)
     if fmt == "csv":
         return report.csv_report(session)
     if fmt == "markdown":
-        return report.markdown_report(session)
-    return report.grid_report(session, unit) + "\n" + report.text_report(session)
+        text = report.markdown_report(session)
+        if comparison is not None:
+            from diskmark.compare import comparison_markdown
+
+            text += "\n" + comparison_markdown(comparison)
+        return text
+    text = report.grid_report(session, unit) + "\n" + report.text_report(session)
+    if comparison is not None:
+        from diskmark.compare import comparison_text
+
+        text += "\n" + comparison_text(comparison)
+    return text
 
 
 class ProgressLine:

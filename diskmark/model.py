@@ -114,6 +114,8 @@ def parse_size(text: str) -> int:
 class TestSpec:
     """One row of CDM's grid: pattern, block size, queue depth and threads."""
 
+    __test__ = False  # not a pytest test class
+
     pattern: str  # "SEQ" or "RND"
     block: int  # bytes
     queues: int
@@ -266,6 +268,8 @@ class Spread:
 @dataclass
 class TestResult:
     """All passes of one test (e.g. SEQ1M Q8T1 read) and CDM's verdict over them."""
+
+    __test__ = False  # not a pytest test class
 
     index: int  # row in the profile
     spec: TestSpec
@@ -478,6 +482,7 @@ class Progress:
 
 @dataclass(frozen=True)
 class TestStarted:
+    __test__ = False
     test_index: int
     result: TestResult  # empty runs; filled as passes finish
 
@@ -491,6 +496,7 @@ class RunFinished:
 
 @dataclass(frozen=True)
 class TestFinished:
+    __test__ = False
     test_index: int
     result: TestResult
 

@@ -127,7 +127,7 @@ class Engine:
             measure=plan.measure, interval=plan.interval, fio_version=fio.version,
             diskmark_version=__version__, started=_now(), warnings=list(check.notes))
         self._wake = asyncio.Event()
-        testfile = OwnedFile.create(check.path)
+        testfile = OwnedFile.create(check.path, size=settings.size)
         prep_guess = settings.size / PREP_RATE_GUESS
         eta = _Eta(prep_guess + plan.total_seconds())
         try:
@@ -145,8 +145,10 @@ class Engine:
             session.error = str(e)
         finally:
             await self._kill()
-            emit(Progress(Phase.CLEANUP, "Removing the test file", eta_s=0.0))
-            testfile.remove()
+            emit(Progress(Phase.CLEANUP, "Removing the test file", eta_s=0.0, session_percent=100.0))
+            if not testfile.remove() and testfile.path.exists():
+                emit(Notice(f"{testfile.path} was replaced by another program; diskmark left it "
+                            f"alone. Remove it yourself if it is not needed."))
             self._wake = None
         session.finished = _now()
         return session

@@ -14,18 +14,12 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from diskmark.system import facts_for, human_bytes
 from diskmark.engine.errors import DirectIOUnsupported, TargetError
 from diskmark.model import format_size
 
 PREFIX = ".diskmark-"
 MARGIN = 16 * 1024 * 1024  # room for metadata beyond the test file itself
-
-
-def _human(n: int) -> str:
-    for unit, size in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if n >= size:
-            return f"{n / size:.1f} {unit}"
-    return f"{n} B"
 
 
 @dataclass
@@ -37,7 +31,9 @@ class OwnedFile:
     ino: int
 
     @classmethod
-    def create(cls, directory: Path, suffix: str = ".tmp") -> "OwnedFile":
+    def create(cls, directory: Path, suffix: str = ".tmp", size: int = 0) -> "OwnedFile":
+        """Create a new file; with ``size``, sparse at that length. fio unlinks and re-creates
+        a write job's file that is shorter than --size, which would make it no longer ours."""
         for _ in range(100):
             path = directory / f"{PREFIX}{secrets.token_hex(6)}{suffix}"
             try:
@@ -46,9 +42,15 @@ class OwnedFile:
                 continue
             try:
                 st = os.fstat(fd)
-            finally:
+                owned = cls(path, st.st_dev, st.st_ino)
+                if size:
+                    os.ftruncate(fd, size)
+            except OSError:
                 os.close(fd)
-            return cls(path, st.st_dev, st.st_ino)
+                owned.remove()
+                raise
+            os.close(fd)
+            return owned
         raise TargetError(f"could not create a unique test file in {directory}")
 
     def remove(self) -> bool:
@@ -69,23 +71,6 @@ class TargetCheck:
     notes: list[str] = field(default_factory=list)
 
 
-def _fs_type(path: Path) -> str:
-    """The filesystem type of ``path`` from /proc/self/mounts (longest matching mount point)."""
-    best, fstype = "", ""
-    try:
-        with open("/proc/self/mounts", encoding="utf-8", errors="replace") as f:
-            for line in f:
-                parts = line.split()
-                if len(parts) < 3:
-                    continue
-                mnt = parts[1].encode().decode("unicode_escape")
-                if (str(path) == mnt or str(path).startswith(mnt.rstrip("/") + "/")) and len(mnt) >= len(best):
-                    best, fstype = mnt, parts[2]
-    except OSError:
-        pass
-    return fstype
-
-
 def check_target(target: str | Path, size: int, direct: bool) -> TargetCheck:
     """Raise TargetError with a helpful message if a run on ``target`` cannot work."""
     raw = Path(target).expanduser()
@@ -96,7 +81,7 @@ def check_target(target: str | Path, size: int, direct: bool) -> TargetCheck:
     if not path.is_dir():
         raise TargetError(f"Target {path} is a file, not a directory.",
                           "diskmark writes its own test file into a directory: give the directory.")
-    fstype = _fs_type(path)
+    fstype = facts_for(path).fstype
     try:
         probe = OwnedFile.create(path, ".probe")
     except PermissionError:
@@ -124,8 +109,8 @@ def check_target(target: str | Path, size: int, direct: bool) -> TargetCheck:
                      f"make sure {format_size(size)} fits in memory.")
     elif free < size + MARGIN:
         raise TargetError(
-            f"Not enough free space on {path}: the test needs {_human(size + MARGIN)} "
-            f"({format_size(size)} test file plus room), {_human(free)} is free.",
+            f"Not enough free space on {path}: the test needs {human_bytes(size + MARGIN)} "
+            f"({format_size(size)} test file plus room), {human_bytes(free)} is free.",
             "Choose a smaller --size or another target.")
     if fstype == "tmpfs":
         notes.append("tmpfs lives in memory: figures measure RAM, not a disk.")

@@ -176,12 +176,17 @@ def load_file(path: Path, source: str = "built-in") -> Preset:
 
 
 def _line_of(text: str, message: str) -> int:
-    """Best-effort line for a semantic error: the first line naming the key it mentions."""
+    """Best-effort line for a semantic error: the line holding the offending value, else the
+    first line naming the key the message starts with."""
+    lines = text.splitlines()
+    for value in re.findall(r"'([^']+)'", message):
+        for n, line in enumerate(lines, 1):
+            if value in line and not line.lstrip().startswith("#"):
+                return n
     m = re.match(r"(?:profiles\.)?([A-Za-z0-9_-]+)", message)
     if m:
-        key = m.group(1)
-        for n, line in enumerate(text.splitlines(), 1):
-            if re.search(rf"\b{re.escape(key)}\b", line):
+        for n, line in enumerate(lines, 1):
+            if re.search(rf"\b{re.escape(m.group(1))}\b", line):
                 return n
     return 1
 

@@ -1,0 +1,346 @@
+"""Renderings of a :class:`~diskmark.model.SessionResult`: CrystalDiskMark's text export, a
+terminal grid, JSON, CSV and Markdown, plus the figure and meter helpers the TUI shares.
+
+Pure functions of the model (no Textual, no I/O), so the CLI and the app's export print the
+same thing and tests can check exact strings.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+from datetime import datetime
+from typing import Any
+
+from diskmark.model import (GIB, MIB, DataPattern, Mode, Op, Phase, Progress, SessionResult,
+                            Status, TestResult, Unit)
+
+RULE = "-" * 78
+#: CDM's SaveText line for one test: the test, then its figures.
+TEST_HEAD = "  %s %4d%s (Q=%3d, T=%2d):"
+TEST_LINE = TEST_HEAD + " %9.3f MB/s [%9.1f IOPS] <%9.2f us>"
+_OP_TITLES = {Op.READ: "[Read]", Op.WRITE: "[Write]", Op.MIX: "[Mix]"}
+_MODES = {Mode.READ_WRITE: "Read&Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
+_DATA = {DataPattern.RANDOM: "Random", DataPattern.ZEROS: "All 0x00"}
+
+
+# --- figures and meters ------------------------------------------------------------------
+
+
+def _finite(value: float | None) -> float:
+    return value if value is not None and math.isfinite(value) else 0.0
+
+
+def format_figure(value: float | None, unit: Unit) -> str:
+    """CDM's display precision: GB/s %.3f, everything else %.2f; 0 or missing is 0.00."""
+    value = _finite(value)
+    if value == 0:
+        return "0.00"
+    return f"{value:.3f}" if unit is Unit.GB_S else f"{value:.2f}"
+
+
+def meter_fraction(value: float | None, unit: Unit) -> float:
+    """How full a tile's meter bar is, on CDM's log scale, in [0, 1].
+
+    MB/s: log10(MB/s x 10) / 6 (0.1 MB/s empty, 100 MB/s half, 100 GB/s full); GB/s is
+    converted to MB/s first; IOPS: log10(IOPS x 10) / 7; µs: 1 - log10(µs) / 6 (1 µs full,
+    1 ms half, 1 s empty). Nothing measured (0 or less) is an empty bar.
+    """
+    value = _finite(value)
+    if value <= 0:
+        return 0.0
+    if unit is Unit.GB_S:
+        value *= 1000
+    if unit is Unit.US:
+        fraction = 1 - math.log10(value) / 6
+    elif unit is Unit.IOPS:
+        fraction = math.log10(value * 10) / 7
+    else:
+        fraction = math.log10(value * 10) / 6
+    return min(1.0, max(0.0, fraction))
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def _seconds(value: float) -> str:
+    """5.0 -> '5', 1.5 -> '1.5': CDM prints whole seconds, but ours may be fractional."""
+    return f"{value:g}"
+
+
+def _size(nbytes: int) -> str:
+    """'1 GiB', '512 MiB': CDM's Test line puts a space before the unit."""
+    if nbytes >= GIB and nbytes % GIB == 0:
+        return f"{nbytes // GIB} GiB"
+    return f"{nbytes / MIB:g} MiB"
+
+
+def _block(nbytes: int) -> tuple[int, str]:
+    """The block as CDM's number + unit pair: (1, 'MiB'), (128, 'KiB')."""
+    if nbytes >= MIB and nbytes % MIB == 0:
+        return nbytes // MIB, "MiB"
+    return nbytes // 1024, "KiB"
+
+
+def _date(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso).strftime("%Y/%m/%d %H:%M:%S")
+    except (TypeError, ValueError):
+        return iso or "n/a"
+
+
+def _target(session: SessionResult) -> str:
+    return session.system.target or session.settings.target
+
+
+def _usage(session: SessionResult) -> str:
+    """'/mnt/data: 87% (814/931GiB)' — used/total of the filesystem; ramfs reports no size."""
+    s = session.system
+    if s.total_bytes <= 0:
+        return f"{_target(session)}: n/a"
+    used = max(0, s.total_bytes - s.free_bytes)
+    pct = used / s.total_bytes * 100
+    if s.total_bytes >= 10 * GIB:
+        amount = f"{used / GIB:.0f}/{s.total_bytes / GIB:.0f}GiB"
+    else:
+        amount = f"{used / MIB:.0f}/{s.total_bytes / MIB:.0f}MiB"
+    return f"{_target(session)}: {pct:.0f}% ({amount})"
+
+
+def _device(session: SessionResult) -> str:
+    s = session.system
+    kind = {True: "HDD", False: "SSD"}.get(s.rotational)  # None: unknown
+    details = ", ".join(x for x in (s.model, kind) if x)
+    text = s.device or "n/a"
+    if details:
+        text += f" ({details})"
+    if s.scheduler:
+        text += f" scheduler {s.scheduler}"
+    return text
+
+
+def _filesystem(session: SessionResult) -> str:
+    s = session.system
+    text = s.fstype or "n/a"
+    if s.mount_options:
+        text += f" ({s.mount_options})"
+    if s.mountpoint:
+        text += f" on {s.mountpoint}"
+    return text
+
+
+def _io_mode(session: SessionResult) -> str:
+    return "Direct I/O (O_DIRECT)" if session.settings.direct else "Buffered (page cache)"
+
+
+def _groups(session: SessionResult) -> list[tuple[Op, int | None, list[TestResult]]]:
+    """Tests grouped by (op, mix ratio), reads first, then writes, then mixes (CDM's order),
+    each group in the profile's row order."""
+    order = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
+    groups: dict[tuple[Op, int | None], list[TestResult]] = {}
+    for t in sorted(session.tests, key=lambda t: t.index):
+        groups.setdefault((t.op, t.mix_read if t.op is Op.MIX else None), []).append(t)
+    keys = sorted(groups, key=lambda k: (order[k[0]], k[1] or 0))
+    return [(op, mix, groups[(op, mix)]) for op, mix in keys]
+
+
+def _group_title(op: Op, mix: int | None) -> str:
+    if op is Op.MIX and mix is not None:
+        return f"[Mix] Read {mix}%/Write {100 - mix}%"
+    return _OP_TITLES[op]
+
+
+def format_test_line(test: TestResult) -> str:
+    """One test in CDM's SaveText format; a failed or unmeasured test shows why instead."""
+    spec = test.spec
+    head = (spec.pattern, *_block(spec.block), spec.queues, spec.threads)
+    if test.runs and test.error is None:
+        return TEST_LINE % (*head, test.best_mb_s, test.best_iops, test.best_lat_us)
+    return TEST_HEAD % head + (f" error: {test.error}" if test.error else " not measured")
+
+
+# --- text (CrystalDiskMark's SaveText) ---------------------------------------------------
+
+
+def text_report(session: SessionResult, unit_note: bool = False) -> str:
+    """CrystalDiskMark's text export, so results read (and diff) like CDM's.
+
+    ``unit_note`` adds a header line saying how the figures were chosen (best of N passes
+    after a discarded warm-up), for readers who do not know CDM.
+    """
+    st = session.settings
+    title = f"diskmark {session.diskmark_version or ''}".rstrip()
+    if session.fio_version:
+        title += f" ({session.fio_version})"
+    lines = [RULE, f"{title} — CrystalDiskMark-style report", RULE,
+             "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]",
+             "* KB = 1000 bytes, KiB = 1024 bytes"]
+    if not st.direct:
+        lines.append("* Buffered (page cache), not O_DIRECT: figures include the page cache, "
+                     "not the disk alone")
+    if unit_note:
+        lines.append(f"* Each test: a discarded warm-up pass, then {st.count} passes; "
+                     "the best MB/s (with its IOPS) and the lowest mean latency are shown")
+    lines.append("")
+
+    for op, mix, tests in _groups(session):
+        lines.append(_group_title(op, mix))
+        lines.extend(format_test_line(t) for t in tests)
+        lines.append("")
+
+    tail = []
+    if session.status is Status.CANCELLED:
+        tail.append("Cancelled: the session was stopped before all tests finished.")
+    elif session.status is Status.FAILED:
+        tail.append(f"Failed: {session.error or 'the benchmark did not finish'}")
+    tail.extend(f"Note: {w}" for w in session.warnings)
+    if tail:
+        lines.extend(tail + [""])
+
+    measure = session.measure or st.measure or 0
+    interval = session.interval if session.interval else (st.interval or 0)
+    lines += [
+        f"Profile: {session.profile_name or st.profile}",
+        f"   Test: {_size(st.size)} (x{st.count}) [{_usage(session)}]",
+        f"   Mode: {_MODES[st.mode]}, {_DATA[st.data]} data; {_io_mode(session)}",
+        f"   Time: Measure {_seconds(measure)} sec / Interval {_seconds(interval)} sec",
+        f"   Date: {_date(session.started)}",
+    ]
+    s = session.system
+    os_line = s.os or "n/a"
+    if s.kernel:
+        os_line += f" [Linux {s.kernel}]"
+    lines += [f"     OS: {os_line}",
+              f" Device: {_device(session)}",
+              f"     FS: {_filesystem(session)}",
+              f"    fio: {session.fio_version or 'n/a'}"]
+    if st.comment:
+        lines.append(f"Comment: {st.comment}")
+    return "\n".join(lines) + "\n"
+
+
+# --- terminal grid -----------------------------------------------------------------------
+
+
+def _grid(session: SessionResult) -> tuple[list[str], list[tuple[str, str, int | None]],
+                                             dict[tuple[str, str], TestResult]]:
+    """Rows (test labels, in order), columns (title, column key, mix ratio) and cells."""
+    rows: dict[str, int] = {}  # label -> its row in the profile
+    cells: dict[tuple[str, str], TestResult] = {}
+    columns: list[tuple[str, str, int | None]] = []
+    for op, mix, tests in _groups(session):
+        col = f"{op.value}{mix or ''}"
+        name = f"Mix {mix}/{100 - mix}" if op is Op.MIX and mix else op.value.capitalize()
+        columns.append((name, col, mix))
+        for t in tests:
+            rows[t.label] = min(t.index, rows.get(t.label, t.index))
+            cells[(t.label, col)] = t
+    return sorted(rows, key=rows.__getitem__), columns, cells
+
+
+def _cell(test: TestResult | None, unit: Unit) -> str:
+    if test is None:
+        return "-"
+    if test.error:
+        return "error"
+    if not test.runs:
+        return "-"
+    return format_figure(test.figure(unit), unit)
+
+
+def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
+    """CDM's window as a plain table in one unit: a row per test, a column per operation."""
+    rows, columns, cells = _grid(session)
+    width = max([14] + [len(r) for r in rows])
+    heads = [f"{name} {unit.label}" for name, _, _ in columns]
+    widths = [max(10, len(h)) for h in heads]
+    out = ["Test".ljust(width) + "".join(f"  {h:>{w}}" for h, w in zip(heads, widths))]
+    for label in rows:
+        out.append(label.ljust(width) + "".join(
+            f"  {_cell(cells.get((label, col)), unit):>{w}}"
+            for (_, col, _), w in zip(columns, widths)))
+    return "\n".join(out) + "\n"
+
+
+# --- JSON, CSV, Markdown -----------------------------------------------------------------
+
+
+def json_report(session: SessionResult, extra: dict[str, Any] | None = None) -> str:
+    """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read."""
+    return json.dumps(session.to_dict() | (extra or {}), indent=2, ensure_ascii=False) + "\n"
+
+
+CSV_FIELDS = ["date", "target", "device", "fstype", "preset", "profile", "test", "kind",
+              "mix_read", "run", "warmup", "mb_s", "iops", "lat_us", "io_bytes", "runtime_ms",
+              "size", "direct"]
+
+
+def csv_report(session: SessionResult) -> str:
+    """One row per fio pass (warm-up as run 0), like the seeds' scripts, for spreadsheets."""
+    st, sy = session.settings, session.system
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CSV_FIELDS)
+    for t in session.tests:
+        passes = ([(0, 1, t.warmup)] if t.warmup else []) + [
+            (n, 0, r) for n, r in enumerate(t.runs, 1)]
+        for n, warm, r in passes:
+            writer.writerow([
+                session.started, _target(session), sy.device, sy.fstype, st.preset, st.profile,
+                t.label, t.op.value, t.mix_read if t.mix_read is not None else "", n, warm,
+                f"{r.mb_s:.3f}", f"{r.iops:.2f}", f"{r.lat_us:.2f}", r.io_bytes, r.runtime_ms,
+                st.size, int(st.direct)])
+    return buf.getvalue()
+
+
+def markdown_report(session: SessionResult) -> str:
+    """A compact table to paste into an issue: per test, each operation in MB/s, IOPS, µs."""
+    st, sy = session.settings, session.system
+    rows, columns, cells = _grid(session)
+    where = ", ".join(x for x in (sy.fstype, sy.model) if x)
+    summary = (f"**diskmark {session.diskmark_version}** ({session.fio_version or 'fio'}) · "
+               f"`{_target(session)}`{f' ({where})' if where else ''} · {_size(st.size)} "
+               f"x{st.count} · {session.preset_name or st.preset} / "
+               f"{session.profile_name or st.profile} · {_io_mode(session)}")
+    units = (Unit.MB_S, Unit.IOPS, Unit.US)
+    head = ["Test"] + [f"{name} {u.label}" for name, _, _ in columns for u in units]
+    out = [summary, "", "| " + " | ".join(head) + " |",
+           "|---" + "|---:" * (len(head) - 1) + "|"]
+    for label in rows:
+        vals = [_cell(cells.get((label, col)), u) for _, col, _ in columns for u in units]
+        out.append("| " + " | ".join([label] + vals) + " |")
+    if session.status is not Status.COMPLETE:
+        out += ["", f"**{session.status.value.capitalize()}**"
+                    f"{': ' + session.error if session.error else ''}"]
+    out += [f"\n> Note: {w}" for w in session.warnings]
+    return "\n".join(out) + "\n"
+
+
+# --- progress ----------------------------------------------------------------------------
+
+
+def _eta(seconds: float) -> str:
+    s = int(round(seconds))
+    h, rem = divmod(s, 3600)
+    return f"{h}:{rem // 60:02d}:{rem % 60:02d}" if h else f"{rem // 60}:{rem % 60:02d}"
+
+
+def describe_progress(event: Progress) -> str:
+    """CDM's status-bar wording ('Preparing... Sequential Read', 'Random Write (2/5)'), plus
+    the live MB/s and the session's ETA that CDM does not show."""
+    message = event.message or event.phase.value.capitalize()
+    if event.phase is Phase.WARMUP:
+        text = f"Preparing... {message}"
+    elif event.phase is Phase.MEASURING and event.runs:
+        text = f"{message} ({event.run}/{event.runs})"
+    elif event.phase is Phase.PREPARING and event.percent:
+        text = f"{message} {event.percent:.0f}%"
+    else:
+        text = message
+    if event.mb_s is not None:
+        text += f"  {format_figure(event.mb_s, Unit.MB_S)} MB/s"
+    if event.eta_s:
+        text += f"  ETA {_eta(event.eta_s)}"
+    return text

@@ -1,0 +1,44 @@
+"""Shared fixtures: an isolated DISKMARK_HOME and a check that nothing is left behind."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import psutil
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory, monkeypatch):
+    """Never touch the user's real settings, history or baselines."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("DISKMARK_HOME", str(home))
+    return home
+
+
+def fio_processes(directory: Path) -> list[psutil.Process]:
+    """fio processes working in ``directory`` (fio runs in its own session, and its workers
+    may be re-parented, so match on the command line rather than the process tree)."""
+    found = []
+    for p in psutil.process_iter(["name", "cmdline"]):
+        try:
+            if p.info["name"] == "fio" and str(directory) in " ".join(p.info["cmdline"] or []):
+                found.append(p)
+        except psutil.Error:
+            pass
+    return found
+
+
+def leftovers(directory: Path) -> list[Path]:
+    return sorted(directory.glob(".diskmark-*"))
+
+
+@pytest.fixture
+def no_leftovers():
+    """Register directories; afterwards no fio process may work in them, and no test file
+    may remain in them."""
+    dirs: list[Path] = []
+    yield dirs
+    for d in dirs:
+        assert fio_processes(d) == [], f"fio processes left behind in {d}"
+        assert leftovers(d) == [], f"test files left behind in {d}"

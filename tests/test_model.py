@@ -1,0 +1,61 @@
+"""Units, sizes and CrystalDiskMark's aggregation rules on known inputs."""
+
+import pytest
+
+from diskmark.model import (GIB, MIB, Op, RunResult, SessionResult, Settings, Spread,
+                            SystemFacts, TestResult, TestSpec, Unit, format_size, parse_size)
+
+
+def run(mb_s, iops, lat):
+    return RunResult(mb_s=mb_s, iops=iops, lat_us=lat, io_bytes=1, runtime_ms=1000)
+
+
+def test_sizes_are_binary():
+    assert parse_size("16MiB") == 16 * MIB == parse_size("16m") == parse_size("16 MB")
+    assert parse_size("1GiB") == GIB == parse_size("1g")
+    assert format_size(64 * GIB) == "64GiB" and format_size(512 * MIB) == "512MiB"
+    for bad in ("", "lots", "-1G", "1X", "nanG"):
+        with pytest.raises(ValueError):
+            parse_size(bad)
+
+
+def test_units_parse_and_know_which_way_is_better():
+    assert Unit.parse("mb/s") is Unit.MB_S and Unit.parse("µs") is Unit.US
+    assert Unit.parse("iops") is Unit.IOPS and Unit.parse("GB/s") is Unit.GB_S
+    assert Unit.US.lower_is_better and not Unit.MB_S.lower_is_better
+    with pytest.raises(ValueError):
+        Unit.parse("furlongs")
+
+
+def test_best_bandwidth_and_lowest_latency_are_taken_separately():
+    spec = TestSpec("RND", 4096, 32, 1)
+    t = TestResult(0, spec, Op.READ, runs=[run(100, 24000, 50), run(120, 29000, 60), run(90, 22000, 40)])
+    assert t.figure(Unit.MB_S) == 120 and t.figure(Unit.GB_S) == pytest.approx(0.12)
+    assert t.figure(Unit.IOPS) == 29000  # the IOPS of the best-bandwidth pass
+    assert t.figure(Unit.US) == 40  # the lowest latency of any pass
+    sp = t.spread()
+    assert (sp.min, sp.mean, sp.max) == (90, pytest.approx(310 / 3), 120)
+    assert sp.r_avg_pct == pytest.approx(30 / (310 / 3) * 100)
+    assert Spread.of([]).r_avg_pct == 0
+
+
+def test_session_round_trips_through_json_dict():
+    spec = TestSpec("SEQ", MIB, 8, 1, startdelay={"read": 5.0})
+    t = TestResult(0, spec, Op.MIX, mix_read=70, runs=[run(500, 500, 16000)], warmup=run(1, 1, 1),
+                   fio_command=["fio", "--name=x"], sync_seconds=0.5)
+    s = SessionResult(settings=Settings(target="/x", mix=70), system=SystemFacts(target="/x", fstype="ext4"),
+                      tests=[t], fio_version="fio-3.33")
+    d = s.to_dict()
+    assert d["schema"] == "diskmark.result/1" and d["tests"][0]["key"] == "SEQ1M Q8T1/mix70"
+    back = SessionResult.from_dict(d)
+    assert back.to_dict() == d
+    with pytest.raises(ValueError, match="not a diskmark result"):
+        SessionResult.from_dict({"schema": "other/1"})
+
+
+def test_settings_validation():
+    Settings().validate()
+    for bad in (dict(size=8 * MIB), dict(size=128 * GIB), dict(count=0), dict(mix=75),
+                dict(measure=0.5), dict(interval=-1)):
+        with pytest.raises(ValueError):
+            Settings(**bad).validate()

@@ -1,0 +1,122 @@
+"""The fio JSON parser, on output captured from real fio runs (scripts/capture_fixtures.py)."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from diskmark.engine import parse
+from diskmark.model import Op
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def objects(name: str, noise: list[str] | None = None) -> list[dict]:
+    stream = parse.JsonStream()
+    objs = stream.feed((FIXTURES / name).read_text())
+    assert stream.noise == (noise or [])
+    return objs
+
+
+SIGINT_NOISE = ["fio: terminating on signal 2"]  # fio 3.33 prints this on stdout
+
+
+@pytest.mark.parametrize("name", ["fio_seqread.json", "fio_randwrite_t2.json",
+                                  "fio_randrw70.json", "fio_sigint.json", "fio_prepare.json"])
+def test_stream_splits_status_objects_regardless_of_chunking(name):
+    text = (FIXTURES / name).read_text()
+    whole = objects(name, SIGINT_NOISE if name == "fio_sigint.json" else None)
+    if name != "fio_prepare.json":  # 16 MiB is written in well under a second
+        assert len(whole) >= 2, "status-interval=1 gives one object per second plus the final one"
+    rng = random.Random(7)
+    stream, pieces, i = parse.JsonStream(), [], 0
+    while i < len(text):
+        n = rng.randint(1, 900)
+        pieces += stream.feed(text[i:i + n])
+        i += n
+    assert pieces == whole
+    # cumulative counters never go backwards
+    sent = [parse.io_bytes(o) for o in whole]
+    assert sent == sorted(sent)
+
+
+def test_stream_keeps_noise_apart_from_json():
+    stream = parse.JsonStream()
+    obj = json.dumps({"jobs": [{"read": {"io_bytes": 1}}]})
+    out = stream.feed("fio: some warning\n" + obj[:10])
+    assert out == []
+    out = stream.feed(obj[10:] + "\ntrailing words\n")
+    assert len(out) == 1 and parse.io_bytes(out[0]) == 1
+    assert stream.noise == ["fio: some warning", "trailing words"]
+
+
+def test_sequential_read_figures_use_decimal_megabytes():
+    final = objects("fio_seqread.json")[-1]
+    job = final["jobs"][0]["read"]
+    run = parse.run_result(final, Op.READ)
+    assert run.mb_s == pytest.approx(job["bw_bytes"] / 1e6)
+    # KDiskMark's mistake: bw is KiB/s; /1000 reads 2.4% low
+    assert run.mb_s == pytest.approx(job["bw"] * 1024 / 1e6, rel=0.01)
+    assert run.iops == pytest.approx(job["iops"])
+    assert run.lat_us == pytest.approx(job["lat_ns"]["mean"] / 1000)
+    assert run.runtime_ms == final["jobs"][0]["job_runtime"] > 1500
+    assert run.write_mb_s == 0 and run.read_mb_s == run.mb_s
+
+
+def test_percentiles_are_present_and_ordered():
+    for name, op in (("fio_seqread.json", Op.READ), ("fio_randwrite_t2.json", Op.WRITE),
+                     ("fio_randrw70.json", Op.MIX)):
+        pct = parse.run_result(objects(name)[-1], op).lat_percentiles
+        order = ["50", "90", "99", "99.9", "99.99", "max"]
+        assert list(pct) == order, name
+        values = [pct[k] for k in order]
+        assert values == sorted(values) and values[0] > 0, name
+
+
+def test_threads_are_folded_by_group_reporting():
+    final = objects("fio_randwrite_t2.json")[-1]
+    assert len(final["jobs"]) == 1
+    assert final["jobs"][0]["job options"]["numjobs"] == "2"
+    run = parse.run_result(final, Op.WRITE)
+    assert run.iops == pytest.approx(final["jobs"][0]["write"]["iops"])
+    assert run.mb_s == pytest.approx(run.iops * 4096 / 1e6, rel=0.02)
+
+
+def test_mix_sums_bandwidth_and_weights_latency_by_ios():
+    final = objects("fio_randrw70.json")[-1]
+    r, w = final["jobs"][0]["read"], final["jobs"][0]["write"]
+    run = parse.run_result(final, Op.MIX)
+    assert run.mb_s == pytest.approx((r["bw_bytes"] + w["bw_bytes"]) / 1e6)
+    assert run.read_mb_s == pytest.approx(r["bw_bytes"] / 1e6)
+    expected = (r["lat_ns"]["mean"] * r["total_ios"] + w["lat_ns"]["mean"] * w["total_ios"]) / (
+        (r["total_ios"] + w["total_ios"]) * 1000)
+    assert run.lat_us == pytest.approx(expected)
+    share = r["total_ios"] / (r["total_ios"] + w["total_ios"])
+    assert 0.6 < share < 0.8, "rwmixread=70"
+
+
+def test_interrupted_run_still_ends_with_a_complete_object():
+    objs = objects("fio_sigint.json", SIGINT_NOISE)
+    assert parse.job_error(objs[-1]) == 0
+    run = parse.run_result(objs[-1], Op.READ)
+    assert run.mb_s > 0 and run.runtime_ms < 30000
+
+
+def test_live_rate_gives_one_sample_per_second():
+    rate = parse.LiveRate()
+    values = [rate.update(o) for o in objects("fio_seqread.json")]
+    assert all(v is None or v > 0 for v in values)
+    assert 1 <= len(rate.samples) <= 3  # a 2-second run
+    final = parse.run_result(objects("fio_seqread.json")[-1], Op.READ)
+    assert min(rate.samples) <= final.mb_s * 1.5
+
+
+def test_live_rate_restarts_when_fio_resets_counters_after_ramp():
+    rate = parse.LiveRate()
+    mk = lambda b, ms: {"jobs": [{"read": {"io_bytes": b}, "write": {"io_bytes": 0}, "job_runtime": ms}]}
+    assert rate.update(mk(1_000_000, 1000)) == pytest.approx(1.0)
+    assert rate.update(mk(3_000_000, 2000)) == pytest.approx(2.0)
+    assert rate.update(mk(500_000, 500)) is None  # ramp_time ended: counters restart
+    assert rate.samples == []
+    assert rate.update(mk(2_500_000, 1500)) == pytest.approx(2.0)

@@ -1,0 +1,73 @@
+"""Presets are data: the built-in TOML files, user presets, and clear errors for broken ones."""
+
+from pathlib import Path
+
+import pytest
+
+from diskmark.engine.plan import build_plan, run_args
+from diskmark.model import KIB, MIB, Mode, Op, Settings
+from diskmark.presets import load_catalog
+
+
+def labels(preset, profile):
+    return [t.label for t in load_catalog(Path("/nonexistent")).get(preset).profile(profile).tests]
+
+
+def test_builtin_presets_match_crystaldiskmark_8():
+    assert labels("default", "default") == ["SEQ1M Q8T1", "SEQ1M Q1T1", "RND4K Q32T1", "RND4K Q1T1"]
+    assert labels("nvme", "default") == ["SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"]
+    assert labels("default", "peak") == ["SEQ1M Q8T1", "RND4K Q32T1"]
+    assert labels("nvme", "peak") == ["SEQ1M Q8T1", "RND4K Q32T16"]
+    assert labels("default", "real") == labels("nvme", "real") == ["SEQ1M Q1T1", "RND4K Q1T1"]
+    assert labels("default", "demo") == ["SEQ1M Q8T1"]
+    flash = load_catalog(Path("/nonexistent")).get("flash")
+    assert (flash.measure, flash.interval) == (1, 30)
+
+
+def test_stable_profile_carries_seed_000_delays():
+    stable = load_catalog(Path("/nonexistent")).get("default").profile("stable")
+    seq, _, rnd32, rnd1 = stable.tests
+    assert seq.delays(Op.READ) == (5, 5) and seq.delays(Op.WRITE) == (5, 20)
+    assert rnd32.delays(Op.WRITE) == (20, 5) and rnd1.delays(Op.WRITE) == (30, 5)
+    plan = build_plan(load_catalog(Path("/nonexistent")).get("default"),
+                      Settings(profile="stable", mode=Mode.WRITE, count=1))
+    args = run_args("fio", plan, plan.tests[3], "/t/f")
+    assert "--startdelay=30s" in args and "--ramp_time=5s" in args
+    assert plan.measure == 10
+
+
+def test_plan_order_reads_then_writes_then_mixes():
+    preset = load_catalog(Path("/nonexistent")).get("default")
+    plan = build_plan(preset, Settings(mix=30, count=2, measure=2, interval=1))
+    ops = [t.op for t in plan.tests]
+    assert ops == [Op.READ] * 4 + [Op.WRITE] * 4 + [Op.MIX] * 4
+    assert plan.tests[-1].mix_read == 30 and plan.tests[-1].rw() == "randrw"
+    assert plan.total_seconds() == pytest.approx(12 * 3 * (2 + 0.4) + 11 * 1)
+    demo = build_plan(preset, Settings(profile="demo", mix=70))
+    assert [t.op for t in demo.tests] == [Op.READ, Op.WRITE], "Demo has no +Mix"
+
+
+def test_user_preset_loads_and_a_broken_one_is_reported_not_fatal(tmp_path):
+    (tmp_path / "a_broken.toml").write_text('id = "x"\n[profiles.default]\ntests = [\n  { pattern = "SEQ"\n')
+    (tmp_path / "b_badvalue.toml").write_text(
+        'id = "bad"\n\n[profiles.default]\ntests = [\n  { pattern = "SEQ", block = "3KiB", queues = 1, threads = 1 },\n]\n')
+    (tmp_path / "c_good.toml").write_text(
+        'id = "mine"\nname = "Mine"\nmeasure = 2\n[profiles.default]\n'
+        'tests = [{ pattern = "SEQ", block = "8MiB", queues = 64, threads = 4 }]\n')
+    (tmp_path / "d_clash.toml").write_text(
+        'id = "default"\n[profiles.default]\ntests = [{ pattern = "SEQ", block = "1MiB", queues = 1, threads = 1 }]\n')
+    catalog = load_catalog(tmp_path)
+    mine = catalog.get("mine")
+    assert mine.measure == 2 and mine.profile("default").tests[0].block == 8 * MIB
+    assert catalog.get("default").source == "built-in"
+    assert len(catalog.problems) == 3
+    broken, badvalue, clash = catalog.problems
+    assert "a_broken.toml:" in broken
+    assert "b_badvalue.toml:5:" in badvalue and "multiple of 4KiB" in badvalue
+    assert "d_clash.toml" in clash and "taken" in clash
+
+
+def test_block_labels():
+    catalog = load_catalog(Path("/nonexistent"))
+    spec = catalog.get("nvme").profile("default").tests[1]
+    assert (spec.block, spec.name, spec.qt) == (128 * KIB, "SEQ128K", "Q32T1")
