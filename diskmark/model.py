@@ -22,6 +22,9 @@ SIZES = [16 * MIB * 2**i for i in range(6)] + [GIB * 2**i for i in range(7)]
 SIZE_MIN, SIZE_MAX = SIZES[0], SIZES[-1]
 COUNT_MIN, COUNT_MAX = 1, 9
 MIX_RATIOS = list(range(10, 100, 10))
+SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # seed 004 swept iodepth 1/4/8/16
+UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (seed 000's measure)
+DIP_THRESHOLD_PCT = 30.0
 
 
 class Op(StrEnum):
@@ -183,6 +186,7 @@ class Settings:
     data: DataPattern = DataPattern.RANDOM
     direct: bool = True  # O_DIRECT; False runs through the page cache
     only_test: int | None = None  # a row button: run only this row of the profile
+    sweep: str | None = None  # e.g. "RND4K": one pattern across SWEEP_DEPTHS instead of a profile
     comment: str = ""
 
     def validate(self) -> None:
@@ -236,6 +240,14 @@ class RunResult:
     def figure(self, unit: Unit) -> float:
         return {Unit.MB_S: self.mb_s, Unit.GB_S: self.mb_s / 1000, Unit.IOPS: self.iops,
                 Unit.US: self.lat_us}[unit]
+
+    def dips(self, threshold_pct: float = DIP_THRESHOLD_PCT) -> list[tuple[int, float]]:
+        """Seconds whose bandwidth fell more than ``threshold_pct`` below the run's median
+        (seed 001: thermal throttling, a full SLC cache): ``(second, MB/s)`` pairs."""
+        if len(self.bw_samples) < 3:
+            return []
+        floor = statistics.median(self.bw_samples) * (1 - threshold_pct / 100)
+        return [(i + 1, v) for i, v in enumerate(self.bw_samples) if v < floor]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -320,6 +332,24 @@ class TestResult:
     def spread(self, unit: Unit = Unit.MB_S) -> Spread:
         return Spread.of([r.figure(unit) for r in self.runs])
 
+    def unstable(self, threshold_pct: float = UNSTABLE_PCT) -> str | None:
+        """A short reason when the passes disagree by more than ``threshold_pct`` (R/Avg)."""
+        if len(self.runs) < 2:
+            return None
+        r_avg = self.spread().r_avg_pct
+        return f"runs differ by {r_avg:.0f}%" if r_avg > threshold_pct else None
+
+    def dips(self) -> list[str]:
+        """Plain-words notes on bandwidth dips in any pass."""
+        notes = []
+        for n, run in enumerate(self.runs, 1):
+            found = run.dips()
+            if found:
+                worst = min(found, key=lambda d: d[1])
+                notes.append(f"pass {n}: {len(found)} s below 70% of the median "
+                             f"(lowest {worst[1]:.1f} MB/s at {worst[0]} s)")
+        return notes
+
     def to_dict(self) -> dict[str, Any]:
         best = None
         if self.runs:
@@ -344,6 +374,8 @@ class TestResult:
             "warmup": self.warmup.to_dict() if self.warmup else None,
             "fio_command": list(self.fio_command),
             "sync_seconds": self.sync_seconds,
+            "unstable": self.unstable(),
+            "dips": self.dips(),
             "error": self.error,
         }
 
@@ -388,6 +420,29 @@ class SystemFacts:
         return cls(**{k: v for k, v in d.items() if k in known})
 
 
+@dataclass
+class FileLayout:
+    """Where the test file lies (seed 004): its extents as filefrag counts them, how many
+    physically separate pieces they form, and where on the filesystem it starts."""
+
+    extents: int
+    fragments: int
+    start_offset: int  # physical byte offset of the first extent
+    start_fraction: float | None = None  # start_offset / filesystem size, 0 = outer tracks
+
+    @property
+    def fragmented(self) -> bool:
+        return self.fragments > 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "FileLayout":
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in known})
+
+
 class Status(StrEnum):
     COMPLETE = "complete"
     CANCELLED = "cancelled"
@@ -415,6 +470,7 @@ class SessionResult:
     error: str | None = None
     tests: list[TestResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    test_file: FileLayout | None = None
 
     def test(self, key: str) -> TestResult | None:
         return next((t for t in self.tests if t.key == key), None)
@@ -435,6 +491,7 @@ class SessionResult:
             "settings": self.settings.to_dict(),
             "system": self.system.to_dict(),
             "warnings": list(self.warnings),
+            "test_file": self.test_file.to_dict() if self.test_file else None,
             "tests": [t.to_dict() for t in self.tests],
         }
 
@@ -458,6 +515,7 @@ class SessionResult:
             error=d.get("error"),
             tests=[TestResult.from_dict(t) for t in d.get("tests", [])],
             warnings=list(d.get("warnings", [])),
+            test_file=FileLayout.from_dict(d["test_file"]) if d.get("test_file") else None,
         )
 
 
@@ -478,6 +536,8 @@ class Progress:
     mb_s: float | None = None  # live bandwidth of the current pass
     eta_s: float | None = None  # remaining seconds of the whole session
     session_percent: float = 0.0  # 0..100
+    dirty_bytes: int | None = None  # /proc/meminfo while a write is being flushed
+    writeback_bytes: int | None = None
 
 
 @dataclass(frozen=True)

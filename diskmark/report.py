@@ -198,6 +198,9 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
     tail.extend(f"Note: {w}" for w in session.warnings)
     if tail:
         lines.extend(tail + [""])
+    details = _details(session)
+    if details:
+        lines.extend(["[Details]", *details, ""])
 
     measure = session.measure or st.measure or 0
     interval = session.interval if session.interval else (st.interval or 0)
@@ -219,6 +222,34 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
     if st.comment:
         lines.append(f"Comment: {st.comment}")
     return "\n".join(lines) + "\n"
+
+
+def _details(session: SessionResult) -> list[str]:
+    """What the articles asked of every figure: stability, dips, flush time, file layout."""
+    out = []
+    for t in session.tests:
+        notes = []
+        if len(t.runs) > 1:
+            notes.append(f"R/Avg {t.spread().r_avg_pct:.1f}%")
+        if t.unstable():
+            notes.append(f"UNSTABLE, {t.unstable()}")
+        notes.extend(t.dips())
+        if t.sync_seconds is not None:
+            notes.append(f"sync {t.sync_seconds:.2f} s")
+        if notes:
+            name = f"{t.label} {t.op.value}{t.mix_read or ''}"
+            out.append(f"  {name}: " + "; ".join(notes))
+    layout = session.test_file
+    if layout:
+        where = (f", starts at {layout.start_fraction * 100:.0f}% of the filesystem"
+                 if layout.start_fraction is not None else "")
+        shape = f"fragmented into {layout.fragments} pieces" if layout.fragmented else "contiguous"
+        out.append(f"  Test file: {layout.extents} extent{'s' if layout.extents != 1 else ''}, "
+                   f"{shape}{where}")
+        if session.system.rotational and layout.start_fraction is not None:
+            out.append("  On a spinning disk, the outer tracks (near the start) are faster: "
+                       "where the test file lies changes sequential figures.")
+    return out
 
 
 # --- terminal grid -----------------------------------------------------------------------
@@ -262,6 +293,22 @@ def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
             f"  {_cell(cells.get((label, col)), unit):>{w}}"
             for (_, col, _), w in zip(columns, widths)))
     return "\n".join(out) + "\n"
+
+
+def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40) -> str:
+    """A queue-depth sweep as a curve: one line per depth with a bar (seed 004)."""
+    out = []
+    for op, mix, tests in _groups(session):
+        if not tests:
+            continue
+        top = max((t.figure(unit) for t in tests if t.runs), default=0.0)
+        out.append(f"{tests[0].spec.name} {op.value} across queue depths ({unit.label})")
+        for t in tests:
+            value = t.figure(unit) if t.runs else 0.0
+            bar = "#" * round(width * value / top) if top else ""
+            out.append(f"  Q{t.spec.queues:<3} {format_figure(value, unit):>12}  {bar}")
+        out.append("")
+    return "\n".join(out)
 
 
 # --- JSON, CSV, Markdown -----------------------------------------------------------------

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskmark.model import DataPattern, Mode, Op, Settings, TestSpec
-from diskmark.presets import Preset, Profile
+from diskmark.presets import Preset, Profile, sweep_profile
 
 OVERHEAD_S = 0.4  # fio start-up and tear-down per pass, for the ETA
 
@@ -65,7 +65,7 @@ class Plan:
 
 def build_plan(preset: Preset, settings: Settings) -> Plan:
     settings.validate()
-    profile = preset.profile(settings.profile)
+    profile = sweep_profile(settings.sweep) if settings.sweep else preset.profile(settings.profile)
     measure = settings.measure if settings.measure is not None else (profile.measure or preset.measure)
     interval = settings.interval if settings.interval is not None else (
         profile.interval if profile.interval is not None else preset.interval)

@@ -18,12 +18,12 @@ from datetime import datetime
 from typing import Any
 
 from diskmark import __version__, system
-from diskmark.engine import parse
+from diskmark.engine import fileinfo, parse
 from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.plan import Plan, PlannedTest, build_plan, prepare_args, run_args
 from diskmark.engine.target import OwnedFile, check_target
-from diskmark.model import (Event, Notice, Op, Phase, Progress, RunFinished, SessionResult,
+from diskmark.model import (Event, FileLayout, Notice, Op, Phase, Progress, RunFinished, SessionResult,
                             Status, TestFinished, TestResult, TestStarted)
 from diskmark.presets import PresetCatalog, load_catalog
 
@@ -132,6 +132,12 @@ class Engine:
         eta = _Eta(prep_guess + plan.total_seconds())
         try:
             await self._prepare(fio, plan, testfile, eta, prep_guess, emit)
+            session.test_file = _layout(testfile, session.system)
+            if session.test_file and session.test_file.fragmented:
+                note = (f"The test file is fragmented ({session.test_file.fragments} pieces): "
+                        f"sequential figures may be lower than the device can do.")
+                session.warnings.append(note)
+                emit(Notice(note, "information"))
             for test in plan.tests:
                 if test.index and plan.interval:
                     await self._interval(plan, test, eta, emit)
@@ -242,8 +248,6 @@ class Engine:
                     emit: EventSink) -> float:
         """How long the kernel needs to get what a write test left in the cache onto the disk
         (seed 002 timed `sync` after each write)."""
-        emit(Progress(Phase.SYNC, "Flushing to disk", test_index=test.index, test_key=test.key,
-                      eta_s=eta.remaining(), session_percent=eta.percent()))
         started = time.monotonic()
 
         def flush() -> None:
@@ -253,8 +257,15 @@ class Engine:
             finally:
                 os.close(fd)
 
+        task = asyncio.ensure_future(asyncio.to_thread(flush))
+        while not task.done():
+            mem = fileinfo.meminfo()
+            emit(Progress(Phase.SYNC, "Flushing to disk", test_index=test.index,
+                          test_key=test.key, eta_s=eta.remaining(), session_percent=eta.percent(),
+                          dirty_bytes=mem.get("Dirty"), writeback_bytes=mem.get("Writeback")))
+            await asyncio.wait([task], timeout=0.25)
         try:
-            await asyncio.to_thread(flush)
+            task.result()
         except OSError as e:
             raise FioFailed(f"Flushing the test file to disk failed: {e.strerror}.") from None
         return time.monotonic() - started
@@ -310,6 +321,16 @@ class Engine:
         except (ProcessLookupError, PermissionError):
             pass
         self._proc = None
+
+
+def _layout(testfile: OwnedFile, facts) -> FileLayout | None:
+    exts = fileinfo.extents(testfile.path)
+    if not exts:
+        return None
+    start = exts[0].physical
+    fraction = start / facts.total_bytes if facts.total_bytes else None
+    return FileLayout(len(exts), fileinfo.fragments(exts), start,
+                      min(fraction, 1.0) if fraction is not None else None)
 
 
 def _fio_failure(what: str, rc: int, stderr: str, noise: list[str], last: dict[str, Any] | None) -> str:

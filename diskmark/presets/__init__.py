@@ -13,11 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from diskmark.model import KIB, MIB, TestSpec
+from diskmark.model import KIB, MIB, SWEEP_DEPTHS, TestSpec
 from diskmark.paths import user_presets_dir
 
 BUILTIN_DIR = Path(__file__).parent
-LAYOUTS = ("default", "peak", "demo")
+LAYOUTS = ("default", "peak", "demo")  # "sweep" is built by sweep_profile, not a file
 BLOCK_MIN, BLOCK_MAX = 4 * KIB, 8 * MIB
 QUEUES_MAX, THREADS_MAX = 512, 64
 
@@ -155,6 +155,18 @@ def parse_preset(data: dict[str, Any], source: str, fallback_id: str) -> Preset:
         interval=_seconds(data.get("interval"), "interval", 5.0) or 0.0,
         profiles=profiles, source=source,
     )
+
+
+def sweep_profile(pattern: str, threads: int = 1) -> Profile:
+    """A queue-depth sweep (seed 004): one pattern such as ``RND4K`` or ``SEQ128K`` at each
+    depth of SWEEP_DEPTHS, shown as a curve."""
+    m = re.fullmatch(r"\s*(SEQ|RND)\s*(\d+\s*[KkMm])\s*", pattern.upper())
+    if not m:
+        raise PresetError(f"sweep pattern {pattern!r} should look like RND4K, SEQ1M or SEQ128K")
+    block = _block(m.group(2))
+    tests = tuple(TestSpec(m.group(1), block, q, threads) for q in SWEEP_DEPTHS)
+    return Profile(id="sweep", name=f"Queue-depth sweep {m.group(1)}{tests[0].block_label}",
+                   layout="sweep", tests=tests, mix=False)
 
 
 def load_file(path: Path, source: str = "built-in") -> Preset:
