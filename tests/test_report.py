@@ -96,7 +96,9 @@ def test_text_report_lines_are_cdm_format_with_best_figures():
 def test_text_report_blocks_in_cdm_order_with_mix_ratio():
     lines = text_report(make_session()).splitlines()
     heads = [line for line in lines if line.startswith("[")]
-    assert heads == ["[Read]", "[Write]", "[Mix] Read 70%/Write 30%"]
+    assert heads == ["[Read]", "[Write]", "[Mix] Read 70%/Write 30%", "[Details]"]
+    details = lines[lines.index("[Details]") + 1:]
+    assert any("R/Avg" in line for line in details), "every multi-pass test states its spread"
     read = lines.index("[Read]")
     assert lines[read + 1].startswith("  SEQ    1MiB") and lines[read + 2].startswith("  RND    4KiB")
     assert lines[read + 3] == ""
