@@ -185,6 +185,7 @@ class Settings:
     interval: float | None = None
     data: DataPattern = DataPattern.RANDOM
     direct: bool = True  # O_DIRECT; False runs through the page cache
+    nocow: bool = False  # btrfs: put the test file in a directory with copy-on-write off
     only_test: int | None = None  # a row button: run only this row of the profile
     sweep: str | None = None  # e.g. "RND4K": one pattern across SWEEP_DEPTHS instead of a profile
     comment: str = ""

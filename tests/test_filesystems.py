@@ -124,3 +124,24 @@ def test_read_only_mount_is_refused(tmp_path):
         with pytest.raises(TargetError, match="read-only") as e:
             run(Settings(target=str(mnt), **TINY))
         assert e.value.exit_code == 2
+
+
+def test_btrfs_nocow_directory_is_used_and_removed(tmp_path):
+    need("btrfs")
+    with loop_mount(tmp_path, "btrfs", size_mib=320) as mnt:
+        seen = []
+
+        def on_event(event):
+            if isinstance(event, Progress) and event.phase is Phase.MEASURING and not seen:
+                nocow = [p for p in mnt.iterdir() if p.name.endswith(".nocow")]
+                assert len(nocow) == 1
+                flags = subprocess.run(["lsattr", "-d", str(nocow[0])], capture_output=True,
+                                       text=True).stdout.split()[0]
+                seen.append(flags)
+
+        session, events = run(Settings(target=str(mnt), only_test=0, nocow=True, **TINY), on_event)
+        assert session.status is Status.COMPLETE, session.error
+        assert seen and "C" in seen[0], "the test directory must have copy-on-write off"
+        assert not any("btrfs" in e.text for e in events if isinstance(e, Notice))
+        assert list(mnt.iterdir()) == []
+        assert_clean(mnt)

@@ -22,7 +22,7 @@ from diskmark.engine import fileinfo, parse
 from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.plan import Plan, PlannedTest, build_plan, prepare_args, run_args
-from diskmark.engine.target import OwnedFile, check_target
+from diskmark.engine.target import OwnedDir, OwnedFile, check_target
 from diskmark.model import (Event, FileLayout, Notice, Op, Phase, Progress, RunFinished, SessionResult,
                             Status, TestFinished, TestResult, TestStarted)
 from diskmark.presets import PresetCatalog, load_catalog
@@ -118,7 +118,7 @@ class Engine:
         self._stopping = False
         fio = self.fio
         plan = self.plan(settings)
-        check = check_target(settings.target, settings.size, settings.direct)
+        check = check_target(settings.target, settings.size, settings.direct, settings.nocow)
         for note in check.notes:
             emit(Notice(note, "information"))
         session = SessionResult(
@@ -126,9 +126,32 @@ class Engine:
             preset_name=plan.preset.name, profile_name=plan.profile.name,
             measure=plan.measure, interval=plan.interval, fio_version=fio.version,
             diskmark_version=__version__, started=_now(), warnings=list(check.notes))
+        nocow = None
+        if settings.nocow and check.fstype == "btrfs":
+            nocow = OwnedDir.create_nocow(check.path)
+        try:
+            testfile = OwnedFile.create(nocow.path if nocow else check.path, size=settings.size)
+            try:
+                await self._measure(fio, plan, session, testfile, emit)
+            finally:
+                await self._kill()
+                emit(Progress(Phase.CLEANUP, "Removing the test file", eta_s=0.0,
+                              session_percent=100.0))
+                if not testfile.remove() and testfile.path.exists():
+                    emit(Notice(f"{testfile.path} was replaced by another program; diskmark "
+                                f"left it alone. Remove it yourself if it is not needed."))
+        finally:
+            if nocow:
+                nocow.remove()
+        session.finished = _now()
+        return session
+
+    async def _measure(self, fio: Fio, plan: Plan, session: SessionResult, testfile: OwnedFile,
+                       emit: EventSink) -> None:
+        """Prepare the file and run every test; a stop or an error ends the session early
+        with what was finished."""
         self._wake = asyncio.Event()
-        testfile = OwnedFile.create(check.path, size=settings.size)
-        prep_guess = settings.size / PREP_RATE_GUESS
+        prep_guess = plan.settings.size / PREP_RATE_GUESS
         eta = _Eta(prep_guess + plan.total_seconds())
         try:
             await self._prepare(fio, plan, testfile, eta, prep_guess, emit)
@@ -150,14 +173,7 @@ class Engine:
             session.status = Status.FAILED
             session.error = str(e)
         finally:
-            await self._kill()
-            emit(Progress(Phase.CLEANUP, "Removing the test file", eta_s=0.0, session_percent=100.0))
-            if not testfile.remove() and testfile.path.exists():
-                emit(Notice(f"{testfile.path} was replaced by another program; diskmark left it "
-                            f"alone. Remove it yourself if it is not needed."))
             self._wake = None
-        session.finished = _now()
-        return session
 
     # --- steps ------------------------------------------------------------------------
 

@@ -7,7 +7,9 @@ itself, and verifies by inode that the file it removes is still the one it made.
 
 from __future__ import annotations
 
+import array
 import errno
+import fcntl
 import mmap
 import os
 import secrets
@@ -20,6 +22,8 @@ from diskmark.model import format_size
 
 PREFIX = ".diskmark-"
 MARGIN = 16 * 1024 * 1024  # room for metadata beyond the test file itself
+FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
+FS_NOCOW_FL = 0x00800000
 
 
 @dataclass
@@ -65,13 +69,57 @@ class OwnedFile:
 
 
 @dataclass
+class OwnedDir:
+    """A directory diskmark made for its test file; on btrfs with copy-on-write turned off
+    (chattr +C), so the page cache and CoW cannot leak into O_DIRECT figures (seed 002)."""
+
+    path: Path
+    dev: int
+    ino: int
+
+    @classmethod
+    def create_nocow(cls, directory: Path) -> "OwnedDir":
+        path = directory / f"{PREFIX}{secrets.token_hex(6)}.nocow"
+        os.mkdir(path, 0o700)
+        st = os.stat(path)
+        owned = cls(path, st.st_dev, st.st_ino)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+            try:
+                flags = array.array("l", [0])
+                fcntl.ioctl(fd, FS_IOC_GETFLAGS, flags, True)
+                flags[0] |= FS_NOCOW_FL
+                fcntl.ioctl(fd, FS_IOC_SETFLAGS, flags, True)
+            finally:
+                os.close(fd)
+        except OSError as e:
+            owned.remove()
+            raise TargetError(f"Could not turn copy-on-write off in {directory}: {e.strerror}.") from None
+        return owned
+
+    def remove(self) -> bool:
+        try:
+            st = os.lstat(self.path)
+        except FileNotFoundError:
+            return False
+        if (st.st_dev, st.st_ino) != (self.dev, self.ino):
+            return False
+        try:
+            os.rmdir(self.path)  # only if empty: anything else in it is not ours
+        except OSError:
+            return False
+        return True
+
+
+@dataclass
 class TargetCheck:
     path: Path
     free_bytes: int | None  # None when the filesystem reports none (ramfs)
+    fstype: str = ""
     notes: list[str] = field(default_factory=list)
 
 
-def check_target(target: str | Path, size: int, direct: bool) -> TargetCheck:
+def check_target(target: str | Path, size: int, direct: bool, nocow: bool = False) -> TargetCheck:
     """Raise TargetError with a helpful message if a run on ``target`` cannot work."""
     raw = Path(target).expanduser()
     if not raw.exists():
@@ -116,12 +164,18 @@ def check_target(target: str | Path, size: int, direct: bool) -> TargetCheck:
         notes.append("tmpfs lives in memory: figures measure RAM, not a disk.")
     elif fstype == "ramfs":
         notes.append("ramfs lives in memory: figures measure RAM, not a disk.")
-    elif fstype == "btrfs" and direct:
+    elif fstype == "btrfs" and direct and not nocow:
         notes.append("btrfs (copy-on-write, checksums, compression) can let the page cache "
-                     "leak into O_DIRECT figures, especially random writes.")
+                     "leak into O_DIRECT figures, especially random writes; a NOCOW test "
+                     "directory (--nocow) avoids that.")
+    elif fstype == "jfs" and direct:
+        notes.append("JFS is known to let the page cache leak into O_DIRECT random writes: "
+                     "treat those figures with care.")
+    if nocow and fstype != "btrfs":
+        notes.append(f"NOCOW applies to btrfs only; {fstype or 'this filesystem'} runs as usual.")
     if not direct:
         notes.append("Buffered run (no O_DIRECT): figures include the page cache.")
-    return TargetCheck(path, free, notes)
+    return TargetCheck(path, free, fstype, notes)
 
 
 def _probe_direct(probe: Path, target: Path, fstype: str) -> None:
