@@ -336,7 +336,7 @@ def _open_store(args: argparse.Namespace, parser: argparse.ArgumentParser):
         if args.save_baseline is not None:
             store.check_free(args.save_baseline, replace=args.replace)
     except NameTaken as e:
-        error(f"{e} (--replace replaces it)")
+        error(f"{e}; choose another name, or add --replace to replace it")
         return e.exit_code
     except StoreError as e:
         error(str(e))
@@ -382,7 +382,7 @@ def _gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
 
 
 def cmd_baselines(args: argparse.Namespace) -> int:
-    from diskmark.store import NameTaken, Store, StoreError
+    from diskmark.store import DestinationExists, NameTaken, Store, StoreError
 
     store = Store()
     try:
@@ -405,14 +405,19 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             print(f"diskmark: deleted baseline {entry.name!r} ({entry.path})", file=sys.stderr)
             return EXIT_OK
         if args.action == "export":
-            dest = store.export_baseline(args.name, Path(args.file), force=args.force)
+            try:
+                dest = store.export_baseline(args.name, Path(args.file), force=args.force)
+            except DestinationExists as e:
+                error(f"{e} (--force replaces it)")
+                return e.exit_code
             print(f"diskmark: exported baseline {args.name!r} to {dest}", file=sys.stderr)
             return EXIT_OK
         if args.action == "import":
             try:
                 entry = store.import_baseline(Path(args.file), args.name, replace=args.force)
             except NameTaken as e:
-                error(f"{e} (--force replaces it; --name N imports it under another name)")
+                error(f"{e}; import it under another name with --name N, or replace it "
+                      f"with --force")
                 return e.exit_code
             print(f"diskmark: imported {args.file} as baseline {entry.name!r} ({entry.path})",
                   file=sys.stderr)

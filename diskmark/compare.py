@@ -1,0 +1,425 @@
+"""Comparing a result with a baseline: per-test, per-unit deltas with a noise-aware verdict.
+
+``compare(current, baseline)`` matches tests by :attr:`TestResult.key` (``SEQ1M Q8T1/read``)
+and gives, for MB/s, GB/s, IOPS and µs, the current and baseline figures (CDM's: the best
+pass, and the lowest latency), the change in % and a verdict:
+
+- "same" when the change is within noise: the larger R/Avg % (range over mean) of the two
+  results' passes in that unit when both have at least two passes, otherwise ±3 %;
+- otherwise "better" or "worse"; lower is better for latency.
+
+It also says in plain words where the settings differ (size, preset, mode, filesystem,
+device ...), because such a comparison misleads. Renderings for the CLI (text, Markdown) live
+here too; the JSON form is :meth:`Comparison.to_dict`. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from diskmark.model import Mode, Op, SessionResult, TestResult, Unit, format_size
+
+DEFAULT_NOISE_PCT = 3.0
+UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)
+#: The units a regression gate and the text table look at (GB/s is MB/s / 1000).
+GATE_UNITS = (Unit.MB_S, Unit.IOPS, Unit.US)
+_UNIT_KEYS = {Unit.MB_S: "mb_s", Unit.GB_S: "gb_s", Unit.IOPS: "iops", Unit.US: "lat_us"}
+_MODES = {Mode.READ_WRITE: "Read&Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
+
+BETTER, WORSE, SAME = "better", "worse", "same"
+
+
+@dataclass(frozen=True)
+class Delta:
+    """One figure of one test against the baseline (what a compared tile shows)."""
+
+    key: str  # the test's key, e.g. "SEQ1M Q8T1/read"
+    unit: Unit
+    current: float
+    baseline: float
+    pct: float | None  # (current - baseline) / baseline * 100; None when the baseline is 0
+    verdict: str  # "better", "worse" or "same"
+    noise_pct: float  # the band within which a change counts as "same"
+    noise_from_runs: bool  # True: from the runs' R/Avg %; False: the ±3 % default
+
+    @property
+    def worse_by(self) -> float:
+        """How much worse than the baseline, in % (negative when better); lower-is-better
+        units (latency) count a rise as worse. Infinite when the baseline was 0 and the
+        current figure is worse."""
+        if self.pct is None:
+            if self.current == self.baseline:
+                return 0.0
+            rising = self.current > self.baseline
+            return math.inf if rising == self.unit.lower_is_better else -math.inf
+        return self.pct if self.unit.lower_is_better else -self.pct
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"current": self.current, "baseline": self.baseline, "pct": self.pct,
+                "verdict": self.verdict, "noise_pct": self.noise_pct,
+                "noise_from_runs": self.noise_from_runs}
+
+
+@dataclass
+class TestComparison:
+    """One test present (and measured) on both sides."""
+
+    __test__ = False  # not a pytest test class
+
+    key: str
+    label: str
+    op: Op
+    mix_read: int | None
+    current: TestResult
+    baseline: TestResult
+    deltas: dict[Unit, Delta] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        return _test_title(self.label, self.op, self.mix_read)
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A test measured on one side only."""
+
+    key: str
+    label: str
+    op: Op
+    mix_read: int | None
+    side: str  # "current" or "baseline": where it *was* measured
+    reason: str  # "not run", "failed: ...", "not measured"
+
+    @property
+    def title(self) -> str:
+        return _test_title(self.label, self.op, self.mix_read)
+
+
+@dataclass(frozen=True)
+class Regression:
+    """A figure worse than the baseline by more than the gate allows."""
+
+    key: str
+    title: str
+    unit: Unit
+    current: float
+    baseline: float
+    pct: float | None
+    worse_by: float
+
+    def describe(self) -> str:
+        change = f"{self.pct:+.1f}%" if self.pct is not None else "from 0"
+        return (f"{self.title} {self.unit.label}: {_fig(self.baseline, self.unit)} -> "
+                f"{_fig(self.current, self.unit)} ({change})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "test": self.title, "unit": self.unit.value,
+                "current": self.current, "baseline": self.baseline, "pct": self.pct,
+                "worse_by_pct": self.worse_by if math.isfinite(self.worse_by) else None}
+
+
+@dataclass
+class Comparison:
+    current: SessionResult
+    baseline: SessionResult
+    baseline_name: str = ""
+    tests: list[TestComparison] = field(default_factory=list)
+    missing: list[Missing] = field(default_factory=list)
+
+    # --- lookups for the UI ------------------------------------------------------------
+
+    def test(self, key: str) -> TestComparison | None:
+        return next((t for t in self.tests if t.key == key), None)
+
+    def delta(self, key: str, unit: Unit) -> Delta | None:
+        """The delta a tile shows: test ``key`` in ``unit``; None if it is not on both sides."""
+        t = self.test(key)
+        return t.deltas.get(Unit(unit)) if t else None
+
+    # --- verdicts ------------------------------------------------------------------------
+
+    @property
+    def settings_differences(self) -> list[str]:
+        """Where the two sessions' settings or systems differ, in plain words
+        (current first): "size 1GiB vs 16MiB", "buffered vs O_DIRECT", ..."""
+        return settings_differences(self.current, self.baseline)
+
+    @property
+    def other_differences(self) -> list[str]:
+        """Software that changed between the two (kernel, fio): worth knowing, not a fault."""
+        cur, base = self.current, self.baseline
+        out = []
+        if cur.system.kernel != base.system.kernel:
+            out.append(f"kernel {_or_unknown(cur.system.kernel)} vs {_or_unknown(base.system.kernel)}")
+        if cur.fio_version != base.fio_version:
+            out.append(f"fio {_or_unknown(cur.fio_version)} vs {_or_unknown(base.fio_version)}")
+        return out
+
+    def regressions(self, pct: float, units: tuple[Unit, ...] = GATE_UNITS) -> list[Regression]:
+        """Every figure worse than the baseline by more than ``pct`` percent: MB/s and IOPS
+        lower, µs higher. Ignores the noise band: the gate's threshold is the caller's."""
+        found = []
+        for t in self.tests:
+            for unit in units:
+                d = t.deltas.get(unit)
+                if d is not None and d.worse_by > pct:
+                    found.append(Regression(t.key, t.title, unit, d.current, d.baseline,
+                                            d.pct, d.worse_by))
+        return found
+
+    def counts(self, unit: Unit = Unit.MB_S) -> dict[str, int]:
+        out = {BETTER: 0, WORSE: 0, SAME: 0}
+        for t in self.tests:
+            d = t.deltas.get(unit)
+            if d:
+                out[d.verdict] += 1
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "baseline_name": self.baseline_name,
+            "baseline_started": self.baseline.started,
+            "current_started": self.current.started,
+            "default_noise_pct": DEFAULT_NOISE_PCT,
+            "settings_differences": self.settings_differences,
+            "other_differences": self.other_differences,
+            "summary": self.counts(Unit.MB_S),
+            "tests": [
+                {"key": t.key, "label": t.label, "kind": t.op.value, "mix_read": t.mix_read,
+                 "units": {_UNIT_KEYS[u]: d.to_dict() for u, d in t.deltas.items()}}
+                for t in self.tests],
+            "missing": [{"key": m.key, "label": m.label, "kind": m.op.value,
+                         "mix_read": m.mix_read, "measured_in": m.side, "reason": m.reason}
+                        for m in self.missing],
+        }
+
+
+# --- the arithmetic ----------------------------------------------------------------------
+
+
+def noise_band(current: TestResult, baseline: TestResult, unit: Unit) -> tuple[float, bool]:
+    """The ± % within which a change is "same": the larger R/Avg % of the two tests' passes
+    when both have two or more, else the 3 % default. Returns (band, from_runs)."""
+    if len(current.runs) >= 2 and len(baseline.runs) >= 2:
+        u = Unit.MB_S if unit is Unit.GB_S else unit
+        return max(current.spread(u).r_avg_pct, baseline.spread(u).r_avg_pct), True
+    return DEFAULT_NOISE_PCT, False
+
+
+def judge(current: float, baseline: float, unit: Unit, noise_pct: float) -> tuple[float | None, str]:
+    """(change in %, verdict) of ``current`` against ``baseline`` for ``unit``."""
+    if baseline == 0:
+        if current == 0:
+            return 0.0, SAME
+        return None, WORSE if unit.lower_is_better else BETTER
+    pct = (current - baseline) / baseline * 100
+    if abs(pct) <= noise_pct + 1e-9:  # inclusive, and deaf to float rounding (97 vs 100)
+        return pct, SAME
+    improved = pct < 0 if unit.lower_is_better else pct > 0
+    return pct, BETTER if improved else WORSE
+
+
+def _unmeasured(t: TestResult) -> str:
+    if t.error:
+        return f"failed: {t.error}"
+    return "not measured"
+
+
+def compare(current: SessionResult, baseline: SessionResult, baseline_name: str = "") -> Comparison:
+    cmp = Comparison(current=current, baseline=baseline, baseline_name=baseline_name)
+    base_by_key = {t.key: t for t in baseline.tests}
+    cur_keys = {t.key for t in current.tests}
+    for cur in current.tests:
+        base = base_by_key.get(cur.key)
+        if base is None:
+            if cur.complete:
+                cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "current",
+                                           "not run in the baseline"))
+            continue
+        if not (cur.complete and base.complete):
+            if cur.complete:
+                cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "current",
+                                           f"baseline {_unmeasured(base)}"))
+            elif base.complete:
+                cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "baseline",
+                                           f"current {_unmeasured(cur)}"))
+            continue
+        tc = TestComparison(cur.key, cur.label, cur.op, cur.mix_read, cur, base)
+        for unit in UNITS:
+            noise, from_runs = noise_band(cur, base, unit)
+            c, b = cur.figure(unit), base.figure(unit)
+            pct, verdict = judge(c, b, unit, noise)
+            tc.deltas[unit] = Delta(cur.key, unit, c, b, pct, verdict, noise, from_runs)
+        cmp.tests.append(tc)
+    for base in baseline.tests:
+        if base.key not in cur_keys and base.complete:
+            cmp.missing.append(Missing(base.key, base.label, base.op, base.mix_read, "baseline",
+                                       "not run this time"))
+    return cmp
+
+
+# --- settings ----------------------------------------------------------------------------
+
+
+def _or_unknown(value: str) -> str:
+    return value or "unknown"
+
+
+def _seconds(value: float | None) -> str:
+    return f"{value:g} s" if value is not None else "default"
+
+
+def _mix(value: int | None) -> str:
+    return f"R{value}/W{100 - value}" if value is not None else "none"
+
+
+def settings_differences(current: SessionResult, baseline: SessionResult) -> list[str]:
+    """The settings and system facts that differ, "<current> vs <baseline>" each."""
+    cs, bs = current.settings, baseline.settings
+    cy, by = current.system, baseline.system
+    out: list[str] = []
+
+    def differ(what: str, a: Any, b: Any, show=str) -> None:
+        if a != b:
+            out.append(f"{what} {show(a)} vs {show(b)}")
+
+    differ("size", cs.size, bs.size, format_size)
+    cur_preset = current.preset_name or cs.preset
+    base_preset = baseline.preset_name or bs.preset
+    differ("preset", cur_preset, base_preset)
+    differ("profile", current.profile_name or cs.profile, baseline.profile_name or bs.profile)
+    differ("mode", _MODES.get(cs.mode, cs.mode), _MODES.get(bs.mode, bs.mode))
+    differ("mix", cs.mix, bs.mix, _mix)
+    differ("sweep", getattr(cs, "sweep", None), getattr(bs, "sweep", None),
+           lambda v: v or "none")
+    differ("count", cs.count, bs.count)
+    differ("measure", current.measure or cs.measure, baseline.measure or bs.measure, _seconds)
+    differ("interval", current.interval, baseline.interval, _seconds)
+    differ("data", cs.data.value, bs.data.value)
+    if cs.direct != bs.direct:
+        out.append("buffered vs O_DIRECT" if not cs.direct else "O_DIRECT vs buffered")
+    differ("filesystem", cy.fstype, by.fstype, _or_unknown)
+    differ("device", cy.device, by.device, _or_unknown)
+    differ("model", cy.model, by.model, _or_unknown)
+    differ("mount options", cy.mount_options, by.mount_options, _or_unknown)
+    return out
+
+
+# --- renderings --------------------------------------------------------------------------
+
+
+def _test_title(label: str, op: Op, mix_read: int | None) -> str:
+    if op is Op.MIX:
+        return f"{label} Mix R{mix_read}/W{100 - (mix_read or 0)}"
+    return f"{label} {op.value.capitalize()}"
+
+
+def _fig(value: float, unit: Unit) -> str:
+    if not math.isfinite(value) or value == 0:
+        return "0.00"
+    return f"{value:.3f}" if unit is Unit.GB_S else f"{value:.2f}"
+
+
+def _pct(d: Delta) -> str:
+    return "n/a" if d.pct is None else f"{d.pct:+.1f}%"
+
+
+def _marker(d: Delta) -> str:
+    return {BETTER: "better", WORSE: "WORSE", SAME: "same"}[d.verdict]
+
+
+def _date(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso).strftime("%Y/%m/%d %H:%M:%S")
+    except (TypeError, ValueError):
+        return iso or "unknown date"
+
+
+def _base_name(cmp: Comparison) -> str:
+    return f"baseline {cmp.baseline_name!r}" if cmp.baseline_name else "the baseline"
+
+
+def _heading(cmp: Comparison, current_name: str) -> list[str]:
+    return [f"Comparison: {current_name} ({_date(cmp.current.started)}) against "
+            f"{_base_name(cmp)} ({_date(cmp.baseline.started)})"]
+
+
+def comparison_text(cmp: Comparison, current_name: str = "this run",
+                    units: tuple[Unit, ...] = GATE_UNITS) -> str:
+    """A table of every compared test in MB/s, IOPS and μs: baseline, current, delta % and
+    the verdict (same means within the noise band shown), then tests on one side only, then
+    a warning block when the settings differ."""
+    lines = _heading(cmp, current_name)
+    w = max([22] + [len(t.title) for t in cmp.tests])
+    head = (f"{'Test':<{w}}  {'Unit':<4}  {'Baseline':>12}  {'Current':>12}  {'Delta':>9}  "
+            f"{'Noise':>6}  Verdict")
+    lines += ["", head, "-" * len(head)]
+    for t in cmp.tests:
+        for i, unit in enumerate(units):
+            d = t.deltas[unit]
+            noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")
+            lines.append(f"{t.title if i == 0 else '':<{w}}  {unit.label:<4}  "
+                         f"{_fig(d.baseline, unit):>12}  {_fig(d.current, unit):>12}  "
+                         f"{_pct(d):>9}  {noise:>6}  {_marker(d)}")
+    if not cmp.tests:
+        lines.append("(no test was measured on both sides)")
+    lines += ["", "Same = within noise: the larger R/Avg % of both sides' passes (* fewer than",
+              f"two passes on a side: ±{DEFAULT_NOISE_PCT:g}% assumed). Latency: lower is better."]
+    counts = cmp.counts(Unit.MB_S)
+    lines.append(f"MB/s: {counts[BETTER]} better, {counts[WORSE]} worse, {counts[SAME]} same.")
+    if cmp.missing:
+        lines += ["", "Not compared:"]
+        for m in cmp.missing:
+            where = current_name if m.side == "current" else _base_name(cmp)
+            lines.append(f"  {m.title}: only in {where} ({m.reason})")
+    diffs = cmp.settings_differences
+    if diffs:
+        lines += ["", f"! Settings differ ({current_name} vs {_base_name(cmp)}); this "
+                      "comparison may mislead:"]
+        lines += [f"!   {d}" for d in diffs]
+    others = cmp.other_differences
+    if others:
+        lines += ["", "Also changed: " + "; ".join(others)]
+    return "\n".join(lines) + "\n"
+
+
+def comparison_markdown(cmp: Comparison, current_name: str = "this run") -> str:
+    lines = [f"**{_heading(cmp, current_name)[0]}**", "",
+             "| Test | Unit | Baseline | Current | Delta | Verdict |",
+             "|---|---|---:|---:|---:|---|"]
+    for t in cmp.tests:
+        for unit in GATE_UNITS:
+            d = t.deltas[unit]
+            lines.append(f"| {t.title} | {unit.label} | {_fig(d.baseline, unit)} | "
+                         f"{_fig(d.current, unit)} | {_pct(d)} | {d.verdict} |")
+    for m in cmp.missing:
+        where = current_name if m.side == "current" else _base_name(cmp)
+        lines.append(f"\n> Not compared: {m.title}, only in {where} ({m.reason})")
+    diffs = cmp.settings_differences
+    if diffs:
+        lines += ["", f"> **Settings differ** ({current_name} vs {_base_name(cmp)}): "
+                      + "; ".join(diffs)]
+    return "\n".join(lines) + "\n"
+
+
+# --- the regression gate -----------------------------------------------------------------
+
+
+def gate(cmp: Comparison, pct: float, against: str = "the baseline") -> tuple[str, list[str]]:
+    """The CI gate: ("pass" | "fail" | "nothing", message lines). "fail" names every figure
+    worse than the baseline by more than ``pct`` %; "nothing" means no test was measured on
+    both sides, so the gate could not check anything."""
+    if not cmp.tests:
+        return "nothing", [f"nothing to compare: no test was measured both here and in "
+                           f"{against}; the regression gate cannot pass"]
+    found = cmp.regressions(pct)
+    if found:
+        lines = [f"regression: {len(found)} figure(s) worse than {against} by more than "
+                 f"{pct:g}%:"]
+        lines += [f"  {r.describe()}" for r in found]
+        return "fail", lines
+    return "pass", [f"no test is worse than {against} by more than {pct:g}% "
+                    f"({len(cmp.tests)} test(s) compared)"]

@@ -1,0 +1,498 @@
+"""The store: history and baselines as real JSON files under DISKMARK_HOME (set per test by
+conftest's isolated_home), atomic writes, damaged files, names, export and import."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from diskmark import store as store_mod
+from diskmark.model import (GIB, MIB, Mode, Op, RunResult, SessionResult, Settings, SystemFacts,
+                            TestResult, TestSpec)
+from diskmark.store import (SCHEMA, Damaged, Entry, InvalidFile, NameTaken, NotFound, Store,
+                            StoreError, StoreIOError, check_name, format_listing, slug)
+
+SEQ = TestSpec("SEQ", MIB, 8, 1)
+RND = TestSpec("RND", 4096, 1, 1)
+
+
+def run(mb_s: float, lat_us: float = 1000.0, block: int = MIB) -> RunResult:
+    return RunResult(mb_s=mb_s, iops=mb_s * 1e6 / block, lat_us=lat_us,
+                     io_bytes=int(mb_s * 1e6), runtime_ms=1000, bw_samples=[mb_s, mb_s])
+
+
+def make_session(started: str = "2026-01-02T03:04:05+00:00", mb: float = 1000.0,
+                 size: int = GIB, **system) -> SessionResult:
+    facts = SystemFacts(target="/mnt/x", mountpoint="/mnt/x", device="/dev/nvme0n1",
+                        fstype="ext4", model="Samsung 990", kernel="6.1.0", os="Debian 12")
+    for k, v in system.items():
+        setattr(facts, k, v)
+    return SessionResult(
+        settings=Settings(target="/mnt/x", size=size, count=2, measure=5, interval=5),
+        system=facts, preset_name="Default", profile_name="Default", measure=5, interval=5,
+        fio_version="fio-3.33", diskmark_version="0.1.0", started=started,
+        finished=started,
+        tests=[TestResult(0, SEQ, Op.READ, runs=[run(mb), run(mb * 0.98)], warmup=run(mb * 0.9)),
+               TestResult(0, SEQ, Op.WRITE, runs=[run(mb / 2), run(mb / 2.1)]),
+               TestResult(3, RND, Op.READ, runs=[run(50, 80, 4096), run(49, 82, 4096)])])
+
+
+@pytest.fixture
+def store() -> Store:
+    return Store()
+
+
+def baseline_files(store: Store) -> list[str]:
+    d = store.baselines_dir
+    return sorted(p.name for p in d.iterdir()) if d.exists() else []
+
+
+# --- round trips -------------------------------------------------------------------------
+
+
+def test_store_lives_in_diskmark_home(store, isolated_home):
+    assert store.root == isolated_home / "data"
+    entry = store.save_baseline(make_session(), "first")
+    assert entry.path.parent == isolated_home / "data" / "baselines"
+
+
+def test_baseline_round_trip(store):
+    session = make_session()
+    entry = store.save_baseline(session, "new NVMe, ext4", note="firmware 4B2QGXA7")
+    assert entry.kind == "baseline" and entry.ok and entry.path.exists()
+    data = json.loads(entry.path.read_text())
+    assert data["schema"] == SCHEMA == "diskmark.saved/1"
+    assert data["kind"] == "baseline" and data["name"] == "new NVMe, ext4"
+    assert data["note"] == "firmware 4B2QGXA7" and data["saved"] and data["diskmark_version"]
+    assert data["result"] == session.to_dict()
+
+    got = Store().get_baseline("new NVMe, ext4")
+    assert got.name == "new NVMe, ext4" and got.note == "firmware 4B2QGXA7"
+    assert got.session.to_dict() == session.to_dict()
+    assert got.session.tests[0].warmup.mb_s == pytest.approx(900)
+    assert got.device == "/dev/nvme0n1" and got.fstype == "ext4" and got.model == "Samsung 990"
+    assert [e.name for e in store.baselines()] == ["new NVMe, ext4"]
+
+
+def test_explicit_root(tmp_path):
+    s = Store(tmp_path / "elsewhere")
+    s.save_history(make_session())
+    assert len(list((tmp_path / "elsewhere" / "history").glob("*.json"))) == 1
+    assert Store().history() == []  # the default root is untouched
+
+
+def test_history_newest_first(store):
+    for started in ("2026-01-02T10:00:00+00:00", "2026-03-01T09:00:00+01:00",
+                    "2025-12-31T23:59:59-05:00"):
+        store.save_history(make_session(started=started))
+    entries = store.history()
+    assert [e.started for e in entries] == ["2026-03-01T09:00:00+01:00",
+                                            "2026-01-02T10:00:00+00:00",
+                                            "2025-12-31T23:59:59-05:00"]
+    assert all(e.kind == "history" and e.ok for e in entries)
+    for e in entries:
+        assert re.fullmatch(r"\d{8}T\d{6}Z-[0-9a-f]{6}\.json", e.path.name)
+        assert e.name == e.path.stem
+    # the UTC timestamp in the file name: 2025-12-31 23:59:59 -05:00 is 2026-01-01 04:59:59 UTC
+    assert entries[2].path.name.startswith("20260101T045959Z-")
+    assert store.get_history(entries[0].name).session.started == entries[0].started
+
+
+def test_two_saves_in_the_same_second_are_two_files(store):
+    a = store.save_history(make_session())
+    b = store.save_history(make_session())
+    assert a.path != b.path and len(store.history()) == 2
+
+
+def test_promote_history_entry(store):
+    h = store.save_history(make_session(mb=1234))
+    b = store.promote(h, "from history", "kept")
+    assert store.get_baseline("from history").session.tests[0].best_mb_s == 1234
+    assert b.note == "kept"
+    store.promote(h.name, "by id")
+    assert {e.name for e in store.baselines()} == {"from history", "by id"}
+    with pytest.raises(NameTaken):
+        store.promote(h, "by id")
+
+
+def test_rename_and_delete(store):
+    store.save_baseline(make_session(), "old name", "a note")
+    store.save_baseline(make_session(), "other")
+    with pytest.raises(NameTaken):
+        store.rename_baseline("old name", "other")
+    renamed = store.rename_baseline("old name", "new name")
+    assert renamed.note == "a note"
+    assert [e.name for e in store.baselines()] == ["new name", "other"]
+    with pytest.raises(NotFound):
+        store.get_baseline("old name")
+    deleted = store.delete_baseline("new name")
+    assert not deleted.path.exists()
+    assert [e.name for e in store.baselines()] == ["other"]
+    with pytest.raises(NotFound, match="no baseline named 'gone'.*'other'"):
+        store.delete_baseline("gone")
+
+
+def test_headline(store):
+    entry = store.save_baseline(make_session(mb=800), "h")
+    assert entry.headline() == ("SEQ1M Q8T1", 800, 400)
+
+
+# --- names -------------------------------------------------------------------------------
+
+
+def test_distinct_names_get_distinct_files(store):
+    names = ["NVMe / ext4", "nvme-ext4", "NVMe ext4", "nvme ext4", "Ünïcode 🚀", "???", "..",
+             "../../etc/passwd", "a" * 200]
+    for n in names:
+        store.save_baseline(make_session(), n)
+    files = baseline_files(store)
+    assert len(files) == len(names)
+    for f in files:
+        assert re.fullmatch(r"[a-z0-9-]{1,49}-[0-9a-f]{8}\.json", f), f
+    assert sorted(e.name for e in store.baselines()) == sorted(names)
+    for n in names:
+        assert store.get_baseline(n).name == n
+    assert slug("???").startswith("baseline-")
+    assert not (store.root.parent / "etc").exists()
+
+
+def test_name_normalization():
+    assert check_name("  spaced  ") == "spaced"
+    # NFC: a composed and a decomposed é are the same name
+    assert slug("caf\u00e9") == slug("cafe\u0301")
+    for bad in ("", "   ", "two\nlines", "tab\there", "bell\x07", "x" * 201):
+        with pytest.raises(StoreError):
+            check_name(bad)
+
+
+def test_name_taken_is_not_replaced_silently(store):
+    first = store.save_baseline(make_session(mb=100), "base", "first")
+    before = first.path.read_bytes()
+    with pytest.raises(NameTaken, match="exists already"):
+        store.save_baseline(make_session(mb=200), "base", "second")
+    assert first.path.read_bytes() == before
+    with pytest.raises(NameTaken):
+        store.check_free("base")
+    assert store.check_free("base", replace=True).name == "base"
+    assert store.check_free("free") is None
+    replaced = store.save_baseline(make_session(mb=200), "base", "second", replace=True)
+    assert replaced.path == first.path
+    got = store.get_baseline("base")
+    assert got.note == "second" and got.session.tests[0].best_mb_s == 200
+    assert len(baseline_files(store)) == 1
+
+
+def test_same_name_under_a_foreign_file_name_counts_as_taken(store):
+    entry = store.save_baseline(make_session(), "moved")
+    moved = entry.path.with_name("hand-copied.json")
+    entry.path.rename(moved)
+    assert store.get_baseline("moved").path == moved
+    with pytest.raises(NameTaken):
+        store.save_baseline(make_session(), "moved")
+    store.save_baseline(make_session(mb=5), "moved", replace=True)
+    assert baseline_files(store) == [store.baseline_path("moved").name]
+    assert store.get_baseline("moved").session.tests[0].best_mb_s == 5
+
+
+# --- damaged files -----------------------------------------------------------------------
+
+
+def _valid_text() -> str:
+    s = Store()
+    e = s.save_baseline(make_session(), "tmp-valid")
+    text = e.path.read_text()
+    e.path.unlink()
+    return text
+
+
+def _mutated(fn) -> str:
+    d = json.loads(_valid_text())
+    fn(d)
+    return json.dumps(d)
+
+
+DAMAGED = {
+    "empty": (lambda: "", "empty file"),
+    "blank": (lambda: "  \n\n", "empty file"),
+    "truncated": (lambda: _valid_text()[:500], "not valid JSON (truncated?)"),
+    "garbage": (lambda: "this is not json", "not valid JSON"),
+    "list": (lambda: "[1, 2, 3]", "not a diskmark file"),
+    "foreign": (lambda: json.dumps({"hello": "world"}), "not a diskmark file (no schema field)"),
+    "other-schema": (lambda: json.dumps({"schema": "someapp/3", "x": 1}),
+                     "not a diskmark file (schema 'someapp/3')"),
+    "future": (lambda: _mutated(lambda d: d.update(schema="diskmark.saved/2")),
+               "written by a newer diskmark (schema diskmark.saved/2)"),
+    "result-future": (lambda: _mutated(lambda d: d["result"].update(schema="diskmark.result/7")),
+                      "schema 'diskmark.result/7'"),
+    "no-result": (lambda: _mutated(lambda d: d.pop("result")), "lacks result"),
+    "negative": (lambda: _mutated(lambda d: d["result"]["tests"][0]["runs"][0].update(mb_s=-5)),
+                 "mb_s is negative"),
+    "bad-name": (lambda: _mutated(lambda d: d.update(name="a\nb")), "printable"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(DAMAGED))
+def test_damaged_file_is_listed_with_its_reason(store, kind):
+    make, reason = DAMAGED[kind]
+    store.save_baseline(make_session(), "good")
+    bad = store.baselines_dir / f"{kind}.json"
+    bad.write_text(make())
+    entries = {e.path.name: e for e in store.baselines()}
+    assert entries[bad.name].damaged is not None
+    assert reason in entries[bad.name].damaged, entries[bad.name].damaged
+    assert entries[bad.name].session is None and not entries[bad.name].ok
+    assert entries[bad.name].name == kind  # the file stem stands in for the unknown name
+    assert entries[store.baseline_path("good").name].ok
+    with pytest.raises(Damaged, match=re.escape(reason)):
+        store.get_baseline(kind)
+    assert store.get_baseline(kind, allow_damaged=True).damaged
+    listing = format_listing(store.baselines())
+    assert f"DAMAGED: {entries[bad.name].damaged}" in listing and "good" in listing
+
+
+def test_unreadable_and_odd_files_do_not_crash_listings(store):
+    store.baselines_dir.mkdir(parents=True)
+    (store.baselines_dir / "binary.json").write_bytes(b"\xff\xfe\x00garbage")
+    (store.baselines_dir / "a-directory.json").mkdir()
+    (store.baselines_dir / ".hidden.json.1234.tmp").write_text("{}")  # a temp file: ignored
+    (store.baselines_dir / "notes.txt").write_text("not ours")  # not .json: ignored
+    store.history_dir.mkdir(parents=True)
+    (store.history_dir / "broken.json").write_text('{"schema": "diskmark.saved/1", "ki')
+    store.save_history(make_session())
+    reasons = {e.path.name: e.damaged for e in store.baselines()}
+    assert reasons == {"binary.json": "not UTF-8 text", "a-directory.json": "not a regular file"}
+    history = store.history()
+    assert len(history) == 2
+    assert sum(1 for e in history if e.damaged and "truncated" in e.damaged) == 1
+
+
+def test_damaged_file_under_the_name_is_never_overwritten_silently(store):
+    path = store.baseline_path("precious")
+    path.parent.mkdir(parents=True)
+    path.write_text('{"schema": "diskmark.saved/1", "kind": "baseline", "na')
+    original = path.read_bytes()
+    with pytest.raises(NameTaken, match="is damaged"):
+        store.save_baseline(make_session(), "precious")
+    assert path.read_bytes() == original
+    entry = store.save_baseline(make_session(), "precious", replace=True)
+    assert entry.path == path and store.get_baseline("precious").ok
+    aside = list(path.parent.glob(f"{path.name}.damaged-*"))
+    assert len(aside) == 1 and aside[0].read_bytes() == original
+    # the moved-aside file is not a .json file: it is not listed
+    assert [e.name for e in store.baselines()] == ["precious"]
+
+
+def test_delete_a_damaged_file_by_its_stem(store):
+    (store.baselines_dir).mkdir(parents=True)
+    (store.baselines_dir / "junk.json").write_text("{")
+    store.delete_baseline("junk")
+    assert store.baselines() == []
+
+
+# --- atomic writes -----------------------------------------------------------------------
+
+
+def _tmp_files(directory: Path) -> list[Path]:
+    return [p for p in directory.iterdir() if p.name.endswith(".tmp")]
+
+
+@pytest.mark.parametrize("fail", ["replace", "fsync"])
+def test_interrupted_replace_leaves_the_old_file(store, monkeypatch, fail):
+    entry = store.save_baseline(make_session(mb=100), "base", "old")
+    before = entry.path.read_bytes()
+    real = getattr(os, fail)
+    calls = []
+
+    def boom(*args, **kw):
+        calls.append(args)
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, fail, boom)
+    with pytest.raises(StoreIOError, match="No space left on device"):
+        store.save_baseline(make_session(mb=999), "base", "new", replace=True)
+    monkeypatch.setattr(os, fail, real)
+    assert calls, "the write never reached the step that was made to fail"
+    assert entry.path.read_bytes() == before
+    assert _tmp_files(store.baselines_dir) == []
+    assert store.get_baseline("base").note == "old"
+
+
+def test_interrupted_new_baseline_leaves_nothing(store, monkeypatch):
+    store.save_baseline(make_session(), "existing")
+    monkeypatch.setattr(os, "link", lambda *a, **k: (_ for _ in ()).throw(OSError(5, "I/O error")))
+    with pytest.raises(StoreIOError, match="I/O error"):
+        store.save_baseline(make_session(), "new one")
+    with pytest.raises(StoreIOError):
+        store.save_history(make_session())
+    assert baseline_files(store) == [store.baseline_path("existing").name]
+    assert _tmp_files(store.baselines_dir) == []
+    assert not store.history_dir.exists() or list(store.history_dir.iterdir()) == []
+
+
+def test_non_finite_figures_are_not_saved(store):
+    s = make_session()
+    s.tests[0].runs[0].mb_s = math.nan
+    with pytest.raises(StoreError, match="finite"):
+        store.save_baseline(s, "nan")
+    with pytest.raises(StoreError):
+        store.save_history(s)
+    assert store.baselines() == [] and store.history() == []
+
+
+def test_nothing_measured_is_not_a_baseline(store):
+    s = make_session()
+    s.tests = []
+    with pytest.raises(StoreError, match="without any measured test"):
+        store.save_baseline(s, "empty")
+
+
+# --- export / import ---------------------------------------------------------------------
+
+
+def test_export_import_round_trip(store, tmp_path):
+    session = make_session(mb=777)
+    store.save_baseline(session, "shared", "someone's drive")
+    dest = tmp_path / "out" / "shared.json"
+    assert store.export_baseline("shared", dest) == dest
+    with pytest.raises(StoreError, match="exists"):
+        store.export_baseline("shared", dest)
+    dest.write_text("keep me")
+    with pytest.raises(StoreError):
+        store.export_baseline("shared", dest)
+    assert dest.read_text() == "keep me"
+    store.export_baseline("shared", dest, force=True)
+    in_dir = store.export_baseline("shared", tmp_path)
+    assert in_dir.parent == tmp_path and in_dir.name == store.baseline_path("shared").name
+
+    with pytest.raises(NameTaken):
+        store.import_baseline(dest)
+    got = store.import_baseline(dest, name="copy")
+    assert got.note == "someone's drive"
+    assert store.get_baseline("copy").session.to_dict() == session.to_dict()
+    store.delete_baseline("shared")
+    assert store.import_baseline(dest).name == "shared"
+    store.import_baseline(dest, replace=True)
+    assert sorted(e.name for e in store.baselines()) == ["copy", "shared"]
+
+
+def test_import_a_plain_json_report(store, tmp_path):
+    src = tmp_path / "friend's nvme.json"
+    src.write_text(json.dumps(make_session(mb=3000).to_dict()))
+    entry = store.import_baseline(src)
+    assert entry.name == "friend's nvme"
+    assert store.get_baseline("friend's nvme").session.tests[0].best_mb_s == 3000
+
+
+def _set_run(field, value):
+    return lambda d: d["result"]["tests"][0]["runs"][0].__setitem__(field, value)
+
+
+BAD_IMPORTS = {
+    "negative": (_set_run("mb_s", -1.0), "mb_s is negative"),
+    "nan": (_set_run("iops", math.nan), "iops is not a finite number"),
+    "infinity": (_set_run("lat_us", math.inf), "lat_us is not a finite number"),
+    "string": (_set_run("mb_s", "fast"), "mb_s is not a number ('fast')"),
+    "numeric-string": (_set_run("mb_s", "1000"), "is not a number"),
+    "bool": (_set_run("iops", True), "iops is not a number"),
+    "null": (_set_run("lat_us", None), "lat_us is not a number"),
+    "missing-figure": (lambda d: d["result"]["tests"][0]["runs"][0].pop("lat_us"), "lacks lat_us"),
+    "percentile": (_set_run("lat_percentiles", {"99": -3}), "percentile 99 is negative"),
+    "bw-sample": (_set_run("bw_samples", [1, "x"]), "bandwidth sample 1 is not a number"),
+    "warmup": (lambda d: d["result"]["tests"][0]["warmup"].__setitem__("mb_s", -2), "warm-up"),
+    "size-string": (lambda d: d["result"]["settings"].__setitem__("size", "1GiB"),
+                    "size must be a positive whole number"),
+    "no-settings": (lambda d: d["result"].pop("settings"), "lacks settings"),
+    "no-tests": (lambda d: d["result"].pop("tests"), "lacks tests"),
+    "tests-not-list": (lambda d: d["result"].__setitem__("tests", {"a": 1}), "tests is not a list"),
+    "bad-kind": (lambda d: d["result"]["tests"][0].__setitem__("kind", "erase"), "does not parse"),
+    "bad-spec": (lambda d: d["result"]["tests"][0]["spec"].__setitem__("queues", 0),
+                 "queues must be a positive"),
+    "bad-mode": (lambda d: d["result"]["settings"].__setitem__("mode", "sideways"),
+                 "does not parse"),
+    "empty-tests": (lambda d: d["result"].__setitem__("tests", []), "no measured test"),
+    "future": (lambda d: d.__setitem__("schema", "diskmark.saved/2"), "newer diskmark"),
+    "foreign": (lambda d: d.__setitem__("schema", "crystaldiskmark"), "not a diskmark file"),
+    "name-not-text": (lambda d: d.__setitem__("name", 42), "name must be text"),
+    "note-not-text": (lambda d: d.__setitem__("note", ["x"]), "note must be text"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_IMPORTS))
+def test_import_rejects_bad_values_and_writes_nothing(store, tmp_path, case):
+    mutate, reason = BAD_IMPORTS[case]
+    store.save_baseline(make_session(), "shared")
+    src = tmp_path / "in.json"
+    store.export_baseline("shared", src)
+    store.delete_baseline("shared")
+    d = json.loads(src.read_text())
+    mutate(d)
+    src.write_text(json.dumps(d))  # json writes NaN/Infinity literals, as a careless tool would
+    with pytest.raises(InvalidFile) as info:
+        store.import_baseline(src, name="imported")
+    assert reason in str(info.value), str(info.value)
+    assert str(src) in str(info.value)
+    assert baseline_files(store) == []
+
+
+@pytest.mark.parametrize("content,reason", [("", "empty file"), ('{"schema": "diskm', "not valid JSON"),
+                                            ("[]", "not a diskmark file")])
+def test_import_rejects_unreadable_files(store, tmp_path, content, reason):
+    src = tmp_path / "in.json"
+    src.write_text(content)
+    with pytest.raises(InvalidFile, match=re.escape(reason)):
+        store.import_baseline(src)
+    with pytest.raises(NotFound):
+        store.import_baseline(tmp_path / "missing.json")
+    assert baseline_files(store) == []
+
+
+def test_import_rejects_a_bad_name(store, tmp_path):
+    store.save_baseline(make_session(), "x")
+    src = store.export_baseline("x", tmp_path / "x.json")
+    with pytest.raises(InvalidFile, match="printable"):
+        store.import_baseline(src, name="bad\nname")
+
+
+def test_entry_of_damaged_file_cannot_be_exported(store, tmp_path):
+    store.baselines_dir.mkdir(parents=True)
+    (store.baselines_dir / "junk.json").write_text("{")
+    with pytest.raises(Damaged):
+        store.export_baseline("junk", tmp_path / "out.json")
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_store_module_is_free_of_ui_imports():
+    assert "textual" not in Path(store_mod.__file__).read_text()
+    assert isinstance(Entry(name="n", note="", saved="", path=Path("x"), kind="baseline"), Entry)
+    assert Mode.READ  # the model's enums are what the store round-trips
+
+
+@pytest.mark.parametrize("key,value,reason", [
+    ("device", 5, "system device must be text"),
+    ("total_bytes", -1, "system total_bytes is negative"),
+    ("rotational", "yes", "system rotational must be true, false or null"),
+])
+def test_bad_system_facts_are_refused(store, tmp_path, key, value, reason):
+    store.save_baseline(make_session(), "x")
+    d = json.loads(store.export_baseline("x", tmp_path / "x.json").read_text())
+    d["result"]["system"][key] = value
+    src = tmp_path / "bad.json"
+    src.write_text(json.dumps(d))
+    with pytest.raises(InvalidFile, match=reason):
+        store.import_baseline(src, name="y")
+
+
+def test_unknown_newer_fields_are_tolerated(store, tmp_path):
+    store.save_baseline(make_session(), "x")
+    d = json.loads(store.export_baseline("x", tmp_path / "x.json").read_text())
+    d["result"]["system"]["nvme_firmware"] = {"rev": 3}
+    d["result"]["some_new_section"] = [1, 2]
+    d["extra_header"] = True
+    src = tmp_path / "newer.json"
+    src.write_text(json.dumps(d))
+    assert store.import_baseline(src, name="y").ok
