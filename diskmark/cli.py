@@ -26,6 +26,7 @@ examples:
   diskmark run --target . --profile peak --unit IOPS
   diskmark run --target /data --format json --output result.json
   diskmark run --target /dev/shm --buffered          # tmpfs/ramfs need buffered I/O
+  diskmark run --target /data --sweep RND4K --mode read --unit IOPS   # queue-depth curve
   diskmark run --target /data --save-baseline "new NVMe" --note "fw 4B2QGXA7"
   diskmark run --target /data --compare "new NVMe" --fail-on-regression 10   # CI gate
 
@@ -127,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--buffered", action="store_true",
                      help="go through the page cache instead of O_DIRECT (needed on ramfs, "
                           "old tmpfs, some FUSE and network filesystems); labelled in the report")
+    run.add_argument("--nocow", action="store_true",
+                     help="btrfs: test in a directory with copy-on-write turned off (chattr +C), "
+                          "so CoW and the cache cannot inflate O_DIRECT figures")
+    run.add_argument("--sweep", metavar="PATTERN",
+                     help="instead of a profile, run one pattern (e.g. RND4K, SEQ1M, SEQ128K) at "
+                          "queue depths 1, 2, 4, 8, 16, 32 and draw the curve")
     run.add_argument("--unit", type=_unit, default=Unit.MB_S, metavar="UNIT",
                      help="unit of the summary grid: MB/s, GB/s, IOPS or us (default MB/s)")
     run.add_argument("--format", choices=["text", "json", "csv", "markdown"], default="text",
@@ -234,7 +241,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     return Settings(target=args.target, preset=args.preset, profile=args.profile, mix=args.mix,
                     mode=Mode(args.mode), size=args.size, count=args.count, measure=args.measure,
                     interval=args.interval, data=DataPattern(args.data),
-                    direct=not args.buffered, comment=args.comment)
+                    direct=not args.buffered, nocow=args.nocow, sweep=args.sweep,
+                    comment=args.comment)
 
 
 def error(message: str) -> None:
@@ -474,7 +482,10 @@ def render(session, fmt: str, unit: Unit, comparison=None) -> str:
 
             text += "\n" + comparison_markdown(comparison)
         return text
-    text = report.grid_report(session, unit) + "\n" + report.text_report(session)
+    text = report.grid_report(session, unit) + "\n"
+    if session.settings.sweep:
+        text += report.curve_report(session, unit) + "\n"
+    text += report.text_report(session)
     if comparison is not None:
         from diskmark.compare import comparison_text
 

@@ -141,3 +141,16 @@ def test_help_explains(tmp_path):
     assert out.returncode == 0
     for words in ("--target", "--buffered", "exit status", "MB/s = 1,000,000", "--format"):
         assert words in out.stdout
+
+
+def test_sweep_prints_one_point_per_queue_depth(tmp_path, no_leftovers):
+    no_leftovers.append(tmp_path)
+    out = diskmark("run", "--target", str(tmp_path), *TINY, "--sweep", "RND4K", "--mode", "read",
+                   "--unit", "IOPS", "-q")
+    assert out.returncode == 0, out.stderr
+    curve = out.stdout.split("across queue depths (IOPS)")[1].split("\n\n")[0]
+    points = [ln.split() for ln in curve.strip().splitlines()]
+    assert [p[0] for p in points] == ["Q1", "Q2", "Q4", "Q8", "Q16", "Q32"]
+    assert all(float(p[1]) > 0 for p in points)
+    bad = diskmark("run", "--target", str(tmp_path), "--sweep", "XYZ")
+    assert bad.returncode == 2 and "should look like RND4K" in bad.stderr
