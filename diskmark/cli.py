@@ -206,7 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "run":
-        return cmd_run(args, parser)
+        try:
+            return cmd_run(args, parser)
+        except KeyboardInterrupt:  # before the engine's own handler is in place
+            error("interrupted")
+            return EXIT_INTERRUPTED
     if args.command == "presets":
         return cmd_presets()
     if args.command == "baselines":

@@ -114,6 +114,7 @@ def test_filesystem_filling_up_mid_run_fails_cleanly(tmp_path):
         session, _ = run(Settings(target=str(mnt), **{**TINY, "size": 48 * MIB}), on_event)
         assert session.status is Status.FAILED
         assert "ran out of space" in session.error
+        assert "No space left on device" in session.error, "fio's own message is shown"
         assert filler.exists(), "diskmark must not touch files it did not create"
         assert_clean(mnt)
 
