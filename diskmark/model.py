@@ -409,6 +409,8 @@ class SystemFacts:
     model: str = ""
     rotational: bool | None = None
     scheduler: str = ""
+    interface: str = ""  # e.g. "SATA 6.0 Gb/s", "PCIe 3.0 x4 (8.0 GT/s)"
+    interface_mb_s: float | None = None  # what that link can carry, for the "too fast" check
     kernel: str = ""
     os: str = ""
 

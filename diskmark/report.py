@@ -112,7 +112,7 @@ def _usage(session: SessionResult) -> str:
 def _device(session: SessionResult) -> str:
     s = session.system
     kind = {True: "HDD", False: "SSD"}.get(s.rotational)  # None: unknown
-    details = ", ".join(x for x in (s.model, kind) if x)
+    details = ", ".join(x for x in (s.model, kind, s.interface) if x)
     text = s.device or "n/a"
     if details:
         text += f" ({details})"

@@ -32,6 +32,8 @@ READONLY_FS = frozenset({"squashfs", "iso9660", "udf", "erofs", "cramfs"})
 NETWORK_FS = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "glusterfs", "9p",
                         "afs", "fuse.sshfs", "fuse.rclone", "fuse.s3fs", "davfs"})
 STATVFS_TIMEOUT = 0.1  # seconds to wait for a network filesystem's statvfs
+#: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
+_SYS = Path("/sys")
 
 
 @dataclass
@@ -127,7 +129,7 @@ def _mount_of(path: str, mounts: list[_Mount]) -> _Mount | None:
 # --- block devices in /sys ----------------------------------------------------------------
 
 
-def _sys_block_dir(majmins: list[str], source: str) -> Path | None:
+def _sys_block_dir(majmins: list[str], source: str, sys_root: Path = _SYS) -> Path | None:
     """The /sys directory of the block device behind a mount, or None (tmpfs, NFS…).
 
     major:minor first (robust against /dev/root, /dev/mapper names); btrfs and other
@@ -142,7 +144,7 @@ def _sys_block_dir(majmins: list[str], source: str) -> Path | None:
             pass
         candidates.append(source)
     for c in candidates:
-        p = Path(f"/sys/class/block/{Path(c).name}" if c.startswith("/") else f"/sys/dev/block/{c}")
+        p = sys_root / "class" / "block" / Path(c).name if c.startswith("/") else sys_root / "dev" / "block" / c
         if c and p.exists():
             return p.resolve()
     return None
@@ -223,6 +225,156 @@ def _usage(path: str, fstype: str) -> tuple[int, int]:
     return result[0], result[1]
 
 
+# --- the link a disk hangs on ----------------------------------------------------------------
+#
+# A benchmark figure above what the device's link can carry did not come from the disk (the page
+# cache answered). The ceilings below are payload rates after line encoding, in MB/s (1e6 B/s),
+# and deliberately generous (protocol overhead ignored): they bound a result, never estimate it.
+
+#: PCI vendors of emulated controllers (virtio/QEMU, Red Hat's QEMU devices, VMware, VirtualBox):
+#: the link speed they report is fiction, the guest's I/O is not bound by it.
+_EMULATED_PCI_VENDORS = frozenset({"0x1af4", "0x1b36", "0x15ad", "0x80ee"})
+_PCI_ADDRESS = re.compile(r"^[0-9a-f]{4,}:[0-9a-f]{2}:[0-9a-f]{2}\.[0-7]$")
+_PCIE_GEN = {2.5: "1.0", 5.0: "2.0", 8.0: "3.0", 16.0: "4.0", 32.0: "5.0", 64.0: "6.0"}
+_LOOP_DEPTH = 3  # a loop on a file on a loop on a file…: give up after this many hops
+
+
+def _number(text: str) -> float | None:
+    m = re.search(r"\d+(?:\.\d+)?", text)
+    return float(m.group()) if m else None
+
+
+def _ancestors(path: Path, sys_root: Path) -> list[Path]:
+    """``path`` and its parents, nearest first, stopping above /sys/devices."""
+    stop = {sys_root, sys_root / "devices", sys_root.parent}
+    found = []
+    while path not in stop and path != path.parent:
+        found.append(path)
+        path = path.parent
+    return found
+
+
+def _pci_function(path: Path, sys_root: Path) -> Path | None:
+    """The PCI device (0000:01:00.0) nearest above a sysfs path: the disk's controller."""
+    return next((p for p in _ancestors(path, sys_root) if _PCI_ADDRESS.match(p.name)), None)
+
+
+def _emulated(path: Path, sys_root: Path) -> bool:
+    """Whether the disk's controller is a hypervisor's emulation (its link speeds are fiction)."""
+    pci = _pci_function(path, sys_root)
+    return pci is not None and bool(
+        {_read(pci / "vendor"), _read(pci / "subsystem_vendor")} & _EMULATED_PCI_VENDORS)
+
+
+def _pcie_link(pci: Path) -> tuple[str, float | None]:
+    """A PCIe function's negotiated link: "PCIe 3.0 x4 (8.0 GT/s)", 3938.5 MB/s."""
+    if {_read(pci / "vendor"), _read(pci / "subsystem_vendor")} & _EMULATED_PCI_VENDORS:
+        return "", None
+    gts, width = _number(_read(pci / "current_link_speed")), _number(_read(pci / "current_link_width"))
+    if not gts or not width:  # "Unknown", missing, or x0 (link down)
+        return "", None
+    encoding = 8 / 10 if gts <= 5 else 128 / 130
+    gen = _PCIE_GEN.get(gts)
+    desc = f"PCIe {gen + ' ' if gen else ''}x{int(width)} ({gts:.1f} GT/s)"
+    return desc, gts * width * encoding / 8 * 1000
+
+
+def _nvme_interface(real: Path, disk_name: str, sys_root: Path) -> tuple[str, float | None]:
+    """NVMe: the PCIe link of the controller's PCI function."""
+    pci = _pci_function(real, sys_root)
+    if pci is not None:
+        return _pcie_link(pci)
+    # native multipath: the namespace sits under /sys/devices/virtual/nvme-subsystem/nvme-subsysN,
+    # beside links to its controllers; the paths may be used together, so their links add up
+    controllers = [c for c in sorted(real.parent.glob("nvme[0-9]*")) if re.fullmatch(r"nvme\d+", c.name)]
+    m = re.match(r"nvme(\d+)", disk_name)
+    if not controllers and m:
+        controllers = [sys_root / "class" / "nvme" / f"nvme{m.group(1)}"]
+    links = [_pcie_link(c / "device") for c in controllers]
+    return _combine(links)
+
+
+def _sata_interface(real: Path, port: str, sys_root: Path) -> tuple[str, float | None]:
+    """SATA: the host link's negotiated rate ("6.0 Gbps"), 8b/10b: 600 MB/s."""
+    port_dir = next((p for p in _ancestors(real, sys_root) if p.name == f"ata{port}"), None)
+    # the host link (linkN) carries everything, even behind a port multiplier (linkN.M)
+    host = [sys_root / "class" / "ata_link" / f"link{port}" / "sata_spd"]
+    others: list[Path] = []
+    if port_dir is not None:
+        host.append(port_dir / f"link{port}" / "ata_link" / f"link{port}" / "sata_spd")
+        others = sorted(port_dir.glob("link*/ata_link/link*/sata_spd"))
+    gbps = next((g for g in (_number(_read(f)) for f in host) if g), None)  # "<unknown>": PATA
+    if not gbps:
+        gbps = max((g for g in (_number(_read(f)) for f in others) if g), default=None)
+    if not gbps:
+        return "", None
+    return f"SATA {gbps:.1f} Gb/s", gbps * 1000 * 8 / 10 / 8
+
+
+def _usb_interface(real: Path, sys_root: Path) -> tuple[str, float | None]:
+    """USB: the speed (Mb/s) of the nearest USB device above the disk, the bridge's link."""
+    for p in _ancestors(real, sys_root):
+        mbps = _number(_read(p / "speed"))
+        if mbps:
+            break
+        if re.fullmatch(r"usb\d+", p.name):  # the root hub had no speed either
+            return "", None
+    else:
+        return "", None
+    if mbps <= 480:  # low/full/high speed: no better bound than the raw bit rate
+        ceiling = mbps / 8
+    elif mbps <= 5000:  # SuperSpeed, 8b/10b
+        ceiling = mbps * 8 / 10 / 8
+    else:  # SuperSpeed+ (10 Gb/s, 2×10 Gb/s), 128b/132b
+        ceiling = mbps * 128 / 132 / 8
+    desc = f"USB {mbps:g} Mb/s" if mbps < 1000 else f"USB {mbps / 1000:g} Gb/s"
+    return desc, ceiling
+
+
+def _disk_interface(disk: Path, sys_root: Path, depth: int) -> tuple[str, float | None]:
+    """The link of one physical disk (a /sys/block directory), or ("", None)."""
+    backing = _read(disk / "loop" / "backing_file")
+    if backing:  # a loop device is as fast as the disk under its backing file
+        backing = backing.removesuffix(" (deleted)")
+        return _interface(backing, sys_root, depth + 1) if depth < _LOOP_DEPTH else ("", None)
+    real = Path(os.path.realpath(disk))
+    text = str(real) + "/"
+    if _emulated(real, sys_root):  # virtio, QEMU's NVMe/AHCI/xHCI…: no physical link
+        return "", None
+    if re.search(r"/usb\d+/", text):
+        return _usb_interface(real, sys_root)
+    if m := re.search(r"/ata(\d+)/", text):
+        return _sata_interface(real, m.group(1), sys_root)
+    if re.match(r"nvme\d+(c\d+)?n\d+$", disk.name) or re.search(r"/nvme/nvme\d+/", text):
+        return _nvme_interface(real, disk.name, sys_root)
+    return "", None  # virtio, mmc, zram, nbd, an md/dm without classifiable members…
+
+
+def _combine(links: list[tuple[str, float | None]]) -> tuple[str, float | None]:
+    """Several disks read and write together (RAID 0, striped LVM…): their links add up.
+
+    The sum stays an upper bound for a mirror too. One unknown member makes the total unknown.
+    """
+    if not links:
+        return "", None
+    counts: dict[str, int] = {}
+    for desc, _ in links:
+        if desc:
+            counts[desc] = counts.get(desc, 0) + 1
+    desc = " + ".join(f"{n}× {d}" if n > 1 else d for d, n in counts.items())
+    ceilings = [c for _, c in links]
+    if any(c is None for c in ceilings):
+        return desc, None
+    return desc, sum(c for c in ceilings if c is not None)
+
+
+def _interface(path: str | Path, sys_root: Path, depth: int) -> tuple[str, float | None]:
+    _, _, majmins, mount = _locate(path)
+    block = _sys_block_dir(majmins + ([mount.majmin] if mount and mount.majmin else []),
+                           mount.source if mount else "", sys_root)
+    return interface_of_block(block, sys_root, _depth=depth) if block is not None else ("", None)
+
+
 # --- public API -------------------------------------------------------------------------------
 
 
@@ -235,15 +387,11 @@ def os_name() -> str:
     return platform.system()
 
 
-def facts_for(path: str | Path) -> SystemFacts:
-    """Where a benchmark of ``path`` runs: mount, device, filesystem, sizes and disk model.
-
-    A path that does not exist (yet) is described by its nearest existing parent.
-    """
+def _locate(path: str | Path) -> tuple[Path, Path, list[str], _Mount | None]:
+    """(target made absolute, its nearest existing path, that path's st_dev as ["maj:min"], mount)."""
     target = Path(path).expanduser().absolute()
     with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: a symlink loop
         target = target.resolve()
-    facts = SystemFacts(target=str(target), kernel=platform.release(), os=os_name())
     existing = target
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
@@ -252,15 +400,56 @@ def facts_for(path: str | Path) -> SystemFacts:
         majmins = [f"{os.major(st_dev)}:{os.minor(st_dev)}"]
     except OSError:
         majmins = []
-    mount = _mount_of(str(existing), _mount_table())
+    return target, existing, majmins, _mount_of(str(existing), _mount_table())
+
+
+def facts_for(path: str | Path) -> SystemFacts:
+    """Where a benchmark of ``path`` runs: mount, device, filesystem, sizes and disk model.
+
+    A path that does not exist (yet) is described by its nearest existing parent.
+    """
+    target, existing, majmins, mount = _locate(path)
+    facts = SystemFacts(target=str(target), kernel=platform.release(), os=os_name())
     if mount:
         facts.mountpoint, facts.fstype, facts.mount_options = mount.mountpoint, mount.fstype, mount.options
     facts.total_bytes, facts.free_bytes = _usage(str(existing), facts.fstype)
     source = mount.source if mount else ""
-    name, facts.model, facts.rotational, facts.scheduler = _block_facts(
-        _sys_block_dir(majmins + ([mount.majmin] if mount else []), source))
+    block = _sys_block_dir(majmins + ([mount.majmin] if mount else []), source)
+    name, facts.model, facts.rotational, facts.scheduler = _block_facts(block)
     facts.device = _device_name(source, name)
+    if block is not None:
+        facts.interface, facts.interface_mb_s = interface_of_block(block)
     return facts
+
+
+def interface_of_block(block: str | Path, sys_root: Path = _SYS, *, _depth: int = 0) -> tuple[str, float | None]:
+    """The link behind a block device: ("PCIe 3.0 x4 (8.0 GT/s)", 3938.5), or ("", None).
+
+    ``block`` is a kernel name ("sda1", "dm-0") or its /sys directory. A partition is its disk;
+    a dm/md device is the sum of its members' links. Never raises.
+    """
+    try:
+        block = Path(block)
+        if not block.is_absolute():
+            block = sys_root / "class" / "block" / block.name
+        disk = _whole_disk(block.resolve())
+        return _combine([_disk_interface(leaf, sys_root, _depth) for leaf in _leaves(disk)])
+    except Exception:  # best effort: sysfs oddities must never stop a benchmark
+        return "", None
+
+
+def interface_for(path: str | Path, sys_root: Path = _SYS) -> tuple[str, float | None]:
+    """The interface of the device holding ``path`` and what it can carry, in MB/s (1e6 B/s).
+
+    ("SATA 6.0 Gb/s", 600.0), ("PCIe 4.0 x4 (16.0 GT/s)", 7876.9), ("USB 480 Mb/s", 60.0)…;
+    ("", None) when unknown (tmpfs, network, virtio, zram…). A result above the ceiling came
+    from the page cache, not the disk. A loop device reports the disk under its backing file.
+    Never raises.
+    """
+    try:
+        return _interface(path, sys_root, 0)
+    except Exception:  # best effort, like every fact here
+        return "", None
 
 
 def list_mounts(include_pseudo: bool = False) -> list[MountInfo]:

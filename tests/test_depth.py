@@ -102,3 +102,16 @@ def test_sweep_gives_one_point_per_depth(tmp_path):
     curve = curve_report(session, Unit.IOPS)
     assert len([ln for ln in curve.splitlines() if ln.strip().startswith("Q")]) == len(SWEEP_DEPTHS)
     assert session.test_file is not None and session.test_file.extents >= 1
+
+
+def test_a_figure_faster_than_the_link_is_flagged():
+    from diskmark.engine.runner import _faster_than_link
+    from diskmark.model import SystemFacts
+
+    sata = SystemFacts(interface="SATA 6.0 Gb/s", interface_mb_s=600.0)
+    spec = TestSpec("SEQ", MIB, 8, 1)
+    fast = TestResult(0, spec, Op.READ, runs=[RunResult(2400, 2300, 1, 1, 1000)])
+    fine = TestResult(0, spec, Op.READ, runs=[RunResult(560, 530, 1, 1, 1000)])
+    assert "faster than the SATA 6.0 Gb/s link can carry (600 MB/s)" in _faster_than_link(fast, sata)
+    assert _faster_than_link(fine, sata) is None
+    assert _faster_than_link(fast, SystemFacts()) is None  # unknown link: say nothing

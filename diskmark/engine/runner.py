@@ -167,6 +167,10 @@ class Engine:
                 result = await self._run_test(fio, plan, test, testfile, eta, emit)
                 session.tests.append(result)
                 emit(TestFinished(test.index, result))
+                note = _faster_than_link(result, session.system)
+                if note:
+                    session.warnings.append(note)
+                    emit(Notice(note))
         except Stopped:
             session.status = Status.CANCELLED
         except DiskmarkError as e:
@@ -337,6 +341,15 @@ class Engine:
         except (ProcessLookupError, PermissionError):
             pass
         self._proc = None
+
+
+def _faster_than_link(result: TestResult, facts) -> str | None:
+    """A figure above what the device's link can carry came from a cache, not the disk."""
+    ceiling = facts.interface_mb_s
+    if not ceiling or result.best_mb_s <= ceiling * 1.05:
+        return None
+    return (f"{result.label} {result.op.value}: {result.best_mb_s:.0f} MB/s is faster than the "
+            f"{facts.interface} link can carry ({ceiling:.0f} MB/s): a cache answered, not the disk.")
 
 
 def _layout(testfile: OwnedFile, facts) -> FileLayout | None:
