@@ -1,0 +1,682 @@
+"""The full-screen app: CrystalDiskMark's window, driving the same engine as the CLI.
+
+The app never builds fio options. It turns the user's choices into a
+:class:`~diskmark.model.Settings`, hands it to the engine in a worker on the app's own event
+loop, and turns the engine's events (posted as coalescing messages) into tile and status
+updates. Stopping, quitting and errors all go through the engine, which stops fio and removes
+the test file itself; the app only waits for it.
+"""
+
+from __future__ import annotations
+
+import os
+import traceback
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import events, on, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import Button, Footer, Input, Select
+from textual.worker import Worker, WorkerState
+
+from diskmark.app.commands import DiskmarkCommands
+from diskmark.app.screens.details import DetailsScreen
+from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
+from diskmark.app.screens.help import HelpScreen
+from diskmark.app.screens.settings import SettingsScreen
+from diskmark.app.screens.target_picker import TargetPicker
+from diskmark.app.state import UiState, load_state, save_state
+from diskmark.app.widgets.figures import describe_progress, format_duration
+from diskmark.app.widgets.grid import ResultGrid
+from diskmark.app.widgets.status import StatusLine
+from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
+from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
+from diskmark.atomic import write_atomic
+from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
+from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
+                            Settings, Status, SystemFacts, TestFinished, TestResult, TestStarted,
+                            Unit)
+from diskmark.presets import PresetCatalog, Profile, load_catalog
+from diskmark.report import text_report
+from diskmark.themes import DEFAULT_THEME, load_themes, variable_defaults
+
+EngineFactory = Callable[[], Any]  # returns an object with the Engine interface
+FactsProvider = Callable[[str], SystemFacts]
+
+QUIT_GRACE_S = 10.0  # how long quitting waits for fio to stop and the test file to go
+UNITS = list(Unit)
+MODE_NAMES = {Mode.READ_WRITE: "Read & Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
+_OP_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
+
+
+def _default_engine() -> Any:
+    from diskmark.engine import Engine
+
+    return Engine()
+
+
+def _default_facts(path: str) -> SystemFacts:
+    from diskmark.system import facts_for
+
+    if not os.path.isdir(path):
+        raise FileNotFoundError(f"{path} is not a directory: press t to choose the target")
+    return facts_for(path)
+
+
+def _stamp() -> str:
+    return datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def _duration(session: SessionResult) -> float | None:
+    try:
+        return (datetime.fromisoformat(session.finished)
+                - datetime.fromisoformat(session.started)).total_seconds()
+    except (TypeError, ValueError):
+        return None
+
+
+class EngineEvent(Message):
+    """An engine event delivered on the app's queue. Progress is coalesced: a newer one
+    replaces an older one still waiting, so a fast stream cannot flood the UI; the events
+    that carry results are never dropped."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__()
+        self.event = event
+
+    def can_replace(self, message: Message) -> bool:
+        return (isinstance(message, EngineEvent) and isinstance(message.event, Progress)
+                and isinstance(self.event, Progress))
+
+
+class DiskmarkApp(App[int]):
+    """CrystalDiskMark for the terminal."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "diskmark"
+    COMMANDS = App.COMMANDS | {DiskmarkCommands}
+    NOTIFICATION_TIMEOUT = 6
+    AUTO_FOCUS = "#all"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "run_all", "All", tooltip="Run every test of the profile"),
+        Binding("escape", "stop", "Stop", tooltip="Stop the run; fio ends, the test file goes"),
+        Binding("ctrl+c", "stop", "Stop", show=False, priority=True),
+        Binding("u", "cycle_unit", "Unit"),
+        Binding("1", "unit(0)", "MB/s", show=False),
+        Binding("2", "unit(1)", "GB/s", show=False),
+        Binding("3", "unit(2)", "IOPS", show=False),
+        Binding("4", "unit(3)", "μs", show=False),
+        Binding("s", "save_report", "Save"),
+        Binding("c", "copy_report", "Copy", show=False),
+        Binding("p,ctrl+s", "save_svg", "Screenshot", show=False),
+        Binding("t", "pick_target", "Target"),
+        Binding("o,f2", "settings", "Settings"),
+        Binding("m", "toggle_mix", "+Mix", show=False),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    #: Actions that change settings: unavailable (greyed in the footer) while a run is on.
+    IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix"})
+
+    def __init__(self, target: str | None = None, *, engine_factory: EngineFactory | None = None,
+                 settings: Settings | None = None, unit: Unit | None = None,
+                 theme: str | None = None, persist: bool = True,
+                 facts_provider: FactsProvider | None = None,
+                 catalog: PresetCatalog | None = None) -> None:
+        """``settings``/``unit``/``theme`` override what was saved (tests, scripts);
+        ``persist=False`` keeps the saved settings untouched."""
+        super().__init__()
+        state, self._notices = load_state(target)
+        if settings is not None:
+            state.settings = replace(settings)
+        if unit is not None:
+            state.unit = unit
+        if theme is not None:
+            state.theme = theme
+        self.settings: Settings = state.settings
+        self.unit: Unit = state.unit
+        self.persist = persist
+        self.catalog = catalog if catalog is not None else load_catalog()
+        self._fix_preset_choice()
+        self.engine = (engine_factory or _default_engine)()
+        self.facts_provider = facts_provider or _default_facts
+        self.history: list[SessionResult] = []
+        self.results: dict[tuple[int, Op], TestResult] = {}
+        self.last_session: SessionResult | None = None
+        self.comment = ""
+        self.running = False
+        self._plan: dict[int, Any] = {}  # plan index -> PlannedTest of the run under way
+        self._run_settings: Settings | None = None
+        self._quit_requested = False
+        self._register_themes()
+        self._wanted_theme = state.theme
+
+    # --- themes ---------------------------------------------------------------------------
+
+    def _register_themes(self) -> None:
+        try:
+            themes, problems = load_themes()
+        except Exception as e:  # a broken built-in theme file must not stop the app
+            self._notices.append(f"Themes could not be loaded: {e}")
+            return
+        self._notices.extend(f"Skipped theme {problem}" for problem in problems)
+        for theme in themes:
+            self.register_theme(theme)
+
+    def _apply_theme(self, name: str) -> None:
+        if name not in self.available_themes:
+            fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
+            if name:
+                self._notices.append(f"Theme {name!r} is not available; using {fallback}.")
+            name = fallback
+        self.theme = name
+
+    def set_theme(self, name: str) -> None:
+        self.theme = name
+
+    def _on_theme_change(self, _theme: Any) -> None:
+        self._save()
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """Our own variables ($tile-background, $meter-color, $row-button-background …),
+        derived from the current theme when it does not set them, so Textual's built-in
+        themes get coherent tiles too."""
+        return variable_defaults(self.current_theme)
+
+    # --- layout ---------------------------------------------------------------------------
+
+    @property
+    def preset(self):
+        return self.catalog.get(self.settings.preset)
+
+    @property
+    def profile(self) -> Profile:
+        return self.preset.profile(self.settings.profile)
+
+    def _fix_preset_choice(self) -> None:
+        """A saved preset or profile may have gone (a deleted user preset): fall back."""
+        if self.settings.preset not in self.catalog.presets:
+            self._notices.append(f"Preset {self.settings.preset!r} is not available; "
+                                 f"using the Default preset.")
+            self.settings.preset = "default" if "default" in self.catalog.presets else next(
+                iter(self.catalog.presets))
+        if self.settings.profile not in self.preset.profiles:
+            self._notices.append(f"Profile {self.settings.profile!r} is not in the "
+                                 f"{self.preset.name} preset; using its first profile.")
+            self.settings.profile = next(iter(self.preset.profiles))
+
+    @property
+    def grid(self) -> ResultGrid:
+        return self.query_one("#grid", ResultGrid)
+
+    @property
+    def status(self) -> StatusLine:
+        return self.query_one("#status", StatusLine)
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        yield TopBar(count=s.count, size=s.size, target=s.target, unit=self.unit, id="topbar")
+        yield FactsLine(id="facts-line")
+        yield ResultGrid(self.profile, s.mix, self.unit, id="grid")
+        yield Input(placeholder="Comment (goes into the report)", id="comment")
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._apply_theme(self._wanted_theme)
+        self.theme_changed_signal.subscribe(self, self._on_theme_change)
+        self._sync_controls()
+        self.status.show("Ready · a or All runs every test, a green button runs one row, "
+                         "? lists the keys")
+        self._load_facts()
+        for notice in self._notices:
+            self.notify(notice, severity="warning", timeout=12)
+        for problem in self.catalog.problems:
+            self.notify(f"Skipped preset {problem}", severity="warning", timeout=12)
+        self._notices.clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Adapt to the terminal: borderless tiles and a one-line comment below 34 lines,
+        narrower controls below 100 columns."""
+        width, height = event.size
+        self.set_class(width < 100, "-narrow")
+        self.set_class(height < 34, "-short")
+        self.query_one("#comment", Input).compact = height < 34
+        self.grid.set_separated(height < 34)
+        self.query_one(Footer).compact = width < 100
+
+    def _sync_controls(self) -> None:
+        """Show the current settings in the top bar, the facts line and the grid."""
+        s = self.settings
+        self.query_one("#unit", Select).display = self.profile.layout != "peak"
+        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup())
+        for select_id, value in (("#count", s.count), ("#size", s.size), ("#unit", self.unit)):
+            select = self.query_one(select_id, Select)
+            if select.value != value:
+                with select.prevent(Select.Changed):
+                    select.value = value
+        self.query_one("#target", TargetButton).set_path(s.target)
+
+    def _describe_setup(self) -> str:
+        s = self.settings
+        plan_measure = s.measure if s.measure is not None else (self.profile.measure or self.preset.measure)
+        plan_interval = s.interval if s.interval is not None else (
+            self.profile.interval if self.profile.interval is not None else self.preset.interval)
+        name = self.preset.name
+        if self.profile.name != "Default":
+            name = f"{name} · {self.profile.name}"
+        parts = [name]
+        if s.mode is not Mode.READ_WRITE:
+            parts.append(MODE_NAMES[s.mode])
+        if s.mix is not None and self.profile.mix:
+            parts.append(f"+Mix R{s.mix}/W{100 - s.mix}")
+        if s.data.value != "random":
+            parts.append("All 0x00")
+        if not s.direct:
+            parts.append("buffered")
+        parts.append(f"{plan_measure:g} s / {plan_interval:g} s")
+        return " · ".join(parts)
+
+    # --- settings -------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        if not self.persist:
+            return
+        problem = save_state(UiState(self.settings, self.unit, self.theme))
+        if problem:
+            self.notify(problem, severity="warning")
+
+    def change_settings(self, **changes: Any) -> None:
+        """Apply setting changes from any control; refused while a run is under way."""
+        if self.running:
+            self.notify("Settings cannot change while a test runs; stop it first (Esc).",
+                        severity="warning")
+            return
+        new = replace(self.settings, **changes)
+        if new.preset != self.settings.preset and new.profile not in self.catalog.get(new.preset).profiles:
+            new.profile = "default" if "default" in self.catalog.get(new.preset).profiles else next(
+                iter(self.catalog.get(new.preset).profiles))
+        if new == self.settings:
+            return
+        old, self.settings = self.settings, new
+        relayout = (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix)
+        if old.target != new.target:
+            self._load_facts()
+        self._sync_controls()
+        if relayout:
+            self.call_later(self._relayout)
+        self.refresh_bindings()
+        self._save()
+
+    async def _relayout(self) -> None:
+        grid = self.grid
+        await grid.rebuild(self.profile, self.settings.mix, self.unit)
+        tests = self.profile.tests
+        keep = {}
+        for (row, op), result in self.results.items():
+            if row < len(tests) and tests[row] == result.spec and list(grid.tiles_for(row, op)):
+                keep[(row, op)] = result
+                grid.show_result(result, final=True)
+        self.results = keep
+
+    def set_unit(self, unit: Unit) -> None:
+        """Re-render every tile in ``unit`` at once; nothing is measured again."""
+        if unit == self.unit:
+            return
+        self.unit = unit
+        self.grid.set_unit(unit)
+        self._sync_controls()
+        self._save()
+
+    @on(Select.Changed, "#count")
+    def _count_changed(self, event: Select.Changed) -> None:
+        self.change_settings(count=int(event.value))  # type: ignore[arg-type]
+
+    @on(Select.Changed, "#size")
+    def _size_changed(self, event: Select.Changed) -> None:
+        self.change_settings(size=int(event.value))  # type: ignore[arg-type]
+
+    @on(Select.Changed, "#unit")
+    def _unit_changed(self, event: Select.Changed) -> None:
+        self.set_unit(Unit(event.value))
+
+    @on(Input.Changed, "#comment")
+    def _comment_changed(self, event: Input.Changed) -> None:
+        self.comment = event.value
+
+    # --- actions --------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "stop":
+            return self.running  # False: the key falls through (ctrl+c, Esc in dialogs)
+        if action in self.IDLE_ONLY and self.running:
+            return None  # shown greyed in the footer
+        if action in ("unit", "cycle_unit") and self.profile.layout == "peak":
+            return None  # Peak and Real World fix the unit of each row
+        return True
+
+    def action_run_all(self) -> None:
+        self.start_run(None)
+
+    def action_stop(self) -> None:
+        if not self.running:
+            return
+        self.engine.stop()
+        self.status.show("Stopping · fio ends and the test file is removed…")
+
+    def action_unit(self, index: int) -> None:
+        self.set_unit(UNITS[index])
+
+    def action_cycle_unit(self) -> None:
+        self.set_unit(UNITS[(UNITS.index(self.unit) + 1) % len(UNITS)])
+
+    def action_toggle_mix(self) -> None:
+        if not self.profile.mix:
+            self.notify(f"The {self.profile.name} profile has no +Mix column.")
+            return
+        self.change_settings(mix=None if self.settings.mix is not None else 70)
+
+    def action_help(self) -> None:
+        self.push_screen(HelpScreen())
+
+    def action_settings(self) -> None:
+        def done(new: Settings | None) -> None:
+            if new is not None:
+                self.change_settings(**{name: getattr(new, name) for name in (
+                    "preset", "profile", "mode", "mix", "data", "direct", "measure", "interval")})
+
+        self.push_screen(SettingsScreen(self.settings, self.catalog), done)
+
+    def action_pick_target(self) -> None:
+        def chosen(path: str | None) -> None:
+            if path:
+                self.change_settings(target=path)
+
+        self.push_screen(TargetPicker(self.settings.target), chosen)
+
+    async def action_quit(self) -> None:
+        """Quitting mid-run stops fio and waits for the test file to be removed."""
+        if not self.running:
+            self.exit(0)
+            return
+        if self._quit_requested:
+            return
+        self._quit_requested = True
+        self.engine.stop()
+        self.status.show("Quitting · stopping fio and removing the test file first…")
+        self.set_timer(QUIT_GRACE_S, self._force_quit)
+
+    def on_unmount(self) -> None:
+        """Last line of defence (the app ended some other way mid-run): fio's process group
+        gets SIGINT now; the engine's own clean-up removes the test file as its task ends."""
+        if self.running:
+            self.engine.stop()
+
+    def _force_quit(self) -> None:
+        self.workers.cancel_group(self, "bench")
+        self.exit(1)
+
+    # --- running --------------------------------------------------------------------------
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        button = event.button
+        if isinstance(button, TargetButton):
+            self.action_pick_target()
+        elif self.running and (button.id == "all" or isinstance(button, RowButton)):
+            self.action_stop()
+        elif button.id == "all":
+            self.start_run(None)
+        elif isinstance(button, RowButton):
+            self.start_run(button.row)
+
+    def start_run(self, only_test: int | None) -> None:
+        """All (``only_test`` None) or one row. Builds Settings; the engine does the rest."""
+        if self.running:
+            return
+        settings = replace(self.settings, only_test=only_test, comment=self.comment)
+        try:
+            plan = self.engine.plan(settings)
+        except DiskmarkError as e:
+            self.show_error(e, settings)
+            return
+        self._plan = {t.index: t for t in plan.tests}
+        slots = [(t.row, t.op) for t in plan.tests]
+        self.grid.clear(slots)
+        for slot in slots:
+            self.results.pop(slot, None)
+        self._run_settings = settings
+        self._set_running(True)
+        self.status.show("Checking the target…", 0.0)
+        self._bench(settings)
+
+    def _set_running(self, running: bool) -> None:
+        self.running = running
+        self.set_class(running, "-running")
+        all_button = self.query_one("#all", Button)
+        all_button.label = "Stop" if running else "All"
+        all_button.set_class(running, "-stop")
+        self.grid.set_running(running)
+        for select in self.query("#topbar Select").results(Select):
+            select.disabled = running
+        self.query_one("#target", TargetButton).disabled = running
+        self.refresh_bindings()
+
+    @work(exclusive=True, group="bench", exit_on_error=False)
+    async def _bench(self, settings: Settings) -> SessionResult:
+        return await self.engine.run(settings, self._forward_engine_event)
+
+    def _forward_engine_event(self, event: Event) -> None:
+        """Called by the engine on the app's loop; queue it so the engine never waits on
+        drawing and a burst of progress collapses into the latest."""
+        self.post_message(EngineEvent(event))
+
+    def on_engine_event(self, message: EngineEvent) -> None:
+        event = message.event
+        grid = self.grid
+        if isinstance(event, Progress):
+            self._show_progress(event)
+        elif isinstance(event, TestStarted):
+            grid.show_live(event.result.index, event.result.op, Live(0.0, None, "warm-up"))
+        elif isinstance(event, RunFinished):
+            if not event.warmup:
+                grid.show_result(event.result, final=False)
+        elif isinstance(event, TestFinished):
+            self.results[(event.result.index, event.result.op)] = event.result
+            grid.show_result(event.result, final=True)
+        elif isinstance(event, Notice):
+            severity = event.severity if event.severity in ("information", "warning", "error") else "warning"
+            self.notify(event.text, severity=severity, timeout=10)  # type: ignore[arg-type]
+
+    def _show_progress(self, p: Progress) -> None:
+        if not self.running:
+            return
+        if not self._quit_requested:
+            # the ETA goes to the right of the status line, next to the session's bar
+            self.status.show(describe_progress(replace(p, eta_s=None)), p.session_percent, p.eta_s)
+        test = self._plan.get(p.test_index) if p.test_index is not None else None
+        if test is None:
+            return
+        if p.phase in (Phase.WARMUP, Phase.MEASURING):
+            runs = max(p.runs, 1)
+            fraction = (p.run + p.percent / 100) / (runs + 1)
+            caption = "warm-up" if p.phase is Phase.WARMUP else f"{p.run}/{runs}"
+            self.grid.show_live(test.row, test.op, Live(fraction, p.mb_s, caption))
+        elif p.phase is Phase.SYNC:
+            self.grid.show_live(test.row, test.op, Live(1.0, None, "sync"))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "bench" or event.state not in (
+                WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+            return
+        settings = self._run_settings
+        self._set_running(False)
+        self.grid.end_live()
+        if event.state is WorkerState.SUCCESS:
+            self._finished(event.worker.result)
+        elif event.state is WorkerState.ERROR:
+            self.status.show("Not started · see the message")
+            if not self._quit_requested:
+                self.show_error(event.worker.error, settings)
+        if self._quit_requested:
+            self.exit(0)
+
+    def _finished(self, session: SessionResult) -> None:
+        for result in session.tests:  # the authoritative results, whatever was coalesced
+            self.results[(result.index, result.op)] = result
+            self.grid.show_result(result, final=True)
+        self.last_session = session
+        self.history.append(session)
+        took = _duration(session)
+        took_text = f" in {format_duration(took)}" if took is not None else ""
+        if session.status is Status.COMPLETE:
+            done = len(session.tests)
+            self.status.show(f"Finished{took_text} · {done} test{'s' * (done != 1)} · "
+                             f"s saves the report, c copies it, enter on a tile shows details")
+        elif session.status is Status.CANCELLED:
+            self.status.show("Stopped · fio ended and the test file was removed; "
+                             "finished tiles are kept")
+        else:
+            self.status.show("Failed · see the message")
+            if not self._quit_requested:
+                self.push_screen(ErrorDialog(
+                    "The benchmark failed", session.error or "fio stopped with an error.",
+                    "The tiles that finished are kept. Check the target (space, permissions, "
+                    "a removed device) and run again."))
+
+    # --- errors ---------------------------------------------------------------------------
+
+    def show_error(self, error: BaseException | None, settings: Settings | None = None) -> None:
+        """Every engine error as a dialog whose buttons are the next steps."""
+        settings = settings or self.settings
+        if isinstance(error, DirectIOUnsupported):
+            def answered(choice: str | None) -> None:
+                if choice == "buffered":
+                    self.change_settings(direct=False)
+                    self.start_run(settings.only_test)
+                elif choice == "target":
+                    self.action_pick_target()
+
+            self.push_screen(ErrorDialog(
+                "Direct I/O is not supported here", error.message, error.hint,
+                [Choice("Run buffered", "buffered", "warning"),
+                 Choice("Choose another target", "target"), Choice("Cancel", "cancel", "primary")]),
+                answered)
+        elif isinstance(error, TargetError):
+            def answered_target(choice: str | None) -> None:
+                if choice == "target":
+                    self.action_pick_target()
+
+            self.push_screen(ErrorDialog(
+                "The target cannot be used", error.message, error.hint,
+                [Choice("Choose another target", "target"), Choice("OK", "ok", "primary")]),
+                answered_target)
+        elif isinstance(error, FioMissing):
+            self.push_screen(ErrorDialog("fio is needed", error.message, error.hint))
+        elif isinstance(error, DiskmarkError):
+            self.push_screen(ErrorDialog("The benchmark failed", error.message, error.hint))
+        else:
+            detail = "".join(traceback.format_exception_only(type(error), error)).strip() \
+                if error is not None else "unknown error"
+            self.push_screen(ErrorDialog(
+                "Something went wrong", detail,
+                "This is a bug in diskmark. fio was stopped and the test file removed; "
+                "please report what you did and this message."))
+
+    # --- results --------------------------------------------------------------------------
+
+    def current_session(self) -> SessionResult | None:
+        """What the window shows, as one session: the last run's facts with every tile's
+        result (a row run replaces its row within the earlier All)."""
+        if self.last_session is None:
+            return None
+        tests = sorted(self.results.values(), key=lambda t: (_OP_ORDER[t.op], t.index))
+        settings = replace(self.last_session.settings, comment=self.comment, only_test=None)
+        return replace(self.last_session, settings=settings, tests=tests)
+
+    def report_text(self) -> str | None:
+        session = self.current_session()
+        if session is None or not session.tests:
+            self.notify("Nothing measured yet: press a (All) or a row button first.",
+                        severity="warning")
+            return None
+        return text_report(session)
+
+    def action_save_report(self) -> None:
+        text = self.report_text()
+        if text is None:
+            return
+
+        def chosen(answer: tuple[Path, bool] | None) -> None:
+            if answer is not None:
+                self.write_report(answer[0], text, replace_existing=answer[1])
+
+        self.push_screen(SaveFileDialog("Save the text report", f"diskmark-{_stamp()}.txt"), chosen)
+
+    def write_report(self, path: Path, text: str, *, replace_existing: bool = False) -> bool:
+        try:
+            write_atomic(path, text, exclusive=not replace_existing)
+        except FileExistsError:
+            self.notify(f"{path} appeared meanwhile; not replaced.", severity="warning")
+            return False
+        except OSError as e:
+            self.notify(f"Could not save {path}: {e.strerror or e}", severity="error")
+            return False
+        self.notify(f"Saved to {path}", title="Report saved")
+        return True
+
+    def action_copy_report(self) -> None:
+        text = self.report_text()
+        if text is not None:
+            self.copy_to_clipboard(text)
+            self.notify("The text report is on the clipboard (if the terminal allows OSC 52).",
+                        title="Copied")
+
+    def action_save_svg(self) -> None:
+        try:
+            path = self.save_screenshot(f"diskmark-{_stamp()}.svg", str(Path.cwd()))
+        except OSError as e:
+            self.notify(f"Could not save the screenshot: {e.strerror or e}", severity="error")
+            return
+        self.notify(f"Saved to {path}", title="Screenshot saved")
+
+    @on(ResultTile.Selected)
+    def _tile_selected(self, event: ResultTile.Selected) -> None:
+        self.open_details(event.tile)
+
+    def open_details(self, tile: ResultTile) -> None:
+        result = tile.result
+        if result is None or not (result.runs or result.error):
+            self.notify(f"{tile.spec.label} {tile.op.value} has not run yet.")
+            return
+        buffered = self.last_session is not None and not self.last_session.settings.direct
+        self.push_screen(DetailsScreen(result, buffered=buffered))
+
+    # --- target facts ---------------------------------------------------------------------
+
+    @work(exclusive=True, group="facts", thread=True, exit_on_error=False)
+    def _load_facts(self) -> None:
+        target = self.settings.target
+        line = self.query_one("#facts-line", FactsLine)
+        try:
+            facts = self.facts_provider(target)
+        except FileNotFoundError as e:
+            self.call_from_thread(line.show_facts, None, str(e))
+            return
+        except Exception as e:  # facts decorate; they never stop anything
+            self.call_from_thread(line.show_facts, None, f"No details about {target}: {e}")
+            return
+        self.call_from_thread(line.show_facts, facts)
+
+
+def run_app(target: str | None = None) -> int:
+    """Entry point for ``diskmark`` without a command."""
+    app = DiskmarkApp(target=target)
+    code = app.run()
+    return code if isinstance(code, int) else 0

@@ -1,0 +1,90 @@
+"""The command palette (ctrl+p): every action and every setting by name, so nothing in the
+app needs a mouse or a memorised key."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import TYPE_CHECKING
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
+                                           MODE_OPTIONS, mix_label)
+from diskmark.model import MIX_RATIOS, Unit
+
+if TYPE_CHECKING:
+    from diskmark.app.app import DiskmarkApp
+
+Command = tuple[str, str, Callable[[], object], bool]  # title, help, callback, discoverable
+
+
+def commands(app: "DiskmarkApp") -> Iterator[Command]:
+    """Every command the palette offers, most used first; settings only while idle."""
+    running = app.running
+    if running:
+        yield "Stop", "Stop fio now and remove the test file", app.action_stop, True
+    else:
+        yield "Run all tests", "Every test of the profile (All)", app.action_run_all, True
+    yield "Save text report…", "CrystalDiskMark's text report, to a file", app.action_save_report, True
+    yield "Copy text report", "CrystalDiskMark's text report, to the clipboard", app.action_copy_report, True
+    yield "Save SVG screenshot", "A picture of the window, in the current directory", app.action_screenshot, True
+    for tile in app.grid.tiles:
+        if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
+            title = f"Details: {tile.spec.label} {tile.op.value}"
+            yield title, "Every pass and the fio command line", partial(app.open_details, tile), False
+    yield "Keys", "Every key binding", app.action_help, True
+    for unit in Unit:
+        yield (f"Unit: {unit.label}", "Show the tiles in this unit",
+               partial(app.set_unit, unit), False)
+    if running:
+        return
+    yield "Choose target…", "The directory to test in", app.action_pick_target, True
+    yield "Settings…", "Preset, profile, mode, +Mix, test data, times", app.action_settings, True
+    preset = app.catalog.presets.get(app.settings.preset)
+    if preset is not None:
+        for profile in preset.profiles.values():
+            yield (f"Profile: {profile.name}", f"{len(profile.tests)} tests, {profile.layout} layout",
+                   partial(app.change_settings, profile=profile.id), False)
+    for p in app.catalog.presets.values():
+        yield f"Preset: {p.name}", p.description, partial(app.change_settings, preset=p.id), False
+    for label, mode in MODE_OPTIONS:
+        yield f"Mode: {label}", "Which operations run", partial(app.change_settings, mode=mode), False
+    yield "+Mix: off", "No mixed read/write column", partial(app.change_settings, mix=None), False
+    for ratio in MIX_RATIOS:
+        yield (f"+Mix: {mix_label(ratio)}", "Add a mixed read/write column",
+               partial(app.change_settings, mix=ratio), False)
+    for label, data in DATA_OPTIONS:
+        yield f"Test data: {label}", "What fio writes", partial(app.change_settings, data=data), False
+    yield ("I/O: direct (O_DIRECT)", "Bypass the page cache (CrystalDiskMark's way)",
+           partial(app.change_settings, direct=True), False)
+    yield ("I/O: buffered (page cache)", "Needed on ramfs, old tmpfs, some FUSE filesystems",
+           partial(app.change_settings, direct=False), False)
+    for s in MEASURE_CHOICES:
+        yield (f"Measure time: {s} s", "Seconds each pass measures",
+               partial(app.change_settings, measure=float(s)), False)
+    for s in INTERVAL_CHOICES:
+        yield (f"Interval time: {s} s", "Seconds of rest between tests",
+               partial(app.change_settings, interval=float(s)), False)
+    for name in sorted(app.available_themes):
+        yield f"Theme: {name}", "Colours of the app", partial(app.set_theme, name), False
+
+
+class DiskmarkCommands(Provider):
+    """Palette source for diskmark's actions and settings."""
+
+    @property
+    def _app(self) -> "DiskmarkApp":
+        return self.app  # type: ignore[return-value]
+
+    async def discover(self) -> Hits:
+        for title, help_text, callback, discoverable in commands(self._app):
+            if discoverable:
+                yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, help_text, callback, _ in commands(self._app):
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)

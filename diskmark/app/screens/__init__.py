@@ -1,0 +1,1 @@
+"""Screens and dialogs pushed over the main window."""

@@ -1,0 +1,153 @@
+"""Small modal dialogs: errors with what to do next, yes/no questions, where to save a file.
+
+Every engine error ends up in an :class:`ErrorDialog` whose buttons are the next steps
+(e.g. "Run buffered" when the filesystem refuses O_DIRECT), so a failure never leaves the
+user at a dead end or a half-drawn screen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+
+@dataclass(frozen=True)
+class Choice:
+    label: str
+    id: str
+    variant: str = "default"
+
+
+class ErrorDialog(ModalScreen[str | None]):
+    """A problem, its explanation, and buttons for the ways forward. Dismisses with the
+    chosen button's id, or None on Escape."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
+
+    def __init__(self, title: str, message: str, hint: str = "",
+                 choices: list[Choice] | None = None, *, severity: str = "error") -> None:
+        super().__init__(classes=f"dialog -{severity}")
+        self.title_text = title
+        self.message = message
+        self.hint = hint
+        self.choices = choices or [Choice("OK", "ok", "primary")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.message, classes="dialog-message", markup=False)
+            if self.hint:
+                yield Static(self.hint, classes="dialog-hint", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                for choice in self.choices:
+                    yield Button(choice.label, id=choice.id, variant=choice.variant)  # type: ignore[arg-type]
+
+    def on_mount(self) -> None:
+        self.query(Button).last().focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question; the safe answer (No) has the focus."""
+
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
+
+    def __init__(self, title: str, question: str, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__(classes="dialog")
+        self.title_text, self.question, self.yes, self.no = title, question, yes, no
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(self.question, classes="dialog-message", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.yes, id="yes", variant="warning")
+                yield Button(self.no, id="no", variant="primary")
+
+    def on_mount(self) -> None:
+        self.query_one("#no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(event.button.id == "yes")
+
+
+class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
+    """Ask where to save; never replaces an existing file without asking. Dismisses with
+    ``(path, replace)`` or None."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, title: str, default_name: str, directory: Path | None = None) -> None:
+        super().__init__(classes="dialog")
+        self.title_text = title
+        self.default_name = default_name
+        self.directory = directory or Path.cwd()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(f"Relative names are saved in {self.directory}", classes="dialog-hint",
+                         markup=False)
+            yield Input(self.default_name, id="filename", placeholder="file name")
+            yield Static("", id="problem", classes="dialog-problem")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Save", id="save", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        field = self.query_one(Input)
+        field.focus()
+        stem = Path(self.default_name).stem
+        field.selection = (0, len(stem))  # typing replaces the name, keeps the extension
+
+    def _path(self) -> Path | None:
+        raw = self.query_one(Input).value.strip()
+        if not raw:
+            self.query_one("#problem", Static).update("Give the file a name.")
+            return None
+        path = Path(raw).expanduser()
+        if not path.is_absolute():
+            path = self.directory / path
+        if path.is_dir():
+            self.query_one("#problem", Static).update(f"{path} is a directory; add a file name.")
+            return None
+        if not path.parent.is_dir():
+            self.query_one("#problem", Static).update(f"The directory {path.parent} does not exist.")
+            return None
+        return path
+
+    def _save(self) -> None:
+        path = self._path()
+        if path is None:
+            return
+        if path.exists():
+            def answered(replace: bool | None) -> None:
+                if replace:
+                    self.dismiss((path, True))
+
+            self.app.push_screen(ConfirmDialog("Replace the file?",
+                                               f"{path} already exists. Replace it?",
+                                               yes="Replace", no="Keep it"), answered)
+            return
+        self.dismiss((path, False))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._save()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "save":
+            self._save()
+        else:
+            self.dismiss(None)

@@ -1,0 +1,149 @@
+"""The settings CrystalDiskMark keeps in its menus: preset, profile, mode, +Mix, test data,
+direct or buffered I/O, measure and interval times. Dismisses with new Settings or None."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Select, Static
+
+from diskmark.model import MIX_RATIOS, DataPattern, Mode, Settings
+from diskmark.presets import PresetCatalog
+
+MODE_OPTIONS = [("Read & Write", Mode.READ_WRITE), ("Read only", Mode.READ),
+                ("Write only", Mode.WRITE)]
+DATA_OPTIONS = [("Random", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS)]
+IO_OPTIONS = [("Direct (O_DIRECT)", True), ("Buffered (page cache)", False)]
+MEASURE_CHOICES = [1, 3, 5, 10, 20, 30, 60]
+INTERVAL_CHOICES = [0, 1, 3, 5, 10, 30, 60, 180, 300, 600]
+PRESET_DEFAULT = -1.0  # a Select cannot hold None as a value: stands for "the preset's"
+
+
+def mix_label(read: int) -> str:
+    return f"R{read}%/W{100 - read}%"
+
+
+def seconds_options(choices: list[int], current: float | None, default: float) -> list[tuple[str, float]]:
+    values = sorted(set(float(c) for c in choices) | ({float(current)} if current is not None else set()))
+    return [(f"Preset default ({default:g} s)", PRESET_DEFAULT)] + [(f"{v:g} s", v) for v in values]
+
+
+class SettingsScreen(ModalScreen[Settings | None]):
+    """A form of Selects; nothing changes until Apply."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"),
+                Binding("ctrl+s", "apply", "Apply", show=False)]
+
+    def __init__(self, settings: Settings, catalog: PresetCatalog) -> None:
+        super().__init__(classes="dialog settings")
+        self.settings = settings
+        self.catalog = catalog
+
+    def compose(self) -> ComposeResult:
+        s = self.settings
+        preset = self.catalog.presets.get(s.preset) or next(iter(self.catalog.presets.values()))
+        with Vertical(classes="dialog-box"):
+            yield Label("Settings", classes="dialog-title")
+            with Grid(classes="form"):
+                yield Label("Preset")
+                yield Select([(p.name, p.id) for p in self.catalog.presets.values()],
+                             value=preset.id, allow_blank=False, compact=True, id="preset")
+                yield Label("Profile")
+                yield Select(self._profile_options(preset.id), value=self._profile_value(preset.id),
+                             allow_blank=False, compact=True, id="profile")
+                yield Label("Mode")
+                yield Select(MODE_OPTIONS, value=s.mode, allow_blank=False, compact=True, id="mode")
+                yield Label("+Mix")
+                yield Select([("Off", 0)] + [(mix_label(r), r) for r in MIX_RATIOS],
+                             value=s.mix or 0, allow_blank=False, compact=True, id="mix")
+                yield Label("Test data")
+                yield Select(DATA_OPTIONS, value=s.data, allow_blank=False, compact=True, id="data")
+                yield Label("I/O")
+                yield Select(IO_OPTIONS, value=s.direct, allow_blank=False, compact=True, id="direct")
+                yield Label("Measure time")
+                yield Select(seconds_options(MEASURE_CHOICES, s.measure, preset.measure),
+                             value=s.measure if s.measure is not None else PRESET_DEFAULT,
+                             allow_blank=False, compact=True, id="measure")
+                yield Label("Interval time")
+                yield Select(seconds_options(INTERVAL_CHOICES, s.interval, preset.interval),
+                             value=s.interval if s.interval is not None else PRESET_DEFAULT,
+                             allow_blank=False, compact=True, id="interval")
+            yield Static(self._describe(preset.id), id="preset-description", classes="dialog-hint")
+            if self.catalog.problems:
+                yield Static("Skipped user presets:\n" + "\n".join(self.catalog.problems),
+                             classes="dialog-problem", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Apply", id="apply", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#preset", Select).focus()
+        self._sync_mix()
+
+    def _profile_options(self, preset_id: str) -> list[tuple[str, str]]:
+        return [(p.name, p.id) for p in self.catalog.get(preset_id).profiles.values()]
+
+    def _profile_value(self, preset_id: str) -> str:
+        profiles = self.catalog.get(preset_id).profiles
+        return self.settings.profile if self.settings.profile in profiles else next(iter(profiles))
+
+    def _describe(self, preset_id: str) -> str:
+        preset = self.catalog.get(preset_id)
+        source = "" if preset.source == "built-in" else f"  ({preset.source})"
+        return f"{preset.description}{source}"
+
+    @on(Select.Changed, "#preset")
+    def _preset_changed(self, event: Select.Changed) -> None:
+        preset_id = str(event.value)
+        profile = self.query_one("#profile", Select)
+        profile.set_options(self._profile_options(preset_id))
+        profile.value = self._profile_value(preset_id)
+        self.query_one("#preset-description", Static).update(self._describe(preset_id))
+        preset = self.catalog.get(preset_id)
+        for name, choices, default in (("measure", MEASURE_CHOICES, preset.measure),
+                                       ("interval", INTERVAL_CHOICES, preset.interval)):
+            select = self.query_one(f"#{name}", Select)
+            value = select.value
+            select.set_options(seconds_options(choices, None if value == PRESET_DEFAULT else value,  # type: ignore[arg-type]
+                                               default))
+            select.value = value
+        self._sync_mix()
+
+    @on(Select.Changed, "#profile")
+    def _profile_changed(self) -> None:
+        self._sync_mix()
+
+    def _sync_mix(self) -> None:
+        """Demo has no +Mix column (as in CDM)."""
+        preset = self.catalog.get(str(self.query_one("#preset", Select).value))
+        profile_id = self.query_one("#profile", Select).value
+        profile = preset.profiles.get(str(profile_id))
+        self.query_one("#mix", Select).disabled = profile is not None and not profile.mix
+
+    def result(self) -> Settings:
+        def value(name: str):
+            return self.query_one(f"#{name}", Select).value
+
+        measure, interval = value("measure"), value("interval")
+        return replace(
+            self.settings, preset=str(value("preset")), profile=str(value("profile")),
+            mode=Mode(value("mode")), mix=int(value("mix")) or None, data=DataPattern(value("data")),
+            direct=bool(value("direct")),
+            measure=None if measure == PRESET_DEFAULT else float(measure),  # type: ignore[arg-type]
+            interval=None if interval == PRESET_DEFAULT else float(interval),  # type: ignore[arg-type]
+        )
+
+    def action_apply(self) -> None:
+        self.dismiss(self.result())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "apply":
+            self.action_apply()
+        else:
+            self.dismiss(None)

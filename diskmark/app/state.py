@@ -1,0 +1,70 @@
+"""What the app remembers between launches, bridged to :mod:`diskmark.config`.
+
+The app works with the engine's :class:`~diskmark.model.Settings` plus the two things only
+the screen cares about (unit and theme); this module converts to and from the persisted
+:class:`~diskmark.config.AppConfig` and turns every failure into a message, never an
+exception: losing a preference must not stop a benchmark.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from diskmark.config import AppConfig, config_path, load_config, save_config
+from diskmark.model import Settings, Unit
+from diskmark.themes import MONO_THEME
+
+
+@dataclass
+class UiState:
+    settings: Settings = field(default_factory=Settings)
+    unit: Unit = Unit.MB_S
+    theme: str = AppConfig.theme
+
+
+def _theme_was_saved() -> bool:
+    """Whether the user ever chose a theme (the config's default cannot tell us)."""
+    try:
+        data = json.loads(config_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and "theme" in data
+
+
+def load_state(target: str | None = None) -> tuple[UiState, list[str]]:
+    """Saved settings (``target`` overrides the saved one) and notices for the user."""
+    notices: list[str] = []
+    try:
+        cfg, notice = load_config()
+    except Exception as e:  # a bug in loading must not keep the app from starting
+        cfg, notice = AppConfig(), f"The saved settings could not be read ({e}); using defaults."
+    if notice:
+        notices.append(notice)
+    cwd = str(Path.cwd())
+    settings = cfg.to_settings(cwd)
+    if target is not None:
+        settings.target = str(Path(target).expanduser().absolute())
+    elif cfg.target and not Path(cfg.target).is_dir():
+        notices.append(f"The last target {cfg.target} is not there any more; using {cwd}.")
+        settings.target = cwd
+    try:
+        unit = cfg.unit_enum
+    except ValueError:
+        unit = Unit.MB_S
+    theme = cfg.theme
+    if os.environ.get("NO_COLOR") and not _theme_was_saved():
+        theme = MONO_THEME
+    return UiState(settings, unit, theme), notices
+
+
+def save_state(state: UiState) -> str | None:
+    """Persist; returns a message when that failed."""
+    try:
+        cfg = AppConfig(theme=state.theme, unit=state.unit.value).with_settings(state.settings)
+        save_config(cfg)
+    except Exception as e:  # disk full, read-only home, damaged file that cannot be moved
+        return f"Settings could not be saved: {e}"
+    return None

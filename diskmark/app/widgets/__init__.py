@@ -1,0 +1,1 @@
+"""Widgets of the main window: top bar, result grid and tiles, status line."""

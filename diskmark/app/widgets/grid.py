@@ -1,0 +1,158 @@
+"""The grid of row buttons and tiles, laid out the way CrystalDiskMark lays out each profile.
+
+Default: one row per test, Read | Write (| Mix) columns in the chosen unit. Peak and Real
+World: the SEQ test in MB/s, then the RND test in MB/s, IOPS and µs (four rows, fixed
+units). Demo: one test, two large tiles. The grid only displays; the app feeds it events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from textual.app import ComposeResult
+from textual.containers import Container
+from textual.widgets import Static
+
+from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
+from diskmark.model import Op, TestResult, TestSpec, Unit
+from diskmark.presets import Profile
+
+
+@dataclass(frozen=True)
+class GridRow:
+    """One displayed row: which profile row its button runs and how its tiles read."""
+
+    row: int
+    spec: TestSpec
+    second_line: str | None = None  # replaces Q8T1 on the button (Peak: "(IOPS)")
+    unit: Unit | None = None  # a fixed unit, or None to follow the unit selector
+
+
+def layout_rows(profile: Profile) -> list[GridRow]:
+    tests = profile.tests
+    if profile.layout == "demo":
+        return [GridRow(0, tests[0])]
+    if profile.layout == "peak" and len(tests) >= 2:
+        seq, rnd = tests[0], tests[1]
+        return [GridRow(0, seq, unit=Unit.MB_S), GridRow(1, rnd, unit=Unit.MB_S),
+                GridRow(1, rnd, "(IOPS)", Unit.IOPS), GridRow(1, rnd, f"({Unit.US.label})", Unit.US)]
+    return [GridRow(i, spec) for i, spec in enumerate(tests)]
+
+
+def column_title(op: Op, unit: Unit, mix_read: int | None = None) -> str:
+    if op is Op.MIX and mix_read is not None:
+        return f"Mix R{mix_read}/W{100 - mix_read} ({unit.label})"
+    return f"{op.value.capitalize()} ({unit.label})"
+
+
+class ResultGrid(Container):
+    """Row buttons on the left, a tile per operation to their right, column headers on top."""
+
+    def __init__(self, profile: Profile, mix_read: int | None, unit: Unit, *,
+                 id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.profile = profile
+        self.mix_read = mix_read
+        self.unit = unit
+
+    # --- structure ------------------------------------------------------------------------
+
+    @property
+    def ops(self) -> list[Op]:
+        ops = [Op.READ, Op.WRITE]
+        if self.mix_read is not None and self.profile.mix and self.profile.layout != "demo":
+            ops.append(Op.MIX)
+        return ops
+
+    @property
+    def header_unit(self) -> Unit:
+        return Unit.MB_S if self.profile.layout == "peak" else self.unit
+
+    def compose(self) -> ComposeResult:
+        rows = layout_rows(self.profile)
+        ops = self.ops
+        self.set_class(self.profile.layout == "demo", "-demo")
+        self.set_class(len(ops) == 3, "-mix")
+        self.styles.grid_size_columns = 1 + len(ops)
+        self.styles.grid_size_rows = 1 + len(rows)
+        self.styles.grid_rows = " ".join(["1"] + ["1fr"] * len(rows))
+        self._update_columns()
+        yield Static("", classes="corner")
+        for op in ops:
+            yield Static(column_title(op, self.header_unit, self.mix_read),
+                         classes=f"col-header col-{op.value}")
+        for i, grid_row in enumerate(rows):
+            yield RowButton(grid_row.row, grid_row.spec, grid_row.second_line, id=f"row-{i}")
+            for op in ops:
+                tile = ResultTile(grid_row.row, op, grid_row.spec, grid_row.unit,
+                                  id=f"tile-{i}-{op.value}", classes=f"tile-{op.value}")
+                if grid_row.unit is None:
+                    tile.set_reactive(ResultTile.unit, self.unit)
+                tile.set_reactive(ResultTile.separated, self.app.has_class("-short"))
+                yield tile
+
+    def on_resize(self) -> None:
+        self._update_columns()
+
+    def _update_columns(self) -> None:
+        width = self.size.width or self.app.size.width
+        button = 13 if width >= 110 else 10
+        if self.profile.layout == "demo":
+            button = 12 if width >= 100 else 10
+        self.styles.grid_columns = " ".join([str(button)] + ["1fr"] * len(self.ops))
+
+    async def rebuild(self, profile: Profile, mix_read: int | None, unit: Unit) -> None:
+        """Swap in another profile or +Mix setting; the results of the old layout go."""
+        self.profile, self.mix_read, self.unit = profile, mix_read, unit
+        await self.recompose()
+
+    # --- content --------------------------------------------------------------------------
+
+    @property
+    def tiles(self) -> list[ResultTile]:
+        return list(self.query(ResultTile))
+
+    @property
+    def row_buttons(self) -> list[RowButton]:
+        return list(self.query(RowButton))
+
+    def tiles_for(self, row: int, op: Op) -> Iterator[ResultTile]:
+        return (t for t in self.tiles if t.row == row and t.op is op)
+
+    def set_unit(self, unit: Unit) -> None:
+        self.unit = unit
+        for tile in self.tiles:
+            tile.set_unit(unit)
+        for header in self.query(".col-header").results(Static):
+            for op in self.ops:
+                if header.has_class(f"col-{op.value}"):
+                    header.update(column_title(op, self.header_unit, self.mix_read))
+
+    def clear(self, slots: Iterable[tuple[int, Op]]) -> None:
+        wanted = set(slots)
+        for tile in self.tiles:
+            if (tile.row, tile.op) in wanted:
+                tile.clear()
+
+    def show_live(self, row: int, op: Op, live: Live | None) -> None:
+        for tile in self.tiles_for(row, op):
+            tile.live = live
+
+    def show_result(self, result: TestResult, *, final: bool) -> None:
+        for tile in self.tiles_for(result.index, result.op):
+            tile.result = result
+            if final:
+                tile.live = None
+
+    def end_live(self) -> None:
+        for tile in self.tiles:
+            tile.live = None
+
+    def set_separated(self, separated: bool) -> None:
+        for tile in self.tiles:
+            tile.separated = separated
+
+    def set_running(self, running: bool) -> None:
+        for button in self.row_buttons:
+            button.set_running(running)

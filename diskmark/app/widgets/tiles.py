@@ -1,0 +1,318 @@
+"""The result tiles and the green row buttons: the part of the window a CDM user reads first.
+
+A tile draws itself line by line (rather than nesting Digits and ProgressBar widgets) so that
+CrystalDiskMark's meter can sit *behind* the figure, the figure can switch between big
+3×3 digits and one bold line as the terminal shrinks, and a unit switch re-renders every tile
+without a single widget being mounted or removed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.binding import Binding
+from textual.message import Message
+from textual.reactive import reactive
+from textual.renderables.digits import Digits
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Button
+
+from diskmark.app.widgets.figures import format_figure, meter_fraction
+from diskmark.model import Op, TestResult, TestSpec, Unit
+
+
+@dataclass(frozen=True)
+class Live:
+    """What a running tile shows: how far the whole test is, and the live bandwidth."""
+
+    fraction: float  # 0..1 over the warm-up and all measured passes
+    mb_s: float | None
+    caption: str  # "warm-up", "2/5", "sync"
+
+
+def live_figure(mb_s: float, unit: Unit, spec: TestSpec) -> float:
+    """Express live MB/s in the tile's unit, so a figure never jumps unit when the pass ends.
+
+    IOPS is exact for fixed-size blocks; latency is Little's law over the queue (Q×T in
+    flight), which is what libaio keeps full, so it is a fair live estimate.
+    """
+    if unit is Unit.MB_S:
+        return mb_s
+    if unit is Unit.GB_S:
+        return mb_s / 1000
+    iops = mb_s * 1e6 / spec.block
+    if unit is Unit.IOPS:
+        return iops
+    return spec.queues * spec.threads / iops * 1e6 if iops > 0 else 0.0
+
+
+def foreground_style(widget: Widget, component: str) -> Style:
+    """A component's colour and text attributes without its background, so it can be laid
+    over the meter. The full style is used because it has alpha colours (``$x 35%``)
+    already blended with what is behind."""
+    full = widget.get_component_rich_style(component)
+    return Style(color=full.color, bold=full.bold, italic=full.italic, dim=full.dim,
+                 underline=full.underline)
+
+
+# Roles of the cells a tile draws; each maps to a component class styled in app.tcss.
+_BLANK, _FIGURE, _LIVE, _PLACEHOLDER, _CAPTION, _ERROR, _SEPARATOR = range(7)
+
+
+class ResultTile(Widget, can_focus=True):
+    """One figure of the grid (e.g. SEQ1M Q8T1 read) with CDM's log-scale meter behind it."""
+
+    COMPONENT_CLASSES = {
+        "tile--figure",  # the measured number
+        "tile--live",  # the number while a test runs
+        "tile--placeholder",  # 0.00 before anything ran
+        "tile--meter",  # the background colour of the meter
+        "tile--caption",  # small text: warm-up, 2/5
+        "tile--bar",  # the background of the done part of a running test's progress line
+        "tile--track",  # the background of the rest of that line
+        "tile--error",
+        "tile--separator",  # the thin line under a borderless tile (small terminals)
+    }
+
+    BINDINGS = [Binding("enter", "select", "Details", show=False)]
+
+    unit: reactive[Unit] = reactive(Unit.MB_S)
+    result: reactive[TestResult | None] = reactive(None, always_update=True)
+    live: reactive[Live | None] = reactive(None)
+    #: Borderless (small terminals): keep the last line for the progress bar and a thin
+    #: separator, so stacked tiles do not run into each other.
+    separated: reactive[bool] = reactive(False)
+
+    class Selected(Message):
+        """The user asked for the details behind a tile."""
+
+        def __init__(self, tile: "ResultTile") -> None:
+            super().__init__()
+            self.tile = tile
+
+    def __init__(self, row: int, op: Op, spec: TestSpec, fixed_unit: Unit | None = None,
+                 *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.row = row
+        self.op = op
+        self.spec = spec
+        self.fixed_unit = fixed_unit  # Peak / Real World rows show one unit whatever is chosen
+        if fixed_unit is not None:
+            self.set_reactive(ResultTile.unit, fixed_unit)
+        self._strips: tuple[tuple[int, int], list[Strip]] | None = None
+
+    # --- what the tile shows -----------------------------------------------------------
+
+    @property
+    def shown_unit(self) -> Unit:
+        return self.fixed_unit or self.unit
+
+    @property
+    def value(self) -> float | None:
+        """The number on the tile right now (live while running), or None when empty."""
+        if self.live is not None and self.live.mb_s is not None:
+            return live_figure(self.live.mb_s, self.shown_unit, self.spec)
+        if self.result is not None and self.result.runs:
+            return self.result.figure(self.shown_unit)
+        return None
+
+    @property
+    def text(self) -> str:
+        """The figure as printed (what tests and screen readers want), ``""`` when empty."""
+        value = self.value
+        return "" if value is None else format_figure(value, self.shown_unit)
+
+    def set_unit(self, unit: Unit) -> None:
+        if self.fixed_unit is None:
+            self.unit = unit
+
+    def clear(self) -> None:
+        self.live = None
+        self.result = None
+
+    # --- rendering -----------------------------------------------------------------------
+
+    def watch_unit(self) -> None:
+        self._invalidate()
+
+    def watch_result(self) -> None:
+        self._invalidate()
+        self.set_class(self.result is not None and bool(self.result.runs), "-done")
+
+    def watch_separated(self) -> None:
+        self._invalidate()
+
+    def watch_live(self) -> None:
+        self._invalidate()
+        self.set_class(self.live is not None, "-running")
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._invalidate()
+
+    def _invalidate(self) -> None:
+        self._strips = None
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        width, height = self.content_size
+        if self._strips is None or self._strips[0] != (width, height):
+            self._strips = ((width, height), self._render_strips(width, height))
+        strips = self._strips[1]
+        return strips[y] if 0 <= y < len(strips) else Strip.blank(width, self.rich_style)
+
+    def _figure(self) -> tuple[str, int]:
+        result, live = self.result, self.live
+        if result is not None and result.error and live is None:
+            return "Error", _ERROR
+        if self.value is None:
+            return format_figure(0.0, self.shown_unit), _PLACEHOLDER
+        return self.text, _FIGURE if live is None else _LIVE
+
+    def _layout(self, width: int, height: int) -> tuple[list[list[tuple[str, int]]], int | None]:
+        """A grid of (character, role) cells, and the row of the progress bar (if any)."""
+        grid = [[(" ", _BLANK)] * width for _ in range(height)]
+        if width <= 0 or height <= 0:
+            return grid, None
+
+        def put(y: int, x: int, text: str, role: int) -> None:
+            if 0 <= y < height:
+                for i, ch in enumerate(text):
+                    if 0 <= x + i < width:
+                        grid[y][x + i] = (ch, role)
+
+        bottom, bar_row = height, None
+        live = self.live
+        if (live is not None or self.separated) and height >= 2:
+            bottom = height - 1
+        if live is not None and height >= 2:
+            bar_row = bottom
+            if live.caption and width >= len(live.caption) + 6:
+                put(bar_row, 1, live.caption, _CAPTION)
+        text, role = self._figure()
+        if role != _ERROR and bottom >= BLOCK_ROWS + 2 and block_width(text) + 4 <= width:
+            y0 = (bottom - BLOCK_ROWS + 1) // 2
+            for dy, line in enumerate(_block_lines(text)):
+                put(y0 + dy, width - 2 - len(line), line, role)
+        elif role != _ERROR and bottom >= 3 and Digits.get_width(text) + 2 <= width:
+            y0 = (bottom - 3 + 1) // 2
+            for dy, line in enumerate(_digit_lines(text, bold=role in (_FIGURE, _ERROR))):
+                put(y0 + dy, width - 1 - len(line), line, role)
+        else:
+            text = text[-max(width - 1, 0):] if width > 1 else ""
+            put(max((bottom - 1) // 2, 0), width - 1 - len(text), text, role)
+        if self.separated and height >= 2:
+            last = grid[height - 1]
+            grid[height - 1] = [("▁", _SEPARATOR) if role == _BLANK else (ch, role)
+                                for ch, role in last]
+        return grid, bar_row
+
+    def _render_strips(self, width: int, height: int) -> list[Strip]:
+        grid, bar_row = self._layout(width, height)
+        base = self.rich_style
+        roles = {
+            _BLANK: Style(),
+            _FIGURE: foreground_style(self, "tile--figure"),
+            _LIVE: foreground_style(self, "tile--live"),
+            _PLACEHOLDER: foreground_style(self, "tile--placeholder"),
+            _CAPTION: foreground_style(self, "tile--caption"),
+            _ERROR: foreground_style(self, "tile--error"),
+            _SEPARATOR: foreground_style(self, "tile--separator"),
+        }
+
+        def layer(component: str) -> Style:
+            bg = self.get_component_rich_style(component).bgcolor
+            return Style(bgcolor=bg) if bg is not None else Style()
+
+        # A cell's style: the tile's, then a background layer (meter, progress bar, or none),
+        # then its role's colours. Precomputed so equal neighbours share one Segment.
+        layers = {None: Style(), "meter": layer("tile--meter"), "bar": layer("tile--bar"),
+                  "track": layer("tile--track")}
+        styles = {(lay, role): base + layers[lay] + style
+                  for lay in layers for role, style in roles.items()}
+        value = self.value
+        meter_cols = round(meter_fraction(value, self.shown_unit) * width) if value is not None else 0
+        bar_cols = round(max(0.0, min(1.0, self.live.fraction)) * width) if (
+            self.live is not None and bar_row is not None) else 0
+        strips = []
+        for y, row in enumerate(grid):
+            if y == bar_row:
+                lay_of = lambda x: "bar" if x < bar_cols else "track"  # noqa: E731
+            else:
+                lay_of = lambda x: "meter" if x < meter_cols else None  # noqa: E731
+            segments: list[Segment] = []
+            run_text, run_style = "", None
+            for x, (ch, role) in enumerate(row):
+                style = styles[(lay_of(x), role)]
+                if style is run_style:
+                    run_text += ch
+                else:
+                    if run_text:
+                        segments.append(Segment(run_text, run_style))
+                    run_text, run_style = ch, style
+            if run_text:
+                segments.append(Segment(run_text, run_style))
+            strips.append(Strip(segments, width))
+        return strips
+
+    # --- input -----------------------------------------------------------------------------
+
+    def action_select(self) -> None:
+        self.post_message(self.Selected(self))
+
+    def on_click(self) -> None:
+        self.post_message(self.Selected(self))
+
+
+
+def _digit_lines(text: str, bold: bool = True) -> list[str]:
+    """The three text lines of textual's 3×3 digit font (heavy strokes when ``bold``; a
+    running test's live figure uses the thin strokes)."""
+    segments = list(Digits(text).render(Style(bold=bold)))
+    lines = [seg.text for seg in segments if seg.text and seg.text != "\n"]
+    return lines[:3]
+
+
+# A 3×5 pixel font, each pixel two cells wide: the figure of a large tile (Demo, big
+# terminals), readable across a room like CrystalDiskMark's demo mode.
+_BLOCK_FONT = {
+    "0": ("###", "#.#", "#.#", "#.#", "###"), "1": (".#.", "##.", ".#.", ".#.", "###"),
+    "2": ("###", "..#", "###", "#..", "###"), "3": ("###", "..#", "###", "..#", "###"),
+    "4": ("#.#", "#.#", "###", "..#", "..#"), "5": ("###", "#..", "###", "..#", "###"),
+    "6": ("###", "#..", "###", "#.#", "###"), "7": ("###", "..#", "..#", "..#", "..#"),
+    "8": ("###", "#.#", "###", "#.#", "###"), "9": ("###", "#.#", "###", "..#", "###"),
+    ".": (".", ".", ".", ".", "#"), "-": ("...", "...", "###", "...", "..."),
+}
+BLOCK_ROWS = 5
+
+
+def block_width(text: str) -> int:
+    return sum(2 * len(_BLOCK_FONT.get(ch, ("...",))[0]) + 1 for ch in text) - 1 if text else 0
+
+
+def _block_lines(text: str) -> list[str]:
+    rows = []
+    for y in range(BLOCK_ROWS):
+        cells = [_BLOCK_FONT.get(ch, ("...",) * BLOCK_ROWS)[y] for ch in text]
+        rows.append(" ".join("".join("██" if px == "#" else "  " for px in glyph) for glyph in cells))
+    return rows
+
+
+class RowButton(Button):
+    """CDM's green button left of a row (``SEQ1M`` over ``Q8T1``); runs that row only, and
+    turns into Stop while anything runs."""
+
+    def __init__(self, row: int, spec: TestSpec, second_line: str | None = None,
+                 *, id: str | None = None) -> None:
+        self.row = row
+        self.spec = spec
+        self.idle_label = f"{spec.name}\n{second_line or spec.qt}"
+        super().__init__(self.idle_label, id=id, classes="row-button")
+        self.tooltip = f"Run {spec.label} only"
+
+    def set_running(self, running: bool) -> None:
+        self.label = "Stop" if running else self.idle_label
+        self.set_class(running, "-stop")

@@ -1,0 +1,127 @@
+"""CrystalDiskMark's top row: All, count, size, target and unit, plus the target's facts.
+
+The selectors post ordinary ``Select.Changed`` / ``Button.Pressed`` messages; the app owns the
+settings and decides what a change means (and refuses changes while a run is under way).
+"""
+
+from __future__ import annotations
+
+import os
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Button, Select, Static
+
+from diskmark.app.widgets.figures import format_bytes
+from diskmark.model import COUNT_MAX, COUNT_MIN, SIZES, SystemFacts, Unit, format_size
+
+UNIT_OPTIONS = [(unit.label, unit) for unit in Unit]
+
+
+def shorten_path(path: str, width: int) -> str:
+    """Fit a path into ``width`` cells keeping its end, which is the part that tells
+    directories apart: ``…/mnt/usb/bench``."""
+    home = os.path.expanduser("~")
+    if home not in ("/", "") and (path == home or path.startswith(home + "/")):
+        path = "~" + path[len(home):]
+    if len(path) <= width:
+        return path
+    if width <= 1:
+        return "…"[:width]
+    return "…" + path[-(width - 1):]
+
+
+class TargetButton(Button):
+    """Shows the target directory; pressing it opens the target picker."""
+
+    def __init__(self, path: str, *, id: str | None = None) -> None:
+        super().__init__("", id=id, classes="target-button")
+        self.path = path
+        self.tooltip = "Choose the directory to test in (t)"
+
+    def on_mount(self) -> None:
+        self._relabel()
+
+    def on_resize(self) -> None:
+        self._relabel()
+
+    def set_path(self, path: str) -> None:
+        self.path = path
+        self._relabel()
+
+    def _relabel(self) -> None:
+        room = max(self.content_size.width - 2, 8) if self.content_size.width else 40
+        self.label = f"{shorten_path(self.path, room)} ▼"
+
+
+class TopBar(Horizontal):
+    """All | count | size | target | unit — the order and meaning of CDM's first row."""
+
+    def __init__(self, *, count: int, size: int, target: str, unit: Unit,
+                 id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.initial = {"count": count, "size": size, "target": target, "unit": unit}
+
+    def compose(self) -> ComposeResult:
+        all_button = Button("All", id="all", classes="all-button")
+        all_button.tooltip = "Run every test of the profile (a)"
+        yield all_button
+        count = Select([(str(n), n) for n in range(COUNT_MIN, COUNT_MAX + 1)],
+                       value=self.initial["count"], allow_blank=False, id="count")
+        count.tooltip = "Measured passes per test; the best one is kept"
+        yield count
+        size = Select([(format_size(s), s) for s in SIZES], value=self.initial["size"],
+                      allow_blank=False, id="size")
+        size.tooltip = "Size of the test file"
+        yield size
+        yield TargetButton(self.initial["target"], id="target")
+        unit = Select(UNIT_OPTIONS, value=self.initial["unit"], allow_blank=False, id="unit")
+        unit.tooltip = "Unit of the tiles (1–4 or u)"
+        yield unit
+
+
+def describe_facts(facts: SystemFacts | None, error: str | None = None) -> Text:
+    """``/dev/nvme0n1 · Samsung SSD 980 · ext4 · 812.3 GiB free of 931.5 GiB``."""
+    text = Text(no_wrap=True, overflow="ellipsis")
+    if error:
+        text.append(error, style="italic")
+        return text
+    if facts is None:
+        text.append("Looking at the target…", style="italic")
+        return text
+    # Most telling first: the line is cut from the right on narrow terminals.
+    parts: list[tuple[str, str]] = []
+    if facts.device:
+        parts.append((facts.device, "bold"))
+    if facts.fstype:
+        parts.append((facts.fstype, ""))
+    if facts.total_bytes:
+        used = 100 * (1 - facts.free_bytes / facts.total_bytes)
+        parts.append((f"{format_bytes(facts.free_bytes)} free of "
+                      f"{format_bytes(facts.total_bytes)} ({used:.0f}% used)", ""))
+    elif facts.fstype:
+        parts.append(("reports no free space", "italic"))
+    if facts.rotational is not None:
+        parts.append(("HDD" if facts.rotational else "SSD", ""))
+    if facts.model:
+        parts.append((facts.model, ""))
+    for i, (part, style) in enumerate(parts):
+        if i:
+            text.append(" · ", style="dim")
+        text.append(part, style=style)
+    return text
+
+
+class FactsLine(Horizontal):
+    """Under the top bar: what the target is (left) and how the run is set up (right)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static(describe_facts(None), id="facts")
+        yield Static("", id="setup")
+
+    def show_facts(self, facts: SystemFacts | None, error: str | None = None) -> None:
+        self.query_one("#facts", Static).update(describe_facts(facts, error))
+
+    def show_setup(self, text: str) -> None:
+        self.query_one("#setup", Static).update(text)

@@ -1,0 +1,272 @@
+"""Pictures of the window (pytest-textual-snapshot). A deterministic fake engine and fake
+target facts make them identical on every machine; ``test_app_pilot.py`` drives real fio.
+
+Every ``run_before`` asserts what the picture must show, and each test checks the app did
+not crash: a crashed app snapshots as an empty screen, which must never pass.
+Regenerate with ``pytest tests/snapshots --snapshot-update`` and look at every SVG.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from fakes import FakeEngine, facts  # noqa: E402
+
+from diskmark import system  # noqa: E402
+from diskmark.app.app import DiskmarkApp  # noqa: E402
+from diskmark.app.screens.details import DetailsScreen  # noqa: E402
+from diskmark.app.screens.dialogs import ErrorDialog  # noqa: E402
+from diskmark.app.screens.target_picker import TargetPicker  # noqa: E402
+from diskmark.engine.errors import DirectIOUnsupported, FioMissing  # noqa: E402
+from diskmark.engine.fio import INSTALL_HINT  # noqa: E402
+from diskmark.model import GIB, Op, Settings, Unit  # noqa: E402
+
+BIG, SMALL = (120, 40), (80, 24)
+TARGET = "/mnt/data"
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISKMARK_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+def make(engine: FakeEngine | None = None, *, theme: str = "diskmark", unit: Unit = Unit.MB_S,
+         target: str = TARGET, **kw) -> DiskmarkApp:
+    engine = engine or FakeEngine()
+    settings = Settings(target=target, size=GIB, count=5, **kw)
+    return DiskmarkApp(engine_factory=lambda: engine, facts_provider=facts, settings=settings,
+                       unit=unit, theme=theme, persist=False)
+
+
+async def settle(pilot, condition, what: str, tries: int = 200) -> None:
+    for _ in range(tries):
+        if condition():
+            await pilot.pause()
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
+async def finished(pilot) -> None:
+    app = pilot.app
+    await pilot.press("a")
+    await settle(pilot, lambda: app.history and not app.running, "the fake run to finish")
+    await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+    assert all(t.text for t in app.grid.tiles), "every tile holds a figure"
+
+
+def check(app: DiskmarkApp, matched: bool) -> None:
+    assert app.return_code in (None, 0), "the app crashed"
+    assert matched
+
+
+def test_idle(snap_compare):
+    app = make()
+
+    async def ready(pilot):
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+        assert len(app.grid.tiles) == 8 and not any(t.text for t in app.grid.tiles)
+        assert str(app.query_one("#all").label) == "All"
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=ready))
+
+
+def test_idle_small(snap_compare):
+    app = make()
+
+    async def ready(pilot):
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+        assert app.has_class("-short") and app.has_class("-narrow")
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=ready))
+
+
+def test_running(snap_compare):
+    app = make(FakeEngine(block_at=2))
+
+    async def running(pilot):
+        await pilot.press("a")
+        await settle(pilot, lambda: any(t.live and t.live.mb_s for t in app.grid.tiles),
+                     "a live figure")
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+        assert app.running and str(app.query_one("#all").label) == "Stop"
+        assert "Random Read (2/5)" in app.status.message
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=running))
+
+
+def test_running_small(snap_compare):
+    app = make(FakeEngine(block_at=2))
+
+    async def running(pilot):
+        await pilot.press("a")
+        await settle(pilot, lambda: any(t.live and t.live.mb_s for t in app.grid.tiles),
+                     "a live figure")
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=running))
+
+
+def test_finished(snap_compare):
+    app = make()
+    check(app, snap_compare(app, terminal_size=BIG, run_before=finished))
+
+
+def test_finished_small(snap_compare):
+    app = make()
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=finished))
+
+
+def test_finished_iops_with_mix(snap_compare):
+    app = make(mix=70)
+
+    async def run(pilot):
+        await finished(pilot)
+        await pilot.press("3")
+        await pilot.pause()
+        assert len(app.grid.tiles) == 12
+        assert "Mix R70/W30 (IOPS)" in str(app.query_one(".col-mix").render())
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_peak_profile(snap_compare):
+    app = make(profile="peak")
+
+    async def run(pilot):
+        await finished(pilot)
+        assert not app.query_one("#unit").display
+        assert {t.fixed_unit for t in app.grid.tiles} == {Unit.MB_S, Unit.IOPS, Unit.US}
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_demo_profile(snap_compare):
+    app = make(profile="demo")
+
+    async def run(pilot):
+        await finished(pilot)
+        assert len(app.grid.tiles) == 2
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+@pytest.mark.parametrize("theme", ["diskmark-dark", "diskmark-contrast", "diskmark-mono"])
+def test_theme(snap_compare, theme):
+    app = make(theme=theme)
+
+    async def run(pilot):
+        await finished(pilot)
+        assert app.theme == theme
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_direct_io_error_dialog(snap_compare):
+    error = DirectIOUnsupported(
+        f"The filesystem (ramfs) at {TARGET} does not support O_DIRECT (direct I/O).",
+        "Run buffered instead (--buffered, or Buffered in the settings): figures will then "
+        "include the page cache and are labelled so.")
+    app = make(FakeEngine(error=error))
+
+    async def run(pilot):
+        await pilot.press("a")
+        await settle(pilot, lambda: isinstance(app.screen, ErrorDialog), "the dialog")
+        assert app.screen.query_one("#buffered")
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_fio_missing_dialog_small(snap_compare):
+    app = make(FakeEngine(error=FioMissing("fio was not found ('fio' on PATH); diskmark "
+                                           "measures with fio.", INSTALL_HINT)))
+
+    async def run(pilot):
+        await pilot.press("a")
+        await settle(pilot, lambda: isinstance(app.screen, ErrorDialog), "the dialog")
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+def test_failed_run_keeps_finished_tiles(snap_compare):
+    app = make(FakeEngine(fail_at=6))
+
+    async def run(pilot):
+        await pilot.press("a")
+        await settle(pilot, lambda: isinstance(app.screen, ErrorDialog), "the dialog")
+        assert app.screen.title_text == "The benchmark failed"
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_details(snap_compare):
+    app = make()
+
+    async def run(pilot):
+        await finished(pilot)
+        tile = next(t for t in app.grid.tiles if t.row == 2 and t.op is Op.WRITE)
+        tile.focus()
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, DetailsScreen), "the details")
+        assert "--rw=randwrite" in app.screen.command
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_settings_screen(snap_compare):
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("o")
+        await settle(pilot, lambda: type(app.screen).__name__ == "SettingsScreen", "settings")
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_help_screen_small(snap_compare):
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("question_mark")
+        await settle(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "help")
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+@pytest.fixture
+def fixed_tree(monkeypatch):
+    """The picker lists real mounts and browses a real directory: pin both."""
+    root = Path(tempfile.gettempdir()) / "diskmark-snapshot-target"
+    for name in ("bench", "scratch", "usb-stick"):
+        (root / name).mkdir(parents=True, exist_ok=True)
+    gib = 1024**3
+    mounts = [
+        system.MountInfo("/", "/dev/nvme0n1p2", "ext4", "rw,relatime", 931 * gib, 814 * gib,
+                         "Samsung SSD 980 PRO 1TB", False),
+        system.MountInfo("/dev/shm", "tmpfs", "tmpfs", "rw,nosuid,nodev", 16 * gib, 16 * gib),
+        system.MountInfo("/mnt/usb", "/dev/sdb1", "exfat", "rw", 64 * gib, 12 * gib,
+                         "SanDisk Ultra", True),
+        system.MountInfo("/snap/core/1", "/dev/loop0", "squashfs", "ro", 64 * 1024**2, 0,
+                         readonly=True, usable=False, reason="read-only"),
+    ]
+    monkeypatch.setattr(system, "list_mounts", lambda include_pseudo=False: list(mounts))
+    return root
+
+
+def test_target_picker(snap_compare, fixed_tree):
+    app = make(target=str(fixed_tree))
+
+    async def run(pilot):
+        await pilot.press("t")
+        await settle(pilot, lambda: isinstance(app.screen, TargetPicker) and app.screen.loaded,
+                     "the picker")
+        await pilot.pause(0.3)  # the directory tree loads in a worker
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))

@@ -1,0 +1,335 @@
+"""The app driven like a user would, with real fio on a temporary directory (tiny runs:
+16 MiB, one pass, 1 s measure, no interval)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import psutil
+import pytest
+from textual.widgets import Input
+
+from diskmark.app.app import DiskmarkApp
+from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog, SaveFileDialog
+from diskmark.app.widgets.figures import format_figure
+from diskmark.model import MIB, Op, Settings, Status, Unit
+
+pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    """Settings, presets and history go to a throwaway directory."""
+    monkeypatch.setenv("DISKMARK_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+@pytest.fixture
+def target(tmp_path) -> Path:
+    path = tmp_path / "target"
+    path.mkdir()
+    return path
+
+
+def tiny(target: Path, **kw) -> Settings:
+    values = dict(target=str(target), size=16 * MIB, count=1, measure=1.0, interval=0.0)
+    return Settings(**{**values, **kw})
+
+
+def make_app(target: Path, **kw) -> DiskmarkApp:
+    return DiskmarkApp(settings=tiny(target, **kw), persist=False)
+
+
+async def wait_until(pilot, condition, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await pilot.pause(0.1)
+
+
+def our_fio(target: Path) -> list[psutil.Process]:
+    """fio processes working in *our* target (other tests may run fio elsewhere)."""
+    found = []
+    for proc in psutil.process_iter(["name", "cmdline"]):
+        try:
+            if proc.info["name"] == "fio" and any(str(target) in a for a in proc.info["cmdline"] or []):
+                found.append(proc)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            pass
+    return found
+
+
+def leftovers(target: Path) -> list[Path]:
+    return list(target.glob(".diskmark-*"))
+
+
+def figures(app: DiskmarkApp) -> dict[tuple[int, Op], str]:
+    return {(t.row, t.op): t.text for t in app.grid.tiles}
+
+
+async def test_all_fills_every_tile_then_units_switch_without_rerun(target):
+    app = make_app(target)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.click("#all")
+        await wait_until(pilot, lambda: app.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.running, 180, "All to finish")
+        await pilot.pause()
+        tiles = app.grid.tiles
+        assert len(tiles) == 8
+        for tile in tiles:
+            assert tile.value is not None and tile.value > 0, (tile.spec.label, tile.op)
+            assert float(tile.text) > 0
+        assert len(app.history) == 1 and app.history[0].status is Status.COMPLETE
+        assert len(app.history[0].tests) == 8
+        assert "Finished" in app.status.message
+
+        mb_s = figures(app)
+        await pilot.press("3")  # IOPS
+        await pilot.pause()
+        iops = figures(app)
+        assert len(app.history) == 1  # nothing ran again
+        for tile in app.grid.tiles:
+            assert tile.text == format_figure(tile.result.best_iops, Unit.IOPS)
+            assert iops[(tile.row, tile.op)] != mb_s[(tile.row, tile.op)]
+        assert "Read (IOPS)" in str(app.query_one(".col-read").render())
+        await pilot.press("u")  # cycles on to μs
+        await pilot.pause()
+        assert all(t.text == format_figure(t.result.best_lat_us, Unit.US) for t in app.grid.tiles)
+    assert not our_fio(target)
+    assert not leftovers(target)
+
+
+async def test_row_button_runs_only_that_row(target):
+    app = make_app(target)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.click("#row-2")  # RND4K Q32T1
+        await wait_until(pilot, lambda: app.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.running, 90, "the row to finish")
+        await pilot.pause()
+        for tile in app.grid.tiles:
+            if tile.row == 2:
+                assert tile.value and tile.value > 0, tile.op
+            else:
+                assert tile.value is None and tile.result is None, (tile.row, tile.op)
+        session = app.history[-1]
+        assert session.settings.only_test == 2
+        assert {(t.index, t.op) for t in session.tests} == {(2, Op.READ), (2, Op.WRITE)}
+    assert not leftovers(target)
+
+
+async def test_stop_mid_run_cleans_up_and_keeps_finished_tiles(target):
+    app = make_app(target, measure=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        # wait until the first test finished and the second one is measuring
+        await wait_until(pilot, lambda: any(t.result is not None and t.result.runs
+                                            for t in app.grid.tiles), 60, "a finished test")
+        await wait_until(pilot, lambda: any(t.live is not None for t in app.grid.tiles),
+                         30, "the next test to start")
+        assert our_fio(target), "fio should be running now"
+        assert str(app.query_one("#all").label) == "Stop"
+        assert app.query_one("#size").disabled
+        stopped_at = time.monotonic()
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: not app.running, 5, "the stop")
+        assert time.monotonic() - stopped_at < 2.5
+        assert not our_fio(target)
+        assert not leftovers(target)
+        assert app.history[-1].status is Status.CANCELLED
+        done = [t for t in app.grid.tiles if t.text]
+        assert done and all(t.live is None for t in app.grid.tiles)
+        assert "Stopped" in app.status.message
+        assert str(app.query_one("#all").label) == "All"
+        assert not app.query_one("#size").disabled
+
+
+async def test_quit_mid_run_stops_fio_and_removes_the_test_file(target):
+    app = make_app(target, measure=5)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await wait_until(pilot, lambda: bool(our_fio(target)) and bool(leftovers(target)), 30,
+                         "fio to run")
+        await pilot.press("ctrl+q")
+        deadline = time.monotonic() + 10
+        while app.is_running and time.monotonic() < deadline:
+            await pilot.pause(0.1)
+    assert app.return_code == 0
+    assert not our_fio(target)
+    assert not leftovers(target)
+
+
+async def test_save_report_asks_before_replacing(target, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    app = make_app(target)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("s")  # nothing measured yet: a notice, no dialog
+        await pilot.pause()
+        assert not isinstance(app.screen, SaveFileDialog)
+        await pilot.click("#row-0")
+        await wait_until(pilot, lambda: app.history, 90, "the row to finish")
+        await pilot.pause()
+
+        app.query_one("#comment", Input).value = "pilot test"
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveFileDialog), 5, "the dialog")
+        field = app.screen.query_one(Input)
+        assert field.value.startswith("diskmark-") and field.value.endswith(".txt")
+        report = tmp_path / "report.txt"
+        field.value = str(report)
+        await pilot.press("enter")
+        await wait_until(pilot, report.exists, 5, "the report")
+        text = report.read_text()
+        assert "[Read]" in text and "[Write]" in text and "SEQ" in text
+        assert "pilot test" in text
+
+        report.write_text("keep me")
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveFileDialog), 5, "the dialog")
+        app.screen.query_one(Input).value = "report.txt"  # relative: the current directory
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), 5, "the question")
+        await pilot.click("#no")
+        await pilot.pause()
+        assert report.read_text() == "keep me"
+        await pilot.click("#save")  # back in the file dialog: try again, and replace
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), 5, "the question")
+        await pilot.click("#yes")
+        await wait_until(pilot, lambda: "[Read]" in report.read_text(), 5, "the replacement")
+
+
+async def test_missing_target_shows_a_dialog_and_nothing_runs(tmp_path):
+    missing = tmp_path / "gone"
+    app = make_app(missing)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, ErrorDialog), 10, "the dialog")
+        dialog = app.screen
+        assert dialog.title_text == "The target cannot be used"
+        assert "does not exist" in dialog.message
+        assert dialog.query_one("#target")  # a way forward
+        assert not app.running and not app.history
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, ErrorDialog)
+        assert all(t.value is None for t in app.grid.tiles)
+
+
+@pytest.fixture
+def ramfs(tmp_path):
+    """A filesystem that refuses O_DIRECT (needs root and mount)."""
+    mnt = tmp_path / "ramfs"
+    mnt.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "ramfs", "ramfs", str(mnt)],
+                                           capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a ramfs here (needs root)")
+    yield mnt
+    subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+async def test_direct_io_refused_offers_a_buffered_run(ramfs):
+    app = make_app(ramfs)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.click("#row-0")
+        await wait_until(pilot, lambda: isinstance(app.screen, ErrorDialog), 10, "the dialog")
+        assert "O_DIRECT" in app.screen.message
+        await pilot.click("#buffered")
+        await wait_until(pilot, lambda: app.history, 90, "the buffered run")
+        assert app.settings.direct is False
+        assert app.history[-1].settings.direct is False
+        assert all(t.value for t in app.grid.tiles if t.row == 0)
+    assert not leftovers(ramfs)
+
+
+async def test_settings_screen_changes_profile_and_layout(target):
+    app = make_app(target)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        from textual.widgets import Select
+
+        from diskmark.app.screens.settings import SettingsScreen
+        assert isinstance(app.screen, SettingsScreen)
+        app.screen.query_one("#profile", Select).value = "peak"
+        app.screen.query_one("#mix", Select).value = 70
+        await pilot.click("#apply")
+        await pilot.pause()
+        assert app.settings.profile == "peak" and app.settings.mix == 70
+        tiles = app.grid.tiles
+        assert len(tiles) == 12  # 4 rows × Read, Write, Mix
+        assert {t.fixed_unit for t in tiles} == {Unit.MB_S, Unit.IOPS, Unit.US}
+        assert not app.query_one("#unit").display
+
+
+async def test_target_picker_chooses_a_directory(target, tmp_path):
+    other = tmp_path / "other"
+    other.mkdir()
+    app = make_app(target)
+    async with app.run_test(size=SIZE) as pilot:
+        from diskmark.app.screens.target_picker import TargetPicker
+
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, TargetPicker), 5, "the picker")
+        app.screen.query_one("#path", Input).value = str(other)
+        await pilot.click("#use")
+        await wait_until(pilot, lambda: app.settings.target == str(other), 5, "the new target")
+        assert not isinstance(app.screen, TargetPicker)
+        assert app.query_one("#target").path == str(other)
+        await wait_until(pilot, lambda: "free" in str(app.query_one("#facts").render()), 5,
+                         "the facts of the new target")
+
+
+async def test_palette_and_keys_change_units_and_settings(target):
+    app = make_app(target)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"Unit: IOPS")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.unit is Unit.IOPS
+        assert all(t.unit is Unit.IOPS for t in app.grid.tiles)
+        await pilot.press("m")  # +Mix on: a third column
+        await pilot.pause()
+        assert app.settings.mix == 70 and len(app.grid.tiles) == 12
+        await pilot.press("m")
+        await pilot.pause()
+        assert app.settings.mix is None and len(app.grid.tiles) == 8
+
+
+async def test_copy_report_and_ctrl_c_stops(target):
+    app = make_app(target, measure=3)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.click("#row-3")
+        await wait_until(pilot, lambda: app.history, 60, "the row to finish")
+        await pilot.press("c")
+        assert "[Read]" in app.clipboard and "RND" in app.clipboard
+        await pilot.press("a")
+        await wait_until(pilot, lambda: bool(our_fio(target)), 30, "fio to run")
+        await pilot.press("ctrl+c")
+        await wait_until(pilot, lambda: not app.running, 5, "the stop")
+        assert app.history[-1].status is Status.CANCELLED
+        assert all(t.live is None for t in app.grid.tiles)
+    assert not our_fio(target)
+    assert not leftovers(target)
+
+
+async def test_no_color_picks_the_mono_theme_unless_one_was_saved(target, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = DiskmarkApp(target=str(target))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "diskmark-mono"
+        app.theme = "diskmark-dark"  # saved: wins over NO_COLOR next time
+        await pilot.pause()
+    app = DiskmarkApp(target=str(target))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.theme == "diskmark-dark"
