@@ -74,6 +74,18 @@ def test_percentiles_are_present_and_ordered():
         assert values == sorted(values) and values[0] > 0, name
 
 
+def test_percentile_buckets_above_the_slowest_io_are_capped_at_max():
+    """Seen on real fio 3.33: p99.99 = 7241.728 µs (a bucket bound) with max = 7232.108 µs."""
+    final = objects("fio_seqread.json")[-1]
+    clat = final["jobs"][0]["read"]["clat_ns"]
+    clat["max"] = 7232108
+    clat["percentile"]["99.990000"] = 7241728
+    pct = parse.run_result(final, Op.READ).lat_percentiles
+    assert pct["99.99"] == pct["max"] == pytest.approx(7232.108)
+    values = [pct[k] for k in ("50", "90", "99", "99.9", "99.99", "max")]
+    assert values == sorted(values)
+
+
 def test_threads_are_folded_by_group_reporting():
     final = objects("fio_randwrite_t2.json")[-1]
     assert len(final["jobs"]) == 1
