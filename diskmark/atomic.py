@@ -6,6 +6,7 @@ the directory: a crash or a full disk leaves either the old file or the new one,
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 from pathlib import Path
@@ -22,7 +23,17 @@ def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
             f.flush()
             os.fsync(f.fileno())
         if exclusive:
-            os.link(tmp, path)  # atomic, and refuses to replace
+            try:
+                os.link(tmp, path)  # atomic, and refuses to replace
+            except FileExistsError:
+                raise
+            except OSError as e:  # no hard links here (FAT, some FUSE): exclusive create
+                if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
+                    raise
+                with open(path, "x", encoding="utf-8") as f:
+                    f.write(text)
+                    f.flush()
+                    os.fsync(f.fileno())
         else:
             os.replace(tmp, path)
     finally:

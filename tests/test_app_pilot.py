@@ -321,6 +321,30 @@ async def test_copy_report_and_ctrl_c_stops(target):
     assert not leftovers(target)
 
 
+async def test_svg_screenshot_from_the_palette_never_replaces_a_file(target, tmp_path,
+                                                                   monkeypatch):
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    monkeypatch.chdir(shots)
+    monkeypatch.setattr("diskmark.app.app._stamp", lambda: "20260101-000000")
+    theirs = shots / "diskmark-20260101-000000.svg"
+    theirs.write_text("someone else's file")
+    app = make_app(target)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Save SVG screenshot")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        await pilot.press("p")
+        await pilot.pause(0.3)
+    assert theirs.read_text() == "someone else's file"
+    made = sorted(p.name for p in shots.iterdir() if p != theirs)
+    assert made == ["diskmark-20260101-000000-2.svg", "diskmark-20260101-000000-3.svg"]
+    assert all("<svg" in (shots / name).read_text() for name in made)
+    assert not [p for p in shots.iterdir() if p.name.startswith(".")]  # no temporary left
+
+
 async def test_no_color_picks_the_mono_theme_unless_one_was_saved(target, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     app = DiskmarkApp(target=str(target))

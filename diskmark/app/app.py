@@ -639,12 +639,22 @@ class DiskmarkApp(App[int]):
                         title="Copied")
 
     def action_save_svg(self) -> None:
-        try:
-            path = self.save_screenshot(f"diskmark-{_stamp()}.svg", str(Path.cwd()))
-        except OSError as e:
-            self.notify(f"Could not save the screenshot: {e.strerror or e}", severity="error")
+        """A picture of the window in the current directory, under a name no file has yet
+        (two screenshots in one second, or someone else's file, are never replaced)."""
+        svg = self.export_screenshot()
+        stem = f"diskmark-{_stamp()}"
+        for n in range(1, 100):
+            path = Path.cwd() / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
+            try:
+                write_atomic(path, svg, exclusive=True)
+            except FileExistsError:
+                continue
+            except OSError as e:
+                self.notify(f"Could not save the screenshot: {e.strerror or e}", severity="error")
+                return
+            self.notify(f"Saved to {path}", title="Screenshot saved")
             return
-        self.notify(f"Saved to {path}", title="Screenshot saved")
+        self.notify(f"Could not find a free name for {stem}.svg here.", severity="error")
 
     @on(ResultTile.Selected)
     def _tile_selected(self, event: ResultTile.Selected) -> None:

@@ -28,7 +28,7 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
         yield "Run all tests", "Every test of the profile (All)", app.action_run_all, True
     yield "Save text report…", "CrystalDiskMark's text report, to a file", app.action_save_report, True
     yield "Copy text report", "CrystalDiskMark's text report, to the clipboard", app.action_copy_report, True
-    yield "Save SVG screenshot", "A picture of the window, in the current directory", app.action_screenshot, True
+    yield "Save SVG screenshot", "A picture of the window, in the current directory", app.action_save_svg, True
     for tile in app.grid.tiles:
         if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
             title = f"Details: {tile.spec.label} {tile.op.value}"
