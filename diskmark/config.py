@@ -50,6 +50,7 @@ class AppConfig:
     direct: bool = True
     measure: float | None = None  # None: the preset's value
     interval: float | None = None
+    compare: str | None = None  # the baseline the tiles are compared with, by name
 
     def to_settings(self, target_fallback: str) -> model.Settings:
         """The engine's Settings for these choices; ``target_fallback`` when no target is set.
@@ -178,6 +179,14 @@ def _v_seconds(name: str, low: float):
     return check
 
 
+def _v_compare(v: Any) -> str | None:
+    if v is None:
+        return None
+    if not isinstance(v, str) or not v.strip() or not v.isprintable() or len(v) > 200:
+        raise _Bad(f"compare {v!r} is not a baseline name")
+    return v
+
+
 _VALIDATORS = {
     "theme": _v_theme,
     "target": _v_target,
@@ -192,6 +201,7 @@ _VALIDATORS = {
     "direct": _v_direct,
     "measure": _v_seconds("measure", 1),
     "interval": _v_seconds("interval", 0),
+    "compare": _v_compare,
 }
 assert set(_VALIDATORS) == {f.name for f in fields(AppConfig)}
 

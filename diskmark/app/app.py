@@ -25,24 +25,32 @@ from textual.widgets import Button, Footer, Input, Select
 from textual.worker import Worker, WorkerState
 
 from diskmark.app.commands import DiskmarkCommands
+from diskmark.app.screens.baseline_dialogs import (BaselineNameDialog, NameChoice,
+                                                   PickBaselineDialog, suggest_name)
+from diskmark.app.screens.baselines import BaselinesScreen
+from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.details import DetailsScreen
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.help import HelpScreen
+from diskmark.app.screens.history import HistoryScreen
 from diskmark.app.screens.settings import SettingsScreen
 from diskmark.app.screens.target_picker import TargetPicker
 from diskmark.app.state import UiState, load_state, save_state
-from diskmark.app.widgets.figures import describe_progress, format_duration
+from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary, short_date
+from diskmark.app.widgets.figures import DELTA_GLYPHS, describe_progress, format_duration
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.atomic import write_atomic
+from diskmark.compare import BETTER, SAME, WORSE, Comparison, compare
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
                             Settings, Status, SystemFacts, TestFinished, TestResult, TestStarted,
                             Unit)
 from diskmark.presets import PresetCatalog, Profile, load_catalog
 from diskmark.report import text_report
+from diskmark.store import Entry, NameTaken, Store, StoreError
 from diskmark.themes import DEFAULT_THEME, load_themes, variable_defaults
 
 EngineFactory = Callable[[], Any]  # returns an object with the Engine interface
@@ -118,20 +126,28 @@ class DiskmarkApp(App[int]):
         Binding("t", "pick_target", "Target"),
         Binding("o,f2", "settings", "Settings"),
         Binding("m", "toggle_mix", "+Mix", show=False),
+        Binding("b", "baselines", "Baselines", tooltip="Saved baselines: compare, view, rename, "
+                "delete, export, import"),
+        Binding("B", "save_baseline", "Save as baseline", show=False),
+        Binding("h", "history", "History", show=False),
+        Binding("x", "compare_with", "Compare with…", show=False),
+        Binding("X", "clear_comparison", "Stop comparing", show=False),
+        Binding("v", "show_comparison", "Comparison", show=False),
         Binding("question_mark,f1", "help", "Help"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
     #: Actions that change settings: unavailable (greyed in the footer) while a run is on.
-    IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix"})
+    IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline"})
 
     def __init__(self, target: str | None = None, *, engine_factory: EngineFactory | None = None,
                  settings: Settings | None = None, unit: Unit | None = None,
                  theme: str | None = None, persist: bool = True,
                  facts_provider: FactsProvider | None = None,
-                 catalog: PresetCatalog | None = None) -> None:
+                 catalog: PresetCatalog | None = None, store: Store | None = None) -> None:
         """``settings``/``unit``/``theme`` override what was saved (tests, scripts);
-        ``persist=False`` keeps the saved settings untouched."""
+        ``persist=False`` keeps the saved settings untouched. ``store`` holds the history and
+        the baselines (default: the data directory, or ``DISKMARK_HOME``)."""
         super().__init__()
         state, self._notices = load_state(target)
         if settings is not None:
@@ -147,7 +163,12 @@ class DiskmarkApp(App[int]):
         self._fix_preset_choice()
         self.engine = (engine_factory or _default_engine)()
         self.facts_provider = facts_provider or _default_facts
-        self.history: list[SessionResult] = []
+        self.history: list[SessionResult] = []  # this process's runs; the store keeps all
+        self.store = store if store is not None else Store()
+        self.baseline: Entry | None = None  # what the tiles are compared with
+        self.comparison: Comparison | None = None
+        self._wanted_baseline = state.compare
+        self.facts: SystemFacts | None = None
         self.results: dict[tuple[int, Op], TestResult] = {}
         self.last_session: SessionResult | None = None
         self.comment = ""
@@ -224,6 +245,7 @@ class DiskmarkApp(App[int]):
         s = self.settings
         yield TopBar(count=s.count, size=s.size, target=s.target, unit=self.unit, id="topbar")
         yield FactsLine(id="facts-line")
+        yield ComparisonLine(id="comparison-line")
         yield ResultGrid(self.profile, s.mix, self.unit, id="grid")
         yield Input(placeholder="Comment (goes into the report)", id="comment")
         yield StatusLine(id="status")
@@ -236,6 +258,7 @@ class DiskmarkApp(App[int]):
         self.status.show("Ready · a or All runs every test, a green button runs one row, "
                          "? lists the keys")
         self._load_facts()
+        self._restore_baseline(self._wanted_baseline)
         for notice in self._notices:
             self.notify(notice, severity="warning", timeout=12)
         for problem in self.catalog.problems:
@@ -264,11 +287,17 @@ class DiskmarkApp(App[int]):
                     select.value = value
         self.query_one("#target", TargetButton).set_path(s.target)
 
+    def _plan_times(self) -> tuple[float, float]:
+        """The measure and interval seconds a run would use now (settings over presets)."""
+        s = self.settings
+        measure = s.measure if s.measure is not None else (self.profile.measure or self.preset.measure)
+        interval = s.interval if s.interval is not None else (
+            self.profile.interval if self.profile.interval is not None else self.preset.interval)
+        return measure, interval
+
     def _describe_setup(self) -> str:
         s = self.settings
-        plan_measure = s.measure if s.measure is not None else (self.profile.measure or self.preset.measure)
-        plan_interval = s.interval if s.interval is not None else (
-            self.profile.interval if self.profile.interval is not None else self.preset.interval)
+        plan_measure, plan_interval = self._plan_times()
         name = self.preset.name
         if self.profile.name != "Default":
             name = f"{name} · {self.profile.name}"
@@ -289,7 +318,8 @@ class DiskmarkApp(App[int]):
     def _save(self) -> None:
         if not self.persist:
             return
-        problem = save_state(UiState(self.settings, self.unit, self.theme))
+        compare_with = self.baseline.name if self.baseline is not None else None
+        problem = save_state(UiState(self.settings, self.unit, self.theme, compare_with))
         if problem:
             self.notify(problem, severity="warning")
 
@@ -312,6 +342,8 @@ class DiskmarkApp(App[int]):
         self._sync_controls()
         if relayout:
             self.call_later(self._relayout)
+        elif self.last_session is None:
+            self._update_comparison()  # before any run, the line compares the settings
         self.refresh_bindings()
         self._save()
 
@@ -325,6 +357,7 @@ class DiskmarkApp(App[int]):
                 keep[(row, op)] = result
                 grid.show_result(result, final=True)
         self.results = keep
+        self._update_comparison()
 
     def set_unit(self, unit: Unit) -> None:
         """Re-render every tile in ``unit`` at once; nothing is measured again."""
@@ -333,6 +366,7 @@ class DiskmarkApp(App[int]):
         self.unit = unit
         self.grid.set_unit(unit)
         self._sync_controls()
+        self._update_comparison()  # the line counts verdicts in the unit on screen
         self._save()
 
     @on(Select.Changed, "#count")
@@ -452,6 +486,7 @@ class DiskmarkApp(App[int]):
         for slot in slots:
             self.results.pop(slot, None)
         self._run_settings = settings
+        self._update_comparison()
         self._set_running(True)
         self.status.show("Checking the target…", 0.0)
         self._bench(settings)
@@ -490,6 +525,8 @@ class DiskmarkApp(App[int]):
         elif isinstance(event, TestFinished):
             self.results[(event.result.index, event.result.op)] = event.result
             grid.show_result(event.result, final=True)
+            if self.baseline is not None:
+                self._update_comparison()  # deltas appear as the tests finish
         elif isinstance(event, Notice):
             severity = event.severity if event.severity in ("information", "warning", "error") else "warning"
             self.notify(event.text, severity=severity, timeout=10)  # type: ignore[arg-type]
@@ -533,12 +570,21 @@ class DiskmarkApp(App[int]):
             self.grid.show_result(result, final=True)
         self.last_session = session
         self.history.append(session)
+        self._update_comparison()
         took = _duration(session)
         took_text = f" in {format_duration(took)}" if took is not None else ""
         if session.status is Status.COMPLETE:
+            self._keep_history(session)
             done = len(session.tests)
-            self.status.show(f"Finished{took_text} · {done} test{'s' * (done != 1)} · "
-                             f"s saves the report, c copies it, enter on a tile shows details")
+            if self.comparison is not None and self.baseline is not None:
+                counts = self.comparison.counts(self.grid.header_unit)
+                verdicts = "  ".join(f"{DELTA_GLYPHS[v]} {counts[v]} {v}" for v in (BETTER, WORSE, SAME))
+                self.status.show(f"Finished{took_text} · against “{self.baseline.name}”: "
+                                 f"{verdicts} · v shows the comparison, B saves as baseline")
+            else:
+                self.status.show(f"Finished{took_text} · {done} test{'s' * (done != 1)} · "
+                                 f"B saves it as a baseline, s the report, enter on a tile "
+                                 f"shows details")
         elif session.status is Status.CANCELLED:
             self.status.show("Stopped · fio ended and the test file was removed; "
                              "finished tiles are kept")
@@ -668,6 +714,166 @@ class DiskmarkApp(App[int]):
         buffered = self.last_session is not None and not self.last_session.settings.direct
         self.push_screen(DetailsScreen(result, buffered=buffered))
 
+    # --- history, baselines and comparison -----------------------------------------------
+
+    @work(thread=True, group="history", exit_on_error=False)
+    def _keep_history(self, session: SessionResult) -> None:
+        """Every completed run goes to the store's history; failing to write it is a
+        warning, never a reason to lose what is on screen."""
+        try:
+            self.store.save_history(session)
+        except Exception as e:  # StoreError, or a bug in writing: the run is still on screen
+            self.call_from_thread(self.notify, f"This run was not kept in the history: {e}",
+                                  severity="warning", timeout=12)
+
+    def _restore_baseline(self, name: str | None) -> None:
+        """Compare with the baseline chosen last time, if it is still there and readable."""
+        if not name:
+            return
+        try:
+            entry = self.store.find_baseline(name)
+        except StoreError as e:
+            entry, why = None, str(e)
+        else:
+            why = "it is not saved any more" if entry is None else f"it is damaged ({entry.damaged})"
+        if entry is None or not entry.ok:
+            self._notices.append(f"Not comparing with baseline “{name}”: {why}.")
+            self._save()
+            return
+        self.set_baseline(entry)
+
+    def set_baseline(self, entry: Entry | None) -> None:
+        """Compare the tiles with ``entry`` from now on (None: stop comparing)."""
+        self.baseline = entry if entry is not None and entry.ok else None
+        self.set_class(self.baseline is not None, "-comparing")
+        self._update_comparison()
+        self._save()
+
+    def _session_for_comparison(self, base: SessionResult) -> SessionResult:
+        """What the tiles show, as a session. Before the first run finishes: the settings a
+        run would use now and the target's facts, so a mismatch shows before it runs."""
+        session = self.current_session()
+        if session is not None:
+            return session
+        measure, interval = self._plan_times()
+        tests = sorted(self.results.values(), key=lambda t: (_OP_ORDER[t.op], t.index))
+        return SessionResult(settings=self._run_settings or self.settings,
+                             system=self.facts or base.system, preset_name=self.preset.name,
+                             profile_name=self.profile.name, measure=measure, interval=interval,
+                             tests=tests)
+
+    def _update_comparison(self) -> None:
+        """Recompute the deltas of every tile and the comparison line."""
+        line = self.query_one("#comparison-line", ComparisonLine)
+        base = self.baseline
+        if base is None or base.session is None:
+            self.comparison = None
+            self.grid.show_comparison(None)
+            line.summary = None
+            return
+        session = self._session_for_comparison(base.session)
+        cmp = compare(session, base.session, base.name)
+        measured = any(t.complete for t in session.tests)
+        self.comparison = cmp if measured else None
+        self.grid.show_comparison(self.comparison)
+        unit = self.grid.header_unit
+        line.summary = ComparisonSummary(base.name, base.started or base.saved,
+                                         cmp.settings_differences,
+                                         cmp.counts(unit) if measured else None, unit.label)
+
+    def _baseline_changed(self, old: str, new: Entry | None) -> None:
+        """A baseline was renamed or deleted on the baselines screen: follow it."""
+        if self.baseline is None or self.baseline.name != old:
+            return
+        if new is None:
+            self.set_baseline(None)
+            self.notify(f"Baseline “{old}” was deleted; the tiles are not compared any more.")
+        else:
+            self.set_baseline(new)
+
+    def action_save_baseline(self) -> None:
+        session = self.current_session()
+        if session is None or not any(t.complete for t in session.tests):
+            self.notify("Nothing measured yet: press a (All) or a row button first, then B "
+                        "saves the result as a baseline.", severity="warning")
+            return
+        done = sum(t.complete for t in session.tests)
+        where = " ".join(x for x in (session.system.device, session.system.fstype) if x)
+        hint = (f"The {done} test{'s' * (done != 1)} on screen, run {short_date(session.started)}"
+                f"{' on ' + where if where else ''}. A name that exists already is replaced "
+                f"only if you say so.")
+
+        def named(choice: NameChoice | None) -> None:
+            if choice is not None:
+                self.save_baseline(session, choice.name, choice.note, replace=choice.replace)
+
+        self.push_screen(BaselineNameDialog(self.store, "Save as baseline", hint,
+                                            name=suggest_name(session), note=self.comment), named)
+
+    def save_baseline(self, session: SessionResult, name: str, note: str = "",
+                      replace: bool = False) -> Entry | None:
+        try:
+            entry = self.store.save_baseline(session, name, note, replace=replace)
+        except NameTaken as e:
+            self.notify(f"Not saved: {e}; it was not replaced.", severity="warning")
+            return None
+        except StoreError as e:
+            self.notify(f"Not saved as a baseline: {e}", severity="error")
+            return None
+        self.notify(f"Saved as baseline “{entry.name}”. x compares later runs with it.",
+                    title="Baseline saved")
+        if self.baseline is not None and self.baseline.name == entry.name:
+            self.set_baseline(entry)  # replaced the one in use: compare with the new figures
+        return entry
+
+    def action_baselines(self) -> None:
+        def chosen(entry: Entry | None) -> None:
+            if entry is not None:
+                self.set_baseline(entry)
+                self.notify(f"The tiles are compared with “{entry.name}”.")
+
+        in_use = self.baseline.name if self.baseline else None
+        self.push_screen(BaselinesScreen(self.store, self.current_session(), in_use,
+                                         self._baseline_changed), chosen)
+
+    def action_history(self) -> None:
+        in_use = self.baseline.name if self.baseline else None
+        self.push_screen(HistoryScreen(self.store, self.current_session(), in_use))
+
+    def action_compare_with(self) -> None:
+        try:
+            entries = self.store.baselines()
+        except StoreError as e:
+            self.notify(str(e), severity="error")
+            return
+
+        def chosen(entry: Entry | None) -> None:
+            if entry is not None:
+                self.set_baseline(entry)
+
+        self.push_screen(PickBaselineDialog(
+            "Compare the tiles with…", entries,
+            "Every tile shows the change against this baseline. X stops comparing; b manages "
+            "the baselines.", current=self.baseline.name if self.baseline else None), chosen)
+
+    def action_clear_comparison(self) -> None:
+        if self.baseline is None:
+            self.notify("The tiles are not compared with any baseline (x chooses one).")
+            return
+        name = self.baseline.name
+        self.set_baseline(None)
+        self.notify(f"Stopped comparing with “{name}”.")
+
+    def action_show_comparison(self) -> None:
+        if self.baseline is None:
+            self.notify("Choose a baseline to compare with first (x).", severity="warning")
+            return
+        if self.comparison is None:
+            self.notify("Nothing measured yet: run first (a), then v shows the comparison.",
+                        severity="warning")
+            return
+        self.push_screen(ComparisonScreen(self.comparison, "This run", f"“{self.baseline.name}”"))
+
     # --- target facts ---------------------------------------------------------------------
 
     @work(exclusive=True, group="facts", thread=True, exit_on_error=False)
@@ -682,7 +888,13 @@ class DiskmarkApp(App[int]):
         except Exception as e:  # facts decorate; they never stop anything
             self.call_from_thread(line.show_facts, None, f"No details about {target}: {e}")
             return
-        self.call_from_thread(line.show_facts, facts)
+        self.call_from_thread(self._facts_loaded, facts)
+
+    def _facts_loaded(self, facts: SystemFacts) -> None:
+        self.facts = facts
+        self.query_one("#facts-line", FactsLine).show_facts(facts)
+        if self.last_session is None:
+            self._update_comparison()  # another device or filesystem than the baseline's?
 
 
 def run_app(target: str | None = None) -> int:

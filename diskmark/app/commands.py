@@ -29,6 +29,18 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
     yield "Save text report…", "CrystalDiskMark's text report, to a file", app.action_save_report, True
     yield "Copy text report", "CrystalDiskMark's text report, to the clipboard", app.action_copy_report, True
     yield "Save SVG screenshot", "A picture of the window, in the current directory", app.action_save_svg, True
+    if not running:
+        yield ("Save as baseline…", "Keep the result on screen under a name, to compare later",
+               app.action_save_baseline, True)
+    yield "Baselines…", "List, view, compare, rename, delete, export, import", app.action_baselines, True
+    yield "History…", "Every completed run; promote one to a baseline", app.action_history, True
+    yield ("Compare with a baseline…", "Every tile shows the change against it",
+           app.action_compare_with, True)
+    if app.baseline is not None:
+        yield ("Show the comparison", f"Every test and unit against “{app.baseline.name}”",
+               app.action_show_comparison, True)
+        yield ("Stop comparing", f"The tiles stop showing the change against “{app.baseline.name}”",
+               app.action_clear_comparison, True)
     for tile in app.grid.tiles:
         if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
             title = f"Details: {tile.spec.label} {tile.op.value}"

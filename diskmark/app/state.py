@@ -23,6 +23,7 @@ class UiState:
     settings: Settings = field(default_factory=Settings)
     unit: Unit = Unit.MB_S
     theme: str = AppConfig.theme
+    compare: str | None = None  # name of the baseline the tiles are compared with
 
 
 def _theme_was_saved() -> bool:
@@ -57,13 +58,14 @@ def load_state(target: str | None = None) -> tuple[UiState, list[str]]:
     theme = cfg.theme
     if os.environ.get("NO_COLOR") and not _theme_was_saved():
         theme = MONO_THEME
-    return UiState(settings, unit, theme), notices
+    return UiState(settings, unit, theme, cfg.compare), notices
 
 
 def save_state(state: UiState) -> str | None:
     """Persist; returns a message when that failed."""
     try:
-        cfg = AppConfig(theme=state.theme, unit=state.unit.value).with_settings(state.settings)
+        cfg = AppConfig(theme=state.theme, unit=state.unit.value,
+                        compare=state.compare).with_settings(state.settings)
         save_config(cfg)
     except Exception as e:  # disk full, read-only home, damaged file that cannot be moved
         return f"Settings could not be saved: {e}"

@@ -48,6 +48,7 @@ CUSTOM_VARIABLES: dict[str, str] = {
     "column-header-foreground": "the Read (MB/s) / Write (MB/s) / Mix headers",
     "better-color": "a delta that is better than the baseline",
     "worse-color": "a delta that is worse than the baseline",
+    "same-color": "a delta within the noise of the runs (neither better nor worse)",
 }
 
 _FIELDS_COLOR = ("primary", "secondary", "accent", "foreground", "background", "surface",
@@ -72,6 +73,7 @@ _STATIC_DEFAULTS: dict[str, str] = {
     "column-header-foreground": "#1D5E27",
     "better-color": "#1E7B34",
     "worse-color": "#B42318",
+    "same-color": "#596159",
 }
 assert set(_STATIC_DEFAULTS) == set(CUSTOM_VARIABLES)
 
@@ -89,6 +91,7 @@ _DERIVED: dict[str, str] = {
     "column-header-foreground": "text-primary",
     "better-color": "text-success",
     "worse-color": "text-error",
+    "same-color": "foreground-muted",
 }
 
 

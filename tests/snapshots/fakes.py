@@ -46,14 +46,19 @@ def _run(mb_s: float, spec, factor: float) -> RunResult:
 class FakeEngine:
     """Emits a plausible event stream. ``block_at``: stop at that plan index mid-measurement
     and wait for ``stop()`` (a run in progress); ``error``: raise it before anything runs;
-    ``fail_at``: end the session FAILED at that plan index."""
+    ``fail_at``: end the session FAILED at that plan index; ``scale``: a factor per
+    (row, op) on the figures, and ``started`` another date, to make a different drive (a
+    baseline to compare with)."""
 
     def __init__(self, *, block_at: int | None = None, error: Exception | None = None,
-                 fail_at: int | None = None) -> None:
+                 fail_at: int | None = None, scale: dict[tuple[int, Op], float] | None = None,
+                 started: str = "2024-05-01T10:00:00+02:00") -> None:
         self.catalog = load_catalog()
         self.block_at = block_at
         self.error = error
         self.fail_at = fail_at
+        self.scale = scale or {}
+        self.started = started
         self._stop: asyncio.Event | None = None
         self.stopped = False
 
@@ -74,14 +79,15 @@ class FakeEngine:
         session = SessionResult(settings=settings, system=FACTS, preset_name=plan.preset.name,
                                 profile_name=plan.profile.name, measure=plan.measure,
                                 interval=plan.interval, fio_version="fio-3.33",
-                                diskmark_version="0.1.0", started="2024-05-01T10:00:00+02:00",
-                                finished="2024-05-01T10:03:21+02:00")
+                                diskmark_version="0.1.0", started=self.started,
+                                finished=self.started.replace("T10:00:00", "T10:03:21"))
         total = len(plan.tests)
         for test in plan.tests:
             spec = test.spec
             base = SPEEDS.get((spec.pattern, spec.block, spec.queues, test.op))
             if base is None:  # mixes and other presets: something in between
                 base = 0.8 * SPEEDS.get((spec.pattern, spec.block, spec.queues, Op.READ), 500.0)
+            base *= self.scale.get((test.row, test.op), 1.0)
             args = run_args("/usr/bin/fio", plan, test, f"{settings.target}/.diskmark-0123456789ab.tmp")
             result = TestResult(index=test.row, spec=spec, op=test.op, mix_read=test.mix_read,
                                 fio_command=args)

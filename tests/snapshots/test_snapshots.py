@@ -270,3 +270,120 @@ def test_target_picker(snap_compare, fixed_tree):
         await pilot.pause(0.3)  # the directory tree loads in a worker
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+# --- baselines and comparison --------------------------------------------------------------
+
+#: The baseline drive: faster here, slower there, the same elsewhere (the fake's passes spread
+#: ±3%, so "same" is within that), measured with a smaller test file.
+BASELINE_SCALE = {(0, Op.READ): 0.95, (0, Op.WRITE): 1.0, (1, Op.READ): 1.12,
+                  (1, Op.WRITE): 0.99, (2, Op.READ): 0.9, (2, Op.WRITE): 1.05,
+                  (3, Op.READ): 1.0, (3, Op.WRITE): 0.8}
+
+
+@pytest.fixture
+def fixed_home(monkeypatch):
+    """Baselines in a fixed place with a fixed save date: the baselines screen shows both."""
+    import shutil
+
+    from diskmark import store
+
+    home = Path(tempfile.gettempdir()) / "diskmark-snapshot-home"
+    shutil.rmtree(home, ignore_errors=True)
+    home.mkdir(parents=True)
+    monkeypatch.setenv("DISKMARK_HOME", str(home))
+    monkeypatch.setattr(store, "_now", lambda: "2024-04-01T10:05:00+02:00")
+    yield home
+    shutil.rmtree(home, ignore_errors=True)
+
+
+def save_baseline(name: str = "new NVMe", note: str = "firmware 4B2QGXA7", *,
+                  size: int = 512 * 1024**2, scale=None, started: str = "2024-04-01T10:00:00+02:00"):
+    import asyncio
+
+    from diskmark.store import Store
+
+    engine = FakeEngine(scale=BASELINE_SCALE if scale is None else scale, started=started)
+    session = asyncio.run(engine.run(Settings(target=TARGET, size=size, count=5)))
+    return Store().save_baseline(session, name, note)
+
+
+async def compared(pilot) -> None:
+    """Choose the baseline with x, then run: every tile shows its change."""
+    app = pilot.app
+    await pilot.press("x")
+    await settle(pilot, lambda: type(app.screen).__name__ == "PickBaselineDialog", "the list")
+    await pilot.press("enter")
+    await settle(pilot, lambda: app.baseline is not None, "the baseline chosen")
+    await finished(pilot)
+    deltas = {(t.row, t.op): t.delta_text for t in app.grid.tiles}
+    assert all(deltas.values()), deltas
+    assert deltas[(0, Op.READ)].startswith("▲ +5.")
+    assert deltas[(1, Op.READ)].startswith("▼ −10.")
+    assert deltas[(0, Op.WRITE)].startswith("= ")
+    summary = app.query_one("#comparison-line").summary
+    assert summary.name == "new NVMe" and summary.differences == ["size 1GiB vs 512MiB"]
+    assert summary.counts == {"better": 3, "worse": 2, "same": 3}
+
+
+def test_compared_run(snap_compare, fixed_home):
+    save_baseline()
+    app = make()
+    check(app, snap_compare(app, terminal_size=BIG, run_before=compared))
+
+
+def test_compared_run_small(snap_compare, fixed_home):
+    save_baseline()
+    app = make()
+
+    async def run(pilot):
+        await compared(pilot)
+        assert not app.query_one("#facts-line").display  # the comparison line took its place
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+def test_compared_run_mono(snap_compare, fixed_home):
+    """Without colour, the glyphs ▲ ▼ = still tell better, worse and same apart."""
+    save_baseline()
+    app = make(theme="diskmark-mono")
+    check(app, snap_compare(app, terminal_size=BIG, run_before=compared))
+
+
+def test_comparison_screen(snap_compare, fixed_home):
+    save_baseline()
+    app = make()
+
+    async def run(pilot):
+        await compared(pilot)
+        await pilot.press("v")
+        await settle(pilot, lambda: type(app.screen).__name__ == "ComparisonScreen", "the screen")
+        assert "size 1GiB vs 512MiB" in str(app.screen.query_one("#differences").render())
+        assert app.screen.query_one("#comparison").row_count == 8 * 4
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_baselines_screen(snap_compare, fixed_home):
+    save_baseline()
+    save_baseline("old SATA SSD", "", size=GIB, scale={k: 0.08 for k in BASELINE_SCALE},
+                  started="2023-11-12T18:30:00+01:00")
+    (fixed_home / "data" / "baselines" / "broken-0000.json").write_text('{"schema": "diskm')
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("x")  # compare with the first readable one: the list marks it ●
+        await settle(pilot, lambda: type(app.screen).__name__ == "PickBaselineDialog", "the list")
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.baseline is not None, "the baseline chosen")
+        await pilot.press("b")
+        await settle(pilot, lambda: getattr(app.screen, "loaded", False), "the list")
+        names = [e.name for e in app.screen.entries]
+        assert names == ["broken-0000", "new NVMe", "old SATA SSD"]
+        assert app.screen.entries[0].damaged.startswith("not valid JSON")
+        assert app.screen.in_use == "new NVMe"
+        await pilot.press("down")
+        await pilot.pause()
+        assert "firmware 4B2QGXA7" in str(app.screen.query_one("#saved-detail").render())
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))

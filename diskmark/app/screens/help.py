@@ -23,6 +23,14 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
         ("c", "copy the text report to the clipboard"),
         ("p  ctrl+s", "save an SVG screenshot"),
     ]),
+    ("Baselines", [
+        ("B  (shift+b)", "save the result on screen as a named baseline"),
+        ("b", "baselines: compare, view, rename, delete, export, import"),
+        ("x", "compare the tiles with a baseline: ▲ better  ▼ worse  = within noise"),
+        ("v", "the comparison: every test and unit, side by side"),
+        ("X  (shift+x)", "stop comparing"),
+        ("h", "history of every completed run; p there saves one as a baseline"),
+    ]),
     ("Setup", [
         ("t", "choose the target directory"),
         ("o  F2", "settings: preset, profile, mode, +Mix, test data, times"),

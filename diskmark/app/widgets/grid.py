@@ -15,6 +15,7 @@ from textual.containers import Container
 from textual.widgets import Static
 
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
+from diskmark.compare import Comparison
 from diskmark.model import Op, TestResult, TestSpec, Unit
 from diskmark.presets import Profile
 
@@ -144,6 +145,15 @@ class ResultGrid(Container):
             tile.result = result
             if final:
                 tile.live = None
+
+    def show_comparison(self, comparison: Comparison | None) -> None:
+        """Give every tile its deltas against the baseline (None: not comparing). A tile
+        whose test the baseline lacks, or that has no result, shows no delta."""
+        for tile in self.tiles:
+            test = None
+            if comparison is not None and tile.result is not None:
+                test = comparison.test(tile.result.key)
+            tile.deltas = dict(test.deltas) if test is not None else None
 
     def end_live(self) -> None:
         for tile in self.tiles:

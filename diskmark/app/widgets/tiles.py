@@ -20,7 +20,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button
 
-from diskmark.app.widgets.figures import format_figure, meter_fraction
+from diskmark.app.widgets.figures import format_delta, format_figure, meter_fraction
+from diskmark.compare import BETTER, WORSE, Delta
 from diskmark.model import Op, TestResult, TestSpec, Unit
 
 
@@ -60,6 +61,7 @@ def foreground_style(widget: Widget, component: str) -> Style:
 
 # Roles of the cells a tile draws; each maps to a component class styled in app.tcss.
 _BLANK, _FIGURE, _LIVE, _PLACEHOLDER, _CAPTION, _ERROR, _SEPARATOR = range(7)
+_BETTER, _WORSE, _SAME = range(7, 10)
 
 
 class ResultTile(Widget, can_focus=True):
@@ -75,6 +77,9 @@ class ResultTile(Widget, can_focus=True):
         "tile--track",  # the background of the rest of that line
         "tile--error",
         "tile--separator",  # the thin line under a borderless tile (small terminals)
+        "tile--better",  # the change against the baseline: better, worse, within noise
+        "tile--worse",
+        "tile--same",
     }
 
     BINDINGS = [Binding("enter", "select", "Details", show=False)]
@@ -85,6 +90,9 @@ class ResultTile(Widget, can_focus=True):
     #: Borderless (small terminals): keep the last line for the progress bar and a thin
     #: separator, so stacked tiles do not run into each other.
     separated: reactive[bool] = reactive(False)
+    #: The result against the comparison baseline, per unit; None when not comparing or
+    #: when the baseline has no counterpart of this test.
+    deltas: reactive[dict[Unit, Delta] | None] = reactive(None)
 
     class Selected(Message):
         """The user asked for the details behind a tile."""
@@ -125,6 +133,20 @@ class ResultTile(Widget, can_focus=True):
         value = self.value
         return "" if value is None else format_figure(value, self.shown_unit)
 
+    @property
+    def delta(self) -> Delta | None:
+        """The change shown under the figure: none while the test runs (a live figure is
+        not a result) or when the result failed."""
+        if self.live is not None or not self.deltas or self.result is None or self.result.error:
+            return None
+        return self.deltas.get(self.shown_unit)
+
+    @property
+    def delta_text(self) -> str:
+        """The change as printed (``▲ +4.2%``), ``""`` when there is none."""
+        delta = self.delta
+        return format_delta(delta) if delta is not None else ""
+
     def set_unit(self, unit: Unit) -> None:
         if self.fixed_unit is None:
             self.unit = unit
@@ -132,6 +154,7 @@ class ResultTile(Widget, can_focus=True):
     def clear(self) -> None:
         self.live = None
         self.result = None
+        self.deltas = None
 
     # --- rendering -----------------------------------------------------------------------
 
@@ -143,6 +166,9 @@ class ResultTile(Widget, can_focus=True):
         self.set_class(self.result is not None and bool(self.result.runs), "-done")
 
     def watch_separated(self) -> None:
+        self._invalidate()
+
+    def watch_deltas(self) -> None:
         self._invalidate()
 
     def watch_live(self) -> None:
@@ -193,17 +219,29 @@ class ResultTile(Widget, can_focus=True):
             if live.caption and width >= len(live.caption) + 6:
                 put(bar_row, 1, live.caption, _CAPTION)
         text, role = self._figure()
-        if role != _ERROR and bottom >= BLOCK_ROWS + 2 and block_width(text) + 4 <= width:
-            y0 = (bottom - BLOCK_ROWS + 1) // 2
+        delta = self.delta if role == _FIGURE and bottom >= 2 else None
+        extra = 1 if delta is not None else 0  # the delta's own line, under the figure
+        if role != _ERROR and bottom >= BLOCK_ROWS + 2 + extra and block_width(text) + 4 <= width:
+            rows, right = BLOCK_ROWS, width - 2
+            y0 = (bottom - rows - extra + 1) // 2
             for dy, line in enumerate(_block_lines(text)):
-                put(y0 + dy, width - 2 - len(line), line, role)
-        elif role != _ERROR and bottom >= 3 and Digits.get_width(text) + 2 <= width:
-            y0 = (bottom - 3 + 1) // 2
+                put(y0 + dy, right - len(line), line, role)
+        elif role != _ERROR and bottom >= 3 + extra and Digits.get_width(text) + 2 <= width:
+            rows, right = 3, width - 1
+            y0 = (bottom - rows - extra + 1) // 2
             for dy, line in enumerate(_digit_lines(text, bold=role in (_FIGURE, _ERROR))):
-                put(y0 + dy, width - 1 - len(line), line, role)
+                put(y0 + dy, right - len(line), line, role)
         else:
+            rows, right = 1, width - 1
             text = text[-max(width - 1, 0):] if width > 1 else ""
-            put(max((bottom - 1) // 2, 0), width - 1 - len(text), text, role)
+            y0 = max((bottom - rows - extra + 1) // 2, 0)
+            put(y0, right - len(text), text, role)
+        if delta is not None:
+            change = format_delta(delta)
+            if len(change) > width - 1:  # a very narrow tile: the glyph and the number
+                change = change.replace(" ", "", 1)[-max(width - 1, 0):]
+            put(y0 + rows, right - len(change), change,
+                {BETTER: _BETTER, WORSE: _WORSE}.get(delta.verdict, _SAME))
         if self.separated and height >= 2:
             last = grid[height - 1]
             grid[height - 1] = [("▁", _SEPARATOR) if role == _BLANK else (ch, role)
@@ -221,6 +259,9 @@ class ResultTile(Widget, can_focus=True):
             _CAPTION: foreground_style(self, "tile--caption"),
             _ERROR: foreground_style(self, "tile--error"),
             _SEPARATOR: foreground_style(self, "tile--separator"),
+            _BETTER: foreground_style(self, "tile--better"),
+            _WORSE: foreground_style(self, "tile--worse"),
+            _SAME: foreground_style(self, "tile--same"),
         }
 
         def layer(component: str) -> Style:

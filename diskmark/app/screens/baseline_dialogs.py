@@ -1,0 +1,252 @@
+"""Dialogs around saved baselines: name one (save, promote, rename, import under another
+name), pick one from a list, and say which file to import.
+
+A name that exists already is never replaced silently: the name dialog asks first (or, for a
+rename, refuses), and the store itself refuses without ``replace=True`` as a last guard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from diskmark.app.screens.dialogs import ConfirmDialog
+from diskmark.app.widgets.comparison_line import short_date
+from diskmark.model import SessionResult
+from diskmark.store import Entry, Store, StoreError, check_name
+
+
+@dataclass(frozen=True)
+class NameChoice:
+    name: str
+    note: str
+    replace: bool  # the user agreed to replace the baseline of that name
+
+
+def describe_entry(entry: Entry) -> str:
+    """``run 2024/05/01 10:00 on /dev/nvme0n1p2 (ext4)``, for questions about an entry."""
+    if not entry.ok:
+        return f"damaged: {entry.damaged}"
+    where = entry.device or "an unknown device"
+    if entry.fstype:
+        where += f" ({entry.fstype})"
+    return f"run {short_date(entry.started or entry.saved)} on {where}"
+
+
+def suggest_name(session: SessionResult) -> str:
+    """A baseline name to start from: ``Samsung SSD 980 PRO 1TB ext4 2024-05-01``."""
+    system = session.system
+    day = session.started[:10]
+    return " ".join(x for x in (system.model or system.device, system.fstype, day) if x)
+
+
+class BaselineNameDialog(ModalScreen[NameChoice | None]):
+    """Ask for a baseline name (and a note, unless ``note`` is None). When the name is
+    taken: ask before replacing (``allow_replace``), or say so and stay open."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, store: Store, title: str, hint: str = "", name: str = "",
+                 note: str | None = "", *, action: str = "Save", allow_replace: bool = True,
+                 current: str | None = None) -> None:
+        super().__init__(classes="dialog baseline-name")
+        self.store = store
+        self.title_text, self.hint, self.action = title, hint, action
+        self.initial_name, self.initial_note = name, note
+        self.allow_replace = allow_replace
+        self.current = current  # a rename: the old name, which is not a clash
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            if self.hint:
+                yield Static(self.hint, classes="dialog-hint", markup=False)
+            with Grid(classes="form"):
+                yield Label("Name")
+                yield Input(self.initial_name, placeholder="e.g. new NVMe, ext4", id="name",
+                            compact=True)
+                if self.initial_note is not None:
+                    yield Label("Note")
+                    yield Input(self.initial_note, placeholder="optional, e.g. firmware 4B2QGXA7",
+                                id="note", compact=True)
+            yield Static("", id="problem", classes="dialog-problem", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button(self.action, id="save", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        field = self.query_one("#name", Input)
+        field.focus()
+        field.selection = (0, len(field.value))  # typing replaces the suggestion
+
+    def _problem(self, text: str) -> None:
+        self.query_one("#problem", Static).update(text)
+
+    def _submit(self) -> None:
+        try:
+            name = check_name(self.query_one("#name", Input).value)
+        except StoreError as e:
+            self._problem(f"{str(e)[0].upper()}{str(e)[1:]}.")
+            return
+        note = self.query_one("#note", Input).value.strip() if self.initial_note is not None else ""
+        if self.current is not None and name == self.current:
+            self.dismiss(None)  # renamed to itself: nothing to do
+            return
+        try:
+            clash = self.store.conflict(name)
+        except StoreError as e:
+            self._problem(str(e))
+            return
+        if clash is None:
+            self.dismiss(NameChoice(name, note, False))
+            return
+        if not self.allow_replace:
+            self._problem(f"A baseline named “{name}” exists already ({describe_entry(clash)}). "
+                          f"Choose another name, or delete that one first.")
+            return
+        if clash.damaged:
+            question = (f"The file of baseline “{name}” is damaged ({clash.damaged}). Replace "
+                        f"it? The damaged file is kept aside as {clash.path.name}.damaged-….")
+        else:
+            question = (f"A baseline named “{name}” exists already ({describe_entry(clash)}). "
+                        f"Replace it with this result?")
+
+        def answered(replace: bool | None) -> None:
+            if replace:
+                self.dismiss(NameChoice(name, note, True))
+
+        self.app.push_screen(ConfirmDialog("Replace the baseline?", question, yes="Replace",
+                                           no="Keep it"), answered)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._problem("")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "save":
+            self._submit()
+        else:
+            self.dismiss(None)
+
+
+class PickBaselineDialog(ModalScreen[Entry | None]):
+    """A list of baselines to choose one from; damaged ones are listed, greyed, with why."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, title: str, entries: list[Entry], hint: str = "",
+                 current: str | None = None) -> None:
+        super().__init__(classes="dialog pick-baseline")
+        self.title_text, self.hint = title, hint
+        self.entries = entries
+        self.current = current  # marked ● (the baseline in use)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            if self.hint:
+                yield Static(self.hint, classes="dialog-hint", markup=False)
+            options = []
+            for i, entry in enumerate(self.entries):
+                prompt = Text(no_wrap=True, overflow="ellipsis")
+                prompt.append("● " if entry.ok and entry.name == self.current else "  ")
+                prompt.append(entry.name, style="bold")
+                prompt.append(f"  {describe_entry(entry)}", style="italic" if not entry.ok else "dim")
+                options.append(Option(prompt, id=str(i), disabled=not entry.ok))
+            yield OptionList(*options, id="baselines")
+            if not self.entries:
+                yield Static("No baselines are saved yet. After a run, B saves it as one; the "
+                             "baselines screen (b) imports files.", classes="dialog-problem")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Choose", id="choose", variant="primary", disabled=not self.entries)
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.focus()
+        start = next((i for i, e in enumerate(self.entries) if e.ok and e.name == self.current),
+                     next((i for i, e in enumerate(self.entries) if e.ok), None))
+        if start is not None:
+            options.highlighted = start
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.entries[int(event.option.id or 0)])
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "choose":
+            index = self.query_one(OptionList).highlighted
+            if index is not None and self.entries[index].ok:
+                self.dismiss(self.entries[index])
+        else:
+            self.dismiss(None)
+
+
+class ImportFileDialog(ModalScreen[Path | None]):
+    """Which file to import. Only that it is a readable file is checked here; the store
+    checks the content and says what is wrong with it."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, directory: Path | None = None) -> None:
+        super().__init__(classes="dialog")
+        self.directory = directory or Path.cwd()
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label("Import a baseline", classes="dialog-title")
+            yield Static("A file exported from diskmark (e on the baselines screen, or "
+                         "diskmark baselines export), or the output of diskmark run --format "
+                         f"json. Relative paths start in {self.directory}.",
+                         classes="dialog-hint", markup=False)
+            yield Input(placeholder="path/to/baseline.json", id="path")
+            yield Static("", id="problem", classes="dialog-problem", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Import", id="import", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def _submit(self) -> None:
+        raw = self.query_one(Input).value.strip()
+        problem = self.query_one("#problem", Static)
+        if not raw:
+            problem.update("Type the path of the file to import.")
+            return
+        path = Path(raw).expanduser()
+        if not path.is_absolute():
+            path = self.directory / path
+        if not path.exists():
+            problem.update(f"{path} does not exist.")
+        elif not path.is_file():
+            problem.update(f"{path} is not a file.")
+        else:
+            self.dismiss(path)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self._submit()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.query_one("#problem", Static).update("")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "import":
+            self._submit()
+        else:
+            self.dismiss(None)

@@ -1,0 +1,137 @@
+"""Two results side by side: every test in every unit, current, baseline and the change,
+coloured by verdict, with the settings that differ said plainly at the top, because a
+comparison of another size, preset or filesystem misleads."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Label, Static
+
+from diskmark.app.widgets.comparison_line import short_date
+from diskmark.app.widgets.figures import DELTA_GLYPHS, format_delta, format_figure
+from diskmark.compare import (BETTER, DEFAULT_NOISE_PCT, SAME, UNITS, WORSE, Comparison,
+                              comparison_text)
+from diskmark.model import SessionResult, format_size
+
+
+def describe_session(session: SessionResult) -> str:
+    """``2024/05/01 10:00 · 1GiB ×5 · /dev/nvme0n1p2 ext4``"""
+    parts = [short_date(session.started), f"{format_size(session.settings.size)} ×"
+             f"{session.settings.count}"]
+    where = " ".join(x for x in (session.system.device, session.system.fstype) if x)
+    if where:
+        parts.append(where)
+    return " · ".join(parts)
+
+
+class ComparisonScreen(ModalScreen[None]):
+    """``current`` against ``baseline`` for every test measured on both sides."""
+
+    COMPONENT_CLASSES = {"delta--better", "delta--worse", "delta--same"}
+
+    BINDINGS = [
+        Binding("escape,q", "dismiss(None)", "Close"),
+        Binding("c", "copy", "Copy as text"),
+    ]
+
+    def __init__(self, comparison: Comparison, current_name: str = "This run",
+                 baseline_name: str | None = None) -> None:
+        super().__init__(classes="details comparison")
+        self.comparison = comparison
+        self.current_name = current_name
+        self.baseline_name = baseline_name or (f"“{comparison.baseline_name}”"
+                                               if comparison.baseline_name else "Baseline")
+
+    def compose(self) -> ComposeResult:
+        cmp = self.comparison
+        with Vertical(classes="details-box"):
+            yield Label(f"{self.current_name} compared with {self.baseline_name}",
+                        classes="dialog-title")
+            yield Static(self._sides(), id="sides")
+            diffs = cmp.settings_differences
+            if diffs:
+                yield Static(f"⚠ The settings differ ({self.current_name.lower()} vs "
+                             f"{self.baseline_name}), so this comparison may mislead: "
+                             + "; ".join(diffs) + ".", id="differences", markup=False)
+            if cmp.other_differences:
+                yield Static("Also changed: " + "; ".join(cmp.other_differences) + ".",
+                             classes="dialog-hint", markup=False)
+            yield Static("", id="summary")
+            yield DataTable(cursor_type="row", id="comparison")
+            if cmp.missing:
+                lines = []
+                for m in cmp.missing:
+                    where = self.current_name if m.side == "current" else self.baseline_name
+                    lines.append(f"{m.title}: only in {where} ({m.reason})")
+                yield Static("Not compared: " + "; ".join(lines) + ".", id="missing",
+                             classes="dialog-hint", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Copy as text", id="copy")
+                yield Button("Close", id="close", variant="primary")
+
+    def on_mount(self) -> None:
+        # filled once mounted: the verdict colours come from the stylesheet
+        self.query_one("#summary", Static).update(self._summary())
+        self._fill(self.query_one(DataTable))
+        self.query_one(DataTable).focus()
+
+    def _sides(self) -> Text:
+        width = max(len(self.current_name), len(self.baseline_name)) + 2
+        text = Text()
+        text.append(f"{self.current_name + ':':<{width}}", style="bold")
+        text.append(describe_session(self.comparison.current) + "\n")
+        text.append(f"{self.baseline_name + ':':<{width}}", style="bold")
+        text.append(describe_session(self.comparison.baseline))
+        return text
+
+    def _summary(self) -> Text:
+        counts = self.comparison.counts()
+        text = Text("MB/s: ")
+        for verdict in (BETTER, WORSE, SAME):
+            text.append(f"{DELTA_GLYPHS[verdict]} {counts[verdict]} {verdict}",
+                        style=self.get_component_rich_style(f"delta--{verdict}", partial=True))
+            text.append("   ")
+        text.append(f"Same = within the runs' own spread (R/Avg), or ±{DEFAULT_NOISE_PCT:g}% "
+                    "with one pass (*). Latency: lower is better.", style="dim")
+        return text
+
+    def _fill(self, table: DataTable) -> None:
+        table.add_column("Test", key="test")
+        table.add_column("Unit", key="unit")
+        table.add_column(Text(self.current_name, justify="right"), key="current")
+        table.add_column(Text(self.baseline_name, justify="right"), key="baseline")
+        table.add_column(Text("Change", justify="right"), key="change")
+        table.add_column(Text("Noise", justify="right"), key="noise")
+        for t in self.comparison.tests:
+            for i, unit in enumerate(UNITS):
+                d = t.deltas[unit]
+                style = self.get_component_rich_style(f"delta--{d.verdict}", partial=True)
+                noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")
+                table.add_row(
+                    Text(t.title if i == 0 else "", style="bold"),
+                    unit.label,
+                    Text(format_figure(d.current, unit), justify="right"),
+                    Text(format_figure(d.baseline, unit), justify="right"),
+                    Text(format_delta(d), style=style, justify="right"),
+                    Text(noise, justify="right", style="dim"),
+                    key=f"{t.key}/{unit.value}")
+        if not self.comparison.tests:
+            table.add_row(Text("No test was measured on both sides.", style="italic"),
+                          "", "", "", "", "")
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(comparison_text(self.comparison, self.current_name.lower()))
+        self.notify("The comparison is on the clipboard (if the terminal allows OSC 52).",
+                    title="Copied")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "copy":
+            self.action_copy()
+        else:
+            self.dismiss(None)
+

@@ -1,0 +1,308 @@
+"""What the baselines and history screens share: a table of saved results read in a thread
+(a long history must not freeze the window), a line about the highlighted one, and the
+actions that work on any saved result: view it, compare it with this run or with a
+baseline, delete it. A damaged file is a row that says why; it never stops the list."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, Footer, Label, Static
+
+from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
+from diskmark.app.screens.comparison import ComparisonScreen, describe_session
+from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
+from diskmark.compare import compare
+from diskmark.model import SessionResult
+from diskmark.report import text_report
+from diskmark.store import Entry, Store, StoreError
+
+T = TypeVar("T")
+
+#: Called after a baseline was renamed (new entry) or deleted (None), with its old name,
+#: so that the app can follow when it is the one the tiles are compared with.
+BaselineChanged = Callable[[str, Entry | None], None]
+
+
+def mb(value: float | None) -> Text:
+    return Text(f"{value:.2f}" if value is not None else "—", justify="right")
+
+
+def clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
+
+
+def fit_widths(want: list[int], floors: list[int], avail: int, order: list[int]) -> list[int]:
+    """Shrink columns (in ``order``, down to their floors) until they fit ``avail`` cells,
+    rather than make the user scroll sideways."""
+    widths = list(want)
+    for col in order:
+        while sum(widths) + 2 * len(widths) > avail and widths[col] > floors[col]:
+            widths[col] -= 1
+    return widths
+
+
+class ResultReportScreen(ModalScreen[None]):
+    """A saved result as CrystalDiskMark's text report, with its note."""
+
+    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close"), Binding("c", "copy", "Copy")]
+
+    def __init__(self, title: str, session: SessionResult, note: str = "") -> None:
+        super().__init__(classes="details")
+        self.title_text, self.session, self.note = title, session, note
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="details-box"):
+            yield Label(self.title_text, classes="dialog-title")
+            yield Static(describe_session(self.session), classes="dialog-hint", markup=False)
+            if self.note:
+                yield Static(f"Note: {self.note}", classes="details-verdict", markup=False)
+            with VerticalScroll(classes="details-body"):
+                yield Static(text_report(self.session), id="report", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Copy report", id="copy")
+                yield Button("Close", id="close", variant="primary")
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(text_report(self.session))
+        self.notify("The text report is on the clipboard (if the terminal allows OSC 52).",
+                    title="Copied")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "copy":
+            self.action_copy()
+        else:
+            self.dismiss(None)
+
+
+class SavedResultsScreen(ModalScreen[T]):
+    """A list of saved results; subclasses say which (``list_entries``) and how a row reads."""
+
+    COMPONENT_CLASSES = {"saved--damaged", "saved--in-use"}
+
+    BINDINGS = [
+        Binding("escape", "close", "Back"),
+        Binding("v", "view", "View"),
+        Binding("c", "compare_current", "vs this run"),
+        Binding("k", "compare_baseline", "vs a baseline"),
+        Binding("d,delete", "delete", "Delete"),
+    ]
+
+    title_text = ""
+    empty_text = ""
+
+    def __init__(self, store: Store, current: SessionResult | None = None,
+                 in_use: str | None = None) -> None:
+        super().__init__(classes="saved")
+        self.store = store
+        self.current = current  # what the main window shows, to compare with
+        self.in_use = in_use  # the baseline the tiles are compared with
+        self.entries: list[Entry] = []
+        self.loaded = False
+
+    # --- layout ---------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="saved-box"):
+            yield Static(self.hint_text(), id="saved-hint", markup=False)
+            yield DataTable(cursor_type="row", zebra_stripes=True, id="saved")
+            yield Static("", id="saved-detail", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#saved-box").border_title = self.title_text
+        self.query_one(DataTable).focus()
+        self.reload()
+
+    def hint_text(self) -> str:
+        return ""
+
+    # --- the list -------------------------------------------------------------------------
+
+    def list_entries(self) -> list[Entry]:
+        raise NotImplementedError
+
+    def columns(self) -> list[tuple[str, str, int, int]]:
+        """(label, key, widest, narrowest) of each column; it is as wide as its content
+        within those bounds."""
+        raise NotImplementedError
+
+    def shrink_order(self) -> list[int]:
+        return list(range(len(self.columns())))
+
+    def cells(self, entry: Entry) -> list[str | Text]:
+        raise NotImplementedError
+
+    def describe(self, entry: Entry) -> str:
+        raise NotImplementedError
+
+    @work(thread=True, exclusive=True, group="saved-list", exit_on_error=False)
+    def reload(self, select: str | None = None) -> None:
+        """Read the list in a thread; ``select`` puts the cursor on the entry of that name."""
+        try:
+            entries, problem = self.list_entries(), None
+        except StoreError as e:
+            entries, problem = [], str(e)
+        self.app.call_from_thread(self._fill, entries, select, problem)
+
+    def _fill(self, entries: list[Entry], select: str | None, problem: str | None) -> None:
+        table = self.query_one(DataTable)
+        keep = select
+        if keep is None and (entry := self.highlighted) is not None:
+            keep = entry.name
+        self.entries = entries
+        table.clear(columns=True)
+        cols = self.columns()
+        rows = [self.cells(entry) for entry in entries]
+        want = [min(cap, max([len(label)] + [len(r[i].plain if isinstance(r[i], Text) else r[i])
+                                             for r in rows]))
+                for i, (label, _key, cap, _floor) in enumerate(cols)]
+        avail = max(table.size.width or self.app.size.width - 8, 40) - 2
+        widths = fit_widths(want, [min(c[3], w) for c, w in zip(cols, want)], avail,
+                            self.shrink_order())
+        for (label, key, _cap, _floor), width in zip(cols, widths):
+            justify = "right" if key in ("read", "write", "tests") else "left"
+            table.add_column(Text(label, justify=justify), key=key, width=width)
+        damaged = self.get_component_rich_style("saved--damaged", partial=True)
+        for i, (entry, cells) in enumerate(zip(entries, rows)):
+            row = []
+            for cell, width in zip(cells, widths):
+                text = cell if isinstance(cell, Text) else Text(clip(cell, width))
+                if not entry.ok:
+                    text.stylize(damaged)
+                row.append(text)
+            table.add_row(*row, key=str(i))
+        target = next((i for i, e in enumerate(entries) if e.name == keep), 0)
+        if entries:
+            table.move_cursor(row=target, animate=False)
+        detail = self.query_one("#saved-detail", Static)
+        if problem:
+            detail.update(problem)
+        elif not entries:
+            detail.update(self.empty_text)
+        else:
+            self._show_detail()
+        self.loaded = True
+
+    @property
+    def highlighted(self) -> Entry | None:
+        table = self.query_one(DataTable)
+        if not self.entries or not (0 <= table.cursor_row < len(self.entries)):
+            return None
+        return self.entries[table.cursor_row]
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._show_detail()
+
+    def _show_detail(self) -> None:
+        entry = self.highlighted
+        if entry is None:
+            return
+        if entry.ok:
+            text = self.describe(entry)
+        else:
+            text = (f"Damaged: {entry.damaged}. File: {entry.path}. It is never overwritten "
+                    f"without asking; d deletes it, or repair it by hand.")
+        self.query_one("#saved-detail", Static).update(text)
+
+    def _usable(self) -> Entry | None:
+        """The highlighted entry if it can be read; otherwise say why not."""
+        entry = self.highlighted
+        if entry is None:
+            self.notify("Nothing to choose: the list is empty.", severity="warning")
+            return None
+        if not entry.ok:
+            self.notify(f"{entry.path.name} is damaged ({entry.damaged}); it can only be "
+                        f"deleted.", severity="warning")
+            return None
+        return entry
+
+    # --- actions --------------------------------------------------------------------------
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def title_of(self, entry: Entry) -> str:
+        raise NotImplementedError
+
+    def action_view(self) -> None:
+        entry = self.highlighted
+        if entry is not None and not entry.ok:
+            self.app.push_screen(ErrorDialog(
+                "This file is damaged", f"{entry.path}: {entry.damaged}.",
+                "diskmark lists it but never overwrites it without asking. Delete it (d), or "
+                "repair it by hand.", severity="warning"))
+            return
+        entry = self._usable()
+        if entry is not None and entry.session is not None:
+            self.app.push_screen(ResultReportScreen(self.title_of(entry), entry.session, entry.note))
+
+    def action_compare_current(self) -> None:
+        entry = self._usable()
+        if entry is None or entry.session is None:
+            return
+        if self.current is None or not self.current.tests:
+            self.notify("Nothing measured in this window yet: run first (a), then compare.",
+                        severity="warning")
+            return
+        self.app.push_screen(ComparisonScreen(compare(self.current, entry.session, entry.name),
+                                              "This run", self.title_of(entry)))
+
+    def action_compare_baseline(self) -> None:
+        """This result against a baseline chosen from a list (two saved results, nothing run)."""
+        entry = self._usable()
+        if entry is None or entry.session is None:
+            return
+        try:
+            others = [e for e in self.store.baselines() if e.path != entry.path]
+        except StoreError as e:
+            self.notify(str(e), severity="error")
+            return
+        if not others:
+            self.notify("There is no other baseline to compare with.", severity="warning")
+            return
+        this = self.title_of(entry)
+
+        def chosen(other: Entry | None) -> None:
+            if other is not None and other.session is not None and entry.session is not None:
+                self.app.push_screen(ComparisonScreen(
+                    compare(entry.session, other.session, other.name), this, f"“{other.name}”"))
+
+        self.app.push_screen(PickBaselineDialog(f"Compare {this} with…", others,
+                                                "The baseline you choose is the reference."),
+                             chosen)
+
+    def delete_entry(self, entry: Entry) -> None:
+        raise NotImplementedError
+
+    def action_delete(self) -> None:
+        entry = self.highlighted
+        if entry is None:
+            return
+        what = self.title_of(entry) if entry.ok else f"the damaged file {entry.path.name}"
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                return
+            try:
+                self.delete_entry(entry)
+            except StoreError as e:
+                self.notify(str(e), severity="error")
+                return
+            self.notify(f"Deleted {what}.")
+            self.reload()
+
+        self.app.push_screen(ConfirmDialog(f"Delete {what}?",
+                                           f"{self.describe(entry) if entry.ok else entry.damaged}"
+                                           f"\n\nThe file {entry.path} is removed; this cannot "
+                                           f"be undone.", yes="Delete", no="Keep it"), answered)
+
