@@ -105,6 +105,8 @@ def percentiles(sides: list[dict[str, Any]]) -> dict[str, float]:
             if key in table:
                 out[name] = max(out.get(name, 0.0), table[key] / 1000)
         out["max"] = max(out.get("max", 0.0), clat.get("max", 0) / 1000)
+    if "max" in out:  # fio reports a percentile's bucket, which can lie above the true max
+        out = {k: min(v, out["max"]) for k, v in out.items()}
     return out
 
 
