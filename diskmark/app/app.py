@@ -155,6 +155,7 @@ class DiskmarkApp(App[int]):
         self._plan: dict[int, Any] = {}  # plan index -> PlannedTest of the run under way
         self._run_settings: Settings | None = None
         self._quit_requested = False
+        self._advised: set[tuple[str, str]] = set()  # (target, fstype) already warned about
         self._register_themes()
         self._wanted_theme = state.theme
 
@@ -281,8 +282,16 @@ class DiskmarkApp(App[int]):
             parts.append("All 0x00")
         if not s.direct:
             parts.append("buffered")
+        elif self._shown_buffered():
+            parts.append("tiles: buffered")  # the shown figures came from a buffered run
+        if s.nocow:
+            parts.append("NOCOW")
         parts.append(f"{plan_measure:g} s / {plan_interval:g} s")
         return " · ".join(parts)
+
+    def _shown_buffered(self) -> bool:
+        return any(not session.settings.direct for session in self.history
+                   if any(t is r for t in session.tests for r in self.results.values()))
 
     # --- settings -------------------------------------------------------------------------
 
@@ -390,7 +399,8 @@ class DiskmarkApp(App[int]):
         def done(new: Settings | None) -> None:
             if new is not None:
                 self.change_settings(**{name: getattr(new, name) for name in (
-                    "preset", "profile", "mode", "mix", "data", "direct", "measure", "interval")})
+                    "preset", "profile", "mode", "mix", "data", "direct", "nocow", "measure",
+                    "interval")})
 
         self.push_screen(SettingsScreen(self.settings, self.catalog), done)
 
@@ -509,7 +519,9 @@ class DiskmarkApp(App[int]):
             caption = "warm-up" if p.phase is Phase.WARMUP else f"{p.run}/{runs}"
             self.grid.show_live(test.row, test.op, Live(fraction, p.mb_s, caption))
         elif p.phase is Phase.SYNC:
-            self.grid.show_live(test.row, test.op, Live(1.0, None, "sync"))
+            pending = (p.dirty_bytes or 0) + (p.writeback_bytes or 0)
+            caption = f"sync {pending / 2**20:.0f} MiB" if pending else "sync"
+            self.grid.show_live(test.row, test.op, Live(1.0, None, caption))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "bench" or event.state not in (
@@ -533,6 +545,7 @@ class DiskmarkApp(App[int]):
             self.grid.show_result(result, final=True)
         self.last_session = session
         self.history.append(session)
+        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup())
         took = _duration(session)
         took_text = f" in {format_duration(took)}" if took is not None else ""
         if session.status is Status.COMPLETE:
@@ -655,8 +668,17 @@ class DiskmarkApp(App[int]):
         if result is None or not (result.runs or result.error):
             self.notify(f"{tile.spec.label} {tile.op.value} has not run yet.")
             return
-        buffered = self.last_session is not None and not self.last_session.settings.direct
-        self.push_screen(DetailsScreen(result, buffered=buffered))
+        session = self.session_of(result)
+        buffered = session is not None and not session.settings.direct
+        self.push_screen(DetailsScreen(result, buffered=buffered, session=session))
+
+    def session_of(self, result: TestResult) -> SessionResult | None:
+        """The run a tile's result came from (a row run after an All has its own test file
+        and notes), or the last run."""
+        for session in reversed(self.history):
+            if any(t is result for t in session.tests):
+                return session
+        return self.last_session
 
     # --- target facts ---------------------------------------------------------------------
 
@@ -673,6 +695,23 @@ class DiskmarkApp(App[int]):
             self.call_from_thread(line.show_facts, None, f"No details about {target}: {e}")
             return
         self.call_from_thread(line.show_facts, facts)
+        self.call_from_thread(self._filesystem_advice, facts)
+
+    def _filesystem_advice(self, facts: SystemFacts) -> None:
+        """Where the filesystem is known to leak the cache into O_DIRECT figures (seed 002),
+        say so once per target, and on btrfs offer the NOCOW test directory."""
+        key = (facts.target, facts.fstype)
+        if key in self._advised:
+            return
+        self._advised.add(key)
+        if facts.fstype == "btrfs" and not self.settings.nocow:
+            self.notify("This target is btrfs: copy-on-write and compression can let the page "
+                        "cache leak into O_DIRECT figures. Settings (o) → btrfs → NOCOW test "
+                        "directory avoids that.", title="btrfs", severity="warning", timeout=12)
+        elif facts.fstype == "jfs":
+            self.notify("This target is JFS, which is known to let the page cache leak into "
+                        "O_DIRECT random writes: treat those figures with care.", title="JFS",
+                        severity="warning", timeout=12)
 
 
 def run_app(target: str | None = None) -> int:

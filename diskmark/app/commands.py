@@ -60,6 +60,10 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
            partial(app.change_settings, direct=True), False)
     yield ("I/O: buffered (page cache)", "Needed on ramfs, old tmpfs, some FUSE filesystems",
            partial(app.change_settings, direct=False), False)
+    yield ("btrfs: NOCOW test directory", "Copy-on-write off for the test file, so the cache "
+           "cannot leak into O_DIRECT figures", partial(app.change_settings, nocow=True), False)
+    yield ("btrfs: copy-on-write as mounted", "The test file as any other file on the filesystem",
+           partial(app.change_settings, nocow=False), False)
     for s in MEASURE_CHOICES:
         yield (f"Measure time: {s} s", "Seconds each pass measures",
                partial(app.change_settings, measure=float(s)), False)

@@ -18,7 +18,7 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
     ]),
     ("Results", [
         ("1 2 3 4  u", "unit: MB/s, GB/s, IOPS, μs (u cycles)"),
-        ("enter / click a tile", "every pass, the spread and the fio command"),
+        ("enter / click a tile", "every pass, spread, latency, bandwidth chart, fio command"),
         ("s", "save the text report to a file"),
         ("c", "copy the text report to the clipboard"),
         ("p  ctrl+s", "save an SVG screenshot"),
