@@ -369,6 +369,40 @@ async def test_details_after_a_real_run_show_chart_percentiles_flush_and_file(ta
     assert not leftovers(target)
 
 
+async def test_sweep_from_the_app_gives_one_point_per_depth(target):
+    from diskmark.app.screens.sweep import SweepDialog, SweepScreen
+    from diskmark.model import SWEEP_DEPTHS
+
+    app = make_app(target, mode=Mode.READ)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, SweepDialog), 5, "the dialog")
+        app.screen.query_one("#pattern").value = "RND4K"
+        app.screen.query_one("#sweep-mode").value = Mode.READ
+        await pilot.pause()
+        await pilot.click("#run")
+        await wait_until(pilot, lambda: isinstance(app.screen, SweepScreen), 5, "the sweep")
+        await wait_until(pilot, lambda: app.running, 5, "the sweep to start")
+        await wait_until(pilot, lambda: not app.running, 180, "the sweep to finish")
+        await pilot.pause()
+        screen = app.screen
+        session = app.sweep_session
+        assert session is not None and session.status is Status.COMPLETE, session.error
+        assert [t.spec.queues for t in session.tests] == list(SWEEP_DEPTHS)
+        assert all(t.op is Op.READ and t.best_iops > 0 for t in session.tests)
+        assert screen.query_one("#table-read").row_count == len(SWEEP_DEPTHS)
+        curve = screen.query_one("#curve-read").text.splitlines()
+        assert [line.split()[0] for line in curve] == [f"Q{q}" for q in SWEEP_DEPTHS]
+        assert all(any(ch in line for ch in "█▏▎▍▌▋▊▉") for line in curve)
+        assert all(t.value is None for t in app.grid.tiles), "a sweep leaves the tiles alone"
+        assert app.history == []
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, SweepScreen)
+    assert not our_fio(target)
+    assert not leftovers(target)
+
+
 @pytest.fixture
 def btrfs(tmp_path):
     import sys

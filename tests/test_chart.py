@@ -1,4 +1,4 @@
-"""The details' bandwidth chart and the tile's unstable mark, from
+"""The details' bandwidth chart, the sweep's curve and the tile's unstable mark, from
 constructed results (the same figures the engine produces; real runs are in
 test_app_pilot.py)."""
 
@@ -7,9 +7,10 @@ from __future__ import annotations
 from textual.app import App, ComposeResult
 
 from diskmark.app.screens.details import layout_text, stability_text
+from diskmark.app.screens.sweep import curve_cells
 from diskmark.app.widgets.chart import DIP_MARK, chart_cells, chart_text, dip_notes
 from diskmark.app.widgets.tiles import ResultTile, unstable_mark
-from diskmark.model import KIB, FileLayout, Op, RunResult, TestResult, TestSpec
+from diskmark.model import KIB, MIB, FileLayout, Op, RunResult, TestResult, TestSpec, Unit
 
 SPEC = TestSpec("RND", 4 * KIB, 32, 1)
 
@@ -68,6 +69,15 @@ def test_layout_words():
     assert "filefrag counts them): 5," in words and "fragmented into 3" in words and "50%" in words
     assert "spinning disk" in words
     assert "contiguous" in " ".join(layout_text(FileLayout(2, 1, 0, 0.1), False))
+
+
+def test_sweep_curve_scales_to_the_deepest_queue():
+    points = [(1, 10.0), (2, 20.0), (4, 40.0), (8, None), (16, None), (32, None)]
+    cells = curve_cells(points, Unit.MB_S, 60, current=8)
+    assert [label for label, *_ in cells] == ["Q1", "Q2", "Q4", "Q8", "Q16", "Q32"]
+    assert cells[2][1] == "█" * (60 - 5 - 12 - 2)  # the highest point fills the room
+    assert cells[0][1] == "█" * 10 + "▎"  # a quarter of it, to an eighth of a cell
+    assert cells[3][2] == "…" and cells[3][3] and cells[4][2] == ""
 
 
 class TileApp(App):

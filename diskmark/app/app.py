@@ -29,6 +29,7 @@ from diskmark.app.screens.details import DetailsScreen
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.help import HelpScreen
 from diskmark.app.screens.settings import SettingsScreen
+from diskmark.app.screens.sweep import SweepDialog, SweepScreen
 from diskmark.app.screens.target_picker import TargetPicker
 from diskmark.app.state import UiState, load_state, save_state
 from diskmark.app.widgets.figures import describe_progress, format_duration
@@ -40,7 +41,7 @@ from diskmark.atomic import write_atomic
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
                             Settings, Status, SystemFacts, TestFinished, TestResult, TestStarted,
-                            Unit)
+                            Unit, format_size)
 from diskmark.presets import PresetCatalog, Profile, load_catalog
 from diskmark.report import text_report
 from diskmark.themes import DEFAULT_THEME, load_themes, variable_defaults
@@ -118,12 +119,13 @@ class DiskmarkApp(App[int]):
         Binding("t", "pick_target", "Target"),
         Binding("o,f2", "settings", "Settings"),
         Binding("m", "toggle_mix", "+Mix", show=False),
+        Binding("w", "sweep", "Queue-depth sweep", show=False),
         Binding("question_mark,f1", "help", "Help"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
     #: Actions that change settings: unavailable (greyed in the footer) while a run is on.
-    IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix"})
+    IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "sweep"})
 
     def __init__(self, target: str | None = None, *, engine_factory: EngineFactory | None = None,
                  settings: Settings | None = None, unit: Unit | None = None,
@@ -150,6 +152,8 @@ class DiskmarkApp(App[int]):
         self.history: list[SessionResult] = []
         self.results: dict[tuple[int, Op], TestResult] = {}
         self.last_session: SessionResult | None = None
+        self.sweep_session: SessionResult | None = None  # the last queue-depth sweep
+        self._sweep: SweepScreen | None = None  # the sweep under way, fed instead of the grid
         self.comment = ""
         self.running = False
         self._plan: dict[int, Any] = {}  # plan index -> PlannedTest of the run under way
@@ -489,6 +493,9 @@ class DiskmarkApp(App[int]):
 
     def on_engine_event(self, message: EngineEvent) -> None:
         event = message.event
+        if self._sweep is not None and not isinstance(event, Notice):
+            self._sweep_event(event)
+            return
         grid = self.grid
         if isinstance(event, Progress):
             self._show_progress(event)
@@ -530,7 +537,15 @@ class DiskmarkApp(App[int]):
         settings = self._run_settings
         self._set_running(False)
         self.grid.end_live()
-        if event.state is WorkerState.SUCCESS:
+        sweep, self._sweep = self._sweep, None
+        if sweep is not None and event.state is WorkerState.SUCCESS:
+            self._sweep_finished(sweep, event.worker.result)
+        elif sweep is not None and event.state is WorkerState.ERROR:
+            sweep.dismiss(None)
+            self.status.show("Not started · see the message")
+            if not self._quit_requested:
+                self.show_error(event.worker.error, settings)
+        elif event.state is WorkerState.SUCCESS:
             self._finished(event.worker.result)
         elif event.state is WorkerState.ERROR:
             self.status.show("Not started · see the message")
@@ -562,6 +577,65 @@ class DiskmarkApp(App[int]):
                     "The benchmark failed", session.error or "fio stopped with an error.",
                     "The tiles that finished are kept. Check the target (space, permissions, "
                     "a removed device) and run again."))
+
+    # --- queue-depth sweep ---------------------------------------------------------------
+
+    def action_sweep(self) -> None:
+        def chosen(answer: tuple[str, Mode] | None) -> None:
+            if answer is not None:
+                self.start_sweep(*answer)
+
+        self.push_screen(SweepDialog(self._sweep_estimate), chosen)
+
+    def _sweep_estimate(self, pattern: str, mode: Mode) -> str:
+        s = replace(self.settings, sweep=pattern, mode=mode, mix=None, only_test=None)
+        plan = self.engine.plan(s)
+        return (f"{len(plan.tests)} tests · {format_size(s.size)} × {s.count} "
+                f"pass{'es' * (s.count != 1)} after a "
+                f"warm-up · measure {plan.measure:g} s, interval {plan.interval:g} s · about "
+                f"{format_duration(plan.total_seconds())} plus writing the test file")
+
+    def start_sweep(self, pattern: str, mode: Mode) -> None:
+        """Run ``pattern`` at every queue depth; results go to a SweepScreen, never the grid."""
+        if self.running:
+            return
+        settings = replace(self.settings, sweep=pattern, mode=mode, mix=None, only_test=None,
+                           comment=self.comment)
+        try:
+            self.engine.plan(settings)
+        except DiskmarkError as e:
+            self.show_error(e, settings)
+            return
+        self._plan = {}  # nothing of the grid moves during a sweep
+        self._run_settings = settings
+        self._sweep = SweepScreen(pattern, mode, self.unit)
+        self.push_screen(self._sweep)
+        self._set_running(True)
+        self.status.show(f"Queue-depth sweep {pattern} · checking the target…", 0.0)
+        self._bench(settings)
+
+    def _sweep_event(self, event: Event) -> None:
+        sweep = self._sweep
+        assert sweep is not None
+        if isinstance(event, Progress):
+            if self.running and not self._quit_requested:
+                text = describe_progress(replace(event, eta_s=None))
+                self.status.show(text, event.session_percent, event.eta_s)
+                eta = f" · ETA {format_duration(event.eta_s)}" if event.eta_s is not None else ""
+                sweep.show_progress(f"{text} · {event.session_percent:.0f}%{eta}")
+        elif isinstance(event, (TestStarted, TestFinished)) or (
+                isinstance(event, RunFinished) and not event.warmup):
+            sweep.show_result(event.result)
+
+    def _sweep_finished(self, sweep: SweepScreen, session: SessionResult) -> None:
+        self.sweep_session = session
+        sweep.finish(session)
+        took = _duration(session)
+        took_text = f" in {format_duration(took)}" if took is not None else ""
+        words = {Status.COMPLETE: f"Sweep finished{took_text}",
+                 Status.CANCELLED: "Sweep stopped · fio ended and the test file was removed",
+                 Status.FAILED: "Sweep failed · see the sweep window"}
+        self.status.show(words[session.status])
 
     # --- errors ---------------------------------------------------------------------------
 

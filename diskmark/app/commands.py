@@ -39,6 +39,8 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
                partial(app.set_unit, unit), False)
     if running:
         return
+    yield ("Queue-depth sweep…", "One pattern at Q1 … Q32, drawn as a curve",
+           app.action_sweep, True)
     yield "Choose target…", "The directory to test in", app.action_pick_target, True
     yield "Settings…", "Preset, profile, mode, +Mix, test data, times", app.action_settings, True
     preset = app.catalog.presets.get(app.settings.preset)

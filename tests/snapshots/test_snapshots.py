@@ -22,10 +22,11 @@ from diskmark import system  # noqa: E402
 from diskmark.app.app import DiskmarkApp  # noqa: E402
 from diskmark.app.screens.details import DetailsScreen  # noqa: E402
 from diskmark.app.screens.dialogs import ErrorDialog  # noqa: E402
+from diskmark.app.screens.sweep import SweepDialog, SweepScreen  # noqa: E402
 from diskmark.app.screens.target_picker import TargetPicker  # noqa: E402
 from diskmark.engine.errors import DirectIOUnsupported, FioMissing  # noqa: E402
 from diskmark.engine.fio import INSTALL_HINT  # noqa: E402
-from diskmark.model import GIB, Op, Settings, Unit  # noqa: E402
+from diskmark.model import GIB, Mode, Op, Settings, Unit  # noqa: E402
 
 BIG, SMALL = (120, 40), (80, 24)
 TARGET = "/mnt/data"
@@ -283,6 +284,48 @@ def test_flushing_shows_dirty_and_writeback(snap_compare):
         assert "Dirty 737.2 MiB · Writeback 41.0 MiB" in app.status.message
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_sweep_dialog(snap_compare):
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("w")
+        await settle(pilot, lambda: isinstance(app.screen, SweepDialog), "the sweep dialog")
+        assert "6 tests" in str(app.screen.query_one("#estimate").render())
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_sweep_result(snap_compare):
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("w")
+        await settle(pilot, lambda: isinstance(app.screen, SweepDialog), "the sweep dialog")
+        await pilot.click("#run")
+        await settle(pilot, lambda: app.sweep_session is not None and not app.running, "the sweep")
+        screen = app.screen
+        assert isinstance(screen, SweepScreen)
+        assert screen.query_one("#table-read").row_count == 6
+        assert not any(t.text for t in app.grid.tiles), "a sweep never touches the tiles"
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_sweep_result_small(snap_compare):
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("w")
+        await settle(pilot, lambda: isinstance(app.screen, SweepDialog), "the sweep dialog")
+        app.screen.query_one("#sweep-mode").value = Mode.READ_WRITE
+        await pilot.pause()
+        await pilot.click("#run")
+        await settle(pilot, lambda: app.sweep_session is not None and not app.running, "the sweep")
+        assert len(app.sweep_session.tests) == 12
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
 
 
 def test_settings_screen(snap_compare):
