@@ -48,6 +48,7 @@ class AppConfig:
     mode: str = "rw"  # a model.Mode value
     data: str = "random"  # a model.DataPattern value
     direct: bool = True
+    nocow: bool = False  # btrfs: the test file in a directory with copy-on-write off
     measure: float | None = None  # None: the preset's value
     interval: float | None = None
     compare: str | None = None  # the baseline the tiles are compared with, by name
@@ -68,6 +69,7 @@ class AppConfig:
             interval=self.interval,
             data=model.DataPattern(self.data),
             direct=self.direct,
+            nocow=self.nocow,
         )
 
     def with_settings(self, settings: model.Settings) -> "AppConfig":
@@ -76,7 +78,8 @@ class AppConfig:
             self, target=settings.target, preset=settings.preset, profile=settings.profile,
             mix=settings.mix, mode=model.Mode(settings.mode).value, size=settings.size,
             count=settings.count, measure=settings.measure, interval=settings.interval,
-            data=model.DataPattern(settings.data).value, direct=settings.direct)
+            data=model.DataPattern(settings.data).value, direct=settings.direct,
+            nocow=settings.nocow)
 
     @property
     def unit_enum(self) -> model.Unit:
@@ -163,10 +166,12 @@ def _v_enum(name: str, enum: type):
     return check
 
 
-def _v_direct(v: Any) -> bool:
-    if not isinstance(v, bool):
-        raise _Bad(f"direct {v!r} is not true or false")
-    return v
+def _v_bool(name: str):
+    def check(v: Any) -> bool:
+        if not isinstance(v, bool):
+            raise _Bad(f"{name} {v!r} is not true or false")
+        return v
+    return check
 
 
 def _v_seconds(name: str, low: float):
@@ -198,7 +203,8 @@ _VALIDATORS = {
     "mix": _v_mix,
     "mode": _v_enum("mode", model.Mode),
     "data": _v_enum("data", model.DataPattern),
-    "direct": _v_direct,
+    "direct": _v_bool("direct"),
+    "nocow": _v_bool("nocow"),
     "measure": _v_seconds("measure", 1),
     "interval": _v_seconds("interval", 0),
     "compare": _v_compare,

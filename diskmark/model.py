@@ -250,8 +250,22 @@ class RunResult:
         floor = statistics.median(self.bw_samples) * (1 - threshold_pct / 100)
         return [(i + 1, v) for i, v in enumerate(self.bw_samples) if v < floor]
 
+    @property
+    def bw_median(self) -> float | None:
+        """The median per-second bandwidth, the yardstick a dip is measured against."""
+        return statistics.median(self.bw_samples) if self.bw_samples else None
+
+    def dip_depth_pct(self, mb_s: float) -> float:
+        """How far ``mb_s`` lies below this run's median, in % of the median."""
+        median = self.bw_median
+        return (1 - mb_s / median) * 100 if median else 0.0
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        d = asdict(self)
+        # derived, for JSON readers; from_dict ignores it
+        d["dips"] = [{"second": s, "mb_s": v, "below_median_pct": self.dip_depth_pct(v)}
+                     for s, v in self.dips()]
+        return d
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "RunResult":
@@ -292,6 +306,9 @@ class TestResult:
     warmup: RunResult | None = None
     fio_command: list[str] = field(default_factory=list)
     sync_seconds: float | None = None  # time `sync` took after a write test
+    #: the most Dirty / Writeback (/proc/meminfo, system-wide) seen while that flush ran
+    sync_dirty_bytes: int | None = None
+    sync_writeback_bytes: int | None = None
     error: str | None = None
 
     @property
@@ -375,7 +392,10 @@ class TestResult:
             "warmup": self.warmup.to_dict() if self.warmup else None,
             "fio_command": list(self.fio_command),
             "sync_seconds": self.sync_seconds,
+            "sync_dirty_bytes": self.sync_dirty_bytes,
+            "sync_writeback_bytes": self.sync_writeback_bytes,
             "unstable": self.unstable(),
+            "unstable_threshold_pct": UNSTABLE_PCT,
             "dips": self.dips(),
             "error": self.error,
         }
@@ -391,6 +411,8 @@ class TestResult:
             warmup=RunResult.from_dict(d["warmup"]) if d.get("warmup") else None,
             fio_command=list(d.get("fio_command", [])),
             sync_seconds=d.get("sync_seconds"),
+            sync_dirty_bytes=d.get("sync_dirty_bytes"),
+            sync_writeback_bytes=d.get("sync_writeback_bytes"),
             error=d.get("error"),
         )
 
@@ -438,7 +460,7 @@ class FileLayout:
         return self.fragments > 1
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return asdict(self) | {"fragmented": self.fragmented}  # derived; from_dict ignores it
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "FileLayout":
@@ -491,6 +513,7 @@ class SessionResult:
             "profile": self.profile_name,
             "measure": self.measure,
             "interval": self.interval,
+            "io": "direct" if self.settings.direct else "buffered",  # derived, for readers
             "settings": self.settings.to_dict(),
             "system": self.system.to_dict(),
             "warnings": list(self.warnings),

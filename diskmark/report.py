@@ -235,7 +235,9 @@ def _details(session: SessionResult) -> list[str]:
             notes.append(f"UNSTABLE, {t.unstable()}")
         notes.extend(t.dips())
         if t.sync_seconds is not None:
-            notes.append(f"sync {t.sync_seconds:.2f} s")
+            dirty = sum(x or 0 for x in (t.sync_dirty_bytes, t.sync_writeback_bytes))
+            notes.append(f"sync {t.sync_seconds:.2f} s" + (
+                f" (Dirty+Writeback up to {_mib(dirty)})" if dirty else ""))
         if notes:
             name = f"{t.label} {t.op.value}{t.mix_read or ''}"
             out.append(f"  {name}: " + "; ".join(notes))
@@ -368,6 +370,10 @@ def markdown_report(session: SessionResult) -> str:
 # --- progress ----------------------------------------------------------------------------
 
 
+def _mib(nbytes: int | None) -> str:
+    return "n/a" if nbytes is None else f"{nbytes / MIB:.1f} MiB"
+
+
 def _eta(seconds: float) -> str:
     s = int(round(seconds))
     h, rem = divmod(s, 3600)
@@ -388,6 +394,11 @@ def describe_progress(event: Progress) -> str:
         text = message
     if event.mb_s is not None:
         text += f"  {format_figure(event.mb_s, Unit.MB_S)} MB/s"
+    if event.phase is Phase.SYNC and (event.dirty_bytes is not None
+                                      or event.writeback_bytes is not None):
+        # seed 002 watched these drain: what the kernel still has to write, system-wide
+        text += (f"  Dirty {_mib(event.dirty_bytes)} · "
+                 f"Writeback {_mib(event.writeback_bytes)}")
     if event.eta_s:
         text += f"  ETA {_eta(event.eta_s)}"
     return text

@@ -16,7 +16,7 @@ from textual.widgets import Input
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog, SaveFileDialog
 from diskmark.app.widgets.figures import format_figure
-from diskmark.model import MIB, Op, Settings, Status, Unit
+from diskmark.model import MIB, Mode, Op, Settings, Status, Unit
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 
@@ -357,3 +357,110 @@ async def test_no_color_picks_the_mono_theme_unless_one_was_saved(target, monkey
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.theme == "diskmark-dark"
+
+
+async def test_details_after_a_real_run_show_chart_percentiles_flush_and_file(target):
+    from diskmark.app.screens.details import DetailsScreen
+    from diskmark.app.widgets.chart import BandwidthChart
+
+    app = make_app(target, count=2, measure=3.0, mode=Mode.WRITE)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.click("#row-0")  # SEQ1M Q8T1 write
+        await wait_until(pilot, lambda: app.history, 90, "the row to finish")
+        await pilot.pause()
+        tile = next(t for t in app.grid.tiles if t.row == 0 and t.op is Op.WRITE)
+        tile.focus()
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, DetailsScreen), 5, "the details")
+        screen = app.screen
+        result = screen.result
+        assert len(result.runs) == 2
+        chart = screen.query_one("#chart", BandwidthChart)
+        assert [len(r.bw_samples) for r in chart.runs] == [len(r.bw_samples) for r in result.runs]
+        assert all(2 <= len(r.bw_samples) <= 4 for r in result.runs)  # one a second of 3 s
+        assert "pass 1 · " in chart.text and "pass 2 · " in chart.text and "MB/s" in chart.text
+        table = screen.query_one("#percentiles")
+        assert table.row_count == 2
+        for r in result.runs:
+            values = [r.lat_percentiles[k] for k in ("50", "90", "99", "99.9", "99.99", "max")]
+            assert values == sorted(values) and values[0] > 0
+        assert "Flushing to disk after this test took" in str(screen.query_one("#cache").render())
+        assert "Extents (as filefrag counts them): " in str(screen.query_one("#test-file").render())
+        assert str(screen.query_one("#stability").render())  # stable, unstable or one pass
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, DetailsScreen)
+    assert not leftovers(target)
+
+
+async def test_sweep_from_the_app_gives_one_point_per_depth(target):
+    from diskmark.app.screens.sweep import SweepDialog, SweepScreen
+    from diskmark.model import SWEEP_DEPTHS
+
+    app = make_app(target, mode=Mode.READ)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("w")
+        await wait_until(pilot, lambda: isinstance(app.screen, SweepDialog), 5, "the dialog")
+        app.screen.query_one("#pattern").value = "RND4K"
+        app.screen.query_one("#sweep-mode").value = Mode.READ
+        await pilot.pause()
+        await pilot.click("#run")
+        await wait_until(pilot, lambda: isinstance(app.screen, SweepScreen), 5, "the sweep")
+        await wait_until(pilot, lambda: app.running, 5, "the sweep to start")
+        await wait_until(pilot, lambda: not app.running, 180, "the sweep to finish")
+        await pilot.pause()
+        screen = app.screen
+        session = app.sweep_session
+        assert session is not None and session.status is Status.COMPLETE, session.error
+        assert [t.spec.queues for t in session.tests] == list(SWEEP_DEPTHS)
+        assert all(t.op is Op.READ and t.best_iops > 0 for t in session.tests)
+        assert screen.query_one("#table-read").row_count == len(SWEEP_DEPTHS)
+        curve = screen.query_one("#curve-read").text.splitlines()
+        assert [line.split()[0] for line in curve] == [f"Q{q}" for q in SWEEP_DEPTHS]
+        assert all(any(ch in line for ch in "█▏▎▍▌▋▊▉") for line in curve)
+        assert all(t.value is None for t in app.grid.tiles), "a sweep leaves the tiles alone"
+        assert app.history == []
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, SweepScreen)
+    assert not our_fio(target)
+    assert not leftovers(target)
+
+
+@pytest.fixture
+def btrfs(tmp_path):
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from mounts import can_loop_mount, loop_mount
+
+    ok, reason = can_loop_mount("btrfs")
+    if not ok:
+        pytest.skip(reason)
+    with loop_mount(tmp_path, "btrfs", 160) as mnt:
+        yield mnt
+
+
+async def test_btrfs_target_offers_nocow_and_a_nocow_run_skips_the_leak(btrfs):
+    from textual.widgets import Select
+
+    from diskmark.app.screens.settings import SettingsScreen
+
+    app = make_app(btrfs, mode=Mode.WRITE)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: any("NOCOW" in n.message for n in app._notifications),
+                         10, "the NOCOW advice")
+        await pilot.press("o")
+        await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen), 5, "settings")
+        app.screen.query_one("#nocow", Select).value = True
+        await pilot.click("#apply")
+        await pilot.pause()
+        assert app.settings.nocow
+        assert "NOCOW" in str(app.query_one("#setup").render())
+        await pilot.click("#row-3")  # RND4K Q1T1 write
+        await wait_until(pilot, lambda: app.history, 90, "the row to finish")
+        session = app.history[-1]
+        assert session.status is Status.COMPLETE, session.error
+        assert session.settings.nocow and session.system.fstype == "btrfs"
+        assert not any("leak" in w for w in session.warnings)
+    assert not leftovers(btrfs) and not list(btrfs.iterdir())  # the NOCOW directory went too

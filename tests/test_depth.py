@@ -15,7 +15,7 @@ from diskmark.engine import Engine
 from diskmark.engine.fileinfo import extents, fragments, meminfo
 from diskmark.model import (MIB, SWEEP_DEPTHS, Mode, Op, Phase, Progress, RunResult, Settings,
                             Status, TestResult, TestSpec, Unit)
-from diskmark.report import curve_report, text_report
+from diskmark.report import curve_report, describe_progress, text_report
 
 
 def run(settings, on_event=None):
@@ -65,6 +65,12 @@ def test_buffered_write_reports_sync_time_and_dirty_pages(tmp_path):
     test = session.tests[0]
     assert test.sync_seconds is not None and test.sync_seconds >= 0
     assert seen and all(e.dirty_bytes is not None and e.writeback_bytes is not None for e in seen)
+    # the most seen while flushing is kept with the result (and in its JSON)
+    assert test.sync_dirty_bytes == max(e.dirty_bytes for e in seen)
+    assert test.sync_writeback_bytes == max(e.writeback_bytes for e in seen)
+    d = test.to_dict()
+    assert d["sync_dirty_bytes"] == test.sync_dirty_bytes and d["sync_seconds"] == test.sync_seconds
+    assert "Dirty" in describe_progress(seen[0]) and "Writeback" in describe_progress(seen[0])
     assert "sync" in text_report(session)
     mem = meminfo()
     assert set(mem) == {"Dirty", "Writeback"} and all(v >= 0 for v in mem.values())
@@ -115,3 +121,44 @@ def test_a_figure_faster_than_the_link_is_flagged():
     assert "faster than the SATA 6.0 Gb/s link can carry (600 MB/s)" in _faster_than_link(fast, sata)
     assert _faster_than_link(fine, sata) is None
     assert _faster_than_link(fast, SystemFacts()) is None  # unknown link: say nothing
+
+
+def test_json_carries_every_depth_field_from_a_real_run(tmp_path):
+    """`diskmark run --format json`: percentiles, per-second samples, spread and the unstable
+    verdict, dips, flush time with Dirty/Writeback, the test file's extents, the I/O mode."""
+    import json
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "diskmark", "run", "--target", str(tmp_path),
+                          "--size", "16MiB", "--count", "2", "--measure", "3", "--interval", "0",
+                          "--profile", "demo", "--format", "json", "--quiet"],
+                         capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["io"] == "direct" and isinstance(data["warnings"], list)
+    layout = data["test_file"]
+    assert layout["extents"] >= 1 and layout["fragmented"] is (layout["fragments"] > 1)
+    assert 0 <= layout["start_fraction"] <= 1
+    for t in data["tests"]:
+        assert t["unstable_threshold_pct"] == 5.0
+        assert (t["unstable"] is None) == (t["stats"]["mb_s"]["r_avg_pct"] <= 5.0)
+        assert isinstance(t["dips"], list)
+        for r in t["runs"]:
+            pct = [r["lat_percentiles"][k] for k in ("50", "90", "99", "99.9", "99.99", "max")]
+            assert pct == sorted(pct) and pct[0] > 0
+            assert 2 <= len(r["bw_samples"]) <= 4 and isinstance(r["dips"], list)
+    write = next(t for t in data["tests"] if t["kind"] == "write")
+    assert write["sync_seconds"] >= 0
+    assert write["sync_dirty_bytes"] is not None and write["sync_writeback_bytes"] is not None
+    assert not list(tmp_path.glob(".diskmark-*"))
+
+
+def test_dips_are_located_and_sized_and_kept_in_json():
+    run = RunResult(100, 100, 1, 1, 6000, bw_samples=[400, 410, 100, 405, 395, 190])
+    assert run.bw_median == 397.5
+    assert run.dips() == [(3, 100), (6, 190)]
+    assert round(run.dip_depth_pct(100)) == 75
+    d = run.to_dict()
+    assert [(x["second"], round(x["below_median_pct"])) for x in d["dips"]] == [(3, 75), (6, 52)]
+    assert RunResult.from_dict(d) == run  # derived fields are not read back
+    assert RunResult(1, 1, 1, 1, 1, bw_samples=[10, 1]).dips() == []  # too short to judge

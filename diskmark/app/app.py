@@ -34,6 +34,7 @@ from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.help import HelpScreen
 from diskmark.app.screens.history import HistoryScreen
 from diskmark.app.screens.settings import SettingsScreen
+from diskmark.app.screens.sweep import SweepDialog, SweepScreen
 from diskmark.app.screens.target_picker import TargetPicker
 from diskmark.app.state import UiState, load_state, save_state
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary, short_date
@@ -47,7 +48,7 @@ from diskmark.compare import BETTER, SAME, WORSE, Comparison, compare
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
                             Settings, Status, SystemFacts, TestFinished, TestResult, TestStarted,
-                            Unit)
+                            Unit, format_size)
 from diskmark.presets import PresetCatalog, Profile, load_catalog
 from diskmark.report import text_report
 from diskmark.store import Entry, NameTaken, Store, StoreError
@@ -133,12 +134,14 @@ class DiskmarkApp(App[int]):
         Binding("x", "compare_with", "Compare with…", show=False),
         Binding("X", "clear_comparison", "Stop comparing", show=False),
         Binding("v", "show_comparison", "Comparison", show=False),
+        Binding("w", "sweep", "Queue-depth sweep", show=False),
         Binding("question_mark,f1", "help", "Help"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
     #: Actions that change settings: unavailable (greyed in the footer) while a run is on.
-    IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline"})
+    IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline",
+                           "sweep"})
 
     def __init__(self, target: str | None = None, *, engine_factory: EngineFactory | None = None,
                  settings: Settings | None = None, unit: Unit | None = None,
@@ -171,11 +174,14 @@ class DiskmarkApp(App[int]):
         self.facts: SystemFacts | None = None
         self.results: dict[tuple[int, Op], TestResult] = {}
         self.last_session: SessionResult | None = None
+        self.sweep_session: SessionResult | None = None  # the last queue-depth sweep
+        self._sweep: SweepScreen | None = None  # the sweep under way, fed instead of the grid
         self.comment = ""
         self.running = False
         self._plan: dict[int, Any] = {}  # plan index -> PlannedTest of the run under way
         self._run_settings: Settings | None = None
         self._quit_requested = False
+        self._advised: set[tuple[str, str]] = set()  # (target, fstype) already warned about
         self._register_themes()
         self._wanted_theme = state.theme
 
@@ -310,8 +316,16 @@ class DiskmarkApp(App[int]):
             parts.append("All 0x00")
         if not s.direct:
             parts.append("buffered")
+        elif self._shown_buffered():
+            parts.append("tiles: buffered")  # the shown figures came from a buffered run
+        if s.nocow:
+            parts.append("NOCOW")
         parts.append(f"{plan_measure:g} s / {plan_interval:g} s")
         return " · ".join(parts)
+
+    def _shown_buffered(self) -> bool:
+        return any(not session.settings.direct for session in self.history
+                   if any(t is r for t in session.tests for r in self.results.values()))
 
     # --- settings -------------------------------------------------------------------------
 
@@ -424,7 +438,8 @@ class DiskmarkApp(App[int]):
         def done(new: Settings | None) -> None:
             if new is not None:
                 self.change_settings(**{name: getattr(new, name) for name in (
-                    "preset", "profile", "mode", "mix", "data", "direct", "measure", "interval")})
+                    "preset", "profile", "mode", "mix", "data", "direct", "nocow", "measure",
+                    "interval")})
 
         self.push_screen(SettingsScreen(self.settings, self.catalog), done)
 
@@ -514,6 +529,9 @@ class DiskmarkApp(App[int]):
 
     def on_engine_event(self, message: EngineEvent) -> None:
         event = message.event
+        if self._sweep is not None and not isinstance(event, Notice):
+            self._sweep_event(event)
+            return
         grid = self.grid
         if isinstance(event, Progress):
             self._show_progress(event)
@@ -546,7 +564,9 @@ class DiskmarkApp(App[int]):
             caption = "warm-up" if p.phase is Phase.WARMUP else f"{p.run}/{runs}"
             self.grid.show_live(test.row, test.op, Live(fraction, p.mb_s, caption))
         elif p.phase is Phase.SYNC:
-            self.grid.show_live(test.row, test.op, Live(1.0, None, "sync"))
+            pending = (p.dirty_bytes or 0) + (p.writeback_bytes or 0)
+            caption = f"sync {pending / 2**20:.0f} MiB" if pending else "sync"
+            self.grid.show_live(test.row, test.op, Live(1.0, None, caption))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "bench" or event.state not in (
@@ -555,7 +575,15 @@ class DiskmarkApp(App[int]):
         settings = self._run_settings
         self._set_running(False)
         self.grid.end_live()
-        if event.state is WorkerState.SUCCESS:
+        sweep, self._sweep = self._sweep, None
+        if sweep is not None and event.state is WorkerState.SUCCESS:
+            self._sweep_finished(sweep, event.worker.result)
+        elif sweep is not None and event.state is WorkerState.ERROR:
+            sweep.dismiss(None)
+            self.status.show("Not started · see the message")
+            if not self._quit_requested:
+                self.show_error(event.worker.error, settings)
+        elif event.state is WorkerState.SUCCESS:
             self._finished(event.worker.result)
         elif event.state is WorkerState.ERROR:
             self.status.show("Not started · see the message")
@@ -571,6 +599,7 @@ class DiskmarkApp(App[int]):
         self.last_session = session
         self.history.append(session)
         self._update_comparison()
+        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup())
         took = _duration(session)
         took_text = f" in {format_duration(took)}" if took is not None else ""
         if session.status is Status.COMPLETE:
@@ -595,6 +624,65 @@ class DiskmarkApp(App[int]):
                     "The benchmark failed", session.error or "fio stopped with an error.",
                     "The tiles that finished are kept. Check the target (space, permissions, "
                     "a removed device) and run again."))
+
+    # --- queue-depth sweep ---------------------------------------------------------------
+
+    def action_sweep(self) -> None:
+        def chosen(answer: tuple[str, Mode] | None) -> None:
+            if answer is not None:
+                self.start_sweep(*answer)
+
+        self.push_screen(SweepDialog(self._sweep_estimate), chosen)
+
+    def _sweep_estimate(self, pattern: str, mode: Mode) -> str:
+        s = replace(self.settings, sweep=pattern, mode=mode, mix=None, only_test=None)
+        plan = self.engine.plan(s)
+        return (f"{len(plan.tests)} tests · {format_size(s.size)} × {s.count} "
+                f"pass{'es' * (s.count != 1)} after a "
+                f"warm-up · measure {plan.measure:g} s, interval {plan.interval:g} s · about "
+                f"{format_duration(plan.total_seconds())} plus writing the test file")
+
+    def start_sweep(self, pattern: str, mode: Mode) -> None:
+        """Run ``pattern`` at every queue depth; results go to a SweepScreen, never the grid."""
+        if self.running:
+            return
+        settings = replace(self.settings, sweep=pattern, mode=mode, mix=None, only_test=None,
+                           comment=self.comment)
+        try:
+            self.engine.plan(settings)
+        except DiskmarkError as e:
+            self.show_error(e, settings)
+            return
+        self._plan = {}  # nothing of the grid moves during a sweep
+        self._run_settings = settings
+        self._sweep = SweepScreen(pattern, mode, self.unit)
+        self.push_screen(self._sweep)
+        self._set_running(True)
+        self.status.show(f"Queue-depth sweep {pattern} · checking the target…", 0.0)
+        self._bench(settings)
+
+    def _sweep_event(self, event: Event) -> None:
+        sweep = self._sweep
+        assert sweep is not None
+        if isinstance(event, Progress):
+            if self.running and not self._quit_requested:
+                text = describe_progress(replace(event, eta_s=None))
+                self.status.show(text, event.session_percent, event.eta_s)
+                eta = f" · ETA {format_duration(event.eta_s)}" if event.eta_s is not None else ""
+                sweep.show_progress(f"{text} · {event.session_percent:.0f}%{eta}")
+        elif isinstance(event, (TestStarted, TestFinished)) or (
+                isinstance(event, RunFinished) and not event.warmup):
+            sweep.show_result(event.result)
+
+    def _sweep_finished(self, sweep: SweepScreen, session: SessionResult) -> None:
+        self.sweep_session = session
+        sweep.finish(session)
+        took = _duration(session)
+        took_text = f" in {format_duration(took)}" if took is not None else ""
+        words = {Status.COMPLETE: f"Sweep finished{took_text}",
+                 Status.CANCELLED: "Sweep stopped · fio ended and the test file was removed",
+                 Status.FAILED: "Sweep failed · see the sweep window"}
+        self.status.show(words[session.status])
 
     # --- errors ---------------------------------------------------------------------------
 
@@ -711,8 +799,17 @@ class DiskmarkApp(App[int]):
         if result is None or not (result.runs or result.error):
             self.notify(f"{tile.spec.label} {tile.op.value} has not run yet.")
             return
-        buffered = self.last_session is not None and not self.last_session.settings.direct
-        self.push_screen(DetailsScreen(result, buffered=buffered))
+        session = self.session_of(result)
+        buffered = session is not None and not session.settings.direct
+        self.push_screen(DetailsScreen(result, buffered=buffered, session=session))
+
+    def session_of(self, result: TestResult) -> SessionResult | None:
+        """The run a tile's result came from (a row run after an All has its own test file
+        and notes), or the last run."""
+        for session in reversed(self.history):
+            if any(t is result for t in session.tests):
+                return session
+        return self.last_session
 
     # --- history, baselines and comparison -----------------------------------------------
 
@@ -895,6 +992,23 @@ class DiskmarkApp(App[int]):
         self.query_one("#facts-line", FactsLine).show_facts(facts)
         if self.last_session is None:
             self._update_comparison()  # another device or filesystem than the baseline's?
+        self._filesystem_advice(facts)
+
+    def _filesystem_advice(self, facts: SystemFacts) -> None:
+        """Where the filesystem is known to leak the cache into O_DIRECT figures (seed 002),
+        say so once per target, and on btrfs offer the NOCOW test directory."""
+        key = (facts.target, facts.fstype)
+        if key in self._advised:
+            return
+        self._advised.add(key)
+        if facts.fstype == "btrfs" and not self.settings.nocow:
+            self.notify("This target is btrfs: copy-on-write and compression can let the page "
+                        "cache leak into O_DIRECT figures. Settings (o) → btrfs → NOCOW test "
+                        "directory avoids that.", title="btrfs", severity="warning", timeout=12)
+        elif facts.fstype == "jfs":
+            self.notify("This target is JFS, which is known to let the page cache leak into "
+                        "O_DIRECT random writes: treat those figures with care.", title="JFS",
+                        severity="warning", timeout=12)
 
 
 def run_app(target: str | None = None) -> int:

@@ -51,6 +51,8 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
                partial(app.set_unit, unit), False)
     if running:
         return
+    yield ("Queue-depth sweep…", "One pattern at Q1 … Q32, drawn as a curve",
+           app.action_sweep, True)
     yield "Choose target…", "The directory to test in", app.action_pick_target, True
     yield "Settings…", "Preset, profile, mode, +Mix, test data, times", app.action_settings, True
     preset = app.catalog.presets.get(app.settings.preset)
@@ -72,6 +74,10 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
            partial(app.change_settings, direct=True), False)
     yield ("I/O: buffered (page cache)", "Needed on ramfs, old tmpfs, some FUSE filesystems",
            partial(app.change_settings, direct=False), False)
+    yield ("btrfs: NOCOW test directory", "Copy-on-write off for the test file, so the cache "
+           "cannot leak into O_DIRECT figures", partial(app.change_settings, nocow=True), False)
+    yield ("btrfs: copy-on-write as mounted", "The test file as any other file on the filesystem",
+           partial(app.change_settings, nocow=False), False)
     for s in MEASURE_CHOICES:
         yield (f"Measure time: {s} s", "Seconds each pass measures",
                partial(app.change_settings, measure=float(s)), False)

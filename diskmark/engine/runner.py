@@ -238,7 +238,7 @@ class Engine:
                 result.runs.append(run)
             emit(RunFinished(test.index, result, warmup=n == 0))
         if test.op is not Op.READ:
-            result.sync_seconds = await self._sync(testfile, test, eta, emit)
+            result.sync_seconds = await self._sync(testfile, test, result, eta, emit)
         return result
 
     async def _run_pass(self, plan: Plan, test: PlannedTest, args: list[str], n: int,
@@ -264,10 +264,10 @@ class Engine:
         eta.end()
         return parse.run_result(final, test.op, rate.samples)
 
-    async def _sync(self, testfile: OwnedFile, test: PlannedTest, eta: _Eta,
-                    emit: EventSink) -> float:
+    async def _sync(self, testfile: OwnedFile, test: PlannedTest, result: TestResult,
+                    eta: _Eta, emit: EventSink) -> float:
         """How long the kernel needs to get what a write test left in the cache onto the disk
-        (seed 002 timed `sync` after each write)."""
+        (seed 002 timed `sync` after each write); the peak Dirty/Writeback goes on ``result``."""
         started = time.monotonic()
 
         def flush() -> None:
@@ -280,6 +280,9 @@ class Engine:
         task = asyncio.ensure_future(asyncio.to_thread(flush))
         while not task.done():
             mem = fileinfo.meminfo()
+            for name, attr in (("Dirty", "sync_dirty_bytes"), ("Writeback", "sync_writeback_bytes")):
+                if name in mem:
+                    setattr(result, attr, max(getattr(result, attr) or 0, mem[name]))
             emit(Progress(Phase.SYNC, "Flushing to disk", test_index=test.index,
                           test_key=test.key, eta_s=eta.remaining(), session_percent=eta.percent(),
                           dirty_bytes=mem.get("Dirty"), writeback_bytes=mem.get("Writeback")))

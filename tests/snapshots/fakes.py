@@ -11,8 +11,9 @@ from __future__ import annotations
 import asyncio
 
 from diskmark.engine.plan import build_plan, run_args
-from diskmark.model import (KIB, MIB, Op, Phase, Progress, RunFinished, RunResult, SessionResult,
-                            Status, SystemFacts, TestFinished, TestResult, TestStarted)
+from diskmark.model import (KIB, MIB, FileLayout, Op, Phase, Progress, RunFinished, RunResult,
+                            SessionResult, Status, SystemFacts, TestFinished, TestResult,
+                            TestStarted)
 from diskmark.presets import load_catalog
 
 FACTS = SystemFacts(target="/mnt/data", mountpoint="/mnt/data", device="/dev/nvme0n1p2",
@@ -29,18 +30,38 @@ SPEEDS = {
 }
 
 
+#: A queue-depth sweep's share of the Q32 figure at each depth: a curve that saturates.
+SWEEP_SHARE = {1: 0.097, 2: 0.185, 4: 0.345, 8: 0.604, 16: 0.865, 32: 1.0}
+#: Per-second shape of a pass (5 s), and of a pass that dips at second 4 (a full SLC cache).
+STEADY = (1.01, 0.99, 1.02, 0.98, 1.0)
+DIPPING = (1.08, 1.1, 1.06, 0.52, 1.07)
+LAYOUT = FileLayout(extents=3, fragments=2, start_offset=118 * 1024 * MIB, start_fraction=0.127)
+
+
 def facts(_path: str) -> SystemFacts:
     return FACTS
 
 
-def _run(mb_s: float, spec, factor: float) -> RunResult:
+def _run(mb_s: float, spec, factor: float, shape: tuple[float, ...] = STEADY) -> RunResult:
     mb_s = round(mb_s * factor, 2)
     iops = mb_s * 1e6 / spec.block
     lat = spec.queues * spec.threads / iops * 1e6
     return RunResult(mb_s=mb_s, iops=iops, lat_us=lat, io_bytes=int(mb_s * 5e6), runtime_ms=5000,
                      read_mb_s=mb_s, lat_percentiles={"50": lat * 0.9, "90": lat * 1.4,
                                                       "99": lat * 2.5, "99.9": lat * 4.1,
-                                                      "99.99": lat * 7.3, "max": lat * 12.0})
+                                                      "99.99": lat * 7.3, "max": lat * 12.0},
+                     bw_samples=[round(mb_s * k, 2) for k in shape])
+
+
+def _base(spec, op: Op, sweep: bool) -> float:
+    if sweep:  # scale the preset's deepest figure down the curve
+        deepest = 32 if spec.pattern == "RND" else 8
+        top = SPEEDS.get((spec.pattern, spec.block, deepest, op), 1500.0)
+        return round(top * SWEEP_SHARE.get(spec.queues, 1.0), 2)
+    base = SPEEDS.get((spec.pattern, spec.block, spec.queues, op))
+    if base is None:  # mixes and other presets: something in between
+        base = 0.8 * SPEEDS.get((spec.pattern, spec.block, spec.queues, Op.READ), 500.0)
+    return base
 
 
 class FakeEngine:
@@ -48,17 +69,23 @@ class FakeEngine:
     and wait for ``stop()`` (a run in progress); ``error``: raise it before anything runs;
     ``fail_at``: end the session FAILED at that plan index; ``scale``: a factor per
     (row, op) on the figures, and ``started`` another date, to make a different drive (a
-    baseline to compare with)."""
+    baseline to compare with); ``shaky_at``: that test's passes disagree (unstable) and one
+    dips; ``warnings``: the session's notes; ``flush_at``: after that (write) test's passes,
+    wait for ``stop()`` while flushing, Dirty/Writeback shown."""
 
     def __init__(self, *, block_at: int | None = None, error: Exception | None = None,
                  fail_at: int | None = None, scale: dict[tuple[int, Op], float] | None = None,
-                 started: str = "2024-05-01T10:00:00+02:00") -> None:
+                 started: str = "2024-05-01T10:00:00+02:00", shaky_at: int | None = None,
+                 warnings: list[str] | None = None, flush_at: int | None = None) -> None:
         self.catalog = load_catalog()
         self.block_at = block_at
         self.error = error
         self.fail_at = fail_at
         self.scale = scale or {}
         self.started = started
+        self.shaky_at = shaky_at
+        self.warnings = list(warnings or [])
+        self.flush_at = flush_at
         self._stop: asyncio.Event | None = None
         self.stopped = False
 
@@ -80,13 +107,12 @@ class FakeEngine:
                                 profile_name=plan.profile.name, measure=plan.measure,
                                 interval=plan.interval, fio_version="fio-3.33",
                                 diskmark_version="0.1.0", started=self.started,
-                                finished=self.started.replace("T10:00:00", "T10:03:21"))
+                                finished=self.started.replace("T10:00:00", "T10:03:21"),
+                                warnings=list(self.warnings), test_file=LAYOUT)
         total = len(plan.tests)
         for test in plan.tests:
             spec = test.spec
-            base = SPEEDS.get((spec.pattern, spec.block, spec.queues, test.op))
-            if base is None:  # mixes and other presets: something in between
-                base = 0.8 * SPEEDS.get((spec.pattern, spec.block, spec.queues, Op.READ), 500.0)
+            base = _base(spec, test.op, bool(settings.sweep))
             base *= self.scale.get((test.row, test.op), 1.0)
             args = run_args("/usr/bin/fio", plan, test, f"{settings.target}/.diskmark-0123456789ab.tmp")
             result = TestResult(index=test.row, spec=spec, op=test.op, mix_read=test.mix_read,
@@ -108,11 +134,23 @@ class FakeEngine:
                 break
             result.warmup = _run(base, spec, 0.93)
             emit(RunFinished(test.index, result, warmup=True))
+            shaky = test.index == self.shaky_at
+            factors = (0.91, 1.0, 0.94, 0.97, 0.93) if shaky else (0.97, 1.0, 0.985, 0.99, 0.975)
             for n in range(settings.count):
-                result.runs.append(_run(base, spec, (0.97, 1.0, 0.985, 0.99, 0.975)[n % 5]))
+                shape = DIPPING if shaky and n == 2 else STEADY
+                result.runs.append(_run(base, spec, factors[n % 5], shape))
                 emit(RunFinished(test.index, result, warmup=False))
+            if test.index == self.flush_at:
+                emit(Progress(Phase.SYNC, "Flushing to disk", test_index=test.index,
+                              test_key=test.key, eta_s=61.0,
+                              session_percent=100.0 * (test.index + 1) / total,
+                              dirty_bytes=737 * MIB + 262144, writeback_bytes=41 * MIB))
+                await self._stop.wait()
+                session.status = Status.CANCELLED
+                break
             if test.op is not Op.READ:
                 result.sync_seconds = 0.42
+                result.sync_dirty_bytes, result.sync_writeback_bytes = 48 * MIB, 12 * MIB
             emit(TestFinished(test.index, result))
             session.tests.append(result)
             await asyncio.sleep(0)

@@ -22,10 +22,11 @@ from diskmark import system  # noqa: E402
 from diskmark.app.app import DiskmarkApp  # noqa: E402
 from diskmark.app.screens.details import DetailsScreen  # noqa: E402
 from diskmark.app.screens.dialogs import ErrorDialog  # noqa: E402
+from diskmark.app.screens.sweep import SweepDialog, SweepScreen  # noqa: E402
 from diskmark.app.screens.target_picker import TargetPicker  # noqa: E402
 from diskmark.engine.errors import DirectIOUnsupported, FioMissing  # noqa: E402
 from diskmark.engine.fio import INSTALL_HINT  # noqa: E402
-from diskmark.model import GIB, Op, Settings, Unit  # noqa: E402
+from diskmark.model import GIB, Mode, Op, Settings, Unit  # noqa: E402
 
 BIG, SMALL = (120, 40), (80, 24)
 TARGET = "/mnt/data"
@@ -206,18 +207,125 @@ def test_failed_run_keeps_finished_tiles(snap_compare):
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 
 
+SHAKY = 6  # plan index of RND4K Q32T1 write: its passes disagree, the third one dips
+LEAK = ("btrfs (copy-on-write, checksums, compression) can let the page cache leak into "
+        "O_DIRECT figures, especially random writes; a NOCOW test directory (--nocow) avoids that.")
+
+
+async def open_details(pilot, row: int = 2, op: Op = Op.WRITE) -> DetailsScreen:
+    app = pilot.app
+    await finished(pilot)
+    tile = next(t for t in app.grid.tiles if t.row == row and t.op is op)
+    tile.focus()
+    await pilot.press("enter")
+    await settle(pilot, lambda: isinstance(app.screen, DetailsScreen), "the details")
+    return app.screen
+
+
 def test_details(snap_compare):
-    app = make()
+    app = make(FakeEngine(shaky_at=SHAKY, warnings=[LEAK]))
+
+    async def run(pilot):
+        screen = await open_details(pilot)
+        assert "--rw=randwrite" in screen.command
+        assert "runs differ by 9%" in str(screen.query_one("#stability").render())
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_details_chart_and_depth(snap_compare):
+    """Scrolled to the chart: the dip, the flush with Dirty/Writeback, the test file."""
+    app = make(FakeEngine(shaky_at=SHAKY, warnings=[LEAK]))
+
+    async def run(pilot):
+        screen = await open_details(pilot)
+        screen.query_one("#chart").scroll_visible(top=True, animate=False)
+        await pilot.pause(0.1)
+        assert "▲" in screen.query_one("#chart").text
+        assert "pass 3, second 4" in str(screen.query_one("#dips").render())
+        assert "Dirty up to 48.0 MiB" in str(screen.query_one("#cache").render())
+        assert "fragmented into 2" in str(screen.query_one("#test-file").render())
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_details_small(snap_compare):
+    """80×24: the details scroll rather than being cut off."""
+    app = make(FakeEngine(shaky_at=SHAKY))
+
+    async def run(pilot):
+        screen = await open_details(pilot)
+        screen.query_one("#chart").scroll_visible(top=True, animate=False)
+        await pilot.pause(0.1)
+        assert screen.query_one(".details-body").max_scroll_y > 0
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+def test_unstable_tile_marked_in_mono(snap_compare):
+    """NO_COLOR's theme: the unstable mark must be a glyph, not only a colour."""
+    app = make(FakeEngine(shaky_at=SHAKY), theme="diskmark-mono")
 
     async def run(pilot):
         await finished(pilot)
         tile = next(t for t in app.grid.tiles if t.row == 2 and t.op is Op.WRITE)
-        tile.focus()
-        await pilot.press("enter")
-        await settle(pilot, lambda: isinstance(app.screen, DetailsScreen), "the details")
-        assert "--rw=randwrite" in app.screen.command
+        assert tile.has_class("-unstable") and "runs differ by 9%" in str(tile.tooltip)
+        assert sum(t.has_class("-unstable") for t in app.grid.tiles) == 1
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_flushing_shows_dirty_and_writeback(snap_compare):
+    app = make(FakeEngine(flush_at=4))
+
+    async def run(pilot):
+        await pilot.press("a")
+        await settle(pilot, lambda: "Writeback" in app.status.message, "the flush")
+        assert "Dirty 737.2 MiB · Writeback 41.0 MiB" in app.status.message
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_sweep_dialog(snap_compare):
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("w")
+        await settle(pilot, lambda: isinstance(app.screen, SweepDialog), "the sweep dialog")
+        assert "6 tests" in str(app.screen.query_one("#estimate").render())
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_sweep_result(snap_compare):
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("w")
+        await settle(pilot, lambda: isinstance(app.screen, SweepDialog), "the sweep dialog")
+        await pilot.click("#run")
+        await settle(pilot, lambda: app.sweep_session is not None and not app.running, "the sweep")
+        screen = app.screen
+        assert isinstance(screen, SweepScreen)
+        assert screen.query_one("#table-read").row_count == 6
+        assert not any(t.text for t in app.grid.tiles), "a sweep never touches the tiles"
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_sweep_result_small(snap_compare):
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("w")
+        await settle(pilot, lambda: isinstance(app.screen, SweepDialog), "the sweep dialog")
+        app.screen.query_one("#sweep-mode").value = Mode.READ_WRITE
+        await pilot.pause()
+        await pilot.click("#run")
+        await settle(pilot, lambda: app.sweep_session is not None and not app.running, "the sweep")
+        assert len(app.sweep_session.tests) == 12
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
 
 
 def test_settings_screen(snap_compare):

@@ -1,5 +1,6 @@
 """Everything behind one tile: every pass, the spread across them, latency percentiles, the
-sync time and the exact fio command line, so a figure can be checked and reproduced by hand.
+bandwidth of every second, the flush after a write, the test file's layout, the run's notes
+and the exact fio command line, so a figure can be checked and reproduced by hand.
 """
 
 from __future__ import annotations
@@ -7,14 +8,17 @@ from __future__ import annotations
 import shlex
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
-from diskmark.app.widgets.figures import format_figure
-from diskmark.model import Op, RunResult, TestResult, Unit
+from diskmark.app.widgets.chart import BandwidthChart, dip_notes
+from diskmark.app.widgets.figures import format_bytes, format_figure
+from diskmark.model import (DIP_THRESHOLD_PCT, UNSTABLE_PCT, FileLayout, Op, RunResult,
+                            SessionResult, TestResult, Unit)
 
 PERCENTILES = ("50", "90", "99", "99.9", "99.99", "max")
 
@@ -27,6 +31,39 @@ def test_title(result: TestResult) -> str:
     return f"{result.spec.label} · {kind} {op}"
 
 
+def stability_text(result: TestResult) -> tuple[str, bool]:
+    """The verdict on the spread in words, and whether it is a warning."""
+    if len(result.runs) < 2:
+        return ("One measured pass: no spread to judge (a count of 2 or more shows whether "
+                "the figure repeats).", False)
+    r_avg = result.spread().r_avg_pct
+    reason = result.unstable()
+    if reason:
+        return (f"~ Unstable: {reason} (R/Avg {r_avg:.1f}%, above {UNSTABLE_PCT:g}%). The best "
+                f"pass may be luck; a longer measure, a larger file or the Stable profile "
+                f"helps.", True)
+    return f"Stable: the passes agree within {r_avg:.1f}% (R/Avg, at most {UNSTABLE_PCT:g}%).", False
+
+
+def layout_text(layout: FileLayout | None, rotational: bool | None) -> list[str]:
+    """The test file as filefrag would describe it, and why its position may matter."""
+    if layout is None:
+        return ["Extents unknown: the filesystem does not report them (no FIEMAP, e.g. tmpfs, "
+                "ramfs, network filesystems)."]
+    shape = (f"fragmented into {layout.fragments} separate pieces" if layout.fragmented
+             else "contiguous (one piece)")
+    lines = [f"Extents (as filefrag counts them): {layout.extents}, {shape}."]
+    if layout.start_fraction is not None:
+        lines.append(f"It starts {layout.start_fraction * 100:.0f}% of the way into the "
+                     f"filesystem.")
+    if layout.fragmented:
+        lines.append("A fragmented file makes sequential figures lower than the device can do.")
+    if rotational:
+        lines.append("This is a spinning disk: outer tracks (near the start) are faster than "
+                     "inner ones, so where the file lies changes sequential figures.")
+    return lines
+
+
 class DetailsScreen(ModalScreen[None]):
     """All runs of one test (min / mean / max, R/Avg %) and its fio command, ready to copy."""
 
@@ -35,10 +72,25 @@ class DetailsScreen(ModalScreen[None]):
         Binding("c", "copy_command", "Copy fio command"),
     ]
 
-    def __init__(self, result: TestResult, buffered: bool = False) -> None:
+    def __init__(self, result: TestResult, buffered: bool = False,
+                 session: SessionResult | None = None) -> None:
+        """``session`` (the run the result came from) adds the test file, the target's
+        facts and the run's warnings."""
         super().__init__(classes="details")
         self.result = result
-        self.buffered = buffered
+        self.session = session
+        self.buffered = buffered or (session is not None and not session.settings.direct)
+
+    def on_mount(self) -> None:
+        """Arrows and PageUp/PageDown scroll the whole body, not one table."""
+        for table in self.query(DataTable):
+            table.can_focus = False
+        self.query_one(".details-body", VerticalScroll).focus()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Borderless buttons on a short terminal leave the lines to the content."""
+        for button in self.query(Button):
+            button.compact = event.size.height < 34
 
     @property
     def command(self) -> str:
@@ -55,21 +107,39 @@ class DetailsScreen(ModalScreen[None]):
                 if len(r.runs) >= 1:
                     yield Label("Spread across the measured passes", classes="section")
                     yield self._spread_table()
-                best = r.best_run
-                if best is not None and best.lat_percentiles:
-                    yield Label(f"Completion latency of the best pass ({Unit.US.label})",
+                    text, warn = stability_text(r)
+                    yield Static(text, id="stability", markup=False,
+                                 classes="details-warning" if warn else "details-note")
+                if any(run.lat_percentiles for run in r.runs):
+                    yield Label(f"Completion latency percentiles ({Unit.US.label})",
                                 classes="section")
-                    yield self._percentile_table(best)
-                if r.sync_seconds is not None:
-                    yield Static(f"Flushing to disk after this test took {r.sync_seconds:.2f} s.",
-                                 classes="details-note")
+                    yield self._percentile_table()
+                if r.runs:
+                    yield from self._bandwidth()
+                yield Label("Cache and flush", classes="section")
+                yield Static(self._cache_text(), id="cache", classes="details-note", markup=False)
+                if self.session is not None:
+                    yield Label("Test file", classes="section")
+                    yield Static("\n".join(layout_text(self.session.test_file,
+                                                        self.session.system.rotational)),
+                                 id="test-file", classes="details-note", markup=False)
+                    if self.session.warnings:
+                        yield Label("Notes on this run", classes="section")
+                        yield Static("\n".join(f"• {w}" for w in self.session.warnings),
+                                     id="warnings", classes="details-warning", markup=False)
                 if r.error:
                     yield Static(f"Error: {r.error}", classes="details-error", markup=False)
-            yield Label("fio command of one pass (c copies it)", classes="section")
-            yield Static(self.command or "(not recorded)", id="command", markup=False)
+                # on a short terminal the command scrolls with the rest (CSS picks one copy)
+                yield Label("fio command of one pass (c copies it)", classes="section command-inline")
+                yield Static(self.command or "(not recorded)", classes="command command-inline",
+                             markup=False)
+            yield Label("fio command of one pass (c copies it)", classes="section command-fixed")
+            yield Static(self.command or "(not recorded)", id="command",
+                         classes="command command-fixed", markup=False)
+            short = self.app.has_class("-short")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Copy fio command", id="copy", variant="primary")
-                yield Button("Close", id="close")
+                yield Button("Copy fio command", id="copy", variant="primary", compact=short)
+                yield Button("Close", id="close", compact=short)
 
     def _verdict(self) -> Text:
         r = self.result
@@ -84,7 +154,43 @@ class DetailsScreen(ModalScreen[None]):
         text.append(f"   best of {len(r.runs)}", style="dim")
         if self.buffered:
             text.append("   buffered (page cache)", style="italic")
+        reason = r.unstable()
+        if reason:
+            text.append(f"   ~ unstable: {reason}", style="bold")
         return text
+
+    def _bandwidth(self) -> ComposeResult:
+        runs = self.result.runs
+        yield Label("Bandwidth of every second (MB/s)", classes="section")
+        if not any(run.bw_samples for run in runs):
+            yield Static("No per-second samples were recorded for these passes.",
+                         classes="details-note")
+            return
+        yield BandwidthChart(runs, id="chart")
+        notes = dip_notes(runs)
+        if notes:
+            yield Static(f"▲ Dips of more than {DIP_THRESHOLD_PCT:g}% below the pass's median "
+                         f"(thermal throttling, a full SLC cache, other I/O):\n"
+                         + "\n".join(f"  {n}" for n in notes),
+                         id="dips", classes="details-warning", markup=False)
+        else:
+            yield Static(f"No dips: every second stayed within {DIP_THRESHOLD_PCT:g}% of its "
+                         f"pass's median (┄).", id="dips", classes="details-note", markup=False)
+
+    def _cache_text(self) -> str:
+        r = self.result
+        lines = ["Buffered: through the page cache, so the figures include memory, not only the "
+                 "disk." if self.buffered else
+                 "Direct I/O (O_DIRECT): the page cache is bypassed."]
+        if r.sync_seconds is not None:
+            line = f"Flushing to disk after this test took {r.sync_seconds:.2f} s"
+            if r.sync_dirty_bytes is not None or r.sync_writeback_bytes is not None:
+                line += (f"; Dirty up to {format_bytes(r.sync_dirty_bytes or 0)}, Writeback "
+                         f"up to {format_bytes(r.sync_writeback_bytes or 0)} (system-wide)")
+            lines.append(line + ".")
+        elif r.op is Op.READ:
+            lines.append("A read leaves nothing to flush.")
+        return "\n".join(lines)
 
     def _runs_table(self) -> DataTable:
         r = self.result
@@ -125,13 +231,21 @@ class DetailsScreen(ModalScreen[None]):
                           Text(f"{sp.r_avg_pct:.1f} %", justify="right"))
         return table
 
-    def _percentile_table(self, run: RunResult) -> DataTable:
-        table: DataTable = DataTable(cursor_type="none", id="percentiles")
-        keys = [k for k in PERCENTILES if k in run.lat_percentiles]
-        keys += [k for k in run.lat_percentiles if k not in keys]
+    def _percentile_table(self) -> DataTable:
+        """One row per measured pass, like diskspd's -L table: p50 … p99.99 and max."""
+        runs = self.result.runs
+        found = {k for run in runs for k in run.lat_percentiles}
+        keys = [k for k in PERCENTILES if k in found] + sorted(found - set(PERCENTILES))
+        table: DataTable = DataTable(cursor_type="none", zebra_stripes=True, id="percentiles")
+        table.add_column("Pass", key="pass")
         for key in keys:
             table.add_column(Text("max" if key == "max" else f"p{key}", justify="right"), key=key)
-        table.add_row(*(Text(f"{run.lat_percentiles[k]:.2f}", justify="right") for k in keys))
+        best = self.result.best_run
+        for n, run in enumerate(runs, 1):
+            cells = [Text(f"{run.lat_percentiles[k]:.2f}" if k in run.lat_percentiles else "—",
+                          justify="right") for k in keys]
+            table.add_row(Text(f"{n} ★" if run is best else str(n),
+                               style="bold" if run is best else ""), *cells)
         return table
 
     def action_copy_command(self) -> None:

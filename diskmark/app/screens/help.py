@@ -15,10 +15,11 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
         ("a", "All: run every test of the profile"),
         ("click a green button", "run that row only"),
         ("Esc  ctrl+c", "Stop: fio ends within 2 s, the test file is removed"),
+        ("w", "queue-depth sweep: one pattern at Q1 … Q32, as a curve"),
     ]),
     ("Results", [
         ("1 2 3 4  u", "unit: MB/s, GB/s, IOPS, μs (u cycles)"),
-        ("enter / click a tile", "every pass, the spread and the fio command"),
+        ("enter / click a tile", "every pass, spread, latency, bandwidth chart, fio command"),
         ("s", "save the text report to a file"),
         ("c", "copy the text report to the clipboard"),
         ("p  ctrl+s", "save an SVG screenshot"),

@@ -1,5 +1,6 @@
 """The settings CrystalDiskMark keeps in its menus: preset, profile, mode, +Mix, test data,
-direct or buffered I/O, measure and interval times. Dismisses with new Settings or None."""
+direct or buffered I/O, measure and interval times, plus btrfs's NOCOW test directory.
+Dismisses with new Settings or None."""
 
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ MODE_OPTIONS = [("Read & Write", Mode.READ_WRITE), ("Read only", Mode.READ),
                 ("Write only", Mode.WRITE)]
 DATA_OPTIONS = [("Random", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS)]
 IO_OPTIONS = [("Direct (O_DIRECT)", True), ("Buffered (page cache)", False)]
+#: btrfs only (seed 002): CoW and compression let the cache leak into O_DIRECT figures.
+NOCOW_OPTIONS = [("As mounted (copy-on-write)", False), ("NOCOW test directory", True)]
 MEASURE_CHOICES = [1, 3, 5, 10, 20, 30, 60]
 INTERVAL_CHOICES = [0, 1, 3, 5, 10, 30, 60, 180, 300, 600]
 PRESET_DEFAULT = -1.0  # a Select cannot hold None as a value: stands for "the preset's"
@@ -65,6 +68,13 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Select(DATA_OPTIONS, value=s.data, allow_blank=False, compact=True, id="data")
                 yield Label("I/O")
                 yield Select(IO_OPTIONS, value=s.direct, allow_blank=False, compact=True, id="direct")
+                yield Label("btrfs")
+                nocow = Select(NOCOW_OPTIONS, value=s.nocow, allow_blank=False, compact=True,
+                               id="nocow")
+                nocow.tooltip = ("On btrfs, test in a directory with copy-on-write off "
+                                 "(chattr +C), so CoW and the page cache cannot inflate O_DIRECT "
+                                 "figures. Other filesystems ignore it.")
+                yield nocow
                 yield Label("Measure time")
                 yield Select(seconds_options(MEASURE_CHOICES, s.measure, preset.measure),
                              value=s.measure if s.measure is not None else PRESET_DEFAULT,
@@ -133,7 +143,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         return replace(
             self.settings, preset=str(value("preset")), profile=str(value("profile")),
             mode=Mode(value("mode")), mix=int(value("mix")) or None, data=DataPattern(value("data")),
-            direct=bool(value("direct")),
+            direct=bool(value("direct")), nocow=bool(value("nocow")),
             measure=None if measure == PRESET_DEFAULT else float(measure),  # type: ignore[arg-type]
             interval=None if interval == PRESET_DEFAULT else float(interval),  # type: ignore[arg-type]
         )

@@ -60,8 +60,16 @@ def foreground_style(widget: Widget, component: str) -> Style:
 
 
 # Roles of the cells a tile draws; each maps to a component class styled in app.tcss.
-_BLANK, _FIGURE, _LIVE, _PLACEHOLDER, _CAPTION, _ERROR, _SEPARATOR = range(7)
-_BETTER, _WORSE, _SAME = range(7, 10)
+_BLANK, _FIGURE, _LIVE, _PLACEHOLDER, _CAPTION, _ERROR, _SEPARATOR, _UNSTABLE = range(8)
+_BETTER, _WORSE, _SAME = range(8, 11)
+
+
+def unstable_mark(result: TestResult | None) -> str | None:
+    """``~9%`` on a tile whose passes differ by more than the threshold (R/Avg), else None.
+    A glyph, not only a colour, so a monochrome terminal shows it too."""
+    if result is None or result.unstable() is None:
+        return None
+    return f"~{result.spread().r_avg_pct:.0f}%"
 
 
 class ResultTile(Widget, can_focus=True):
@@ -80,6 +88,7 @@ class ResultTile(Widget, can_focus=True):
         "tile--better",  # the change against the baseline: better, worse, within noise
         "tile--worse",
         "tile--same",
+        "tile--unstable",  # the ~9% mark of a tile whose passes disagree
     }
 
     BINDINGS = [Binding("enter", "select", "Details", show=False)]
@@ -164,6 +173,10 @@ class ResultTile(Widget, can_focus=True):
     def watch_result(self) -> None:
         self._invalidate()
         self.set_class(self.result is not None and bool(self.result.runs), "-done")
+        reason = self.result.unstable() if self.result is not None else None
+        self.set_class(reason is not None, "-unstable")
+        self.tooltip = (f"Unstable: {reason} (R/Avg above the threshold). Enter shows every "
+                        f"pass." if reason else None)
 
     def watch_separated(self) -> None:
         self._invalidate()
@@ -242,11 +255,29 @@ class ResultTile(Widget, can_focus=True):
                 change = change.replace(" ", "", 1)[-max(width - 1, 0):]
             put(y0 + rows, right - len(change), change,
                 {BETTER: _BETTER, WORSE: _WORSE}.get(delta.verdict, _SAME))
+        mark = unstable_mark(self.result) if live is None and role == _FIGURE else None
+        if mark:
+            self._put_mark(grid, mark, bottom)
         if self.separated and height >= 2:
             last = grid[height - 1]
             grid[height - 1] = [("▁", _SEPARATOR) if role == _BLANK else (ch, role)
                                 for ch, role in last]
         return grid, bar_row
+
+    @staticmethod
+    def _put_mark(grid: list[list[tuple[str, int]]], mark: str, bottom: int) -> None:
+        """The unstable mark in the first free corner (top-left, then bottom-left), shortened
+        to ``~`` when the figure leaves no room."""
+        width = len(grid[0]) if grid else 0
+        rows = [0] + ([bottom - 1] if bottom - 1 > 0 else [])
+        for text in (mark, "~"):
+            for y in rows:
+                x0 = 1 if width > len(text) + 1 else 0
+                span = grid[y][max(x0 - 1, 0):x0 + len(text) + 1]
+                if x0 + len(text) <= width and all(role == _BLANK for _, role in span):
+                    for i, ch in enumerate(text):
+                        grid[y][x0 + i] = (ch, _UNSTABLE)
+                    return
 
     def _render_strips(self, width: int, height: int) -> list[Strip]:
         grid, bar_row = self._layout(width, height)
@@ -262,6 +293,7 @@ class ResultTile(Widget, can_focus=True):
             _BETTER: foreground_style(self, "tile--better"),
             _WORSE: foreground_style(self, "tile--worse"),
             _SAME: foreground_style(self, "tile--same"),
+            _UNSTABLE: foreground_style(self, "tile--unstable"),
         }
 
         def layer(component: str) -> Style:

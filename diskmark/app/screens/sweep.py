@@ -1,0 +1,306 @@
+"""The queue-depth sweep (seed 004): one pattern at Q1, 2, 4, 8, 16, 32, drawn as a curve.
+
+A dialog picks the pattern and the operation; the app runs it through the same engine as
+everything else (``Settings.sweep``: the UI never builds fio options) and feeds the results
+screen as depths finish. The curve shows where a device stops gaining from a deeper queue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Button, DataTable, Label, Select, Static
+
+from diskmark.app.widgets.figures import format_figure
+from diskmark.model import SWEEP_DEPTHS, Mode, Op, SessionResult, Status, TestResult, Unit
+from diskmark.report import curve_report
+
+PATTERNS = [("RND4K: random 4 KiB", "RND4K"), ("SEQ1M: sequential 1 MiB", "SEQ1M"),
+            ("SEQ128K: sequential 128 KiB", "SEQ128K")]
+SWEEP_MODES = [("Read", Mode.READ), ("Write", Mode.WRITE), ("Read & Write", Mode.READ_WRITE)]
+UNITS = list(Unit)
+_PARTIAL = " ▏▎▍▌▋▊▉"
+
+
+def ops_of(mode: Mode) -> list[Op]:
+    return {Mode.READ: [Op.READ], Mode.WRITE: [Op.WRITE], Mode.READ_WRITE: [Op.READ, Op.WRITE]}[mode]
+
+
+class SweepDialog(ModalScreen[tuple[str, Mode] | None]):
+    """Which pattern and operation to sweep; dismisses with ``(pattern, mode)`` or None."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, estimate: Callable[[str, Mode], str], pattern: str = "RND4K",
+                 mode: Mode = Mode.READ) -> None:
+        """``estimate(pattern, mode)`` says how long the sweep will take, in words."""
+        super().__init__(classes="dialog sweep-dialog")
+        self.estimate = estimate
+        self.pattern = pattern
+        self.mode = mode
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield Label("Queue-depth sweep", classes="dialog-title")
+            yield Static("One pattern at queue depths "
+                         f"{', '.join(str(q) for q in SWEEP_DEPTHS)} (one thread), drawn as a "
+                         "curve: where the figures stop growing, the device is saturated. "
+                         "Size, count and measure time are the window's.", classes="dialog-hint")
+            with Grid(classes="form"):
+                yield Label("Pattern")
+                yield Select(PATTERNS, value=self.pattern, allow_blank=False, compact=True,
+                             id="pattern")
+                yield Label("Operation")
+                yield Select(SWEEP_MODES, value=self.mode, allow_blank=False, compact=True,
+                             id="sweep-mode")
+            yield Static(self._estimate(), id="estimate", classes="dialog-hint", markup=False)
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Run sweep", id="run", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#pattern", Select).focus()
+
+    def _choice(self) -> tuple[str, Mode]:
+        return (str(self.query_one("#pattern", Select).value),
+                Mode(self.query_one("#sweep-mode", Select).value))
+
+    def _estimate(self) -> str:
+        try:
+            return self.estimate(self.pattern, self.mode)
+        except Exception as e:  # an estimate decorates; it never blocks the dialog
+            return f"No estimate: {e}"
+
+    @on(Select.Changed)
+    def _changed(self) -> None:
+        self.pattern, self.mode = self._choice()
+        self.query_one("#estimate", Static).update(self._estimate())
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss(self._choice() if event.button.id == "run" else None)
+
+
+def curve_cells(points: list[tuple[int, float | None]], unit: Unit, width: int,
+                current: int | None = None) -> list[tuple[str, str, str, bool]]:
+    """Per depth: the label, the bar (eighth-block precision, scaled to the highest point),
+    the figure, and whether it is the depth running now."""
+    top = max((v for _, v in points if v), default=0.0)
+    label_w, value_w = 5, 12
+    bar_w = max(width - label_w - value_w - 2, 4)
+    out = []
+    for q, value in points:
+        bar = ""
+        if value and top:
+            eighths = round(value / top * bar_w * 8)
+            bar = "█" * (eighths // 8) + (_PARTIAL[eighths % 8] if eighths % 8 else "")
+        figure = format_figure(value, unit) if value is not None else ("…" if q == current else "")
+        out.append((f"Q{q}", bar, figure, q == current))
+    return out
+
+
+class SweepCurve(Widget):
+    """Horizontal bars, one line per queue depth, in the theme's colours."""
+
+    DEFAULT_CSS = """
+    SweepCurve {
+        height: auto;
+        width: 1fr;
+    }
+    SweepCurve > .curve--bar { color: $primary; }
+    SweepCurve > .curve--label { color: $text-muted; }
+    SweepCurve > .curve--current { color: $text-warning; text-style: bold; }
+    """
+
+    COMPONENT_CLASSES = {"curve--bar", "curve--label", "curve--current"}
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.points: list[tuple[int, float | None]] = [(q, None) for q in SWEEP_DEPTHS]
+        self.unit = Unit.MB_S
+        self.current: int | None = None
+
+    def show(self, points: list[tuple[int, float | None]], unit: Unit, current: int | None) -> None:
+        self.points, self.unit, self.current = points, unit, current
+        self.refresh(layout=True)
+
+    def get_content_height(self, container, viewport, width: int) -> int:
+        return len(self.points)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(f"{label:<5}{bar} {figure}".rstrip() for label, bar, figure, _ in
+                         curve_cells(self.points, self.unit, self.content_size.width or 70,
+                                     self.current))
+
+    def render(self) -> Text:
+        bar_style = self.get_component_rich_style("curve--bar", partial=True)
+        label_style = self.get_component_rich_style("curve--label", partial=True)
+        current_style = self.get_component_rich_style("curve--current", partial=True)
+        out = Text(no_wrap=True, overflow="crop")
+        cells = curve_cells(self.points, self.unit, self.content_size.width, self.current)
+        for i, (label, bar, figure, current) in enumerate(cells):
+            if i:
+                out.append("\n")
+            out.append(f"{label:<5}", current_style if current else label_style)
+            out.append(bar, bar_style)
+            out.append(f" {figure}", current_style if current else "")
+        return out
+
+
+class SweepScreen(ModalScreen[None]):
+    """The sweep's results as they come: a curve and a table (MB/s, IOPS, µs, p99) per
+    operation. Esc stops a running sweep, then closes; u changes the curve's unit."""
+
+    BINDINGS = [
+        Binding("escape", "close", "Stop / Close"),
+        Binding("u", "cycle_unit", "Unit"),
+        Binding("c", "copy", "Copy the curve"),
+    ]
+
+    def __init__(self, pattern: str, mode: Mode, unit: Unit = Unit.MB_S) -> None:
+        super().__init__(classes="details sweep")
+        self.pattern = pattern
+        self.ops = ops_of(mode)
+        self.unit = unit
+        self.results: dict[tuple[Op, int], TestResult] = {}
+        self.current: tuple[Op, int] | None = None
+        self.running = True
+        self.session: SessionResult | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="details-box"):
+            yield Label(f"Queue-depth sweep · {self.pattern} "
+                        f"{' & '.join(op.value for op in self.ops)}", classes="dialog-title")
+            yield Static("Starting…", id="sweep-status", classes="details-verdict", markup=False)
+            with VerticalScroll(classes="details-body"):
+                for op in self.ops:
+                    yield Label(self._curve_title(op), id=f"curve-title-{op.value}",
+                                classes="section")
+                    yield SweepCurve(id=f"curve-{op.value}")
+                    yield self._table(op)
+            short = self.app.has_class("-short")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Copy curve", id="copy", compact=short)
+                yield Button("Stop", id="close", variant="error", compact=short)
+
+    def on_mount(self) -> None:
+        for table in self.query(DataTable):
+            table.can_focus = False  # arrows scroll the whole body
+        self.query_one(".details-body", VerticalScroll).focus()
+        self._refresh_all()
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Borderless buttons on a short terminal leave the lines to the content."""
+        for button in self.query(Button):
+            button.compact = event.size.height < 34
+
+    def _curve_title(self, op: Op) -> str:
+        return f"{op.value.capitalize()}: {self.unit.label} by queue depth (T1)"
+
+    @staticmethod
+    def _table(op: Op) -> DataTable:
+        table: DataTable = DataTable(cursor_type="none", zebra_stripes=True,
+                                     id=f"table-{op.value}")
+        table.add_column("Depth", key="depth")
+        for name in (Unit.MB_S.label, Unit.IOPS.label, Unit.US.label,
+                     f"p99 {Unit.US.label}", "R/Avg"):
+            table.add_column(Text(name, justify="right"), key=name)
+        return table
+
+    # --- fed by the app ------------------------------------------------------------------
+
+    def show_progress(self, text: str) -> None:
+        if self.running:
+            depth = f"Q{self.current[1]} · " if self.current else ""
+            self.query_one("#sweep-status", Static).update(depth + text)
+
+    def show_result(self, result: TestResult) -> None:
+        """A test started or a pass finished: redraw that depth."""
+        key = (result.op, result.spec.queues)
+        self.results[key] = result
+        self.current = key
+        self._refresh_all()
+
+    def finish(self, session: SessionResult) -> None:
+        self.running, self.session, self.current = False, session, None
+        for t in session.tests:
+            self.results[(t.op, t.spec.queues)] = t
+        done = sum(1 for t in session.tests if t.runs)
+        measured = f"{done} of {len(SWEEP_DEPTHS) * len(self.ops)} points"
+        if session.status is Status.COMPLETE:
+            status = f"Finished · {measured} · c copies the curve, u changes its unit"
+        elif session.status is Status.CANCELLED:
+            status = f"Stopped · {measured} measured; fio ended and the test file was removed"
+        else:
+            status = f"Failed · {session.error or 'fio stopped with an error'}"
+        self.query_one("#sweep-status", Static).update(status)
+        button = self.query_one("#close", Button)
+        button.label, button.variant = "Close", "primary"
+        self._refresh_all()
+
+    # --- drawing --------------------------------------------------------------------------
+
+    def points(self, op: Op) -> list[tuple[int, float | None]]:
+        out = []
+        for q in SWEEP_DEPTHS:
+            r = self.results.get((op, q))
+            out.append((q, r.figure(self.unit) if r is not None and r.runs else None))
+        return out
+
+    def _refresh_all(self) -> None:
+        for op in self.ops:
+            current = self.current[1] if self.current and self.current[0] is op else None
+            self.query_one(f"#curve-{op.value}", SweepCurve).show(self.points(op), self.unit, current)
+            self.query_one(f"#curve-title-{op.value}", Label).update(self._curve_title(op))
+            table = self.query_one(f"#table-{op.value}", DataTable)
+            for q in SWEEP_DEPTHS:
+                r = self.results.get((op, q))
+                if r is None or not r.runs:
+                    continue
+                p99 = r.best_run.lat_percentiles.get("99") if r.best_run else None
+                cells = [Text(format_figure(r.figure(u), u), justify="right")
+                         for u in (Unit.MB_S, Unit.IOPS, Unit.US)]
+                cells += [Text(f"{p99:.2f}" if p99 is not None else "—", justify="right"),
+                          Text(f"{r.spread().r_avg_pct:.1f} %" if len(r.runs) > 1 else "—",
+                               justify="right")]
+                key = f"Q{q}"
+                if key in table.rows:  # a later pass of the same depth: update in place
+                    for column, cell in zip(table.ordered_columns[1:], cells):
+                        table.update_cell(key, column.key, cell, update_width=True)
+                else:
+                    table.add_row(key, *cells, key=key)
+
+    # --- actions --------------------------------------------------------------------------
+
+    def action_close(self) -> None:
+        if self.running:
+            self.app.action_stop()
+        else:
+            self.dismiss(None)
+
+    def action_cycle_unit(self) -> None:
+        self.unit = UNITS[(UNITS.index(self.unit) + 1) % len(UNITS)]
+        self._refresh_all()
+
+    def action_copy(self) -> None:
+        if self.session is None:
+            self.notify("The curve can be copied once the sweep has finished.")
+            return
+        self.app.copy_to_clipboard(curve_report(self.session, self.unit))
+        self.notify("The curve is on the clipboard (if the terminal allows OSC 52).",
+                    title="Copied")
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "copy":
+            self.action_copy()
+        else:
+            self.action_close()

@@ -1,0 +1,185 @@
+"""Per-second bandwidth of every measured pass, side by side, as a block-character chart.
+
+Seed 001 drew fio's bandwidth log over time: a dip shows thermal throttling or a full SLC
+cache, which a single MB/s figure hides. The layout is a pure function of the samples (so it
+can be tested as text); the widget only colours it from the theme. Dips are marked with a
+glyph under the axis as well as a colour, so a monochrome terminal shows them too.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.widget import Widget
+
+from diskmark.model import RunResult
+
+# Roles of the chart's cells; each maps to a component class of the widget.
+BLANK, BAR, DIP, AXIS, LABEL, MEDIAN = range(6)
+EIGHTHS = " ▁▂▃▄▅▆▇█"
+DIP_MARK = "▲"
+GAP = 2  # columns between two passes
+MAX_COLS_PER_SECOND = 8
+
+
+@dataclass(frozen=True)
+class Column:
+    """One drawn column: the bandwidth it stands for and whether a dip fell in it."""
+
+    mb_s: float
+    dip: bool
+
+
+def _bucket(run: RunResult, per: int) -> list[Column]:
+    """Samples of one pass, ``per`` seconds to a column; the lowest second of each group is
+    drawn, so a squeezed chart still shows its dips."""
+    dips = {second for second, _ in run.dips()}
+    out = []
+    for start in range(0, len(run.bw_samples), per):
+        chunk = run.bw_samples[start:start + per]
+        seconds = range(start + 1, start + len(chunk) + 1)
+        out.append(Column(min(chunk), any(s in dips for s in seconds)))
+    return out
+
+
+def axis_label(mb_s: float) -> str:
+    return f"{mb_s:.0f}" if mb_s >= 100 else f"{mb_s:.1f}"
+
+
+def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list[tuple[str, int]]]:
+    """The chart as rows of (character, role): ``height`` rows of bars on a y-axis from 0 to
+    the highest second (labelled in MB/s), the x-axis with a dip mark under each dipping
+    column, and a row naming each pass with its length in seconds."""
+    runs = [r for r in runs if r.bw_samples]
+    if not runs or width < 12 or height < 2:
+        return []
+    top = max(max(r.bw_samples) for r in runs)
+    top_label, zero_label = axis_label(top), "0"
+    lab = max(len(top_label), len("MB/s"))
+    plot_x = lab + 2  # labels, a space, the axis line
+    room = width - plot_x - GAP * (len(runs) - 1)
+    seconds = sum(len(r.bw_samples) for r in runs)
+    per = max(1, math.ceil(seconds / max(room, 1)))
+    groups = [_bucket(r, per) for r in runs]
+    used = sum(len(g) for g in groups)
+    cols = max(1, min(MAX_COLS_PER_SECOND, room // used)) if used <= room else 1
+
+    total_w = width
+    grid = [[(" ", BLANK)] * total_w for _ in range(height + 2)]
+
+    def put(y: int, x: int, text: str, role: int) -> None:
+        for i, ch in enumerate(text):
+            if 0 <= x + i < total_w:
+                grid[y][x + i] = (ch, role)
+
+    put(0, lab - len(top_label), top_label, LABEL)
+    put(height, lab - len(zero_label), zero_label, LABEL)
+    if height >= 4:
+        put(height // 2, lab - 4, "MB/s", LABEL)
+    for y in range(height):
+        put(y, lab + 1, "┤" if y == 0 else "│", AXIS)
+    put(height, lab + 1, "└", AXIS)
+    x = plot_x
+    for n, (run, group) in enumerate(zip(runs, groups), 1):
+        start = x
+        median = run.bw_median or 0.0
+        median_row = height - 1 - min(height - 1, int(median / top * height)) if top else None
+        for col in group:
+            eighths = round(col.mb_s / top * height * 8) if top > 0 else 0
+            for y in range(height):
+                level = (height - 1 - y) * 8
+                fill = max(0, min(8, eighths - level))
+                role = DIP if col.dip else BAR
+                if fill:
+                    put(y, x, EIGHTHS[fill] * cols, role)
+                elif y == median_row:
+                    put(y, x, "┄" * cols, MEDIAN)
+            put(height, x, "─" * cols, AXIS)
+            if col.dip:
+                put(height, x + (cols - 1) // 2, DIP_MARK, DIP)
+            x += cols
+        span = x - start
+        secs = len(run.bw_samples)
+        for name in (f"pass {n} · {secs} s", f"pass {n}", f"#{n}", str(n)):
+            if len(name) <= span + (GAP - 1 if n < len(runs) else 0):
+                put(height + 1, start, name, LABEL)
+                break
+        if n < len(runs):
+            put(height, x, "─" * GAP, AXIS)
+            x += GAP
+    return grid
+
+
+def chart_text(runs: list[RunResult], width: int, height: int = 6) -> str:
+    """The chart as plain text (tests, plain-text exports)."""
+    return "\n".join("".join(ch for ch, _ in row).rstrip() for row in chart_cells(runs, width, height))
+
+
+def dip_notes(runs: list[RunResult], limit: int = 6) -> list[str]:
+    """Every dip in plain words: which pass, which second, how deep below that pass's median."""
+    notes = []
+    for n, run in enumerate(runs, 1):
+        median = run.bw_median
+        for second, mb_s in run.dips():
+            notes.append(f"pass {n}, second {second}: {mb_s:.1f} MB/s, "
+                         f"{run.dip_depth_pct(mb_s):.0f}% below its median of {median:.1f} MB/s")
+    if len(notes) > limit:
+        notes[limit:] = [f"… and {len(notes) - limit} more"]
+    return notes
+
+
+class BandwidthChart(Widget):
+    """The chart of :func:`chart_cells`, as wide as the widget, in the theme's colours."""
+
+    DEFAULT_CSS = """
+    BandwidthChart {
+        height: 8;
+        width: 1fr;
+    }
+    BandwidthChart > .chart--bar { color: $primary; }
+    BandwidthChart > .chart--dip { color: $warning; text-style: bold; }
+    BandwidthChart > .chart--axis { color: $text-muted; }
+    BandwidthChart > .chart--label { color: $text-muted; }
+    BandwidthChart > .chart--median { color: $text-disabled; }
+    """
+
+    COMPONENT_CLASSES = {"chart--bar", "chart--dip", "chart--axis", "chart--label",
+                         "chart--median"}
+
+    PLOT_ROWS = 6
+
+    def __init__(self, runs: list[RunResult], *, id: str | None = None,
+                 classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.runs = list(runs)
+
+    @property
+    def text(self) -> str:
+        return chart_text(self.runs, self.content_size.width or 80, self.PLOT_ROWS)
+
+    def render(self) -> Text:
+        cells = chart_cells(self.runs, self.content_size.width, self.PLOT_ROWS)
+        styles = {
+            BLANK: None, BAR: self.get_component_rich_style("chart--bar", partial=True),
+            DIP: self.get_component_rich_style("chart--dip", partial=True),
+            AXIS: self.get_component_rich_style("chart--axis", partial=True),
+            LABEL: self.get_component_rich_style("chart--label", partial=True),
+            MEDIAN: self.get_component_rich_style("chart--median", partial=True),
+        }
+        out = Text(no_wrap=True, overflow="crop")
+        for y, row in enumerate(cells):
+            if y:
+                out.append("\n")
+            run_text, run_role = "", None
+            for ch, role in row:
+                if role == run_role:
+                    run_text += ch
+                    continue
+                if run_text:
+                    out.append(run_text, styles[run_role])
+                run_text, run_role = ch, role
+            if run_text:
+                out.append(run_text, styles[run_role])
+        return out
