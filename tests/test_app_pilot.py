@@ -17,6 +17,7 @@ from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog, SaveFileDialog
 from diskmark.app.widgets.figures import format_figure
 from diskmark.model import MIB, Mode, Op, Settings, Status, Unit
+from diskmark.store import Store
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 
@@ -420,6 +421,9 @@ async def test_sweep_from_the_app_gives_one_point_per_depth(target):
         assert all(any(ch in line for ch in "█▏▎▍▌▋▊▉") for line in curve)
         assert all(t.value is None for t in app.grid.tiles), "a sweep leaves the tiles alone"
         assert app.history == []
+        await app.workers.wait_for_complete()
+        kept = Store().history()
+        assert [e.session.settings.sweep for e in kept] == ["RND4K"], "kept like the CLI's"
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, SweepScreen)

@@ -677,6 +677,8 @@ class DiskmarkApp(App[int]):
     def _sweep_finished(self, sweep: SweepScreen, session: SessionResult) -> None:
         self.sweep_session = session
         sweep.finish(session)
+        if session.status is Status.COMPLETE:
+            self._keep_history(session)  # as `diskmark run --sweep` does
         took = _duration(session)
         took_text = f" in {format_duration(took)}" if took is not None else ""
         words = {Status.COMPLETE: f"Sweep finished{took_text}",
