@@ -5,7 +5,9 @@
 
 Runs All once on a scratch directory (default: a fresh directory under /var/tmp, removed
 afterwards), capturing the window idle, mid-run and finished, then the same results in IOPS,
-at 80×24, in each of diskmark's themes, the details of one tile and the target picker.
+at 80×24, in each of diskmark's themes, the details of one tile and the target picker; then
+saves the result as a baseline, runs All again and captures the tiles compared with it and
+the comparison screen.
 Settings go to a throwaway DISKMARK_HOME: your own are never touched. Figures are those of
 the machine it runs on.
 """
@@ -39,6 +41,7 @@ async def wait_until(pilot, condition, timeout: float, what: str) -> None:
 
 async def capture(target: Path, size: int, count: int, measure: float) -> list[Path]:
     from diskmark.app.app import DiskmarkApp
+    from diskmark.app.screens.comparison import ComparisonScreen
     from diskmark.app.screens.details import DetailsScreen
     from diskmark.model import Op, Settings, Status
 
@@ -101,6 +104,24 @@ async def capture(target: Path, size: int, count: int, measure: float) -> list[P
         await wait_until(pilot, lambda: getattr(app.screen, "loaded", False), 10, "the picker")
         await pilot.pause(0.5)
         shot("target-picker")
+        await pilot.press("escape")
+        await pilot.pause()
+
+        app.set_baseline(app.store.save_baseline(app.current_session(), "first run",
+                                                 "the screenshot script's first All"))
+        runs = len(app.history)
+        await pilot.press("a")
+        await wait_until(pilot, lambda: len(app.history) > runs and not app.running, 600,
+                         "the second run to finish")
+        await pilot.pause(0.3)
+        app.query_one("#all").focus()
+        await pilot.pause()
+        shot("compared")
+        await pilot.press("v")
+        await wait_until(pilot, lambda: isinstance(app.screen, ComparisonScreen), 5,
+                         "the comparison")
+        await pilot.pause()
+        shot("comparison")
         await pilot.press("escape")
     return saved
 
