@@ -4,8 +4,8 @@
 
 For each test, diskmark's engine runs it (warm-up + 1 pass) and then fio runs a hand-written
 CrystalDiskMark-equivalent job (seed 000's job file, time-based) on its own file, also once to
-warm up and once to measure; this repeats for --rounds. It prints both MB/s figures and their ratio, which should be 1.00 within the
-noise of the device (the "fio noise" column: R/Avg of raw fio's own rounds), plus diskmark's
+warm up and once to measure; this repeats for --rounds, with the order swapped every
+round. It prints both MB/s figures and their ratio, which should be 1.00 within the noise of the device (the "fio noise" column: R/Avg of raw fio's own rounds), plus diskmark's
 wall-time overhead per pass (process start-up and JSON parsing, outside the measured time).
 """
 
@@ -68,7 +68,15 @@ def main() -> int:
     try:
         for row, mode, opts in TESTS:
             dm, fio, overhead = [], [], []
-            for _ in range(a.rounds):
+            for round_ in range(a.rounds):
+                def run_raw() -> None:
+                    raw_fio(directory, size, a.measure, opts)  # the same discarded warm-up
+                    fio.append(raw_fio(directory, size, a.measure, opts))
+
+                # Who goes first alternates: what one leaves behind (dirty pages, the discard
+                # of diskmark's deleted test file) must not always fall on the other.
+                if round_ % 2:
+                    run_raw()
                 settings = Settings(target=str(directory), only_test=row, mode=mode, size=size,
                                     count=1, measure=a.measure, interval=0)
                 t0 = time.monotonic()
@@ -81,8 +89,8 @@ def main() -> int:
                 dm.append(test.best_mb_s)
                 fio_time = (test.runs[0].runtime_ms + test.warmup.runtime_ms) / 1000
                 overhead.append((wall - fio_time) / 3)  # prepare + warm-up + pass
-                raw_fio(directory, size, a.measure, opts)  # the same discarded warm-up
-                fio.append(raw_fio(directory, size, a.measure, opts))
+                if not round_ % 2:
+                    run_raw()
             ratio = statistics.fmean(dm) / statistics.fmean(fio)
             ratios.append(ratio)
             label = f"{test.label} {test.op.value}"
