@@ -5,7 +5,8 @@
 For each test, diskmark's engine runs it (warm-up + 1 pass) and then fio runs a hand-written
 CrystalDiskMark-equivalent job (seed 000's job file, time-based) on its own file, also once to
 warm up and once to measure; this repeats for --rounds, with the order swapped every
-round. It prints both MB/s figures and their ratio, which should be 1.00 within the noise of the device (the "fio noise" column: R/Avg of raw fio's own rounds), plus diskmark's
+round. It prints both MB/s figures and their ratio, which should be 1.00 within the noise
+of the device (the "fio noise" column: R/Avg of raw fio's own rounds), plus diskmark's
 wall-time overhead per pass (process start-up and JSON parsing, outside the measured time).
 """
 
