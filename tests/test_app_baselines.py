@@ -138,6 +138,8 @@ async def test_run_save_restart_compare_every_tile(target):
         await pilot.press("v")
         await on_screen(pilot, ComparisonScreen, "the comparison screen")
         assert app.screen.query_one("#comparison").row_count == 8 * 4
+        await pilot.press("c")
+        assert "SEQ1M Q8T1" in app.clipboard and "%" in app.clipboard
         await pilot.press("escape")
         await pilot.press("X")  # stop comparing
         await pilot.pause()

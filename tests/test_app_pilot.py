@@ -420,6 +420,8 @@ async def test_sweep_from_the_app_gives_one_point_per_depth(target):
         assert [line.split()[0] for line in curve] == [f"Q{q}" for q in SWEEP_DEPTHS]
         assert all(any(ch in line for ch in "█▏▎▍▌▋▊▉") for line in curve)
         assert all(t.value is None for t in app.grid.tiles), "a sweep leaves the tiles alone"
+        await pilot.press("c")
+        assert "Q32" in app.clipboard
         assert app.history == []
         await app.workers.wait_for_complete()
         kept = Store().history()

@@ -770,9 +770,13 @@ class DiskmarkApp(App[int]):
     def action_copy_report(self) -> None:
         text = self.report_text()
         if text is not None:
-            self.copy_to_clipboard(text)
-            self.notify("The text report is on the clipboard (if the terminal allows OSC 52).",
-                        title="Copied")
+            self.copy_with_notice(text, "The text report")
+
+    def copy_with_notice(self, text: str, what: str) -> None:
+        """Copy through the terminal (OSC 52), and say so: nothing confirms it arrived."""
+        self.copy_to_clipboard(text)
+        self.notify(f"{what} is on the clipboard (if the terminal allows OSC 52).",
+                    title="Copied")
 
     def action_save_svg(self) -> None:
         """A picture of the window in the current directory, under a name no file has yet

@@ -124,9 +124,8 @@ class ComparisonScreen(ModalScreen[None]):
                           "", "", "", "", "")
 
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(comparison_text(self.comparison, self.current_name.lower()))
-        self.notify("The comparison is on the clipboard (if the terminal allows OSC 52).",
-                    title="Copied")
+        self.app.copy_with_notice(  # type: ignore[attr-defined]
+            comparison_text(self.comparison, self.current_name.lower()), "The comparison")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

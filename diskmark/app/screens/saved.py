@@ -71,9 +71,8 @@ class ResultReportScreen(ModalScreen[None]):
                 yield Button("Close", id="close", variant="primary")
 
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(text_report(self.session))
-        self.notify("The text report is on the clipboard (if the terminal allows OSC 52).",
-                    title="Copied")
+        self.app.copy_with_notice(  # type: ignore[attr-defined]
+            text_report(self.session), "The text report")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

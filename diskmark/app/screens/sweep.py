@@ -294,9 +294,8 @@ class SweepScreen(ModalScreen[None]):
         if self.session is None:
             self.notify("The curve can be copied once the sweep has finished.")
             return
-        self.app.copy_to_clipboard(curve_report(self.session, self.unit))
-        self.notify("The curve is on the clipboard (if the terminal allows OSC 52).",
-                    title="Copied")
+        self.app.copy_with_notice(  # type: ignore[attr-defined]
+            curve_report(self.session, self.unit), "The curve")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
