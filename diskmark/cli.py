@@ -16,7 +16,8 @@ from pathlib import Path
 from diskmark import __version__
 from diskmark.atomic import write_atomic
 from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Progress,
-                            Settings, Status, TestFinished, Unit, format_size, parse_size)
+                            Settings, Status, TestFinished, UNSTABLE_PCT, Unit, format_size,
+                            parse_size)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -134,6 +135,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--sweep", metavar="PATTERN",
                      help="instead of a profile, run one pattern (e.g. RND4K, SEQ1M, SEQ128K) at "
                           "queue depths 1, 2, 4, 8, 16, 32 and draw the curve")
+    run.add_argument("--unstable", type=_percent, default=UNSTABLE_PCT, metavar="PCT",
+                     help="mark a test unstable when its passes differ by more than PCT percent "
+                          f"(R/Avg: range over mean; default {UNSTABLE_PCT:g})")
     run.add_argument("--unit", type=_unit, default=Unit.MB_S, metavar="UNIT",
                      help="unit of the summary grid: MB/s, GB/s, IOPS or us (default MB/s)")
     run.add_argument("--format", choices=["text", "json", "csv", "markdown"], default="text",
@@ -246,7 +250,7 @@ def _settings(args: argparse.Namespace) -> Settings:
                     mode=Mode(args.mode), size=args.size, count=args.count, measure=args.measure,
                     interval=args.interval, data=DataPattern(args.data),
                     direct=not args.buffered, nocow=args.nocow, sweep=args.sweep,
-                    comment=args.comment)
+                    comment=args.comment, unstable_pct=args.unstable)
 
 
 def error(message: str) -> None:

@@ -52,6 +52,7 @@ class AppConfig:
     measure: float | None = None  # None: the preset's value
     interval: float | None = None
     compare: str | None = None  # the baseline the tiles are compared with, by name
+    unstable_pct: float = model.UNSTABLE_PCT  # R/Avg above which a tile is marked unstable
 
     def to_settings(self, target_fallback: str) -> model.Settings:
         """The engine's Settings for these choices; ``target_fallback`` when no target is set.
@@ -70,6 +71,7 @@ class AppConfig:
             data=model.DataPattern(self.data),
             direct=self.direct,
             nocow=self.nocow,
+            unstable_pct=self.unstable_pct,
         )
 
     def with_settings(self, settings: model.Settings) -> "AppConfig":
@@ -79,7 +81,7 @@ class AppConfig:
             mix=settings.mix, mode=model.Mode(settings.mode).value, size=settings.size,
             count=settings.count, measure=settings.measure, interval=settings.interval,
             data=model.DataPattern(settings.data).value, direct=settings.direct,
-            nocow=settings.nocow)
+            nocow=settings.nocow, unstable_pct=settings.unstable_pct)
 
     @property
     def unit_enum(self) -> model.Unit:
@@ -184,6 +186,13 @@ def _v_seconds(name: str, low: float):
     return check
 
 
+def _v_unstable(v: Any) -> float:
+    if not _is_number(v) or not model.UNSTABLE_MIN <= v <= model.UNSTABLE_MAX:
+        raise _Bad(f"unstable_pct {v!r} is not {model.UNSTABLE_MIN:g} to "
+                   f"{model.UNSTABLE_MAX:g} percent")
+    return float(v)
+
+
 def _v_compare(v: Any) -> str | None:
     if v is None:
         return None
@@ -208,6 +217,7 @@ _VALIDATORS = {
     "measure": _v_seconds("measure", 1),
     "interval": _v_seconds("interval", 0),
     "compare": _v_compare,
+    "unstable_pct": _v_unstable,
 }
 assert set(_VALIDATORS) == {f.name for f in fields(AppConfig)}
 

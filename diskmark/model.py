@@ -24,6 +24,7 @@ COUNT_MIN, COUNT_MAX = 1, 9
 MIX_RATIOS = list(range(10, 100, 10))
 SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # seed 004 swept iodepth 1/4/8/16
 UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (seed 000's measure)
+UNSTABLE_MIN, UNSTABLE_MAX = 0.5, 100.0
 DIP_THRESHOLD_PCT = 30.0
 
 
@@ -189,6 +190,7 @@ class Settings:
     only_test: int | None = None  # a row button: run only this row of the profile
     sweep: str | None = None  # e.g. "RND4K": one pattern across SWEEP_DEPTHS instead of a profile
     comment: str = ""
+    unstable_pct: float = UNSTABLE_PCT  # R/Avg above this marks a test unstable
 
     def validate(self) -> None:
         if not SIZE_MIN <= self.size <= SIZE_MAX:
@@ -204,6 +206,9 @@ class Settings:
                 raise ValueError(f"{name} must be between 0 and 3600 seconds, not {value}")
         if self.measure is not None and self.measure < 1:
             raise ValueError("measure must be at least 1 second")
+        if not (UNSTABLE_MIN <= self.unstable_pct <= UNSTABLE_MAX):
+            raise ValueError(f"the unstable threshold must be between {UNSTABLE_MIN:g} and "
+                             f"{UNSTABLE_MAX:g} percent, not {self.unstable_pct:g}")
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -310,6 +315,8 @@ class TestResult:
     sync_dirty_bytes: int | None = None
     sync_writeback_bytes: int | None = None
     error: str | None = None
+    #: the run's Settings.unstable_pct, kept with the result so a saved one is judged the same
+    unstable_pct: float = UNSTABLE_PCT
 
     @property
     def label(self) -> str:
@@ -350,12 +357,14 @@ class TestResult:
     def spread(self, unit: Unit = Unit.MB_S) -> Spread:
         return Spread.of([r.figure(unit) for r in self.runs])
 
-    def unstable(self, threshold_pct: float = UNSTABLE_PCT) -> str | None:
-        """A short reason when the passes disagree by more than ``threshold_pct`` (R/Avg)."""
+    def unstable(self, threshold_pct: float | None = None) -> str | None:
+        """A short reason when the passes disagree by more than ``threshold_pct`` (R/Avg;
+        by default the threshold the test ran with)."""
         if len(self.runs) < 2:
             return None
         r_avg = self.spread().r_avg_pct
-        return f"runs differ by {r_avg:.0f}%" if r_avg > threshold_pct else None
+        limit = self.unstable_pct if threshold_pct is None else threshold_pct
+        return f"runs differ by {r_avg:.0f}%" if r_avg > limit else None
 
     def dips(self) -> list[str]:
         """Plain-words notes on bandwidth dips in any pass."""
@@ -395,7 +404,7 @@ class TestResult:
             "sync_dirty_bytes": self.sync_dirty_bytes,
             "sync_writeback_bytes": self.sync_writeback_bytes,
             "unstable": self.unstable(),
-            "unstable_threshold_pct": UNSTABLE_PCT,
+            "unstable_threshold_pct": self.unstable_pct,
             "dips": self.dips(),
             "error": self.error,
         }
@@ -414,6 +423,7 @@ class TestResult:
             sync_dirty_bytes=d.get("sync_dirty_bytes"),
             sync_writeback_bytes=d.get("sync_writeback_bytes"),
             error=d.get("error"),
+            unstable_pct=float(d.get("unstable_threshold_pct", UNSTABLE_PCT)),
         )
 
 

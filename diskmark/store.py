@@ -243,7 +243,7 @@ def validate_result(d: Any) -> SessionResult:
         value = settings[name]
         if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             raise ValueError(f"settings {name} must be a positive whole number, not {value!r}")
-    for name in ("measure", "interval"):
+    for name in ("measure", "interval", "unstable_pct"):
         if settings.get(name) is not None:
             _check_figure(settings[name], f"settings {name}")
     if "direct" in settings and not isinstance(settings["direct"], bool):
@@ -282,6 +282,8 @@ def validate_result(d: Any) -> SessionResult:
             _check_run(run, f"{where} pass {n}")
         if t.get("warmup"):
             _check_run(t["warmup"], f"{where} warm-up")
+        if "unstable_threshold_pct" in t:
+            _check_figure(t["unstable_threshold_pct"], f"{where} unstable_threshold_pct")
     for name in ("started", "finished", "fio_version", "diskmark_version", "preset", "profile"):
         if name in d and not isinstance(d[name], str):
             raise ValueError(f"{name} must be text, not {d[name]!r}")

@@ -259,9 +259,11 @@ async def test_settings_screen_changes_profile_and_layout(target):
         assert isinstance(app.screen, SettingsScreen)
         app.screen.query_one("#profile", Select).value = "peak"
         app.screen.query_one("#mix", Select).value = 70
+        app.screen.query_one("#unstable", Select).value = 10.0
         await pilot.click("#apply")
         await pilot.pause()
         assert app.settings.profile == "peak" and app.settings.mix == 70
+        assert app.settings.unstable_pct == 10
         tiles = app.grid.tiles
         assert len(tiles) == 12  # 4 rows × Read, Write, Mix
         assert {t.fixed_unit for t in tiles} == {Unit.MB_S, Unit.IOPS, Unit.US}

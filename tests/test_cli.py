@@ -78,6 +78,8 @@ def test_output_never_replaces_an_existing_file(tmp_path):
     (["--mix", "75"], "10, 20"),
     (["--unit", "furlongs"], "unknown unit"),
     (["--preset", "nope"], "no preset 'nope'"),
+    (["--unstable", "0"], "unstable threshold must be between 0.5 and 100"),
+    (["--unstable", "lots"], "not a percentage"),
 ])
 def test_bad_arguments_exit_2_and_say_why(tmp_path, args, message):
     out = diskmark("run", "--target", str(tmp_path), *args)
@@ -154,3 +156,18 @@ def test_sweep_prints_one_point_per_queue_depth(tmp_path, no_leftovers):
     assert all(float(p[1]) > 0 for p in points)
     bad = diskmark("run", "--target", str(tmp_path), "--sweep", "XYZ")
     assert bad.returncode == 2 and "should look like RND4K" in bad.stderr
+
+
+def test_unstable_threshold_reaches_every_test_and_the_verdict(tmp_path, no_leftovers):
+    """--unstable 100 lets nothing be unstable (R/Avg of two passes stays below 100% here),
+    and the JSON says which threshold judged each test."""
+    no_leftovers.append(tmp_path)
+    out = diskmark("run", "--target", str(tmp_path), "--size", "16MiB", "--count", "2",
+                   "--measure", "1", "--interval", "0", "--profile", "demo", "--mode", "read",
+                   "--unstable", "100", "--format", "json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["settings"]["unstable_pct"] == 100
+    (test,) = data["tests"]
+    assert test["unstable_threshold_pct"] == 100
+    assert test["stats"]["mb_s"]["r_avg_pct"] < 100 and test["unstable"] is None

@@ -122,7 +122,8 @@ def test_binary_garbage(home):
     ("unit", "furlongs"), ("unit", 3),
     ("mode", "sideways"), ("data", "ones"), ("direct", "yes"), ("direct", 1),
     ("mix", 75), ("mix", 0), ("measure", 0.5), ("measure", -1), ("measure", 1e9),
-    ("interval", -1), ("interval", "5"),
+    ("interval", -1), ("interval", "5"), ("unstable_pct", 0), ("unstable_pct", "5"),
+    ("unstable_pct", 500),
     ("theme", ""), ("theme", 7), ("target", ""), ("target", 42),
     ("profile", ""), ("profile", "../x"), ("preset", None),
 ])

@@ -46,6 +46,11 @@ def test_unstable_marker_and_dips_from_constructed_results():
                                                RunResult(91, 100, 1, 1, 1000)])
     assert shaky.unstable() == "runs differ by 9%"
     assert shaky.unstable(threshold_pct=10) is None
+    shaky.unstable_pct = 10  # the threshold the test ran with, kept through a save and load
+    assert shaky.unstable() is None
+    loaded = TestResult.from_dict(shaky.to_dict())
+    assert loaded.unstable_pct == 10 and loaded.unstable() is None
+    assert loaded.unstable(threshold_pct=5) == "runs differ by 9%"
     throttled = RunResult(100, 100, 1, 1, 5000, bw_samples=[500, 510, 490, 200, 505])
     assert throttled.dips() == [(4, 200)]
     t = TestResult(0, spec, Op.WRITE, runs=[throttled])

@@ -48,7 +48,7 @@ from diskmark.compare import BETTER, SAME, WORSE, Comparison, compare
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
                             Settings, Status, SystemFacts, TestFinished, TestResult, TestStarted,
-                            Unit, format_size)
+                            UNSTABLE_PCT, Unit, format_size)
 from diskmark.presets import PresetCatalog, Profile, load_catalog
 from diskmark.report import text_report
 from diskmark.store import Entry, NameTaken, Store, StoreError
@@ -320,6 +320,8 @@ class DiskmarkApp(App[int]):
             parts.append("tiles: buffered")  # the shown figures came from a buffered run
         if s.nocow:
             parts.append("NOCOW")
+        if s.unstable_pct != UNSTABLE_PCT:
+            parts.append(f"~ above {s.unstable_pct:g}%")
         parts.append(f"{plan_measure:g} s / {plan_interval:g} s")
         return " · ".join(parts)
 
@@ -439,7 +441,7 @@ class DiskmarkApp(App[int]):
             if new is not None:
                 self.change_settings(**{name: getattr(new, name) for name in (
                     "preset", "profile", "mode", "mix", "data", "direct", "nocow", "measure",
-                    "interval")})
+                    "interval", "unstable_pct")})
 
         self.push_screen(SettingsScreen(self.settings, self.catalog), done)
 

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
-                                           MODE_OPTIONS, mix_label)
+                                           MODE_OPTIONS, UNSTABLE_CHOICES, mix_label)
 from diskmark.model import MIX_RATIOS, Unit
 
 if TYPE_CHECKING:
@@ -84,6 +84,9 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
     for s in INTERVAL_CHOICES:
         yield (f"Interval time: {s} s", "Seconds of rest between tests",
                partial(app.change_settings, interval=float(s)), False)
+    for pct in UNSTABLE_CHOICES:
+        yield (f"Unstable when passes differ by > {pct}%", "The threshold of the ~ mark (R/Avg)",
+               partial(app.change_settings, unstable_pct=float(pct)), False)
     for name in sorted(app.available_themes):
         yield f"Theme: {name}", "Colours of the app", partial(app.set_theme, name), False
 

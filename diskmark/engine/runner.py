@@ -227,7 +227,7 @@ class Engine:
                         eta: _Eta, emit: EventSink) -> TestResult:
         args = run_args(fio.path, plan, test, str(testfile.path))
         result = TestResult(index=test.row, spec=test.spec, op=test.op, mix_read=test.mix_read,
-                            fio_command=args)
+                            fio_command=args, unstable_pct=plan.settings.unstable_pct)
         emit(TestStarted(test.index, result))
         count = plan.settings.count
         for n in range(count + 1):  # pass 0 is CDM's discarded warm-up

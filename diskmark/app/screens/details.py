@@ -17,7 +17,7 @@ from textual.widgets import Button, DataTable, Label, Static
 
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.figures import format_bytes, format_figure
-from diskmark.model import (DIP_THRESHOLD_PCT, UNSTABLE_PCT, FileLayout, Op, RunResult,
+from diskmark.model import (DIP_THRESHOLD_PCT, FileLayout, Op, RunResult,
                             SessionResult, TestResult, Unit)
 
 PERCENTILES = ("50", "90", "99", "99.9", "99.99", "max")
@@ -39,10 +39,10 @@ def stability_text(result: TestResult) -> tuple[str, bool]:
     r_avg = result.spread().r_avg_pct
     reason = result.unstable()
     if reason:
-        return (f"~ Unstable: {reason} (R/Avg {r_avg:.1f}%, above {UNSTABLE_PCT:g}%). The best "
+        return (f"~ Unstable: {reason} (R/Avg {r_avg:.1f}%, above {result.unstable_pct:g}%). The best "
                 f"pass may be luck; a longer measure, a larger file or the Stable profile "
                 f"helps.", True)
-    return f"Stable: the passes agree within {r_avg:.1f}% (R/Avg, at most {UNSTABLE_PCT:g}%).", False
+    return f"Stable: the passes agree within {r_avg:.1f}% (R/Avg, at most {result.unstable_pct:g}%).", False
 
 
 def layout_text(layout: FileLayout | None, rotational: bool | None) -> list[str]:

@@ -13,7 +13,7 @@ from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
-from diskmark.model import MIX_RATIOS, DataPattern, Mode, Settings
+from diskmark.model import MIX_RATIOS, UNSTABLE_PCT, DataPattern, Mode, Settings
 from diskmark.presets import PresetCatalog
 
 MODE_OPTIONS = [("Read & Write", Mode.READ_WRITE), ("Read only", Mode.READ),
@@ -24,11 +24,18 @@ IO_OPTIONS = [("Direct (O_DIRECT)", True), ("Buffered (page cache)", False)]
 NOCOW_OPTIONS = [("As mounted (copy-on-write)", False), ("NOCOW test directory", True)]
 MEASURE_CHOICES = [1, 3, 5, 10, 20, 30, 60]
 INTERVAL_CHOICES = [0, 1, 3, 5, 10, 30, 60, 180, 300, 600]
+UNSTABLE_CHOICES = [2, 3, 5, 10, 20]  # R/Avg %; 5 is seed 000's and the default
 PRESET_DEFAULT = -1.0  # a Select cannot hold None as a value: stands for "the preset's"
 
 
 def mix_label(read: int) -> str:
     return f"R{read}%/W{100 - read}%"
+
+
+def unstable_options(current: float) -> list[tuple[str, float]]:
+    values = sorted(set(float(c) for c in UNSTABLE_CHOICES) | {float(current)})
+    return [(f"passes differ by > {v:g}%" + (" (default)" if v == UNSTABLE_PCT else ""), v)
+            for v in values]
 
 
 def seconds_options(choices: list[int], current: float | None, default: float) -> list[tuple[str, float]]:
@@ -83,6 +90,12 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Select(seconds_options(INTERVAL_CHOICES, s.interval, preset.interval),
                              value=s.interval if s.interval is not None else PRESET_DEFAULT,
                              allow_blank=False, compact=True, id="interval")
+                yield Label("Unstable when")
+                unstable = Select(unstable_options(s.unstable_pct), value=float(s.unstable_pct),
+                                  allow_blank=False, compact=True, id="unstable")
+                unstable.tooltip = ("A tile is marked ~ when its passes differ by more than "
+                                    "this (R/Avg: range over mean, seed 000's measure).")
+                yield unstable
             yield Static(self._describe(preset.id), id="preset-description", classes="dialog-hint")
             if self.catalog.problems:
                 yield Static("Skipped user presets:\n" + "\n".join(self.catalog.problems),
@@ -146,6 +159,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             direct=bool(value("direct")), nocow=bool(value("nocow")),
             measure=None if measure == PRESET_DEFAULT else float(measure),  # type: ignore[arg-type]
             interval=None if interval == PRESET_DEFAULT else float(interval),  # type: ignore[arg-type]
+            unstable_pct=float(value("unstable")),  # type: ignore[arg-type]
         )
 
     def action_apply(self) -> None:
