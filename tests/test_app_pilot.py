@@ -324,6 +324,20 @@ async def test_copy_report_and_ctrl_c_stops(target):
     assert not leftovers(target)
 
 
+async def test_palette_has_one_keys_and_one_screenshot_command(target):
+    from diskmark.app.commands import commands
+
+    app = make_app(target)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        system = [c.title for c in app.get_system_commands(app.screen)]
+        ours = [title for title, *_ in commands(app)]
+        assert "Theme" in system and "Quit" in system
+        titles = system + ours
+        assert titles.count("Keys") == 1
+        assert [t for t in titles if "creenshot" in t] == ["Save SVG screenshot"]
+
+
 async def test_svg_screenshot_from_the_palette_never_replaces_a_file(target, tmp_path,
                                                                    monkeypatch):
     shots = tmp_path / "shots"

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import os
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Select
 from textual.worker import Worker, WorkerState
 
@@ -210,6 +211,13 @@ class DiskmarkApp(App[int]):
 
     def _on_theme_change(self, _theme: Any) -> None:
         self._save()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """Textual's palette entries, less the two diskmark has its own of: "Keys" (our help
+        lists diskmark's keys) and "Screenshot" (ours never replaces a file)."""
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Keys", "Screenshot"):
+                yield command
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Our own variables ($tile-background, $meter-color, $row-button-background …),
