@@ -20,6 +20,10 @@ from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, 
                             parse_size)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: What stops a run cleanly (fio stopped, test file removed): Ctrl+C, a kill, the terminal
+#: or SSH session closing, Ctrl+\. A second one stops fio at once. SIGKILL cannot be caught:
+#: fio dies with diskmark, and the next start removes the test file.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
 RUN_EPILOG = """\
 examples:
@@ -39,8 +43,8 @@ Every finished run is kept in the history (see `diskmark baselines --help`).
 
 exit status: 0 done, 1 benchmark failed, 2 bad arguments, unusable target or unknown
 baseline (nothing started), 3 a test worse than the --compare baseline by more than
---fail-on-regression PCT, 130 interrupted (Ctrl+C or SIGTERM; fio is stopped and the test
-file removed).
+--fail-on-regression PCT, 130 interrupted (Ctrl+C, SIGTERM, SIGHUP or SIGQUIT; fio is
+stopped and the test file removed; a second Ctrl+C stops fio at once).
 """
 
 
@@ -209,6 +213,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command in ("run", "presets", "baselines"):
+        sweep_leftovers()  # the app does it itself, on screen
     if args.command == "run":
         try:
             return cmd_run(args, parser)
@@ -253,6 +259,14 @@ def _settings(args: argparse.Namespace) -> Settings:
                     comment=args.comment, unstable_pct=args.unstable)
 
 
+def sweep_leftovers() -> None:
+    """Remove what a diskmark that was killed (kill -9, a power cut) left behind, saying so."""
+    from diskmark.engine.workspace import sweep_register
+
+    for found in sweep_register():
+        error(found.describe())
+
+
 def error(message: str) -> None:
     print(f"diskmark: {message}", file=sys.stderr)
 
@@ -287,12 +301,12 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             interrupted = True
             engine.stop()
 
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        for sig in STOP_SIGNALS:
             loop.add_signal_handler(sig, on_signal)
         try:
             return await engine.run(settings, progress.on_event)
         finally:
-            for sig in (signal.SIGINT, signal.SIGTERM):
+            for sig in STOP_SIGNALS:
                 loop.remove_signal_handler(sig)
 
     try:

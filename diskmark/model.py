@@ -26,6 +26,9 @@ SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # seed 004 swept iodepth 1/4/8/16
 UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (seed 000's measure)
 UNSTABLE_MIN, UNSTABLE_MAX = 0.5, 100.0
 DIP_THRESHOLD_PCT = 30.0
+#: fio's threads busier than this (% of a core each), or all of the machine's cores this
+#: busy, mean the CPU and not the drive set the figure.
+CPU_BUSY_PCT = 90.0
 
 
 class Op(StrEnum):
@@ -43,8 +46,20 @@ class Mode(StrEnum):
 
 
 class DataPattern(StrEnum):
+    """What a write test writes. RANDOM is CrystalDiskMark's default as DiskSpd makes it
+    (``-Z``: one buffer of random data, filled once and reused), so compression cannot cheat
+    and generating data does not cap the figure; ZEROS is CDM's "All 0x00"; REFILL writes
+    fresh random data for every I/O, for drives that deduplicate, at a CPU cost that caps
+    fast drives."""
+
     RANDOM = "random"
     ZEROS = "zeros"
+    REFILL = "refill"
+
+    @property
+    def label(self) -> str:
+        return {DataPattern.RANDOM: "Random", DataPattern.ZEROS: "All 0x00",
+                DataPattern.REFILL: "Random, refilled for every write"}[self]
 
 
 class Unit(StrEnum):
@@ -81,6 +96,7 @@ class Phase(StrEnum):
     MEASURING = "measuring"
     INTERVAL = "interval"  # the pause between tests
     SYNC = "sync"  # waiting for the kernel to flush what a write test left dirty
+    SETTLE = "settle"  # waiting for the system's dirty pages to drain before measuring
     CLEANUP = "cleanup"
 
 
@@ -242,6 +258,30 @@ class RunResult:
     lat_percentiles: dict[str, float] = field(default_factory=dict)
     #: per-second bandwidth samples in MB/s while measuring
     bw_samples: list[float] = field(default_factory=list)
+    #: fio's CPU use, % of one core per thread on average (fio's usr_cpu / sys_cpu)
+    usr_cpu: float | None = None
+    sys_cpu: float | None = None
+
+    @property
+    def cpu_pct(self) -> float | None:
+        """CPU use of fio's threads, % of one core each on average."""
+        if self.usr_cpu is None or self.sys_cpu is None:
+            return None
+        return self.usr_cpu + self.sys_cpu
+
+    def cpu_limit(self, threads: int, cpus: int | None) -> str | None:
+        """Why the CPU, not the drive, set this pass's figure; None when it did not (or
+        nothing is known). A thread that is busy all the time cannot submit faster; and
+        threads that together keep every core busy cannot either."""
+        pct = self.cpu_pct
+        if pct is None:
+            return None
+        if pct >= CPU_BUSY_PCT:
+            return f"fio's thread{'s were' if threads > 1 else ' was'} busy {pct:.0f}% of the time"
+        if cpus and threads > 1 and pct * threads >= CPU_BUSY_PCT * cpus:
+            return (f"{threads} threads kept all {cpus} CPU cores busy "
+                    f"({pct * threads / cpus:.0f}%)")
+        return None
 
     def figure(self, unit: Unit) -> float:
         return {Unit.MB_S: self.mb_s, Unit.GB_S: self.mb_s / 1000, Unit.IOPS: self.iops,
@@ -317,6 +357,8 @@ class TestResult:
     error: str | None = None
     #: the run's Settings.unstable_pct, kept with the result so a saved one is judged the same
     unstable_pct: float = UNSTABLE_PCT
+    #: why the CPU, not the drive, set the best figure (None: it did not, or unknown)
+    cpu_limited: str | None = None
 
     @property
     def label(self) -> str:
@@ -405,6 +447,7 @@ class TestResult:
             "sync_writeback_bytes": self.sync_writeback_bytes,
             "unstable": self.unstable(),
             "unstable_threshold_pct": self.unstable_pct,
+            "cpu_limited": self.cpu_limited,
             "dips": self.dips(),
             "error": self.error,
         }
@@ -424,6 +467,7 @@ class TestResult:
             sync_writeback_bytes=d.get("sync_writeback_bytes"),
             error=d.get("error"),
             unstable_pct=float(d.get("unstable_threshold_pct", UNSTABLE_PCT)),
+            cpu_limited=d.get("cpu_limited"),
         )
 
 
@@ -445,6 +489,7 @@ class SystemFacts:
     interface_mb_s: float | None = None  # what that link can carry, for the "too fast" check
     kernel: str = ""
     os: str = ""
+    cpus: int | None = None  # CPU cores diskmark could use, for the CPU-limited verdict
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -506,6 +551,7 @@ class SessionResult:
     tests: list[TestResult] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     test_file: FileLayout | None = None
+    ioengine: str = ""  # fio's I/O engine for every test: io_uring or libaio
 
     def test(self, key: str) -> TestResult | None:
         return next((t for t in self.tests if t.key == key), None)
@@ -524,6 +570,7 @@ class SessionResult:
             "measure": self.measure,
             "interval": self.interval,
             "io": "direct" if self.settings.direct else "buffered",  # derived, for readers
+            "ioengine": self.ioengine,
             "settings": self.settings.to_dict(),
             "system": self.system.to_dict(),
             "warnings": list(self.warnings),
@@ -552,6 +599,7 @@ class SessionResult:
             tests=[TestResult.from_dict(t) for t in d.get("tests", [])],
             warnings=list(d.get("warnings", [])),
             test_file=FileLayout.from_dict(d["test_file"]) if d.get("test_file") else None,
+            ioengine=str(d.get("ioengine", "")),
         )
 
 

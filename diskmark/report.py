@@ -14,7 +14,7 @@ import math
 from datetime import datetime
 from typing import Any
 
-from diskmark.model import (GIB, MIB, DataPattern, Mode, Op, Phase, Progress, SessionResult,
+from diskmark.model import (GIB, MIB, Mode, Op, Phase, Progress, SessionResult,
                             Status, TestResult, Unit)
 
 RULE = "-" * 78
@@ -23,8 +23,6 @@ TEST_HEAD = "  %s %4d%s (Q=%3d, T=%2d):"
 TEST_LINE = TEST_HEAD + " %9.3f MB/s [%9.1f IOPS] <%9.2f us>"
 _OP_TITLES = {Op.READ: "[Read]", Op.WRITE: "[Write]", Op.MIX: "[Mix]"}
 _MODES = {Mode.READ_WRITE: "Read&Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
-_DATA = {DataPattern.RANDOM: "Random", DataPattern.ZEROS: "All 0x00"}
-
 
 # --- figures and meters ------------------------------------------------------------------
 
@@ -207,7 +205,7 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
     lines += [
         f"Profile: {session.profile_name or st.profile}",
         f"   Test: {_size(st.size)} (x{st.count}) [{_usage(session)}]",
-        f"   Mode: {_MODES[st.mode]}, {_DATA[st.data]} data; {_io_mode(session)}",
+        f"   Mode: {_MODES[st.mode]}, {st.data.label} data; {_io_mode(session)}",
         f"   Time: Measure {_seconds(measure)} sec / Interval {_seconds(interval)} sec",
         f"   Date: {_date(session.started)}",
     ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import psutil
@@ -17,12 +18,17 @@ def isolated_home(tmp_path_factory, monkeypatch):
 
 
 def fio_processes(directory: Path) -> list[psutil.Process]:
-    """fio processes working in ``directory`` (fio runs in its own session, and its workers
-    may be re-parented, so match on the command line rather than the process tree)."""
+    """fio processes working in ``directory``: fio runs inside a private directory there
+    (its working directory), in its own session, so match on where it works, not on the
+    process tree."""
     found = []
-    for p in psutil.process_iter(["name", "cmdline"]):
+    where = os.path.realpath(directory)
+    for p in psutil.process_iter(["name", "cmdline", "cwd"]):
         try:
-            if p.info["name"] == "fio" and str(directory) in " ".join(p.info["cmdline"] or []):
+            cwd = p.info["cwd"] or ""
+            if p.info["name"] == "fio" and (
+                    cwd == where or cwd.startswith(where + os.sep)
+                    or str(directory) in " ".join(p.info["cmdline"] or [])):
                 found.append(p)
         except psutil.Error:
             pass

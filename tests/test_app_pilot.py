@@ -13,6 +13,7 @@ import psutil
 import pytest
 from textual.widgets import Input
 
+from conftest import fio_processes
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog, SaveFileDialog
 from diskmark.app.widgets.figures import format_figure
@@ -57,14 +58,7 @@ async def wait_until(pilot, condition, timeout: float, what: str) -> None:
 
 def our_fio(target: Path) -> list[psutil.Process]:
     """fio processes working in *our* target (other tests may run fio elsewhere)."""
-    found = []
-    for proc in psutil.process_iter(["name", "cmdline"]):
-        try:
-            if proc.info["name"] == "fio" and any(str(target) in a for a in proc.info["cmdline"] or []):
-                found.append(proc)
-        except (psutil.NoSuchProcess, psutil.AccessDenied):
-            pass
-    return found
+    return fio_processes(target)
 
 
 def leftovers(target: Path) -> list[Path]:

@@ -134,7 +134,7 @@ def test_btrfs_nocow_directory_is_used_and_removed(tmp_path):
 
         def on_event(event):
             if isinstance(event, Progress) and event.phase is Phase.MEASURING and not seen:
-                nocow = [p for p in mnt.iterdir() if p.name.endswith(".nocow")]
+                nocow = [p for p in mnt.iterdir() if p.name.startswith(".diskmark-")]
                 assert len(nocow) == 1
                 flags = subprocess.run(["lsattr", "-d", str(nocow[0])], capture_output=True,
                                        text=True).stdout.split()[0]

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from diskmark.engine.plan import build_plan, run_args
+from diskmark.engine.plan import PROCESS_OVERHEAD_S, build_plan, run_args
 from diskmark.model import KIB, MIB, Mode, Op, Settings
 from diskmark.presets import load_catalog
 
@@ -31,9 +31,11 @@ def test_stable_profile_carries_seed_000_delays():
     assert rnd32.delays(Op.WRITE) == (20, 5) and rnd1.delays(Op.WRITE) == (30, 5)
     plan = build_plan(load_catalog(Path("/nonexistent")).get("default"),
                       Settings(profile="stable", mode=Mode.WRITE, count=1))
-    args = run_args("fio", plan, plan.tests[3], "/t/f")
+    args = run_args("fio", plan, plan.tests[3])
     assert "--startdelay=30s" in args and "--ramp_time=5s" in args
     assert plan.measure == 10
+    # fio counts startdelay from its own start: a test with one runs a process per pass
+    assert plan.batches(plan.tests[3]) == [[0], [1]]
 
 
 def test_plan_order_reads_then_writes_then_mixes():
@@ -42,7 +44,9 @@ def test_plan_order_reads_then_writes_then_mixes():
     ops = [t.op for t in plan.tests]
     assert ops == [Op.READ] * 4 + [Op.WRITE] * 4 + [Op.MIX] * 4
     assert plan.tests[-1].mix_read == 30 and plan.tests[-1].rw() == "randrw"
-    assert plan.total_seconds() == pytest.approx(12 * 3 * (2 + 0.4) + 11 * 1)
+    # one fio process per test: warm-up and passes as stonewalled jobs
+    assert plan.batches(plan.tests[0]) == [[0, 1, 2]]
+    assert plan.total_seconds() == pytest.approx(12 * (3 * 2 + PROCESS_OVERHEAD_S) + 11 * 1)
     demo = build_plan(preset, Settings(profile="demo", mix=70))
     assert [t.op for t in demo.tests] == [Op.READ, Op.WRITE], "Demo has no +Mix"
 

@@ -9,7 +9,9 @@ the test file itself; the app only waits for it.
 
 from __future__ import annotations
 
+import asyncio
 import os
+import signal
 import traceback
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -47,6 +49,7 @@ from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.atomic import write_atomic
 from diskmark.compare import BETTER, SAME, WORSE, Comparison, compare
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
+from diskmark.engine.workspace import sweep_register
 from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
                             Settings, Status, SystemFacts, TestFinished, TestResult, TestStarted,
                             UNSTABLE_PCT, Unit, format_size)
@@ -59,6 +62,7 @@ EngineFactory = Callable[[], Any]  # returns an object with the Engine interface
 FactsProvider = Callable[[str], SystemFacts]
 
 QUIT_GRACE_S = 10.0  # how long quitting waits for fio to stop and the test file to go
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGINT)
 UNITS = list(Unit)
 MODE_NAMES = {Mode.READ_WRITE: "Read & Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
 _OP_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
@@ -278,6 +282,30 @@ class DiskmarkApp(App[int]):
         for problem in self.catalog.problems:
             self.notify(f"Skipped preset {problem}", severity="warning", timeout=12)
         self._notices.clear()
+        self._sweep_leftovers()
+        if not self.is_headless:
+            loop = asyncio.get_running_loop()
+            for sig in STOP_SIGNALS:
+                loop.add_signal_handler(sig, self._on_stop_signal)
+
+    def _on_stop_signal(self) -> None:
+        """SIGTERM, SIGHUP (the terminal or SSH session closed), SIGQUIT or a SIGINT from
+        outside: stop fio, remove the test file, then quit; a second one stops fio at once."""
+        if self.running:
+            self.engine.stop()
+            if not self._quit_requested:
+                self._quit_requested = True
+                self.set_timer(QUIT_GRACE_S, self._force_quit)
+        else:
+            self.exit(0)
+
+    @work(thread=True, group="leftovers", exit_on_error=False)
+    def _sweep_leftovers(self) -> None:
+        """Test files a killed diskmark left (kill -9, a power cut) go at start, saying so."""
+        for found in sweep_register():
+            self.call_from_thread(self.notify, found.describe(),
+                                  severity="information" if found.removed else "warning",
+                                  timeout=15)
 
     def on_resize(self, event: events.Resize) -> None:
         """Adapt to the terminal: borderless tiles and a one-line comment below 34 lines,
@@ -466,6 +494,7 @@ class DiskmarkApp(App[int]):
             self.exit(0)
             return
         if self._quit_requested:
+            self.engine.stop()  # asked again: fio is killed at once
             return
         self._quit_requested = True
         self.engine.stop()

@@ -28,11 +28,13 @@ class Extent:
     length: int
 
 
-def extents(path: str | os.PathLike) -> list[Extent] | None:
-    """The file's extents, or None where the filesystem has no FIEMAP (tmpfs, ramfs, NFS)."""
+def extents(path: str | os.PathLike | int) -> list[Extent] | None:
+    """The file's extents (of a path, or of an open descriptor, which stays open), or None
+    where the filesystem has no FIEMAP (tmpfs, ramfs, NFS)."""
     out: list[Extent] = []
     start = 0
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    own = not isinstance(path, int)
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC) if own else path
     try:
         while True:
             buf = bytearray(_HEADER.size + _EXTENT.size * _BATCH)
@@ -54,7 +56,8 @@ def extents(path: str | os.PathLike) -> list[Extent] | None:
                 return out
             start = out[-1].logical + out[-1].length
     finally:
-        os.close(fd)
+        if own:
+            os.close(fd)
 
 
 def fragments(exts: list[Extent]) -> int:

@@ -2,12 +2,19 @@
 
 With ``--output-format=json --status-interval=1`` fio prints one complete, cumulative JSON
 object per second on stdout and a last one at the end. :class:`JsonStream` splits them as
-bytes arrive; :func:`run_result` turns the last object into diskmark's figures.
+bytes arrive. A test's passes run as stonewalled jobs of one fio process, so every object
+holds one entry per pass (``jobs[i]``, one reporting group each); :func:`run_result` turns
+one entry into diskmark's figures.
+
+fio's output is data from another program: every field read here is checked, and anything
+malformed raises :class:`FioOutputError` (a ValueError) naming the field, never a TypeError
+from deep inside a sum.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +22,11 @@ from diskmark.model import Op, RunResult
 
 PERCENTILES = {"50": "50.000000", "90": "90.000000", "99": "99.000000",
                "99.9": "99.900000", "99.99": "99.990000"}
+BUFFER_MAX = 16 * 1024 * 1024  # one status object is a few KiB; more is not fio talking
+
+
+class FioOutputError(ValueError):
+    """fio printed JSON diskmark cannot use."""
 
 
 class JsonStream:
@@ -39,58 +51,100 @@ class JsonStream:
                 self._buf = self._buf[start:]
             try:
                 obj, end = self._decoder.raw_decode(self._buf)
+            except RecursionError:
+                obj, end = None, 1  # absurdly nested: not fio's; skip the brace
             except json.JSONDecodeError:
-                return out  # incomplete: wait for more
+                if len(self._buf) <= BUFFER_MAX:
+                    return out  # incomplete: wait for more
+                self._keep_noise(self._buf[:1])  # a stray '{' that never closes
+                self._buf = self._buf[1:]
+                continue
             self._buf = self._buf[end:]
             if isinstance(obj, dict):
                 out.append(obj)
 
     def _keep_noise(self, text: str) -> None:
         self.noise.extend(line for line in text.splitlines() if line.strip())
+        del self.noise[:-200]
+
+
+def _num(d: Any, key: str, where: str, default: float = 0) -> float:
+    if not isinstance(d, dict):
+        raise FioOutputError(f"fio's output has {where} that is not an object")
+    value = d.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise FioOutputError(f"fio's output has {where}.{key} = {value!r}, not a number")
+    return value
+
+
+def _side(job: dict[str, Any], name: str) -> dict[str, Any]:
+    side = job.get(name, {})
+    if not isinstance(side, dict):
+        raise FioOutputError(f"fio's output has a {name!r} section that is not an object")
+    return side
+
+
+def jobs(obj: dict[str, Any]) -> list[dict[str, Any]]:
+    """The job entries of one object: one per pass (stonewall starts a reporting group)."""
+    found = obj.get("jobs") if isinstance(obj, dict) else None
+    if not isinstance(found, list) or not found or not all(isinstance(j, dict) for j in found):
+        raise FioOutputError("fio's output has no job entries")
+    return found
 
 
 def job(obj: dict[str, Any]) -> dict[str, Any]:
-    jobs = obj.get("jobs") or []
-    if not jobs:
-        raise ValueError("fio output has no jobs")
-    return jobs[0]  # --group_reporting folds all threads into one
+    return jobs(obj)[0]  # --group_reporting folds all threads of a pass into one
 
 
 def _sides(op: Op) -> tuple[str, ...]:
     return {Op.READ: ("read",), Op.WRITE: ("write",), Op.MIX: ("read", "write")}[op]
 
 
-def io_bytes(obj: dict[str, Any]) -> int:
-    """Bytes moved so far in a status object, both directions."""
-    j = job(obj)
-    return int(j.get("read", {}).get("io_bytes", 0)) + int(j.get("write", {}).get("io_bytes", 0))
+def io_bytes(entry: dict[str, Any]) -> int:
+    """Bytes one job entry moved so far, both directions. Takes a job entry or a whole
+    object (its first job)."""
+    j = job(entry) if "jobs" in entry else entry
+    return int(_num(_side(j, "read"), "io_bytes", "read") + _num(_side(j, "write"), "io_bytes", "write"))
 
 
-def runtime_ms(obj: dict[str, Any]) -> int:
-    return int(job(obj).get("job_runtime", 0))
+def runtime_ms(entry: dict[str, Any]) -> int:
+    """fio's ``job_runtime``: milliseconds summed over the pass's threads."""
+    j = job(entry) if "jobs" in entry else entry
+    return int(_num(j, "job_runtime", "a job"))
 
 
-def run_result(obj: dict[str, Any], op: Op, bw_samples: list[float] | None = None) -> RunResult:
-    """diskmark's figures from fio's final object: MB/s = bw_bytes / 1e6 (decimal, as CDM),
-    IOPS as fio reports, latency = mean total latency in µs (IO-weighted across a mix)."""
-    j = job(obj)
-    sides = [j[s] for s in _sides(op)]
-    mb = [s.get("bw_bytes", 0) / 1e6 for s in sides]
-    ios = [s.get("total_ios", 0) for s in sides]
-    lat = [s.get("lat_ns", {}).get("mean", 0.0) / 1000 for s in sides]
+def run_result(entry: dict[str, Any], op: Op, bw_samples: list[float] | None = None) -> RunResult:
+    """diskmark's figures from one finished job entry: MB/s = bw_bytes / 1e6 (decimal, as
+    CDM), IOPS as fio reports, latency = mean total latency in µs (IO-weighted across a mix),
+    and fio's CPU use, which tells whether the CPU set the figure."""
+    j = job(entry) if "jobs" in entry else entry
+    names = _sides(op)
+    sides = [_side(j, s) for s in names]
+    mb = [_num(s, "bw_bytes", n) / 1e6 for s, n in zip(sides, names)]
+    ios = [_num(s, "total_ios", n) for s, n in zip(sides, names)]
+    lat = [_num(_lat(s, n), "mean", f"{n}.lat_ns") / 1000 for s, n in zip(sides, names)]
     total_ios = sum(ios)
     lat_us = sum(l * n for l, n in zip(lat, ios)) / total_ios if total_ios else 0.0
     return RunResult(
         mb_s=sum(mb),
-        iops=sum(s.get("iops", 0.0) for s in sides),
+        iops=sum(_num(s, "iops", n) for s, n in zip(sides, names)),
         lat_us=lat_us,
-        io_bytes=sum(int(s.get("io_bytes", 0)) for s in sides),
-        runtime_ms=int(j.get("job_runtime", 0)),
-        read_mb_s=j.get("read", {}).get("bw_bytes", 0) / 1e6,
-        write_mb_s=j.get("write", {}).get("bw_bytes", 0) / 1e6,
+        io_bytes=int(sum(_num(s, "io_bytes", n) for s, n in zip(sides, names))),
+        runtime_ms=int(_num(j, "job_runtime", "a job")),
+        read_mb_s=_num(_side(j, "read"), "bw_bytes", "read") / 1e6,
+        write_mb_s=_num(_side(j, "write"), "bw_bytes", "write") / 1e6,
         lat_percentiles=percentiles(sides),
         bw_samples=list(bw_samples or []),
+        usr_cpu=_num(j, "usr_cpu", "a job"),
+        sys_cpu=_num(j, "sys_cpu", "a job"),
     )
+
+
+def _lat(side: dict[str, Any], name: str) -> dict[str, Any]:
+    lat = side.get("lat_ns", {})
+    if not isinstance(lat, dict):
+        raise FioOutputError(f"fio's output has {name}.lat_ns that is not an object")
+    return lat
 
 
 def percentiles(sides: list[dict[str, Any]]) -> dict[str, float]:
@@ -102,35 +156,54 @@ def percentiles(sides: list[dict[str, Any]]) -> dict[str, float]:
     out: dict[str, float] = {}
     for side in sides:
         clat = side.get("clat_ns", {})
-        if not clat.get("N"):
+        if not isinstance(clat, dict) or not clat.get("N"):
             continue
         table = clat.get("percentile", {})
+        if not isinstance(table, dict):
+            table = {}
         for name, key in PERCENTILES.items():
             if key in table:
-                out[name] = max(out.get(name, 0.0), table[key] / 1000)
-        out["max"] = max(out.get("max", 0.0), clat.get("max", 0) / 1000)
+                out[name] = max(out.get(name, 0.0), _num(table, key, "clat_ns.percentile") / 1000)
+        out["max"] = max(out.get("max", 0.0), _num(clat, "max", "clat_ns") / 1000)
     if out.get("max"):
         out = {name: min(value, out["max"]) for name, value in out.items()}
     return out
 
 
 def job_error(obj: dict[str, Any]) -> int:
+    """The first non-zero ``error`` (an errno) of any job in the object, else 0."""
     try:
-        return int(job(obj).get("error", 0))
-    except ValueError:
-        return 0
+        for j in jobs(obj):
+            err = j.get("error", 0)
+            if isinstance(err, int) and not isinstance(err, bool) and err:
+                return err
+    except FioOutputError:
+        pass
+    return 0
+
+
+def current_job(obj: dict[str, Any]) -> int:
+    """Which pass of a stonewalled sequence is running: the last entry that has moved any
+    data (later passes sit at zero until their turn), 0 before any has."""
+    found = 0
+    for i, j in enumerate(jobs(obj)):
+        if io_bytes(j) > 0:
+            found = i
+    return found
 
 
 @dataclass
 class LiveRate:
-    """Instantaneous MB/s from two consecutive cumulative status objects (Δbytes / Δtime)."""
+    """Instantaneous MB/s of one pass from two consecutive status objects: Δbytes over
+    Δ(job_runtime / threads), fio's own clock for the pass (job_runtime sums the threads)."""
 
+    threads: int = 1
     last_bytes: int = 0
-    last_ms: int = 0
+    last_ms: float = 0.0
     samples: list[float] = field(default_factory=list)
 
-    def update(self, obj: dict[str, Any]) -> float | None:
-        now_bytes, now_ms = io_bytes(obj), runtime_ms(obj)
+    def update(self, entry: dict[str, Any]) -> float | None:
+        now_bytes, now_ms = io_bytes(entry), runtime_ms(entry) / max(self.threads, 1)
         if now_ms < self.last_ms or now_bytes < self.last_bytes:
             # fio reset its counters (end of ramp_time): start over from here
             self.last_bytes, self.last_ms = now_bytes, now_ms

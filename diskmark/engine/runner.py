@@ -1,17 +1,18 @@
-"""Running a plan: the test file, one fio process per pass, progress events, clean stops.
+"""Running a plan: the workspace and its test file, one fio process per test, progress
+events, clean stops.
 
 The engine is UI-agnostic: it reports through a plain callback of model events and returns a
-:class:`SessionResult`. Errors found before anything starts raise (exit code 2); anything
-that goes wrong once fio runs ends the session with status ``failed`` or ``cancelled`` and the
-tests finished so far. Whatever happens, fio's whole process group is stopped and the test
-file removed before ``run`` returns or raises.
+:class:`SessionResult`. Errors found before anything starts raise (nothing was started);
+anything that goes wrong once fio runs ends the session with status ``failed`` or
+``cancelled`` and the tests finished so far. Whatever happens, fio is stopped and the
+workspace removed before ``run`` returns or raises; what could not be removed is said in a
+notice and in the result's warnings, never by an exception that loses the result.
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
-import signal
 import time
 from collections.abc import Callable
 from datetime import datetime
@@ -21,14 +22,21 @@ from diskmark import __version__, system
 from diskmark.engine import fileinfo, parse
 from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError
 from diskmark.engine.fio import Fio, locate
-from diskmark.engine.plan import Plan, PlannedTest, build_plan, prepare_args, run_args
-from diskmark.engine.target import OwnedDir, OwnedFile, check_target
-from diskmark.model import (Event, FileLayout, Notice, Op, Phase, Progress, RunFinished, SessionResult,
-                            Status, TestFinished, TestResult, TestStarted)
+from diskmark.engine.plan import (DEFAULT_IOENGINE, PROCESS_OVERHEAD_S, Plan, PlannedTest,
+                                  batch_args, build_plan, prepare_args, run_args)
+from diskmark.engine.process import WATCHDOG_S, FioProcess
+from diskmark.engine.target import TargetCheck, open_target
+from diskmark.engine.workspace import Workspace
+from diskmark.model import (MIB, Event, FileLayout, Notice, Op, Phase, Progress, RunFinished,
+                            RunResult, SessionResult, Status, TestFinished, TestResult,
+                            TestStarted)
 from diskmark.presets import PresetCatalog, load_catalog
 
-KILL_GRACE_S = 1.5  # after SIGINT, how long fio gets to exit before SIGKILL
 PREP_RATE_GUESS = 400e6  # bytes/s, for the ETA until the real preparation rate is known
+#: Before a test is measured, the kernel's Dirty + Writeback should be below this (bytes) …
+SETTLE_BYTES = 32 * MIB
+#: … but a busy machine may never get there: wait at most this long (seconds).
+SETTLE_CAP_S = 30.0
 
 EventSink = Callable[[Event], None]
 
@@ -39,6 +47,13 @@ class Stopped(Exception):
 
 def _now() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
+
+
+def _cpus() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except OSError:
+        return os.cpu_count() or 1
 
 
 class _Eta:
@@ -75,9 +90,10 @@ class Engine:
     def __init__(self, fio: Fio | None = None, catalog: PresetCatalog | None = None):
         self._fio = fio
         self.catalog = catalog
-        self._proc: asyncio.subprocess.Process | None = None
+        self._proc: FioProcess | None = None
         self._stopping = False
         self._wake: asyncio.Event | None = None
+        self._workspace: Workspace | None = None
 
     @property
     def fio(self) -> Fio:
@@ -90,20 +106,18 @@ class Engine:
         return self._wake is not None
 
     def stop(self) -> None:
-        """Ask a running session to stop: fio's group gets SIGINT, the session returns
-        ``cancelled`` with the tests finished so far."""
+        """Ask a running session to stop: fio gets SIGINT (SIGKILL if it has not gone within
+        a second and a half, or at once on a second request), and the session returns
+        ``cancelled`` with the tests finished so far. Call it on the engine's event loop."""
+        again = self._stopping
         self._stopping = True
         if self._wake is not None:
             self._wake.set()
-        self._signal(signal.SIGINT)
-
-    def _signal(self, sig: int) -> None:
-        proc = self._proc
-        if proc is not None and proc.returncode is None:
-            try:
-                os.killpg(proc.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
+        if self._proc is not None:
+            if again:
+                self._proc.kill()
+            else:
+                self._proc.interrupt()
 
     def plan(self, settings) -> Plan:
         catalog = self.catalog or load_catalog()
@@ -116,55 +130,63 @@ class Engine:
     async def run(self, settings, on_event: EventSink | None = None) -> SessionResult:
         emit = on_event or (lambda event: None)
         self._stopping = False
-        fio = self.fio
+        if self._fio is None:  # `fio --version` is a subprocess: not on the event loop
+            self._fio = await asyncio.to_thread(locate)
+        fio = self._fio
         plan = self.plan(settings)
-        check = check_target(settings.target, settings.size, settings.direct, settings.nocow)
-        for note in check.notes:
-            emit(Notice(note, "information"))
-        session = SessionResult(
-            settings=settings, system=system.facts_for(check.path),
-            preset_name=plan.preset.name, profile_name=plan.profile.name,
-            measure=plan.measure, interval=plan.interval, fio_version=fio.version,
-            diskmark_version=__version__, started=_now(), warnings=list(check.notes))
-        nocow = None
-        if settings.nocow and check.fstype == "btrfs":
-            nocow = OwnedDir.create_nocow(check.path)
+        check = await asyncio.to_thread(open_target, settings.target, settings.size,
+                                        settings.direct, settings.nocow)
+        workspace = self._workspace = check.workspace
+        session: SessionResult | None = None
         try:
-            testfile = OwnedFile.create(nocow.path if nocow else check.path, size=settings.size)
-            try:
-                await self._measure(fio, plan, session, testfile, emit)
-            finally:
-                await self._kill()
-                emit(Progress(Phase.CLEANUP, "Removing the test file", eta_s=0.0,
-                              session_percent=100.0))
-                if not testfile.remove() and testfile.path.exists():
-                    emit(Notice(f"{testfile.path} was replaced by another program; diskmark "
-                                f"left it alone. Remove it yourself if it is not needed."))
+            for note in check.notes:
+                emit(Notice(note, "information"))
+            facts = await asyncio.to_thread(system.facts_for, check.path)
+            facts.cpus = _cpus()
+            session = SessionResult(
+                settings=settings, system=facts, preset_name=plan.preset.name,
+                profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
+                fio_version=fio.version, diskmark_version=__version__, started=_now(),
+                warnings=list(check.notes), ioengine=DEFAULT_IOENGINE)
+            await self._measure(fio, plan, session, check, emit)
         finally:
-            if nocow:
-                nocow.remove()
+            if self._proc is not None:
+                self._proc.kill()
+            emit(Progress(Phase.CLEANUP, "Removing the test file", eta_s=0.0,
+                          session_percent=100.0))
+            for problem in workspace.remove():
+                note = (f"Could not remove {problem}. diskmark leaves nothing else behind; "
+                        f"remove it yourself once the target is writable again.")
+                emit(Notice(note, "error"))
+                if session is not None:
+                    session.warnings.append(note)
+            self._workspace = None
         session.finished = _now()
         return session
 
-    async def _measure(self, fio: Fio, plan: Plan, session: SessionResult, testfile: OwnedFile,
+    async def _measure(self, fio: Fio, plan: Plan, session: SessionResult, check: TargetCheck,
                        emit: EventSink) -> None:
         """Prepare the file and run every test; a stop or an error ends the session early
         with what was finished."""
         self._wake = asyncio.Event()
         prep_guess = plan.settings.size / PREP_RATE_GUESS
         eta = _Eta(prep_guess + plan.total_seconds())
+        ws = check.workspace
         try:
-            await self._prepare(fio, plan, testfile, eta, prep_guess, emit)
-            session.test_file = _layout(testfile, session.system)
+            await asyncio.to_thread(ws.create_test_file, plan.settings.size)
+            await self._prepare(fio, plan, session, ws, eta, prep_guess, emit)
+            session.test_file = _layout(ws, session.system)
             if session.test_file and session.test_file.fragmented:
                 note = (f"The test file is fragmented ({session.test_file.fragments} pieces): "
                         f"sequential figures may be lower than the device can do.")
                 session.warnings.append(note)
                 emit(Notice(note, "information"))
+            await self._settle(eta, emit)
             for test in plan.tests:
                 if test.index and plan.interval:
                     await self._interval(plan, test, eta, emit)
-                result = await self._run_test(fio, plan, test, testfile, eta, emit)
+                self._check(ws)
+                result = await self._run_test(fio, plan, session, test, ws, eta, emit)
                 session.tests.append(result)
                 emit(TestFinished(test.index, result))
                 note = _faster_than_link(result, session.system)
@@ -176,28 +198,42 @@ class Engine:
         except DiskmarkError as e:
             session.status = Status.FAILED
             session.error = str(e)
+        except OSError as e:  # the workspace or the test file failed under us
+            session.status = Status.FAILED
+            session.error = f"The test file could not be used: {e.strerror or e}."
         finally:
             self._wake = None
 
+    def _check(self, ws: Workspace) -> None:
+        """Between steps and on every status object: a vanished target fails the run."""
+        lost = ws.lost()
+        if lost:
+            raise FioFailed(lost)
+
     # --- steps ------------------------------------------------------------------------
 
-    async def _prepare(self, fio: Fio, plan: Plan, testfile: OwnedFile, eta: _Eta,
-                       guess: float, emit: EventSink) -> None:
+    async def _prepare(self, fio: Fio, plan: Plan, session: SessionResult, ws: Workspace,
+                       eta: _Eta, guess: float, emit: EventSink) -> None:
         size = plan.settings.size
         eta.begin(guess)
         started = time.monotonic()
         emit(Progress(Phase.PREPARING, "Preparing the test file", eta_s=eta.remaining()))
+        rate = parse.LiveRate()
 
-        def on_status(obj: dict[str, Any], rate: float | None) -> None:
-            done = parse.io_bytes(obj)
+        def on_status(obj: dict[str, Any]) -> None:
+            self._check(ws)
+            done = parse.io_bytes(parse.job(obj))
             emit(Progress(Phase.PREPARING, "Preparing the test file",
-                          percent=min(100.0, 100.0 * done / size), mb_s=rate,
-                          eta_s=eta.remaining(), session_percent=eta.percent()))
+                          percent=min(100.0, 100.0 * done / size),
+                          mb_s=rate.update(parse.job(obj)), eta_s=eta.remaining(),
+                          session_percent=eta.percent()))
 
-        final = await self._run_fio(prepare_args(fio.path, plan.settings, str(testfile.path)),
+        final = await self._run_fio(prepare_args(fio.path, plan.settings, session.ioengine),
                                     on_status, "preparing the test file")
-        if parse.io_bytes(final) < size:
-            raise FioFailed(f"fio wrote only {parse.io_bytes(final)} of {size} bytes of the test file.")
+        written = parse.io_bytes(parse.job(final))
+        if written < size:
+            raise FioFailed(f"fio wrote only {written} of {size} bytes of the test file.")
+        self._check(ws)
         eta.replace_estimate(guess, time.monotonic() - started)
         eta.step = time.monotonic() - started
         eta.end()
@@ -214,6 +250,26 @@ class Engine:
             await self._sleep(min(1.0, left))
         eta.end()
 
+    async def _settle(self, eta: _Eta, emit: EventSink, test: PlannedTest | None = None) -> float:
+        """Wait until what the kernel still has to write (Dirty + Writeback, system-wide)
+        has drained, so no test is measured while the previous one is still being written
+        out; at most :data:`SETTLE_CAP_S`. Returns the seconds waited."""
+        started = time.monotonic()
+        while True:
+            mem = fileinfo.meminfo()
+            pending = mem.get("Dirty", 0) + mem.get("Writeback", 0)
+            waited = time.monotonic() - started
+            if pending <= SETTLE_BYTES or waited >= SETTLE_CAP_S:
+                return waited
+            emit(Progress(Phase.SETTLE, f"Letting the kernel write back "
+                          f"{pending / MIB:.0f} MiB ({SETTLE_CAP_S - waited:.0f} s at most)",
+                          test_index=test.index if test else None,
+                          test_key=test.key if test else None,
+                          percent=100.0 * waited / SETTLE_CAP_S, eta_s=eta.remaining(),
+                          session_percent=eta.percent(), dirty_bytes=mem.get("Dirty"),
+                          writeback_bytes=mem.get("Writeback")))
+            await self._sleep(0.25)
+
     async def _sleep(self, seconds: float) -> None:
         assert self._wake is not None
         try:
@@ -223,127 +279,144 @@ class Engine:
         if self._stopping:
             raise Stopped
 
-    async def _run_test(self, fio: Fio, plan: Plan, test: PlannedTest, testfile: OwnedFile,
-                        eta: _Eta, emit: EventSink) -> TestResult:
-        args = run_args(fio.path, plan, test, str(testfile.path))
+    async def _run_test(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
+                        ws: Workspace, eta: _Eta, emit: EventSink) -> TestResult:
         result = TestResult(index=test.row, spec=test.spec, op=test.op, mix_read=test.mix_read,
-                            fio_command=args, unstable_pct=plan.settings.unstable_pct)
+                            fio_command=run_args(fio.path, plan, test, session.ioengine),
+                            unstable_pct=plan.settings.unstable_pct)
         emit(TestStarted(test.index, result))
-        count = plan.settings.count
-        for n in range(count + 1):  # pass 0 is CDM's discarded warm-up
-            run = await self._run_pass(plan, test, args, n, count, eta, emit)
-            if n == 0:
-                result.warmup = run
-            else:
-                result.runs.append(run)
-            emit(RunFinished(test.index, result, warmup=n == 0))
+        runs: dict[int, RunResult] = {}
+        for batch in plan.batches(test):
+            await self._run_batch(fio, plan, session, test, batch, result, runs, ws, eta, emit)
+        best = result.best_run
+        if best is not None:
+            result.cpu_limited = best.cpu_limit(test.spec.threads, session.system.cpus)
         if test.op is not Op.READ:
-            result.sync_seconds = await self._sync(testfile, test, result, eta, emit)
+            result.sync_seconds = await self._sync(ws, test, result, eta, emit)
+            await self._settle(eta, emit, test)
         return result
 
-    async def _run_pass(self, plan: Plan, test: PlannedTest, args: list[str], n: int,
-                        count: int, eta: _Eta, emit: EventSink):
-        phase = Phase.WARMUP if n == 0 else Phase.MEASURING
-        expected = plan.pass_seconds(test)
-        eta.begin(expected)
-        started = time.monotonic()
-        rate = parse.LiveRate()
+    async def _run_batch(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
+                         batch: list[int], result: TestResult, runs: dict[int, RunResult],
+                         ws: Workspace, eta: _Eta, emit: EventSink) -> None:
+        """Passes ``batch`` of ``test`` in one fio process. A pass is finished when the next
+        one starts moving data (fio runs them in order); its figures are final then."""
+        count = plan.settings.count
+        per_pass = plan.pass_seconds(test)
+        eta.begin(len(batch) * per_pass + PROCESS_OVERHEAD_S)
+        rates = [parse.LiveRate(threads=test.spec.threads) for _ in batch]
+        state = {"current": 0, "since": time.monotonic()}
+        announced: set[int] = set()
+
+        def record(i: int, entry: dict[str, Any]) -> None:
+            n = batch[i]
+            runs[n] = parse.run_result(entry, test.op, rates[i].samples)
+            result.warmup = runs.get(0)
+            result.runs = [runs[k] for k in sorted(runs) if k]
+            if n not in announced:
+                announced.add(n)
+                emit(RunFinished(test.index, result, warmup=n == 0))
 
         def progress(mb_s: float | None) -> Progress:
-            return Progress(phase, test.title, test_index=test.index, test_key=test.key,
-                            run=n, runs=count,
-                            percent=min(100.0, 100.0 * (time.monotonic() - started) / expected),
+            n = batch[state["current"]]
+            into = time.monotonic() - state["since"]
+            return Progress(Phase.WARMUP if n == 0 else Phase.MEASURING, test.title,
+                            test_index=test.index, test_key=test.key, run=n, runs=count,
+                            percent=min(100.0, 100.0 * into / per_pass) if per_pass else 0.0,
                             mb_s=mb_s, eta_s=eta.remaining(), session_percent=eta.percent())
 
         emit(progress(None))
 
-        def on_status(obj: dict[str, Any], live: float | None) -> None:
-            emit(progress(live))
+        def on_status(obj: dict[str, Any]) -> None:
+            self._check(ws)
+            entries = parse.jobs(obj)
+            if len(entries) != len(batch):
+                raise parse.FioOutputError(f"fio reported {len(entries)} passes, not {len(batch)}")
+            now = parse.current_job(obj)
+            for i in range(state["current"], now):
+                record(i, entries[i])
+            if now != state["current"]:
+                state["current"], state["since"] = now, time.monotonic()
+            emit(progress(rates[now].update(entries[now])))
 
-        final = await self._run_fio(args, on_status, f"{test.spec.label} {test.op.value}", rate)
+        what = f"{test.spec.label} {test.op.value}"
+        final = await self._run_fio(batch_args(fio.path, plan, test, batch, session.ioengine),
+                                    on_status, what)
+        try:
+            entries = parse.jobs(final)
+            if len(entries) != len(batch):
+                raise parse.FioOutputError(f"fio reported {len(entries)} passes, not {len(batch)}")
+            for i, entry in enumerate(entries):
+                record(i, entry)
+        except parse.FioOutputError as e:
+            raise FioFailed(f"fio's output could not be read while running {what}: {e}") from None
         eta.end()
-        return parse.run_result(final, test.op, rate.samples)
 
-    async def _sync(self, testfile: OwnedFile, test: PlannedTest, result: TestResult,
+    async def _sync(self, ws: Workspace, test: PlannedTest, result: TestResult,
                     eta: _Eta, emit: EventSink) -> float:
         """How long the kernel needs to get what a write test left in the cache onto the disk
-        (seed 002 timed `sync` after each write); the peak Dirty/Writeback goes on ``result``."""
+        (black_cat timed `sync` after each write, "Linux でディスクのアクセス速度を測定する
+        その4"); the peak Dirty/Writeback goes on ``result``. An fsync cannot be interrupted:
+        a stop meanwhile says so and ends the session as soon as it returns."""
         started = time.monotonic()
-
-        def flush() -> None:
-            fd = os.open(testfile.path, os.O_RDONLY | os.O_CLOEXEC)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-
-        task = asyncio.ensure_future(asyncio.to_thread(flush))
-        while not task.done():
-            mem = fileinfo.meminfo()
-            for name, attr in (("Dirty", "sync_dirty_bytes"), ("Writeback", "sync_writeback_bytes")):
-                if name in mem:
-                    setattr(result, attr, max(getattr(result, attr) or 0, mem[name]))
-            emit(Progress(Phase.SYNC, "Flushing to disk", test_index=test.index,
-                          test_key=test.key, eta_s=eta.remaining(), session_percent=eta.percent(),
-                          dirty_bytes=mem.get("Dirty"), writeback_bytes=mem.get("Writeback")))
-            await asyncio.wait([task], timeout=0.25)
+        fd = ws.open_test_file()
+        task = asyncio.ensure_future(asyncio.to_thread(os.fsync, fd))
         try:
-            task.result()
-        except OSError as e:
-            raise FioFailed(f"Flushing the test file to disk failed: {e.strerror}.") from None
+            while not task.done():
+                mem = fileinfo.meminfo()
+                for name, attr in (("Dirty", "sync_dirty_bytes"), ("Writeback", "sync_writeback_bytes")):
+                    if name in mem:
+                        setattr(result, attr, max(getattr(result, attr) or 0, mem[name]))
+                message = ("Stopping once the kernel has written the cached data (a flush "
+                           "cannot be interrupted)" if self._stopping else "Flushing to disk")
+                emit(Progress(Phase.SYNC, message, test_index=test.index,
+                              test_key=test.key, eta_s=eta.remaining(),
+                              session_percent=eta.percent(),
+                              dirty_bytes=mem.get("Dirty"), writeback_bytes=mem.get("Writeback")))
+                await asyncio.wait([task], timeout=0.25)
+            try:
+                task.result()
+            except OSError as e:
+                raise FioFailed(f"Flushing the test file to disk failed: {e.strerror}.") from None
+        finally:
+            if task.done():
+                os.close(fd)
+            else:  # cancelled: close once the flush returns
+                task.add_done_callback(lambda _: os.close(fd))
+        if self._stopping:
+            raise Stopped
         return time.monotonic() - started
 
     # --- fio process --------------------------------------------------------------------
 
-    async def _run_fio(self, args: list[str], on_status: Callable[[dict[str, Any], float | None], None],
-                       what: str, rate: parse.LiveRate | None = None) -> dict[str, Any]:
-        """Run one fio process to its end and return its final JSON object."""
+    async def _run_fio(self, args: list[str], on_status: Callable[[dict[str, Any]], None],
+                       what: str) -> dict[str, Any]:
+        """Run one fio process in the workspace to its end and return its final JSON object."""
         if self._stopping:
             raise Stopped
-        rate = rate or parse.LiveRate()
-        proc = await asyncio.create_subprocess_exec(
-            *args, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, start_new_session=True)
-        self._proc = proc
-        assert proc.stdout is not None and proc.stderr is not None
-        stderr_task = asyncio.ensure_future(proc.stderr.read())
-        stream = parse.JsonStream()
-        last: dict[str, Any] | None = None
+        assert self._workspace is not None
+        proc = self._proc = FioProcess(args, self._workspace.fd)
         try:
-            while chunk := await proc.stdout.read(65536):
-                for obj in stream.feed(chunk.decode("utf-8", errors="replace")):
-                    last = obj
-                    if obj.get("jobs"):
-                        on_status(obj, rate.update(obj))
-            rc = await proc.wait()
-            err = (await stderr_task).decode("utf-8", errors="replace")
+            outcome = await proc.run(on_status)
+        except parse.FioOutputError as e:
+            raise FioFailed(f"fio's output could not be read while {what}: {e}") from None
         finally:
-            if not stderr_task.done():
-                stderr_task.cancel()
-            await self._kill()
+            self._proc = None
         if self._stopping:
             raise Stopped
-        if rc != 0 or last is None or parse.job_error(last):
-            raise FioFailed(_fio_failure(what, rc, err, stream.noise, last))
+        if outcome.hung:
+            stuck = ("" if outcome.returncode is not None else
+                     " It did not exit even then: it is stuck in the kernel, which usually "
+                     "means the device stopped responding.")
+            raise FioFailed(f"fio stopped reporting for {WATCHDOG_S:.0f} s while {what} and "
+                            f"was stopped.{stuck}")
+        last = outcome.last
+        if outcome.returncode is None:
+            raise FioFailed(f"fio did not exit while {what}.")
+        if outcome.returncode != 0 or last is None or parse.job_error(last):
+            raise FioFailed(_fio_failure(what, outcome.returncode, outcome.stderr,
+                                         outcome.noise, last))
         return last
-
-    async def _kill(self) -> None:
-        """Stop fio's whole process group: SIGINT, then SIGKILL after a grace period."""
-        proc = self._proc
-        if proc is None:
-            return
-        if proc.returncode is None:
-            self._signal(signal.SIGINT)
-            try:
-                await asyncio.wait_for(proc.wait(), KILL_GRACE_S)
-            except TimeoutError:
-                self._signal(signal.SIGKILL)
-                await proc.wait()
-        try:  # numjobs > 1 forks workers into the same group: make sure none outlive fio
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-        self._proc = None
 
 
 def _faster_than_link(result: TestResult, facts) -> str | None:
@@ -355,8 +428,15 @@ def _faster_than_link(result: TestResult, facts) -> str | None:
             f"{facts.interface} link can carry ({ceiling:.0f} MB/s): a cache answered, not the disk.")
 
 
-def _layout(testfile: OwnedFile, facts) -> FileLayout | None:
-    exts = fileinfo.extents(testfile.path)
+def _layout(ws: Workspace, facts) -> FileLayout | None:
+    try:
+        fd = ws.open_test_file()
+    except OSError:
+        return None
+    try:
+        exts = fileinfo.extents(fd)
+    finally:
+        os.close(fd)
     if not exts:
         return None
     start = exts[0].physical

@@ -1,126 +1,40 @@
-"""Checking a target directory before anything starts, and owning the test file.
+"""Checking a target directory before anything starts, and making the session's workspace.
 
 Every check here runs before fio does, so a bad target costs the user nothing: a clear
-message, exit code 2, no file left behind. diskmark only ever removes files it created
-itself, and verifies by inode that the file it removes is still the one it made.
+message, exit code 2, nothing left behind. The target is opened once; from then on
+everything goes through that descriptor and the private workspace made under it
+(:mod:`diskmark.engine.workspace`), never through the path again.
 """
 
 from __future__ import annotations
 
-import array
 import errno
-import fcntl
-import mmap
 import os
-import secrets
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from diskmark.system import facts_for, human_bytes
-from diskmark.engine.errors import DirectIOUnsupported, TargetError
+from diskmark.engine.errors import TargetError
+from diskmark.engine.workspace import Workspace, sweep_target
 from diskmark.model import format_size
+from diskmark.system import facts_for, human_bytes
 
-PREFIX = ".diskmark-"
 MARGIN = 16 * 1024 * 1024  # room for metadata beyond the test file itself
-FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
-FS_NOCOW_FL = 0x00800000
-
-
-@dataclass
-class OwnedFile:
-    """A file diskmark created with O_EXCL; remove() deletes it only if it is still ours."""
-
-    path: Path
-    dev: int
-    ino: int
-
-    @classmethod
-    def create(cls, directory: Path, suffix: str = ".tmp", size: int = 0) -> "OwnedFile":
-        """Create a new file; with ``size``, sparse at that length. fio unlinks and re-creates
-        a write job's file that is shorter than --size, which would make it no longer ours."""
-        for _ in range(100):
-            path = directory / f"{PREFIX}{secrets.token_hex(6)}{suffix}"
-            try:
-                fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_CLOEXEC, 0o600)
-            except FileExistsError:
-                continue
-            try:
-                st = os.fstat(fd)
-                owned = cls(path, st.st_dev, st.st_ino)
-                if size:
-                    os.ftruncate(fd, size)
-            except OSError:
-                os.close(fd)
-                owned.remove()
-                raise
-            os.close(fd)
-            return owned
-        raise TargetError(f"could not create a unique test file in {directory}")
-
-    def remove(self) -> bool:
-        try:
-            st = os.lstat(self.path)
-        except FileNotFoundError:
-            return False
-        if (st.st_dev, st.st_ino) != (self.dev, self.ino):
-            return False  # replaced by someone else: not ours to delete
-        os.unlink(self.path)
-        return True
-
-
-@dataclass
-class OwnedDir:
-    """A directory diskmark made for its test file; on btrfs with copy-on-write turned off
-    (chattr +C), so the page cache and CoW cannot leak into O_DIRECT figures (seed 002)."""
-
-    path: Path
-    dev: int
-    ino: int
-
-    @classmethod
-    def create_nocow(cls, directory: Path) -> "OwnedDir":
-        path = directory / f"{PREFIX}{secrets.token_hex(6)}.nocow"
-        os.mkdir(path, 0o700)
-        st = os.stat(path)
-        owned = cls(path, st.st_dev, st.st_ino)
-        try:
-            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-            try:
-                flags = array.array("l", [0])
-                fcntl.ioctl(fd, FS_IOC_GETFLAGS, flags, True)
-                flags[0] |= FS_NOCOW_FL
-                fcntl.ioctl(fd, FS_IOC_SETFLAGS, flags, True)
-            finally:
-                os.close(fd)
-        except OSError as e:
-            owned.remove()
-            raise TargetError(f"Could not turn copy-on-write off in {directory}: {e.strerror}.") from None
-        return owned
-
-    def remove(self) -> bool:
-        try:
-            st = os.lstat(self.path)
-        except FileNotFoundError:
-            return False
-        if (st.st_dev, st.st_ino) != (self.dev, self.ino):
-            return False
-        try:
-            os.rmdir(self.path)  # only if empty: anything else in it is not ours
-        except OSError:
-            return False
-        return True
 
 
 @dataclass
 class TargetCheck:
     path: Path
     free_bytes: int | None  # None when the filesystem reports none (ramfs)
+    workspace: Workspace
     fstype: str = ""
     notes: list[str] = field(default_factory=list)
 
 
-def check_target(target: str | Path, size: int, direct: bool, nocow: bool = False) -> TargetCheck:
-    """Raise TargetError with a helpful message if a run on ``target`` cannot work."""
+def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False) -> TargetCheck:
+    """Check ``target`` and make the workspace in it; raise TargetError with a helpful
+    message (and nothing left behind) if a run there cannot work. Blocking: call it off the
+    event loop."""
     raw = Path(target).expanduser()
     if not raw.exists():
         raise TargetError(f"Target {raw} does not exist.",
@@ -129,9 +43,50 @@ def check_target(target: str | Path, size: int, direct: bool, nocow: bool = Fals
     if not path.is_dir():
         raise TargetError(f"Target {path} is a file, not a directory.",
                           "diskmark writes its own test file into a directory: give the directory.")
-    fstype = facts_for(path).fstype
     try:
-        probe = OwnedFile.create(path, ".probe")
+        target_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as e:
+        raise TargetError(f"Cannot open the target {path}: {e.strerror}.") from None
+    try:
+        fstype = facts_for(path).fstype
+        notes = [s.describe() for s in sweep_target(path, target_fd)]
+        workspace = _make_workspace(path, target_fd)
+    finally:
+        os.close(target_fd)  # the workspace keeps its own descriptor of the target
+    try:
+        if direct:
+            workspace.probe_direct(fstype)
+        free, blocks = workspace.free_bytes()
+        if blocks == 0:
+            free_or_none: int | None = None
+            notes.append(f"{fstype or 'this filesystem'} reports no size or free space; "
+                         f"make sure {format_size(size)} fits in memory.")
+        elif free < size + MARGIN:
+            need, have = _differing(size + MARGIN, free)
+            raise TargetError(
+                f"Not enough free space on {path}: the test needs {need} "
+                f"({format_size(size)} test file plus room), {have} is free.",
+                "Choose a smaller --size or another target.")
+        else:
+            free_or_none = free
+        notes += _fs_notes(fstype, direct, nocow)
+        if nocow and fstype == "btrfs":
+            try:
+                workspace.set_nocow()
+            except OSError as e:
+                raise TargetError(f"Could not turn copy-on-write off in {path}: {e.strerror}.") from None
+        note = _others_can_write(path, workspace)
+        if note:
+            notes.append(note)
+    except BaseException:
+        workspace.remove()
+        raise
+    return TargetCheck(path, free_or_none, workspace, fstype, notes)
+
+
+def _make_workspace(path: Path, target_fd: int) -> Workspace:
+    try:
+        return Workspace.create(path, target_fd)
     except PermissionError:
         raise TargetError(f"Target {path} is not writable by this user.",
                           "Choose a directory you can write to, or change its permissions.") from None
@@ -139,27 +94,23 @@ def check_target(target: str | Path, size: int, direct: bool, nocow: bool = Fals
         if e.errno == errno.EROFS:
             raise TargetError(f"Target {path} is on a read-only filesystem.",
                               "Remount it read-write or choose another target.") from None
-        if e.errno == errno.ENOSPC:
+        if e.errno in (errno.ENOSPC, errno.EDQUOT):
             raise TargetError(f"Target {path} has no free space left.") from None
-        raise TargetError(f"Cannot create a file in {path}: {e.strerror}.") from None
-    try:
-        if direct:
-            _probe_direct(probe.path, path, fstype)
-    finally:
-        probe.remove()
+        raise TargetError(f"Cannot create a directory in {path}: {e.strerror}.") from None
 
-    st = os.statvfs(path)
-    notes: list[str] = []
-    free: int | None = st.f_bavail * st.f_frsize
-    if st.f_blocks == 0:
-        free = None
-        notes.append(f"{fstype or 'this filesystem'} reports no size or free space; "
-                     f"make sure {format_size(size)} fits in memory.")
-    elif free < size + MARGIN:
-        raise TargetError(
-            f"Not enough free space on {path}: the test needs {human_bytes(size + MARGIN)} "
-            f"({format_size(size)} test file plus room), {human_bytes(free)} is free.",
-            "Choose a smaller --size or another target.")
+
+def _differing(a: int, b: int) -> tuple[str, str]:
+    """Two sizes rounded so that different figures never read the same ("needs 272.0 MiB,
+    272.0 MiB is free")."""
+    for digits in (1, 2):
+        x, y = human_bytes(a, digits), human_bytes(b, digits)
+        if x != y:
+            return x, y
+    return f"{a:,} bytes", f"{b:,} bytes"
+
+
+def _fs_notes(fstype: str, direct: bool, nocow: bool) -> list[str]:
+    notes = []
     if fstype == "tmpfs":
         notes.append("tmpfs lives in memory: figures measure RAM, not a disk.")
     elif fstype == "ramfs":
@@ -175,37 +126,21 @@ def check_target(target: str | Path, size: int, direct: bool, nocow: bool = Fals
         notes.append(f"NOCOW applies to btrfs only; {fstype or 'this filesystem'} runs as usual.")
     if not direct:
         notes.append("Buffered run (no O_DIRECT): figures include the page cache.")
-    return TargetCheck(path, free, fstype, notes)
+    return notes
 
 
-def _probe_direct(probe: Path, target: Path, fstype: str) -> None:
-    """Open and write one aligned block with O_DIRECT; some filesystems accept the open and
-    only fail at the write, so do both."""
+def _others_can_write(path: Path, workspace: Workspace) -> str | None:
+    """As root in a directory others can write to, say why that is safe: the test file is
+    in a directory only root can enter, and fio is given no path anyone could redirect."""
+    if os.geteuid() != 0:
+        return None
     try:
-        fd = os.open(probe, os.O_WRONLY | os.O_DIRECT | os.O_CLOEXEC)
-    except OSError as e:
-        if e.errno == errno.EINVAL:
-            raise _no_direct(target, fstype) from None
-        raise TargetError(f"Cannot open a file with O_DIRECT in {target}: {e.strerror}.") from None
-    try:
-        buf = mmap.mmap(-1, 4096)  # page-aligned, as O_DIRECT requires
-        try:
-            os.write(fd, buf)
-        except OSError as e:
-            if e.errno == errno.EINVAL:
-                raise _no_direct(target, fstype) from None
-            if e.errno == errno.ENOSPC:
-                raise TargetError(f"Target {target} has no free space left.") from None
-            raise TargetError(f"Writing with O_DIRECT to {target} failed: {e.strerror}.") from None
-        finally:
-            buf.close()
-    finally:
-        os.close(fd)
+        mode = os.fstat(workspace.target_fd).st_mode
+    except OSError:
+        return None
+    if not mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return None
+    return (f"Others can write to {path}; diskmark keeps its test file in {workspace.path}, "
+            f"which only root can enter, so nobody can swap it while it runs.")
 
 
-def _no_direct(target: Path, fstype: str) -> DirectIOUnsupported:
-    fs = f"({fstype}) " if fstype else ""
-    return DirectIOUnsupported(
-        f"The filesystem {fs}at {target} does not support O_DIRECT (direct I/O).",
-        "Run buffered instead (--buffered, or Buffered in the settings): figures will then "
-        "include the page cache and are labelled so.")

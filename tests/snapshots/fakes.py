@@ -114,7 +114,7 @@ class FakeEngine:
             spec = test.spec
             base = _base(spec, test.op, bool(settings.sweep))
             base *= self.scale.get((test.row, test.op), 1.0)
-            args = run_args("/usr/bin/fio", plan, test, f"{settings.target}/.diskmark-0123456789ab.tmp")
+            args = run_args("/usr/bin/fio", plan, test)
             result = TestResult(index=test.row, spec=spec, op=test.op, mix_read=test.mix_read,
                                 fio_command=args)
             emit(TestStarted(test.index, result))

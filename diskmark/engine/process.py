@@ -1,0 +1,176 @@
+"""One fio process: started without a shell, bound to diskmark's life, read with a watchdog,
+and stopped within seconds whatever state it is in.
+
+Facts this rests on (fio 3.33, found by fault injection):
+
+- fio calls ``setsid()`` for every job *process*, so a signal to fio's process group never
+  reached the jobs, and a job kept running (and kept the stdout pipe open) after its parent
+  died. diskmark runs fio with ``--thread``: every job is a thread of the one process
+  started here, so one SIGKILL ends all of it and the pipe closes with it.
+- The process is tied to diskmark's life with ``PR_SET_PDEATHSIG``: whatever ends diskmark
+  (SIGKILL, a crash, the terminal closing) sends fio SIGKILL too.
+- fio prints a status object every second (``--status-interval=1``), also during start
+  delays, ramp time and the final fsync. A process that prints nothing for
+  :data:`WATCHDOG_S` is stopped (``kill -STOP``, a hung device, a broken binary) and the
+  step fails, instead of waiting forever.
+- On SIGINT fio prints one last JSON object and exits; one that ignores SIGINT gets SIGKILL
+  after :data:`KILL_GRACE_S`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import ctypes
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from diskmark.engine import parse
+
+WATCHDOG_S = 10.0
+KILL_GRACE_S = 1.5
+REAP_S = 5.0  # after SIGKILL: a process in uninterruptible sleep (a dead device) may never go
+STDERR_KEEP = 64 * 1024
+PR_SET_PDEATHSIG = 1
+
+try:
+    _libc: ctypes.CDLL | None = ctypes.CDLL(None, use_errno=True)
+except OSError:  # pragma: no cover - every Linux libc has prctl
+    _libc = None
+
+
+def _child_setup(parent: int, cwd_fd: int | None) -> Callable[[], None]:
+    """Runs in the child between fork and exec: die with the parent, work in the
+    session's private directory (reached by descriptor, never by path)."""
+
+    def setup() -> None:
+        if _libc is not None:
+            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:  # the parent died before prctl took effect
+            os._exit(1)
+        if cwd_fd is not None:
+            os.fchdir(cwd_fd)
+
+    return setup
+
+
+@dataclass
+class Outcome:
+    """How a fio process ended and what it said."""
+
+    returncode: int | None  # None: it did not exit even after SIGKILL
+    last: dict[str, Any] | None  # the final JSON object (or the last status one)
+    stderr: str
+    noise: list[str] = field(default_factory=list)  # non-JSON text on stdout
+    hung: bool = False  # the watchdog stopped it
+    interrupted: bool = False  # stopped on request
+
+
+class FioProcess:
+    """Start with :meth:`run`; :meth:`interrupt` and :meth:`kill` may be called at any time
+    from the same event loop."""
+
+    def __init__(self, args: list[str], cwd_fd: int | None = None):
+        self.args = args
+        self.cwd_fd = cwd_fd
+        self.proc: asyncio.subprocess.Process | None = None
+        self._interrupted = False
+        self._hung = False
+        self._escalation: asyncio.TimerHandle | None = None
+
+    @property
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    def _signal(self, sig: int) -> None:
+        if not self.alive:
+            return
+        assert self.proc is not None
+        try:  # fio leads its own session: the group is fio (and a wrapper's children)
+            os.killpg(self.proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            try:
+                os.kill(self.proc.pid, sig)
+            except (ProcessLookupError, PermissionError):
+                pass
+
+    def interrupt(self) -> None:
+        """SIGINT now (fio ends its jobs and prints its last object), SIGKILL if it is still
+        there after the grace period. A second call kills at once."""
+        if self._interrupted:
+            self.kill()
+            return
+        self._interrupted = True
+        self._signal(signal.SIGINT)
+        self._escalation = asyncio.get_running_loop().call_later(KILL_GRACE_S, self.kill)
+
+    def kill(self) -> None:
+        self._signal(signal.SIGCONT)  # a stopped process takes SIGKILL too, but be plain
+        self._signal(signal.SIGKILL)
+
+    async def run(self, on_object: Callable[[dict[str, Any]], None]) -> Outcome:
+        """Run fio to its end, calling ``on_object`` for every status object."""
+        fds = (self.cwd_fd,) if self.cwd_fd is not None else ()
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.args, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE, start_new_session=True, pass_fds=fds,
+            preexec_fn=_child_setup(os.getpid(), self.cwd_fd))
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        stderr_task = asyncio.ensure_future(_read_capped(self.proc.stderr))
+        stream = parse.JsonStream()
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        last: dict[str, Any] | None = None
+        try:
+            while True:
+                try:
+                    chunk = await asyncio.wait_for(self.proc.stdout.read(65536), WATCHDOG_S)
+                except TimeoutError:
+                    self._hung = True
+                    self.kill()
+                    break
+                if not chunk:
+                    break
+                for obj in stream.feed(decoder.decode(chunk)):
+                    last = obj
+                    on_object(obj)
+            returncode = await self._reap()
+        finally:
+            if self.alive:  # an exception (or a cancelled task) left it running
+                self.kill()
+                await self._reap()
+            if self._escalation is not None:
+                self._escalation.cancel()
+        try:
+            stderr = await asyncio.wait_for(stderr_task, 1.0) if returncode is not None else ""
+        except TimeoutError:
+            stderr = ""
+        if not stderr_task.done():
+            stderr_task.cancel()
+        stream.feed(decoder.decode(b"", final=True))
+        return Outcome(returncode, last, stderr, stream.noise, self._hung, self._interrupted)
+
+    async def _reap(self) -> int | None:
+        assert self.proc is not None
+        try:  # stdout closed: fio is exiting (or was killed)
+            return await asyncio.wait_for(self.proc.wait(), KILL_GRACE_S + REAP_S)
+        except TimeoutError:
+            self.kill()
+            try:
+                return await asyncio.wait_for(self.proc.wait(), REAP_S)
+            except TimeoutError:
+                return None  # stuck in the kernel; nothing more a signal can do
+
+
+async def _read_capped(reader: asyncio.StreamReader) -> str:
+    """All of stderr, keeping only the end: a fio that floods it cannot fill memory."""
+    kept = b""
+    while chunk := await reader.read(65536):
+        kept = (kept + chunk)[-STDERR_KEEP:]
+    return kept.decode("utf-8", errors="replace")

@@ -1,0 +1,432 @@
+"""The private directory a session works in, and finding those a killed diskmark left.
+
+fio is never handed a path. It runs with its working directory inside a directory diskmark
+made under the target (mode 0700) and opens a fixed name there, so:
+
+- no character in the target's path can be misread by fio's option parser (it ends a value at
+  ``;`` or ``#`` and un-escapes only ``\\:``, so ``/data/notes;2024`` once meant ``/data/notes``);
+- no other user can swap the test file for a symlink while fio re-opens it by name on every
+  pass, even when the target directory is writable by everyone;
+- when the target vanishes mid-run (``umount -l``, ``rm -rf``), fio cannot create the path
+  again on another filesystem: there is no path, only a name in a directory that is gone.
+
+diskmark itself reaches the directory and the file through descriptors opened once
+(``dir_fd``), and checks their identity (device, inode) before it removes anything.
+
+A live session holds an exclusive ``flock`` on its directory, and fio, which inherits the
+descriptor, holds it too. A directory nobody holds belongs to a diskmark that died (kill -9,
+a power cut): the register in the state directory lets the next start find it wherever it
+was, and the target directory itself is searched before each run.
+"""
+
+from __future__ import annotations
+
+import array
+import errno
+import fcntl
+import json
+import mmap
+import os
+import re
+import secrets
+import stat
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from diskmark import paths
+from diskmark.atomic import write_atomic
+from diskmark.engine.errors import DirectIOUnsupported, TargetError
+
+PREFIX = ".diskmark-"
+NAME_RE = re.compile(r"^\.diskmark-[0-9a-f]{12}$")
+TEST_FILE = "diskmark-test.dat"  # the only name fio is given
+PROBE = "diskmark-probe"
+OWN_NAMES = (TEST_FILE, PROBE)
+#: A directory younger than this may be between its mkdir and its flock: never swept.
+YOUNG_S = 60.0
+#: A register entry whose target has been unreachable this long is forgotten.
+FORGET_S = 90 * 24 * 3600.0
+FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
+FS_NOCOW_FL = 0x00800000
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def register_dir() -> Path:
+    return paths.state_dir() / "workspaces"
+
+
+def _same(st: os.stat_result, ident: tuple[int, int] | None) -> bool:
+    return ident is not None and (st.st_dev, st.st_ino) == ident
+
+
+@dataclass
+class Workspace:
+    """The session's private directory under the target, and the test file in it."""
+
+    target: Path
+    name: str
+    target_fd: int
+    fd: int
+    target_id: tuple[int, int]
+    dir_id: tuple[int, int]
+    record: Path | None = None
+    file_id: tuple[int, int] | None = None
+    problems: list[str] = field(default_factory=list)  # what remove() could not do
+    _closed: bool = False
+
+    @property
+    def path(self) -> Path:
+        return self.target / self.name
+
+    @property
+    def test_file(self) -> Path:
+        return self.path / TEST_FILE
+
+    # --- making it --------------------------------------------------------------------
+
+    @classmethod
+    def create(cls, target: Path, target_fd: int) -> "Workspace":
+        """Make the directory (0700) and lock it. Raises OSError as mkdir does."""
+        st_target = os.fstat(target_fd)
+        for _ in range(100):
+            name = f"{PREFIX}{secrets.token_hex(6)}"
+            record = _register(target, name, st_target)
+            try:
+                os.mkdir(name, 0o700, dir_fd=target_fd)
+            except FileExistsError:
+                _forget(record)
+                continue
+            except OSError:
+                _forget(record)
+                raise
+            try:
+                fd = os.open(name, _DIR_FLAGS, dir_fd=target_fd)
+            except OSError:
+                _rmdir_quietly(target_fd, name)
+                _forget(record)
+                raise
+            st = os.fstat(fd)
+            if st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode):
+                os.close(fd)  # someone replaced it between mkdir and open: not ours
+                _forget(record)
+                raise TargetError(f"The test directory in {target} was replaced by another "
+                                  f"program as it was made; diskmark left it alone.")
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                pass  # no locks here (some network filesystems): the age rule still guards it
+            return cls(target, name, os.dup(target_fd), fd, (st_target.st_dev, st_target.st_ino),
+                       (st.st_dev, st.st_ino), record)
+        raise TargetError(f"Could not make a unique test directory in {target}.")
+
+    def create_test_file(self, size: int) -> None:
+        """The test file at full length but sparse. fio unlinks and re-creates a file that is
+        shorter than --size, which would make it a file diskmark did not create."""
+        fd = os.open(TEST_FILE, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC,
+                     0o600, dir_fd=self.fd)
+        try:
+            st = os.fstat(fd)
+            self.file_id = (st.st_dev, st.st_ino)
+            os.ftruncate(fd, size)
+        finally:
+            os.close(fd)
+
+    def open_test_file(self, flags: int = os.O_RDONLY) -> int:
+        """A descriptor of the test file, refusing anything but the file diskmark made."""
+        fd = os.open(TEST_FILE, flags | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self.fd)
+        if not _same(os.fstat(fd), self.file_id):
+            os.close(fd)
+            raise OSError(errno.ESTALE, "the test file was replaced by another program")
+        return fd
+
+    def probe_direct(self, fstype: str) -> None:
+        """Open and write one aligned block with O_DIRECT; some filesystems accept the open
+        and fail only at the write, and ``open(O_CREAT|O_DIRECT)`` can create the file and
+        then fail, so the probe is removed whatever happens."""
+        try:
+            try:
+                fd = os.open(PROBE, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_DIRECT
+                             | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600, dir_fd=self.fd)
+            except OSError as e:
+                if e.errno == errno.EINVAL:
+                    raise _no_direct(self.target, fstype) from None
+                raise TargetError(f"Cannot open a file with O_DIRECT in {self.target}: "
+                                  f"{e.strerror}.") from None
+            try:
+                buf = mmap.mmap(-1, 4096)  # page-aligned, as O_DIRECT requires
+                try:
+                    os.write(fd, buf)
+                except OSError as e:
+                    if e.errno == errno.EINVAL:
+                        raise _no_direct(self.target, fstype) from None
+                    if e.errno == errno.ENOSPC:
+                        raise TargetError(f"Target {self.target} has no free space left.") from None
+                    raise TargetError(f"Writing with O_DIRECT to {self.target} failed: "
+                                      f"{e.strerror}.") from None
+                finally:
+                    buf.close()
+            finally:
+                os.close(fd)
+        finally:
+            try:
+                os.unlink(PROBE, dir_fd=self.fd)
+            except OSError:
+                pass
+
+    def set_nocow(self) -> None:
+        """btrfs: files made in this directory from now on skip copy-on-write (chattr +C),
+        so the page cache and CoW cannot leak into O_DIRECT figures."""
+        flags = array.array("l", [0])
+        fcntl.ioctl(self.fd, FS_IOC_GETFLAGS, flags, True)
+        flags[0] |= FS_NOCOW_FL
+        fcntl.ioctl(self.fd, FS_IOC_SETFLAGS, flags, True)
+
+    # --- while it runs ----------------------------------------------------------------
+
+    def lost(self) -> str | None:
+        """Why the run can no longer be trusted, or None: the target was unmounted or
+        removed, or the directory or the test file was replaced. fio would carry on writing
+        into a detached filesystem or an unlinked file and report figures for nothing."""
+        try:
+            st = os.stat(self.target)
+        except OSError:
+            st = None
+        if st is None or not _same(st, self.target_id):
+            return (f"The target {self.target} was unmounted or removed during the run; "
+                    f"what was measured after that is not the target's.")
+        try:
+            if os.fstat(self.fd).st_nlink == 0 or not _same(
+                    os.lstat(self.name, dir_fd=self.target_fd), self.dir_id):
+                raise FileNotFoundError
+        except OSError:
+            return f"The test directory {self.path} was removed or moved by another program."
+        if self.file_id is not None:
+            try:
+                ok = _same(os.lstat(TEST_FILE, dir_fd=self.fd), self.file_id)
+            except OSError:
+                ok = False
+            if not ok:
+                return f"The test file {self.test_file} was removed or replaced by another program."
+        return None
+
+    def free_bytes(self) -> tuple[int, int]:
+        """(free to this user, total blocks) of the target's filesystem."""
+        st = os.fstatvfs(self.target_fd)
+        return st.f_bavail * st.f_frsize, st.f_blocks
+
+    # --- removing it ------------------------------------------------------------------
+
+    def remove(self) -> list[str]:
+        """Remove what diskmark made, and nothing else. Never raises: what could not be
+        removed is returned (and kept in ``problems``) as sentences that say where, and the
+        register entry stays so the next start tries again."""
+        if self._closed:
+            return self.problems
+        problems: list[str] = []
+        for name in OWN_NAMES:
+            try:
+                st = os.lstat(name, dir_fd=self.fd)
+            except FileNotFoundError:
+                continue
+            except OSError as e:
+                problems.append(f"{self.path / name}: {e.strerror}")
+                continue
+            if name == TEST_FILE and not _same(st, self.file_id):
+                problems.append(f"{self.path / name} was replaced by another program; "
+                                f"diskmark left it alone")
+                continue
+            try:
+                os.unlink(name, dir_fd=self.fd)
+            except FileNotFoundError:
+                pass
+            except OSError as e:
+                problems.append(f"{self.path / name}: {e.strerror}")
+        try:
+            if _same(os.lstat(self.name, dir_fd=self.target_fd), self.dir_id):
+                os.rmdir(self.name, dir_fd=self.target_fd)
+        except FileNotFoundError:
+            pass
+        except OSError as e:
+            why = ("it holds files diskmark did not make" if e.errno == errno.ENOTEMPTY
+                   else e.strerror)
+            problems.append(f"{self.path}: {why}")
+        for fd in (self.fd, self.target_fd):
+            try:
+                os.close(fd)  # also releases the lock
+            except OSError:
+                pass
+        self._closed = True
+        if not problems:
+            _forget(self.record)
+        self.problems = problems
+        return problems
+
+
+def _no_direct(target: Path, fstype: str) -> DirectIOUnsupported:
+    fs = f"({fstype}) " if fstype else ""
+    return DirectIOUnsupported(
+        f"The filesystem {fs}at {target} does not support O_DIRECT (direct I/O).",
+        "Run buffered instead (--buffered, or Buffered in the settings): figures will then "
+        "include the page cache and are labelled so.")
+
+
+def _rmdir_quietly(dir_fd: int, name: str) -> None:
+    try:
+        os.rmdir(name, dir_fd=dir_fd)
+    except OSError:
+        pass
+
+
+# --- the register -------------------------------------------------------------------------
+
+
+def _register(target: Path, name: str, st_target: os.stat_result) -> Path | None:
+    """Note the directory before it exists, so a kill at any moment after leaves a trace.
+    A register that cannot be written (read-only home) only loses that convenience."""
+    record = register_dir() / f"{name.removeprefix(PREFIX)}.json"
+    entry = {"target": os.fsencode(target).decode("utf-8", "surrogateescape"),
+             "name": name, "target_dev": st_target.st_dev, "target_ino": st_target.st_ino,
+             "uid": os.geteuid(), "pid": os.getpid(), "created": time.time()}
+    try:
+        write_atomic(record, json.dumps(entry, ensure_ascii=True), exclusive=True)
+    except (OSError, UnicodeError):
+        return None
+    return record
+
+
+def _forget(record: Path | None) -> None:
+    if record is not None:
+        try:
+            record.unlink()
+        except OSError:
+            pass
+
+
+@dataclass(frozen=True)
+class Swept:
+    """One leftover found at start: removed, or why it stays."""
+
+    path: Path
+    removed: bool
+    size: int = 0
+    reason: str = ""
+
+    def describe(self) -> str:
+        from diskmark.system import human_bytes
+
+        if self.removed:
+            what = f" and its {human_bytes(self.size)} test file" if self.size else ""
+            return (f"Removed {self.path}{what}, left by a diskmark run that was stopped "
+                    f"abruptly.")
+        return f"A test directory left by an earlier run stays at {self.path}: {self.reason}."
+
+
+def _reap(target: Path, target_fd: int, name: str, young_s: float = YOUNG_S) -> Swept | None:
+    """Remove one abandoned test directory, or None when it is in use, too new, gone, or
+    not this user's. Only names diskmark makes are unlinked."""
+    path = target / name
+    try:
+        fd = os.open(name, _DIR_FLAGS, dir_fd=target_fd)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.geteuid() or time.time() - st.st_ctime < young_s:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return None  # a running diskmark (or its fio) holds it
+        except OSError:
+            return Swept(path, False, reason="this filesystem has no file locks, so diskmark "
+                                             "cannot tell whether a run still uses it; remove "
+                                             "it yourself if none does")
+        size, foreign = 0, []
+        for entry in os.listdir(fd):
+            if entry not in OWN_NAMES:
+                foreign.append(entry)
+                continue
+            try:
+                est = os.lstat(entry, dir_fd=fd)
+                if stat.S_ISREG(est.st_mode):
+                    size += est.st_size
+                    os.unlink(entry, dir_fd=fd)
+            except OSError as e:
+                return Swept(path, False, reason=f"{entry}: {e.strerror}")
+        if foreign:
+            return Swept(path, False, size, reason=f"it holds files diskmark did not make "
+                                                   f"({', '.join(sorted(foreign)[:3])})")
+        try:
+            os.rmdir(name, dir_fd=target_fd)
+        except OSError as e:
+            return Swept(path, False, size, reason=e.strerror or str(e))
+        return Swept(path, True, size)
+    finally:
+        os.close(fd)
+
+
+def sweep_target(target: Path, target_fd: int) -> list[Swept]:
+    """Abandoned test directories directly in ``target`` (e.g. from a diskmark whose state
+    directory was elsewhere)."""
+    out = []
+    try:
+        names = [n for n in os.listdir(target_fd) if NAME_RE.match(n)]
+    except OSError:
+        return out
+    for name in names:
+        found = _reap(target, target_fd, name)
+        if found:
+            out.append(found)
+    return out
+
+
+def sweep_register() -> list[Swept]:
+    """Every registered test directory that no running diskmark holds: removed, saying so.
+    A target that is not there now (an unplugged drive) is tried again next time."""
+    out: list[Swept] = []
+    folder = register_dir()
+    try:
+        records = sorted(folder.glob("*.json"))
+    except OSError:
+        return out
+    for record in records:
+        try:
+            with open(record, "rb") as f:
+                entry = json.loads(f.read(4096))
+            target = Path(os.fsdecode(entry["target"].encode("utf-8", "surrogateescape")))
+            name, ident = entry["name"], (int(entry["target_dev"]), int(entry["target_ino"]))
+            created = float(entry.get("created", 0))
+            if not NAME_RE.match(name) or int(entry.get("uid", -1)) != os.geteuid():
+                raise ValueError(name)
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeError):
+            _forget(record)  # not a register entry diskmark can use
+            continue
+        if time.time() - created < YOUNG_S:
+            continue
+        try:
+            target_fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            if time.time() - created > FORGET_S:
+                _forget(record)
+            continue
+        try:
+            if not _same(os.fstat(target_fd), ident):
+                continue  # another filesystem is mounted there now
+            try:
+                os.lstat(name, dir_fd=target_fd)
+            except FileNotFoundError:
+                _forget(record)  # removed already
+                continue
+            except OSError:
+                continue
+            found = _reap(target, target_fd, name, young_s=0.0)
+            if found:
+                out.append(found)
+                if found.removed:
+                    _forget(record)
+        finally:
+            os.close(target_fd)
+    return out
