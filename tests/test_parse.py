@@ -132,3 +132,56 @@ def test_live_rate_restarts_when_fio_resets_counters_after_ramp():
     assert rate.update(mk(500_000, 500)) is None  # ramp_time ended: counters restart
     assert rate.samples == []
     assert rate.update(mk(2_500_000, 1500)) == pytest.approx(2.0)
+
+
+# --- damaged output: a clear FioOutputError naming the field, never a TypeError -----------
+
+def _final():
+    return objects("fio_seqread.json")[-1]
+
+
+@pytest.mark.parametrize("damage", [
+    lambda o: o.update(jobs="oops"),
+    lambda o: o.update(jobs=[]),
+    lambda o: o.update(jobs=["not a job"]),
+    lambda o: o["jobs"][0]["read"].update(io_bytes="many"),
+    lambda o: o["jobs"][0]["read"].update(bw_bytes=None),
+    lambda o: o["jobs"][0]["read"].update(lat_ns=[1, 2]),
+    lambda o: o["jobs"][0].update(read="nothing"),
+    lambda o: o["jobs"][0].update(job_runtime=float("nan")),
+    lambda o: o["jobs"][0].update(usr_cpu=True),
+    lambda o: o["jobs"][0]["read"]["clat_ns"]["percentile"].update({"50.000000": "x"}),
+], ids=["jobs-string", "jobs-empty", "job-string", "io_bytes-string", "bw-null",
+        "lat-list", "side-string", "runtime-nan", "cpu-bool", "percentile-string"])
+def test_malformed_fio_output_is_a_clear_error(damage):
+    obj = _final()
+    damage(obj)
+    with pytest.raises(parse.FioOutputError):
+        parse.run_result(parse.job(obj), Op.READ)
+        parse.io_bytes(parse.job(obj))
+        parse.LiveRate().update(parse.job(obj))
+
+
+def test_a_missing_side_counts_as_nothing_moved():
+    obj = _final()
+    del obj["jobs"][0]["write"]
+    assert parse.run_result(parse.job(obj), Op.READ).write_mb_s == 0
+
+
+def test_job_error_of_damaged_output_is_zero_not_a_crash():
+    assert parse.job_error({"jobs": "x"}) == 0
+    assert parse.job_error({"jobs": [{"error": "EIO"}]}) == 0
+    assert parse.job_error({"jobs": [{"error": 0}, {"error": 5}]}) == 5
+
+
+def test_a_runaway_brace_does_not_grow_the_buffer_forever():
+    stream = parse.JsonStream()
+    stream.feed("{" + "x" * (parse.BUFFER_MAX + 10))
+    out = stream.feed('\n{"jobs": [{"read": {"io_bytes": 3}}]}')
+    assert len(out) == 1 and out[0]["jobs"][0]["read"]["io_bytes"] == 3
+
+
+def test_absurd_nesting_is_skipped_not_a_recursion_error():
+    stream = parse.JsonStream()
+    out = stream.feed("{\"a\":" * 100000 + "1" + "}" * 100000 + '\n{"jobs": []}')
+    assert out[-1] == {"jobs": []}

@@ -62,7 +62,7 @@ EngineFactory = Callable[[], Any]  # returns an object with the Engine interface
 FactsProvider = Callable[[str], SystemFacts]
 
 QUIT_GRACE_S = 10.0  # how long quitting waits for fio to stop and the test file to go
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGINT)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGQUIT, signal.SIGINT)
 UNITS = list(Unit)
 MODE_NAMES = {Mode.READ_WRITE: "Read & Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
 _OP_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
@@ -186,6 +186,7 @@ class DiskmarkApp(App[int]):
         self._plan: dict[int, Any] = {}  # plan index -> PlannedTest of the run under way
         self._run_settings: Settings | None = None
         self._quit_requested = False
+        self._hung_up = False  # the terminal is gone (SIGHUP)
         self._advised: set[tuple[str, str]] = set()  # (target, fstype) already warned about
         self._register_themes()
         self._wanted_theme = state.theme
@@ -287,10 +288,20 @@ class DiskmarkApp(App[int]):
             loop = asyncio.get_running_loop()
             for sig in STOP_SIGNALS:
                 loop.add_signal_handler(sig, self._on_stop_signal)
+            loop.add_signal_handler(signal.SIGHUP, self._on_hangup)
+
+    def _on_hangup(self) -> None:
+        """The terminal or the SSH session is gone: stop fio and remove the test file, then
+        leave at once. Nothing can be drawn any more, and Textual's orderly exit waits for
+        writes to a terminal that no longer exists."""
+        self._hung_up = True
+        if not self.running:
+            os._exit(128 + signal.SIGHUP)
+        self._on_stop_signal()
 
     def _on_stop_signal(self) -> None:
-        """SIGTERM, SIGHUP (the terminal or SSH session closed), SIGQUIT or a SIGINT from
-        outside: stop fio, remove the test file, then quit; a second one stops fio at once."""
+        """SIGTERM, SIGQUIT or a SIGINT from outside: stop fio, remove the test file, then
+        quit; a second one stops fio at once."""
         if self.running:
             self.engine.stop()
             if not self._quit_requested:
@@ -611,6 +622,8 @@ class DiskmarkApp(App[int]):
         if event.worker.group != "bench" or event.state not in (
                 WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
             return
+        if self._hung_up:  # the engine has cleaned up; there is no terminal to go back to
+            os._exit(128 + signal.SIGHUP)
         settings = self._run_settings
         self._set_running(False)
         self.grid.end_live()

@@ -51,8 +51,11 @@ class JsonStream:
                 self._buf = self._buf[start:]
             try:
                 obj, end = self._decoder.raw_decode(self._buf)
-            except RecursionError:
-                obj, end = None, 1  # absurdly nested: not fio's; skip the brace
+            except RecursionError:  # absurdly nested: not fio's; skip to the next object
+                cut = self._buf.find("\n{", 1)
+                self._keep_noise(self._buf[:cut + 1 if cut > 0 else len(self._buf)][:200])
+                self._buf = self._buf[cut + 1:] if cut > 0 else ""
+                continue
             except json.JSONDecodeError:
                 if len(self._buf) <= BUFFER_MAX:
                     return out  # incomplete: wait for more

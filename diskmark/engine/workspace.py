@@ -43,8 +43,9 @@ NAME_RE = re.compile(r"^\.diskmark-[0-9a-f]{12}$")
 TEST_FILE = "diskmark-test.dat"  # the only name fio is given
 PROBE = "diskmark-probe"
 OWN_NAMES = (TEST_FILE, PROBE)
-#: A directory younger than this may be between its mkdir and its flock: never swept.
-YOUNG_S = 60.0
+#: A register entry is written just before its directory is made: one this young whose
+#: directory is not there yet is kept.
+YOUNG_S = 5.0
 #: A register entry whose target has been unreachable this long is forgotten.
 FORGET_S = 90 * 24 * 3600.0
 FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
@@ -114,8 +115,20 @@ class Workspace:
                                   f"program as it was made; diskmark left it alone.")
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:  # another diskmark's sweep holds it: it goes; try anew
+                os.close(fd)
+                _forget(record)
+                continue
             except OSError:
-                pass  # no locks here (some network filesystems): the age rule still guards it
+                pass  # no locks here (some network filesystems); sweeps then leave it alone
+            try:  # locked now, so no sweep can take it; was it taken before that?
+                held = _same(os.lstat(name, dir_fd=target_fd), (st.st_dev, st.st_ino))
+            except OSError:
+                held = False
+            if not held:
+                os.close(fd)
+                _forget(record)
+                continue
             return cls(target, name, os.dup(target_fd), fd, (st_target.st_dev, st_target.st_ino),
                        (st.st_dev, st.st_ino), record)
         raise TargetError(f"Could not make a unique test directory in {target}.")
@@ -243,8 +256,13 @@ class Workspace:
             except OSError as e:
                 problems.append(f"{self.path / name}: {e.strerror}")
         try:
-            if _same(os.lstat(self.name, dir_fd=self.target_fd), self.dir_id):
-                os.rmdir(self.name, dir_fd=self.target_fd)
+            name = self._current_name()
+            if name is not None:
+                os.rmdir(name, dir_fd=self.target_fd)
+            elif os.fstat(self.fd).st_nlink:
+                problems.append(f"{self.path}: another program moved the test directory "
+                                f"out of {self.target}; diskmark emptied it but cannot tell "
+                                f"where it is now")
         except FileNotFoundError:
             pass
         except OSError as e:
@@ -261,6 +279,24 @@ class Workspace:
             _forget(self.record)
         self.problems = problems
         return problems
+
+
+    def _current_name(self) -> str | None:
+        """The directory's name in the target now: its own, or the one another program
+        renamed it to (found by inode), or None when it is no longer in the target."""
+        try:
+            if _same(os.lstat(self.name, dir_fd=self.target_fd), self.dir_id):
+                return self.name
+        except OSError:
+            pass
+        try:
+            for entry in os.scandir(self.target_fd):
+                if entry.inode() == self.dir_id[1] and _same(entry.stat(follow_symlinks=False),
+                                                             self.dir_id):
+                    return entry.name
+        except OSError:
+            pass
+        return None
 
 
 def _no_direct(target: Path, fstype: str) -> DirectIOUnsupported:
@@ -322,9 +358,10 @@ class Swept:
         return f"A test directory left by an earlier run stays at {self.path}: {self.reason}."
 
 
-def _reap(target: Path, target_fd: int, name: str, young_s: float = YOUNG_S) -> Swept | None:
-    """Remove one abandoned test directory, or None when it is in use, too new, gone, or
-    not this user's. Only names diskmark makes are unlinked."""
+def _reap(target: Path, target_fd: int, name: str) -> Swept | None:
+    """Remove one abandoned test directory, or None when it is in use, gone, or not this
+    user's. Only names diskmark makes are unlinked. A directory being made is safe: its
+    maker checks, once it holds the lock, that the directory is still there."""
     path = target / name
     try:
         fd = os.open(name, _DIR_FLAGS, dir_fd=target_fd)
@@ -332,7 +369,7 @@ def _reap(target: Path, target_fd: int, name: str, young_s: float = YOUNG_S) -> 
         return None
     try:
         st = os.fstat(fd)
-        if st.st_uid != os.geteuid() or time.time() - st.st_ctime < young_s:
+        if st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode):
             return None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -404,8 +441,6 @@ def sweep_register() -> list[Swept]:
         except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeError):
             _forget(record)  # not a register entry diskmark can use
             continue
-        if time.time() - created < YOUNG_S:
-            continue
         try:
             target_fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError:
@@ -416,13 +451,17 @@ def sweep_register() -> list[Swept]:
             if not _same(os.fstat(target_fd), ident):
                 continue  # another filesystem is mounted there now
             try:
-                os.lstat(name, dir_fd=target_fd)
+                st = os.lstat(name, dir_fd=target_fd)
             except FileNotFoundError:
-                _forget(record)  # removed already
+                if time.time() - created > YOUNG_S:
+                    _forget(record)  # removed already (or never made)
                 continue
             except OSError:
                 continue
-            found = _reap(target, target_fd, name, young_s=0.0)
+            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+                _forget(record)  # something else has the name now: not ours to touch
+                continue
+            found = _reap(target, target_fd, name)
             if found:
                 out.append(found)
                 if found.removed:

@@ -1,0 +1,260 @@
+"""Helpers for the fault-injection tests: diskmark as a real process (CLI, or the app on a
+pseudo-terminal), watching which phase it is in from the outside, and taking a picture of a
+directory tree to prove nothing outside the target changed."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import pty
+import select
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import termios
+import threading
+import time
+from pathlib import Path
+
+import psutil
+
+from conftest import fio_processes
+
+FSYNC_NR = {"x86_64": 74, "aarch64": 82}.get(os.uname().machine)
+
+
+def can_drop_privileges() -> tuple[bool, str]:
+    if os.geteuid() != 0:
+        return False, "needs root to act as another user"
+    if not shutil.which("setpriv"):
+        return False, "setpriv (util-linux) not found"
+    try:
+        import pwd
+
+        pwd.getpwnam("nobody")
+    except KeyError:
+        return False, "no user 'nobody'"
+    return True, ""
+
+
+def as_nobody(args: list[str]) -> list[str]:
+    """A command line that runs ``args`` as the unprivileged user nobody."""
+    return ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", *args]
+
+
+def picture(root: Path, skip: Path | None = None) -> dict[str, tuple]:
+    """Every entry under ``root`` (but ``skip``): type, size, mode and a hash of files."""
+    out: dict[str, tuple] = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        if skip is not None and Path(dirpath) == skip.parent:
+            dirnames[:] = [d for d in dirnames if Path(dirpath, d) != skip]
+        for name in dirnames + filenames:
+            path = Path(dirpath, name)
+            if skip is not None and path == skip:
+                continue
+            st = path.lstat()
+            digest = ""
+            if path.is_file() and not path.is_symlink():
+                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+            out[str(path.relative_to(root))] = (st.st_mode, st.st_size, digest)
+    return out
+
+
+def leftovers(directory: Path) -> list[Path]:
+    try:
+        return sorted(p for p in directory.iterdir() if p.name.startswith(".diskmark-"))
+    except FileNotFoundError:
+        return []
+
+
+def diskmark_cli(*args: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "diskmark", *args], stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            errors="replace", **kw)
+
+
+def next_start() -> str:
+    """Start diskmark again (a quick command): it removes what a killed run left."""
+    out = subprocess.run([sys.executable, "-m", "diskmark", "presets"], capture_output=True,
+                         text=True, timeout=60)
+    return out.stderr
+
+
+def wait_for(condition, timeout: float, what: str, step: float = 0.01):
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(step)
+
+
+def in_fsync(pid: int) -> bool:
+    """Whether a thread of ``pid`` is inside fsync() now (the flush after a write test)."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return False
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/syscall") as f:
+                if f.read().split(" ", 1)[0] == str(FSYNC_NR):
+                    return True
+        except OSError:
+            pass
+    return False
+
+
+def phase_reached(phase: str, pid: int, target: Path, seen: dict) -> bool:
+    """Whether diskmark (``pid``) working in ``target`` is in ``phase`` now, judged from
+    outside: which fio runs, whether a thread is in fsync. ``seen`` carries history."""
+    procs = fio_processes(target)
+    cmd = " ".join(_cmdline(p) for p in procs)
+    if procs:
+        seen["fio"] = True
+    if phase == "preparing":
+        return "diskmark-prepare" in cmd
+    if phase == "measuring":
+        if "-pass" in cmd or "-warmup" in cmd:
+            seen.setdefault("measuring_since", time.monotonic())
+            return time.monotonic() - seen["measuring_since"] > 0.5
+        return False
+    if phase == "interval":
+        if "-warmup" in cmd:
+            seen["measured"] = True
+        if seen.get("measured") and not procs and leftovers(target):
+            seen.setdefault("quiet_since", time.monotonic())
+            return time.monotonic() - seen["quiet_since"] > 0.3
+        seen.pop("quiet_since", None)
+        return False
+    if phase == "flush":  # after a write pass (other fsyncs save settings and results)
+        if "-pass" in cmd:
+            seen["measured"] = True
+        return bool(seen.get("measured")) and not procs and in_fsync(pid)
+    raise ValueError(phase)
+
+
+def _cmdline(p: psutil.Process) -> str:
+    try:
+        return " ".join(p.cmdline())
+    except (psutil.Error, OSError):  # it ended meanwhile
+        return ""
+
+
+class Terminal:
+    """diskmark's app on a pseudo-terminal of its own, as a user's terminal runs it: the app
+    is the session leader, so closing the terminal sends it SIGHUP."""
+
+    def __init__(self, args: list[str], cols: int = 120, rows: int = 40):
+        env = dict(os.environ, TERM="xterm-256color", COLUMNS=str(cols), LINES=str(rows))
+        env.pop("NO_COLOR", None)
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: become the app
+            try:
+                os.execve(sys.executable, [sys.executable, "-m", "diskmark", *args], env)
+            finally:
+                os._exit(127)
+        self.pid, self.fd = pid, fd
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.output = bytearray()
+        self.status: int | None = None
+        self._closed = False
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
+
+    def _drain(self) -> None:
+        while not self._closed:
+            try:
+                ready, _, _ = select.select([self.fd], [], [], 0.1)
+                if ready:
+                    chunk = os.read(self.fd, 65536)
+                    if not chunk:
+                        return
+                    self.output += chunk
+            except OSError:
+                return
+
+    def send(self, keys: bytes) -> None:
+        os.write(self.fd, keys)
+
+    def close(self) -> None:
+        """Close the terminal (the window, or the SSH connection, going away)."""
+        if not self._closed:
+            self._closed = True
+            self._reader.join(1)
+            try:
+                os.close(self.fd)
+            except OSError:
+                pass
+
+    def wait(self, timeout: float) -> int | None:
+        """The app's wait status once it exits, or None if it is still there."""
+        if self.status is not None:
+            return self.status
+        deadline = time.monotonic() + timeout
+        while True:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = status
+                return status
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.wait(5)
+        self.close()
+
+
+@contextlib.contextmanager
+def write_throttle(device_majmin: str, bytes_per_s: int):
+    """A block-I/O cgroup whose writes to one device are capped: an fsync issued from it
+    takes as long as a slow disk's would (cgroup v1 blkio, or v2 io.max). Yields the
+    ``cgroup.procs`` file to put a process in, or raises RuntimeError saying why not."""
+    v1 = Path("/sys/fs/cgroup/blkio")
+    v2 = Path("/sys/fs/cgroup")
+    name = f"diskmark-test-{os.getpid()}-{threading.get_ident() % 10000}"
+    if (v1 / "blkio.throttle.write_bps_device").exists():
+        group = v1 / name
+        group.mkdir()
+        (group / "blkio.throttle.write_bps_device").write_text(f"{device_majmin} {bytes_per_s}\n")
+    elif "io" in (v2 / "cgroup.controllers").read_text().split() if (v2 / "cgroup.controllers").exists() else False:
+        try:
+            (v2 / "cgroup.subtree_control").write_text("+io\n")
+        except OSError:
+            pass
+        group = v2 / name
+        group.mkdir()
+        (group / "io.max").write_text(f"{device_majmin} wbps={bytes_per_s}\n")
+    else:
+        raise RuntimeError("no block-I/O cgroup controller (cgroup v1 blkio or v2 io) here")
+    try:
+        yield group / "cgroup.procs"
+    finally:
+        for _ in range(50):
+            try:
+                group.rmdir()
+                break
+            except OSError:  # processes still leaving it
+                time.sleep(0.1)
+
+
+def majmin(mountpoint: Path) -> str:
+    st = os.stat(mountpoint)
+    return f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+
+
+def in_cgroup(procs: Path, args: list[str]) -> list[str]:
+    """``args`` run inside the cgroup (joined before exec, so every child starts there)."""
+    return ["sh", "-c", f'echo $$ > "$0" && exec "$@"', str(procs), *args]
