@@ -139,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="mark a test unstable when its passes differ by more than PCT percent "
                           f"(R/Avg: range over mean; default {UNSTABLE_PCT:g})")
     run.add_argument("--unit", type=_unit, default=Unit.MB_S, metavar="UNIT",
-                     help="unit of the summary grid: MB/s, GB/s, IOPS or us (default MB/s)")
+                     help="unit of the summary grid: MB/s, GB/s, IOPS or µs, also written us (default MB/s)")
     run.add_argument("--format", choices=["text", "json", "csv", "markdown"], default="text",
                      help="text: CrystalDiskMark's report; json: everything, schema "
                           "diskmark.result/1; csv: one row per pass; markdown: a table")

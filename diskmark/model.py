@@ -55,7 +55,9 @@ class Unit(StrEnum):
 
     @classmethod
     def parse(cls, text: str) -> "Unit":
-        key = text.strip().lower().replace("µ", "u")
+        """Any spelling diskmark prints or a user types: the micro sign (U+00B5, what
+        keyboards make) and the Greek mu (U+03BC, what :attr:`label` shows) both mean µs."""
+        key = text.strip().lower().replace("\u00b5", "u").replace("\u03bc", "u")
         for unit in cls:
             if unit.value.lower() == key:
                 return unit
@@ -63,7 +65,7 @@ class Unit(StrEnum):
                    "usec": cls.US, "latency": cls.US, "lat": cls.US}
         if key in aliases:
             return aliases[key]
-        raise ValueError(f"unknown unit {text!r}; choose MB/s, GB/s, IOPS or us")
+        raise ValueError(f"unknown unit {text!r}; choose MB/s, GB/s, IOPS or µs (also us)")
 
     @property
     def label(self) -> str:
