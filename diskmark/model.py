@@ -442,11 +442,19 @@ class SystemFacts:
     free_bytes: int = 0
     model: str = ""
     rotational: bool | None = None
+    #: "virtio", "Xen", "VMware", "Hyper-V", "QEMU"…: a hypervisor's disk, whatever
+    #: ``rotational`` claims (they all claim 1); "" for a real disk or when unknown
+    virtual: str = ""
     scheduler: str = ""
     interface: str = ""  # e.g. "SATA 6.0 Gb/s", "PCIe 3.0 x4 (8.0 GT/s)"
     interface_mb_s: float | None = None  # what that link can carry, for the "too fast" check
     kernel: str = ""
     os: str = ""
+
+    @property
+    def spinning(self) -> bool:
+        """A real rotating disk: only then do outer and inner tracks differ."""
+        return bool(self.rotational) and not self.virtual
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -109,9 +109,17 @@ def _usage(session: SessionResult) -> str:
     return f"{_target(session)}: {pct:.0f}% ({amount})"
 
 
+def disk_kind(rotational: bool | None, virtual: str = "") -> str:
+    """"SSD", "HDD", "virtual disk (virtio)" or "" when unknown. A hypervisor's disk claims
+    to rotate (the kernel's default), so it is never called an HDD."""
+    if virtual:
+        return f"virtual disk ({virtual})"
+    return {True: "HDD", False: "SSD"}.get(rotational, "")  # type: ignore[arg-type]
+
+
 def _device(session: SessionResult) -> str:
     s = session.system
-    kind = {True: "HDD", False: "SSD"}.get(s.rotational)  # None: unknown
+    kind = disk_kind(s.rotational, s.virtual)
     details = ", ".join(x for x in (s.model, kind, s.interface) if x)
     text = s.device or "n/a"
     if details:
@@ -248,7 +256,7 @@ def _details(session: SessionResult) -> list[str]:
         shape = f"fragmented into {layout.fragments} pieces" if layout.fragmented else "contiguous"
         out.append(f"  Test file: {layout.extents} extent{'s' if layout.extents != 1 else ''}, "
                    f"{shape}{where}")
-        if session.system.rotational and layout.start_fraction is not None:
+        if session.system.spinning and layout.start_fraction is not None:
             out.append("  On a spinning disk, the outer tracks (near the start) are faster: "
                        "where the test file lies changes sequential figures.")
     return out

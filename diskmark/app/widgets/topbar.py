@@ -15,6 +15,7 @@ from textual.widgets import Button, Select, Static
 
 from diskmark.app.widgets.figures import format_bytes
 from diskmark.model import COUNT_MAX, COUNT_MIN, SIZES, SystemFacts, Unit, format_size
+from diskmark.report import disk_kind
 
 UNIT_OPTIONS = [(unit.label, unit) for unit in Unit]
 
@@ -102,8 +103,9 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None) -> Text:
                       f"{format_bytes(facts.total_bytes)} ({used:.0f}% used)", ""))
     elif facts.fstype:
         parts.append(("reports no free space", "italic"))
-    if facts.rotational is not None:
-        parts.append(("HDD" if facts.rotational else "SSD", ""))
+    kind = disk_kind(facts.rotational, facts.virtual)
+    if kind:
+        parts.append((kind, ""))
     if facts.model:
         parts.append((facts.model, ""))
     for i, (part, style) in enumerate(parts):
