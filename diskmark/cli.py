@@ -117,7 +117,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="test set: default, nvme, flash or a user preset (see `diskmark presets`)")
     run.add_argument("--profile", default="default",
                      help="default (4 rows), peak, real (real world), demo, or stable "
-                          "(seed 000's start delays and ramp times)")
+                          "(the start delays and ramp times of snow_mountain's fio article)")
     run.add_argument("--mix", nargs="?", const=70, type=_mix, metavar="PCT",
                      help="add the +Mix tests: PCT%% reads, the rest writes (default 70)")
     run.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.READ_WRITE.value,

@@ -22,8 +22,8 @@ SIZES = [16 * MIB * 2**i for i in range(6)] + [GIB * 2**i for i in range(7)]
 SIZE_MIN, SIZE_MAX = SIZES[0], SIZES[-1]
 COUNT_MIN, COUNT_MAX = 1, 9
 MIX_RATIOS = list(range(10, 100, 10))
-SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # seed 004 swept iodepth 1/4/8/16
-UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (seed 000's measure)
+SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # the RAID6 offset/fragmentation article swept iodepth 1/4/8/16
+UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (snow_mountain's fio article's measure)
 UNSTABLE_MIN, UNSTABLE_MAX = 0.5, 100.0
 DIP_THRESHOLD_PCT = 30.0
 
@@ -126,7 +126,8 @@ class TestSpec:
     block: int  # bytes
     queues: int
     threads: int
-    #: Optional per-operation start delay and ramp time in seconds (seed 000's Stable profile).
+    #: Optional per-operation start delay and ramp time in seconds (the Stable profile, after
+    #: snow_mountain's fio article).
     startdelay: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
     ramp_time: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
 
@@ -251,7 +252,8 @@ class RunResult:
 
     def dips(self, threshold_pct: float = DIP_THRESHOLD_PCT) -> list[tuple[int, float]]:
         """Seconds whose bandwidth fell more than ``threshold_pct`` below the run's median
-        (seed 001: thermal throttling, a full SLC cache): ``(second, MB/s)`` pairs."""
+        (Olli Graf's fio article plots them: thermal throttling, a full SLC cache):
+        ``(second, MB/s)`` pairs."""
         if len(self.bw_samples) < 3:
             return []
         floor = statistics.median(self.bw_samples) * (1 - threshold_pct / 100)
@@ -282,7 +284,8 @@ class RunResult:
 
 @dataclass
 class Spread:
-    """min / mean / max of a figure across passes and R/Avg % (range over mean, seed 000)."""
+    """min / mean / max of a figure across passes and R/Avg % (range over mean, as
+    snow_mountain's fio article measures it)."""
 
     min: float
     mean: float
@@ -467,7 +470,7 @@ class SystemFacts:
 
 @dataclass
 class FileLayout:
-    """Where the test file lies (seed 004): its extents as filefrag counts them, how many
+    """Where the test file lies (the RAID6 offset/fragmentation article): its extents as filefrag counts them, how many
     physically separate pieces they form, and where on the filesystem it starts."""
 
     extents: int

@@ -233,7 +233,7 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
 
 
 def _details(session: SessionResult) -> list[str]:
-    """What the articles asked of every figure: stability, dips, flush time, file layout."""
+    """What the fio articles diskmark builds on asked of every figure: stability, dips, flush time, file layout."""
     out = []
     for t in session.tests:
         notes = []
@@ -306,7 +306,7 @@ def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
 
 
 def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40) -> str:
-    """A queue-depth sweep as a curve: one line per depth with a bar (seed 004)."""
+    """A queue-depth sweep as a curve: one line per depth with a bar (as the RAID6 offset/fragmentation article swept it)."""
     out = []
     for op, mix, tests in _groups(session):
         if not tests:
@@ -335,7 +335,7 @@ CSV_FIELDS = ["date", "target", "device", "fstype", "preset", "profile", "test",
 
 
 def csv_report(session: SessionResult) -> str:
-    """One row per fio pass (warm-up as run 0), like the seeds' scripts, for spreadsheets."""
+    """One row per fio pass (warm-up as run 0), like the CSV files of snow_mountain's fio article, for spreadsheets."""
     st, sy = session.settings, session.system
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -404,7 +404,7 @@ def describe_progress(event: Progress) -> str:
         text += f"  {format_figure(event.mb_s, Unit.MB_S)} MB/s"
     if event.phase is Phase.SYNC and (event.dirty_bytes is not None
                                       or event.writeback_bytes is not None):
-        # seed 002 watched these drain: what the kernel still has to write, system-wide
+        # black_cat's filesystem article watched these drain: what the kernel still has to write, system-wide
         text += (f"  Dirty {_mib(event.dirty_bytes)} · "
                  f"Writeback {_mib(event.writeback_bytes)}")
     if event.eta_s:

@@ -24,7 +24,7 @@ def test_builtin_presets_match_crystaldiskmark_8():
     assert (flash.measure, flash.interval) == (1, 30)
 
 
-def test_stable_profile_carries_seed_000_delays():
+def test_stable_profile_carries_the_fio_articles_delays():
     stable = load_catalog(Path("/nonexistent")).get("default").profile("stable")
     seq, _, rnd32, rnd1 = stable.tests
     assert seq.delays(Op.READ) == (5, 5) and seq.delays(Op.WRITE) == (5, 20)

@@ -1011,7 +1011,7 @@ class DiskmarkApp(App[int]):
         self._filesystem_advice(facts)
 
     def _filesystem_advice(self, facts: SystemFacts) -> None:
-        """Where the filesystem is known to leak the cache into O_DIRECT figures (seed 002),
+        """Where the filesystem is known to leak the cache into O_DIRECT figures (black_cat's filesystem article),
         say so once per target, and on btrfs offer the NOCOW test directory."""
         key = (facts.target, facts.fstype)
         if key in self._advised:
