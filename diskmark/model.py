@@ -576,7 +576,7 @@ class Progress:
     """Emitted about once a second while anything runs."""
 
     phase: Phase
-    message: str = ""  # engine-neutral description, e.g. "Sequential Read"
+    message: str = ""  # engine-neutral description, e.g. "SEQ1M Q8T1 Read"
     test_index: int | None = None  # position in the plan
     test_key: str | None = None
     run: int = 0  # 1-based pass number, 0 for the warm-up

@@ -389,7 +389,7 @@ def _eta(seconds: float) -> str:
 
 
 def describe_progress(event: Progress) -> str:
-    """CDM's status-bar wording ('Preparing... Sequential Read', 'Random Write (2/5)'), plus
+    """CDM's status-bar wording ('Preparing... SEQ1M Q8T1 Read', 'RND4K Q1T1 Write (2/5)'), plus
     the live MB/s and the session's ETA that CDM does not show."""
     message = event.message or event.phase.value.capitalize()
     if event.phase is Phase.WARMUP:

@@ -47,6 +47,15 @@ def test_plan_order_reads_then_writes_then_mixes():
     assert [t.op for t in demo.tests] == [Op.READ, Op.WRITE], "Demo has no +Mix"
 
 
+def test_each_planned_test_names_itself_in_full_for_the_status_line():
+    preset = load_catalog(Path("/nonexistent")).get("default")
+    plan = build_plan(preset, Settings(mix=70))
+    titles = [t.title for t in plan.tests]
+    assert titles[0] == "SEQ1M Q8T1 Read" and titles[1] == "SEQ1M Q1T1 Read"
+    assert "RND4K Q32T1 Write" in titles and titles[-1] == "RND4K Q1T1 Mix R70/W30"
+    assert len(set(titles)) == len(titles)  # no two tests read alike
+
+
 def test_user_preset_loads_and_a_broken_one_is_reported_not_fatal(tmp_path):
     (tmp_path / "a_broken.toml").write_text('id = "x"\n[profiles.default]\ntests = [\n  { pattern = "SEQ"\n')
     (tmp_path / "b_badvalue.toml").write_text(

@@ -98,7 +98,7 @@ def test_running(snap_compare):
                      "a live figure")
         await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
         assert app.running and str(app.query_one("#all").label) == "Stop"
-        assert "Random Read (2/5)" in app.status.message
+        assert "RND4K Q32T1 Read (2/5)" in app.status.message
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=running))
 

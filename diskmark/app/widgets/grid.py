@@ -158,6 +158,12 @@ class ResultGrid(Container):
     def end_live(self) -> None:
         for tile in self.tiles:
             tile.live = None
+        self.mark_current_row(None)
+
+    def mark_current_row(self, row: int | None) -> None:
+        """Mark the row button of the test running now (▶), so the eye finds it at once."""
+        for button in self.row_buttons:
+            button.set_current(button.row == row)
 
     def set_separated(self, separated: bool) -> None:
         for tile in self.tiles:

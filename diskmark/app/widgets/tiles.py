@@ -385,7 +385,22 @@ class RowButton(Button):
         self.idle_label = f"{spec.name}\n{second_line or spec.qt}"
         super().__init__(self.idle_label, id=id, classes="row-button")
         self.tooltip = f"Run {spec.label} only"
+        self.running = False
 
     def set_running(self, running: bool) -> None:
-        self.label = "Stop" if running else self.idle_label
+        self.running = running
+        if not running:
+            self.set_class(False, "-current")
+        self._relabel()
         self.set_class(running, "-stop")
+
+    def set_current(self, current: bool) -> None:
+        """This row's test is the one running: ``▶ Stop`` (a glyph, so monochrome shows it)."""
+        self.set_class(current and self.running, "-current")
+        self._relabel()
+
+    def _relabel(self) -> None:
+        if not self.running:
+            self.label = self.idle_label
+        else:
+            self.label = "▶ Stop" if self.has_class("-current") else "Stop"
