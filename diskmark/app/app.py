@@ -104,6 +104,20 @@ class EngineEvent(Message):
                 and isinstance(self.event, Progress))
 
 
+class CommentInput(Input):
+    """The comment under the tiles. Esc and Enter leave it (back to the tiles), so the
+    letters typed next are shortcuts again; n or the palette's Comment… come back to it."""
+
+    BINDINGS = [Binding("escape", "leave", "Leave", show=False),
+                Binding("enter", "leave", "Done", show=False)]
+
+    def action_leave(self) -> None:
+        app = self.app
+        grid = app.query_one("#grid", ResultGrid)
+        target = next((t for t in grid.tiles if t.result is not None), None) or app.query_one("#all")
+        target.focus()
+
+
 class DiskmarkApp(App[int]):
     """CrystalDiskMark for the terminal."""
 
@@ -136,8 +150,14 @@ class DiskmarkApp(App[int]):
         Binding("X", "clear_comparison", "Stop comparing", show=False),
         Binding("v", "show_comparison", "Comparison", show=False),
         Binding("w", "sweep", "Queue-depth sweep", show=False),
+        Binding("n", "edit_comment", "Comment", show=False),
         Binding("question_mark,f1", "help", "Help"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
+        # Focus moves at once, before the next key is handed on: typed fast, "name<tab>note"
+        # would otherwise land whole in the first field (keys go to the field focused when
+        # they arrive, and a tab still queued behind letters has not moved the focus yet).
+        Binding("tab", "focus_next", "Next", show=False, priority=True),
+        Binding("shift+tab", "focus_previous", "Previous", show=False, priority=True),
     ]
 
     #: Actions that change settings: unavailable (greyed in the footer) while a run is on.
@@ -268,7 +288,8 @@ class DiskmarkApp(App[int]):
         yield FactsLine(id="facts-line")
         yield ComparisonLine(id="comparison-line")
         yield ResultGrid(self.profile, s.mix, self.unit, id="grid")
-        yield Input(placeholder="Comment (goes into the report)", id="comment")
+        yield CommentInput(placeholder="Comment (goes into the report) · n to type, Esc to leave",
+                           id="comment")
         yield StatusLine(id="status")
         yield Footer()
 
@@ -480,6 +501,9 @@ class DiskmarkApp(App[int]):
             self.notify(f"The {self.profile.name} profile has no +Mix column.")
             return
         self.change_settings(mix=None if self.settings.mix is not None else 70)
+
+    def action_edit_comment(self) -> None:
+        self.query_one("#comment", Input).focus()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())

@@ -98,7 +98,9 @@ class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(f"Relative names are saved in {self.directory}", classes="dialog-hint",
                          markup=False)
-            yield Input(self.default_name, id="filename", placeholder="file name")
+            # not select_on_focus: that would select the extension too, after on_mount
+            yield Input(self.default_name, id="filename", placeholder="file name",
+                        select_on_focus=False)
             yield Static("", id="problem", classes="dialog-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save", id="save", variant="primary")
