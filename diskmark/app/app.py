@@ -357,8 +357,8 @@ class DiskmarkApp(App[int]):
         if s.nocow:
             parts.append("NOCOW")
         if s.unstable_pct != UNSTABLE_PCT:
-            parts.append(f"~ above {s.unstable_pct:g}%")
-        parts.append(f"{plan_measure:g} s / {plan_interval:g} s")
+            parts.append(f"~ when passes differ > {s.unstable_pct:g}%")
+        parts.append(f"measure {plan_measure:g} s, interval {plan_interval:g} s")
         return " · ".join(parts)
 
     def _shown_buffered(self) -> bool:
@@ -731,8 +731,8 @@ class DiskmarkApp(App[int]):
                                  f"{verdicts} · v shows the comparison, B saves as baseline")
             else:
                 self.status.show(f"Finished{took_text} · {done} test{'s' * (done != 1)} · "
-                                 f"B saves it as a baseline, s the report, enter on a tile "
-                                 f"shows details")
+                                 f"{self._unstable_legend()}B saves it as a baseline, s the "
+                                 f"report, enter on a tile shows details")
         elif session.status is Status.CANCELLED:
             self.status.show("Stopped · fio ended and the test file was removed; "
                              "finished tiles are kept" if measured else
@@ -745,6 +745,15 @@ class DiskmarkApp(App[int]):
                     "The benchmark failed", session.error or "fio stopped with an error.",
                     "The tiles that finished are kept. Check the target (space, permissions, "
                     "a removed device) and run again."))
+
+    def _unstable_legend(self) -> str:
+        """What the ``~9%`` on a tile means, said once where it appears."""
+        shaky = [t for t in self.results.values() if t.unstable()]
+        if not shaky:
+            return ""
+        limit = shaky[0].unstable_pct
+        return (f"~N% on {'a tile' if len(shaky) == 1 else f'{len(shaky)} tiles'}: its passes "
+                f"differ by N% (over {limit:g}%) · ")
 
     def _focus_a_result(self) -> None:
         """After a run, Enter must show a tile's details, not start another run over it: the

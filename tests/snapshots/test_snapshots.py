@@ -75,6 +75,8 @@ def test_idle(snap_compare):
         await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
         assert len(app.grid.tiles) == 8 and not any(t.text for t in app.grid.tiles)
         assert str(app.query_one("#all").label) == "All"
+        # the times are labelled, not a bare "5 s / 5 s"
+        assert str(app.query_one("#setup").render()).endswith("measure 5 s, interval 5 s")
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=ready))
 
@@ -271,6 +273,8 @@ def test_unstable_tile_marked_in_mono(snap_compare):
         tile = next(t for t in app.grid.tiles if t.row == 2 and t.op is Op.WRITE)
         assert tile.has_class("-unstable") and "runs differ by 9%" in str(tile.tooltip)
         assert sum(t.has_class("-unstable") for t in app.grid.tiles) == 1
+        # the mark is explained on screen, where it appears
+        assert "~N% on a tile: its passes differ by N% (over 5%)" in app.status.message
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 
