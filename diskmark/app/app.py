@@ -45,6 +45,7 @@ from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.atomic import write_atomic
+from diskmark.paths import reports_dir
 from diskmark.compare import BETTER, SAME, WORSE, Comparison, compare
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
@@ -903,7 +904,8 @@ class DiskmarkApp(App[int]):
             if answer is not None:
                 self.write_report(answer[0], text, replace_existing=answer[1])
 
-        self.push_screen(SaveFileDialog("Save the text report", f"diskmark-{_stamp()}.txt"), chosen)
+        self.push_screen(SaveFileDialog("Save the text report", f"diskmark-{_stamp()}.txt",
+                                        reports_dir()), chosen)
 
     def write_report(self, path: Path, text: str, *, replace_existing: bool = False) -> bool:
         try:
@@ -929,12 +931,19 @@ class DiskmarkApp(App[int]):
                     title="Copied")
 
     def action_save_svg(self) -> None:
-        """A picture of the window in the current directory, under a name no file has yet
-        (two screenshots in one second, or someone else's file, are never replaced)."""
+        """A picture of the window in the reports directory (the documents directory, see
+        :func:`~diskmark.paths.reports_dir`), under a name no file has yet (two screenshots
+        in one second, or someone else's file, are never replaced)."""
         svg = self.export_screenshot()
         stem = f"diskmark-{_stamp()}"
+        folder = reports_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            self.notify(f"Could not create {folder}: {e.strerror or e}", severity="error")
+            return
         for n in range(1, 100):
-            path = Path.cwd() / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
+            path = folder / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
             try:
                 write_atomic(path, svg, exclusive=True)
             except FileExistsError:
@@ -944,7 +953,7 @@ class DiskmarkApp(App[int]):
                 return
             self.notify(f"Saved to {path}", title="Screenshot saved")
             return
-        self.notify(f"Could not find a free name for {stem}.svg here.", severity="error")
+        self.notify(f"Could not find a free name for {stem}.svg in {folder}.", severity="error")
 
     @on(ResultTile.Selected)
     def _tile_selected(self, event: ResultTile.Selected) -> None:
