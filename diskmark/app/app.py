@@ -163,7 +163,7 @@ class DiskmarkApp(App[int]):
 
     #: Actions that change settings: unavailable (greyed in the footer) while a run is on.
     IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline",
-                           "sweep"})
+                           "sweep", "save_report", "copy_report"})
 
     def __init__(self, target: str | None = None, *, engine_factory: EngineFactory | None = None,
                  settings: Settings | None = None, unit: Unit | None = None,
@@ -321,8 +321,11 @@ class DiskmarkApp(App[int]):
     def _sync_controls(self) -> None:
         """Show the current settings in the top bar, the facts line and the grid."""
         s = self.settings
-        self.query_one("#unit", Select).display = self.profile.layout != "peak"
-        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup())
+        fixed = self.profile.layout == "peak"
+        self.query_one("#unit", Select).display = not fixed
+        self.query_one("#unit-fixed").display = fixed
+        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup(),
+                                                           self._describe_setup(compact=True))
         for select_id, value in (("#count", s.count), ("#size", s.size), ("#unit", self.unit)):
             select = self.query_one(select_id, Select)
             if select.value != value:
@@ -338,12 +341,15 @@ class DiskmarkApp(App[int]):
             self.profile.interval if self.profile.interval is not None else self.preset.interval)
         return measure, interval
 
-    def _describe_setup(self) -> str:
+    def _describe_setup(self, compact: bool = False) -> str:
+        """How the next run is set up, in words (``compact``: for a narrow terminal, still
+        labelled: "5 s/pass" is the measure time, "5 s rest" the interval)."""
         s = self.settings
         plan_measure, plan_interval = self._plan_times()
         name = self.preset.name
         if self.profile.name != "Default":
-            name = f"{name} · {self.profile.name}"
+            profile = self.profile.name.removesuffix(" Performance") if compact else self.profile.name
+            name = f"{name} · {profile}"
         parts = [name]
         if s.mode is not Mode.READ_WRITE:
             parts.append(MODE_NAMES[s.mode])
@@ -359,7 +365,8 @@ class DiskmarkApp(App[int]):
             parts.append("NOCOW")
         if s.unstable_pct != UNSTABLE_PCT:
             parts.append(f"~ when passes differ > {s.unstable_pct:g}%")
-        parts.append(f"measure {plan_measure:g} s, interval {plan_interval:g} s")
+        parts.append(f"{plan_measure:g} s/pass, {plan_interval:g} s rest" if compact else
+                     f"measure {plan_measure:g} s, interval {plan_interval:g} s")
         return " · ".join(parts)
 
     def _shown_buffered(self) -> bool:
@@ -477,7 +484,9 @@ class DiskmarkApp(App[int]):
         if action == "stop":
             return self.running  # False: the key falls through (ctrl+c, Esc in dialogs)
         if action in self.IDLE_ONLY and self.running:
-            return None  # shown greyed in the footer
+            # hidden while a run is on: the footer keeps room for Stop and what still works
+            # (greyed entries cut the footer at 80 columns); the palette says why
+            return False
         if action in ("unit", "cycle_unit") and self.profile.layout == "peak":
             return None  # Peak and Real World fix the unit of each row
         return True
@@ -719,7 +728,8 @@ class DiskmarkApp(App[int]):
         self._focus_a_result()
         self.history.append(session)
         self._update_comparison()
-        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup())
+        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup(),
+                                                           self._describe_setup(compact=True))
         took = _duration(session)
         took_text = f" in {format_duration(took)}" if took is not None else ""
         if session.status is Status.COMPLETE:
