@@ -25,7 +25,7 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
     """Dismisses with the baseline chosen for the tiles (Enter), or None."""
 
     BINDINGS = [
-        Binding("enter", "choose", "Compare", priority=True,
+        Binding("enter", "choose", "Use", priority=True,
                 tooltip="Compare the tiles with this baseline"),
         Binding("r", "rename", "Rename"),
         Binding("e", "export", "Export"),
