@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Install what is missing (fio, a virtual environment, the Python packages) and start diskmark.
+# Install what is missing (fio, a virtual environment, the Python packages), link the diskmark
+# command into ~/.local/bin (DISKMARK_NO_LINK=1 skips that) and start diskmark.
 # Arguments go to diskmark: ./start.sh run --target /mnt/usb --size 256MiB
 source "$(dirname "$0")/scripts/bootstrap.sh"
 ensure_fio
 ensure_venv ""
+link_command
 exec "$VENV/bin/diskmark" "$@"

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/vs_fio.py [DIR] [--size 256MiB] [--measure 3] [--rounds 2]
 
 For each test, diskmark's engine runs it (warm-up + 1 pass) and then fio runs a hand-written
-CrystalDiskMark-equivalent job (seed 000's job file, time-based) on its own file, also once to
+CrystalDiskMark-equivalent job (the job file of snow_mountain's fio article, time-based) on its own file, also once to
 warm up and once to measure; this repeats for --rounds, with the order swapped every
 round. It prints both MB/s figures and their ratio, which should be 1.00 within the noise
 of the device (the "fio noise" column: R/Avg of raw fio's own rounds), plus diskmark's
@@ -34,7 +34,7 @@ TESTS = [  # (row of the Default profile, mode, raw fio options)
 
 
 def raw_fio(directory: Path, size: int, measure: float, opts: list[str], time_based=True) -> float:
-    """A fio job as a user would write it by hand (seed 000)."""
+    """A fio job as a user would write it by hand (snow_mountain's fio article)."""
     fname = directory / "raw-fio.bench"
     timing = ["--time_based", f"--runtime={measure:g}"] if time_based else []
     cmd = ["fio", "--name=raw", f"--filename={fname}", f"--size={size}", "--ioengine=libaio",

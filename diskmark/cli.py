@@ -41,6 +41,12 @@ Each test runs one discarded warm-up pass, then COUNT passes; the best pass is r
 
 Every finished run is kept in the history (see `diskmark baselines --help`).
 
+comparing (--compare, --fail-on-regression): one rule for MB/s, IOPS and latency. X% worse
+means the figure delivers X% less than the baseline: MB/s or IOPS X% lower, or latency so
+much higher that 1/latency is X% lower (twice the latency is 50% worse, as half the MB/s
+is). "same" means neither side is more than the noise band below the other; the band is
+the passes' own spread (R/Avg) where it is known, else 3%.
+
 exit status: 0 done, 1 benchmark failed, 2 bad arguments, unusable target or unknown
 baseline (nothing started), 3 a test worse than the --compare baseline by more than
 --fail-on-regression PCT, 130 interrupted (Ctrl+C, SIGTERM, SIGHUP or SIGQUIT; fio is
@@ -115,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="test set: default, nvme, flash or a user preset (see `diskmark presets`)")
     run.add_argument("--profile", default="default",
                      help="default (4 rows), peak, real (real world), demo, or stable "
-                          "(seed 000's start delays and ramp times)")
+                          "(the start delays and ramp times of snow_mountain's fio article)")
     run.add_argument("--mix", nargs="?", const=70, type=_mix, metavar="PCT",
                      help="add the +Mix tests: PCT%% reads, the rest writes (default 70)")
     run.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.READ_WRITE.value,
@@ -143,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="mark a test unstable when its passes differ by more than PCT percent "
                           f"(R/Avg: range over mean; default {UNSTABLE_PCT:g})")
     run.add_argument("--unit", type=_unit, default=Unit.MB_S, metavar="UNIT",
-                     help="unit of the summary grid: MB/s, GB/s, IOPS or us (default MB/s)")
+                     help="unit of the summary grid: MB/s, GB/s, IOPS or µs, also written us (default MB/s)")
     run.add_argument("--format", choices=["text", "json", "csv", "markdown"], default="text",
                      help="text: CrystalDiskMark's report; json: everything, schema "
                           "diskmark.result/1; csv: one row per pass; markdown: a table")
@@ -166,8 +172,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "columns (JSON: a `comparison` section)")
     saved.add_argument("--fail-on-regression", type=_percent, metavar="PCT",
                        help="with --compare: exit with status 3 when any test is worse than the "
-                            "baseline by more than PCT percent (MB/s or IOPS lower, latency "
-                            "higher), naming which")
+                            "baseline by more than PCT percent, naming which; X%% worse is X%% "
+                            "less MB/s or IOPS, or a latency whose inverse is X%% lower (2x "
+                            "the latency = 50%% worse), see below")
 
     sub.add_parser("presets", help="list the presets, their profiles and tests",
                    description="List built-in and user presets (TOML files in the config "
@@ -194,7 +201,8 @@ def build_parser() -> argparse.ArgumentParser:
     bcmp.add_argument("b", metavar="B", help="the baseline compared with A")
     bcmp.add_argument("--format", choices=["text", "json", "markdown"], default="text")
     bcmp.add_argument("--fail-on-regression", type=_percent, metavar="PCT",
-                      help="exit with status 3 when B is worse than A by more than PCT percent")
+                      help="exit with status 3 when B is worse than A by more than PCT "
+                           "percent (X%% worse: X%% less MB/s or IOPS, or 1/latency X%% lower)")
     delete = bsub.add_parser("delete", help="delete a baseline (a damaged one too)")
     delete.add_argument("name", metavar="NAME")
     export = bsub.add_parser("export", help="write a baseline to a file to share it")

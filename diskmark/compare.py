@@ -4,9 +4,15 @@
 and gives, for MB/s, GB/s, IOPS and µs, the current and baseline figures (CDM's: the best
 pass, and the lowest latency), the change in % and a verdict:
 
-- "same" when the change is within noise: the larger R/Avg % (range over mean) of the two
-  results' passes in that unit when both have at least two passes, otherwise ±3 %;
+- "same" when the change is within noise: neither side is more than the noise band below
+  the other (see :data:`RULE`); the band is the larger R/Avg % (range over mean) of the two
+  results' passes in that unit, the one side's when only it has two passes or more, else ±3 %;
 - otherwise "better" or "worse"; lower is better for latency.
+
+One rule for every unit: how much worse a figure is, is how much less it delivers, judged on
+the ratio of the two figures (a log scale), so that "X% worse" means the same in MB/s, IOPS
+and µs. A latency twice the baseline's is 50% worse, just as half the MB/s is; judged on
+its own change (+100%) it would fail a gate that half the MB/s passes.
 
 It also says in plain words where the settings differ (size, preset, mode, filesystem,
 device ...), because such a comparison misleads. Renderings for the CLI (text, Markdown) live
@@ -23,6 +29,10 @@ from typing import Any
 from diskmark.model import Mode, Op, SessionResult, TestResult, Unit, format_size
 
 DEFAULT_NOISE_PCT = 3.0
+#: The rule in words, for --help, the README and the comparison's footnote.
+RULE = ("X% worse means the figure delivers X% less than the baseline: MB/s or IOPS X% lower, "
+        "or latency so much higher that 1/latency is X% lower (twice the latency is 50% worse); "
+        "better and worse are judged the same way in every unit.")
 UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)
 #: The units a regression gate and the text table look at (GB/s is MB/s / 1000).
 GATE_UNITS = (Unit.MB_S, Unit.IOPS, Unit.US)
@@ -47,15 +57,11 @@ class Delta:
 
     @property
     def worse_by(self) -> float:
-        """How much worse than the baseline, in % (negative when better); lower-is-better
-        units (latency) count a rise as worse. Infinite when the baseline was 0 and the
-        current figure is worse."""
-        if self.pct is None:
-            if self.current == self.baseline:
-                return 0.0
-            rising = self.current > self.baseline
-            return math.inf if rising == self.unit.lower_is_better else -math.inf
-        return self.pct if self.unit.lower_is_better else -self.pct
+        """How much less the figure delivers than the baseline, in % (negative when it
+        delivers more): ``(1 - ratio) * 100`` with ``ratio`` the performance ratio (see
+        :func:`performance_ratio`), so 57% less MB/s and 2.33× the latency are both 57% worse.
+        Infinite when the baseline was 0 and the current figure is worse."""
+        return worse_by_pct(self.current, self.baseline, self.unit)
 
     def to_dict(self) -> dict[str, Any]:
         return {"current": self.current, "baseline": self.baseline, "pct": self.pct,
@@ -112,8 +118,9 @@ class Regression:
 
     def describe(self) -> str:
         change = f"{self.pct:+.1f}%" if self.pct is not None else "from 0"
+        worse = f", {self.worse_by:.1f}% worse" if math.isfinite(self.worse_by) else ""
         return (f"{self.title} {self.unit.label}: {_fig(self.baseline, self.unit)} -> "
-                f"{_fig(self.current, self.unit)} ({change})")
+                f"{_fig(self.current, self.unit)} ({change}{worse})")
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "test": self.title, "unit": self.unit.value,
@@ -159,8 +166,9 @@ class Comparison:
         return out
 
     def regressions(self, pct: float, units: tuple[Unit, ...] = GATE_UNITS) -> list[Regression]:
-        """Every figure worse than the baseline by more than ``pct`` percent: MB/s and IOPS
-        lower, µs higher. Ignores the noise band: the gate's threshold is the caller's."""
+        """Every figure worse than the baseline by more than ``pct`` percent, by the one
+        rule of :data:`RULE` (MB/s and IOPS lower, µs higher, on the same scale). Ignores
+        the noise band: the gate's threshold is the caller's."""
         found = []
         for t in self.tests:
             for unit in units:
@@ -201,25 +209,55 @@ class Comparison:
 
 
 def noise_band(current: TestResult, baseline: TestResult, unit: Unit) -> tuple[float, bool]:
-    """The ± % within which a change is "same": the larger R/Avg % of the two tests' passes
-    when both have two or more, else the 3 % default. Returns (band, from_runs)."""
-    if len(current.runs) >= 2 and len(baseline.runs) >= 2:
-        u = Unit.MB_S if unit is Unit.GB_S else unit
-        return max(current.spread(u).r_avg_pct, baseline.spread(u).r_avg_pct), True
+    """The ± % within which a change is "same": the spread (R/Avg %) that is known. Both
+    sides with two passes or more: the larger of the two; only one side: that side's (a
+    single pass says nothing about noise, the other side's passes do); neither: the 3 %
+    default. Returns (band, from_runs)."""
+    u = Unit.MB_S if unit is Unit.GB_S else unit
+    known = [t.spread(u).r_avg_pct for t in (current, baseline) if len(t.runs) >= 2]
+    if known:
+        return max(known), True
     return DEFAULT_NOISE_PCT, False
 
 
+def performance_ratio(current: float, baseline: float, unit: Unit) -> float:
+    """How much the current figure delivers per unit the baseline did: above 1 is better.
+    ``current / baseline``, inverted for latency (lower is better). 0 or inf at the edges."""
+    good, base = (baseline, current) if unit.lower_is_better else (current, baseline)
+    if base == 0:
+        return 1.0 if good == 0 else math.inf
+    return good / base
+
+
+def worse_by_pct(current: float, baseline: float, unit: Unit) -> float:
+    """``(1 - performance_ratio) * 100``: 57 when the figure delivers 57% less; negative
+    when better; -inf when the baseline delivered nothing and this does."""
+    ratio = performance_ratio(current, baseline, unit)
+    if math.isinf(ratio):
+        return -math.inf
+    if baseline == 0 and unit.lower_is_better and current > 0:
+        return math.inf  # a latency where the baseline had none
+    return (1 - ratio) * 100
+
+
 def judge(current: float, baseline: float, unit: Unit, noise_pct: float) -> tuple[float | None, str]:
-    """(change in %, verdict) of ``current`` against ``baseline`` for ``unit``."""
+    """(change of the figure in %, verdict) of ``current`` against ``baseline`` for ``unit``.
+
+    "same" when neither side is more than ``noise_pct`` % below the other in performance
+    (a symmetric band on the log of the ratio: 100 vs 97 and 97 vs 100 both read 3%);
+    otherwise better or worse as the performance ratio says, in every unit alike."""
     if baseline == 0:
         if current == 0:
             return 0.0, SAME
         return None, WORSE if unit.lower_is_better else BETTER
     pct = (current - baseline) / baseline * 100
-    if abs(pct) <= noise_pct + 1e-9:  # inclusive, and deaf to float rounding (97 vs 100)
+    ratio = performance_ratio(current, baseline, unit)
+    if ratio == 0 or math.isinf(ratio):
+        return pct, WORSE if ratio == 0 else BETTER
+    limit = -math.log1p(-noise_pct / 100) if noise_pct < 100 else math.inf
+    if abs(math.log(ratio)) <= limit + 1e-9:  # inclusive, and deaf to float rounding
         return pct, SAME
-    improved = pct < 0 if unit.lower_is_better else pct > 0
-    return pct, BETTER if improved else WORSE
+    return pct, BETTER if ratio > 1 else WORSE
 
 
 def _unmeasured(t: TestResult) -> str:
@@ -366,8 +404,11 @@ def comparison_text(cmp: Comparison, current_name: str = "this run",
                          f"{_pct(d):>9}  {noise:>6}  {_marker(d)}")
     if not cmp.tests:
         lines.append("(no test was measured on both sides)")
-    lines += ["", "Same = within noise: the larger R/Avg % of both sides' passes (* fewer than",
-              f"two passes on a side: ±{DEFAULT_NOISE_PCT:g}% assumed). Latency: lower is better."]
+    lines += ["", "Same = within noise: neither side more than the Noise band below the other;",
+              "the band is the larger R/Avg % of the passes of the sides with two or more (*",
+              f"neither side has: ±{DEFAULT_NOISE_PCT:g}% assumed). Latency: lower is better; a "
+              "latency twice",
+              "the baseline's counts as 50% worse, as half the MB/s does."]
     counts = cmp.counts(Unit.MB_S)
     lines.append(f"MB/s: {counts[BETTER]} better, {counts[WORSE]} worse, {counts[SAME]} same.")
     if cmp.missing:

@@ -22,8 +22,8 @@ SIZES = [16 * MIB * 2**i for i in range(6)] + [GIB * 2**i for i in range(7)]
 SIZE_MIN, SIZE_MAX = SIZES[0], SIZES[-1]
 COUNT_MIN, COUNT_MAX = 1, 9
 MIX_RATIOS = list(range(10, 100, 10))
-SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # seed 004 swept iodepth 1/4/8/16
-UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (seed 000's measure)
+SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # the RAID6 offset/fragmentation article swept iodepth 1/4/8/16
+UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (snow_mountain's fio article's measure)
 UNSTABLE_MIN, UNSTABLE_MAX = 0.5, 100.0
 DIP_THRESHOLD_PCT = 30.0
 #: fio's threads busier than this (% of a core each), or all of the machine's cores this
@@ -70,7 +70,9 @@ class Unit(StrEnum):
 
     @classmethod
     def parse(cls, text: str) -> "Unit":
-        key = text.strip().lower().replace("µ", "u")
+        """Any spelling diskmark prints or a user types: the micro sign (U+00B5, what
+        keyboards make) and the Greek mu (U+03BC, what :attr:`label` shows) both mean µs."""
+        key = text.strip().lower().replace("\u00b5", "u").replace("\u03bc", "u")
         for unit in cls:
             if unit.value.lower() == key:
                 return unit
@@ -78,7 +80,7 @@ class Unit(StrEnum):
                    "usec": cls.US, "latency": cls.US, "lat": cls.US}
         if key in aliases:
             return aliases[key]
-        raise ValueError(f"unknown unit {text!r}; choose MB/s, GB/s, IOPS or us")
+        raise ValueError(f"unknown unit {text!r}; choose MB/s, GB/s, IOPS or µs (also us)")
 
     @property
     def label(self) -> str:
@@ -140,7 +142,8 @@ class TestSpec:
     block: int  # bytes
     queues: int
     threads: int
-    #: Optional per-operation start delay and ramp time in seconds (seed 000's Stable profile).
+    #: Optional per-operation start delay and ramp time in seconds (the Stable profile, after
+    #: snow_mountain's fio article).
     startdelay: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
     ramp_time: dict[str, float] = field(default_factory=dict, compare=False, hash=False)
 
@@ -289,7 +292,8 @@ class RunResult:
 
     def dips(self, threshold_pct: float = DIP_THRESHOLD_PCT) -> list[tuple[int, float]]:
         """Seconds whose bandwidth fell more than ``threshold_pct`` below the run's median
-        (seed 001: thermal throttling, a full SLC cache): ``(second, MB/s)`` pairs."""
+        (Olli Graf's fio article plots them: thermal throttling, a full SLC cache):
+        ``(second, MB/s)`` pairs."""
         if len(self.bw_samples) < 3:
             return []
         floor = statistics.median(self.bw_samples) * (1 - threshold_pct / 100)
@@ -320,7 +324,8 @@ class RunResult:
 
 @dataclass
 class Spread:
-    """min / mean / max of a figure across passes and R/Avg % (range over mean, seed 000)."""
+    """min / mean / max of a figure across passes and R/Avg % (range over mean, as
+    snow_mountain's fio article measures it)."""
 
     min: float
     mean: float
@@ -484,12 +489,20 @@ class SystemFacts:
     free_bytes: int = 0
     model: str = ""
     rotational: bool | None = None
+    #: "virtio", "Xen", "VMware", "Hyper-V", "QEMU"…: a hypervisor's disk, whatever
+    #: ``rotational`` claims (they all claim 1); "" for a real disk or when unknown
+    virtual: str = ""
     scheduler: str = ""
     interface: str = ""  # e.g. "SATA 6.0 Gb/s", "PCIe 3.0 x4 (8.0 GT/s)"
     interface_mb_s: float | None = None  # what that link can carry, for the "too fast" check
     kernel: str = ""
     os: str = ""
     cpus: int | None = None  # CPU cores diskmark could use, for the CPU-limited verdict
+
+    @property
+    def spinning(self) -> bool:
+        """A real rotating disk: only then do outer and inner tracks differ."""
+        return bool(self.rotational) and not self.virtual
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -502,7 +515,7 @@ class SystemFacts:
 
 @dataclass
 class FileLayout:
-    """Where the test file lies (seed 004): its extents as filefrag counts them, how many
+    """Where the test file lies (the RAID6 offset/fragmentation article): its extents as filefrag counts them, how many
     physically separate pieces they form, and where on the filesystem it starts."""
 
     extents: int
@@ -611,7 +624,7 @@ class Progress:
     """Emitted about once a second while anything runs."""
 
     phase: Phase
-    message: str = ""  # engine-neutral description, e.g. "Sequential Read"
+    message: str = ""  # engine-neutral description, e.g. "SEQ1M Q8T1 Read"
     test_index: int | None = None  # position in the plan
     test_key: str | None = None
     run: int = 0  # 1-based pass number, 0 for the warm-up

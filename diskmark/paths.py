@@ -1,7 +1,8 @@
 """Where diskmark keeps its files: XDG directories via platformdirs, overridable for tests.
 
-``DISKMARK_HOME`` puts data (history, baselines), config (settings, user presets) and state
-(test directories in use) under one directory, so a test or a portable install never touches the user's real files.
+``DISKMARK_HOME`` puts data (history, baselines), config (settings, user presets), state
+(test directories in use) and the reports and screenshots the app saves under one
+directory, so a test or a portable install never touches the user's real files.
 """
 
 from __future__ import annotations
@@ -42,3 +43,18 @@ def user_presets_dir() -> Path:
 
 def user_themes_dir() -> Path:
     return config_dir() / "themes"
+
+
+def reports_dir() -> Path:
+    """Where the app saves text reports and screenshots: the user's documents directory
+    (XDG_DOCUMENTS_DIR, usually ~/Documents) under diskmark/, not wherever the app was
+    started (with ./start.sh that would be the source checkout). Created when first used."""
+    home = _home()
+    return home / "reports" if home else Path(platformdirs.user_documents_dir()) / APP
+
+
+def default_target() -> str:
+    """The first target before the user chose one: the home directory, which lives on the
+    disk a user means when they say "my disk", and which they can write to."""
+    home = Path.home()
+    return str(home) if home.is_dir() and os.access(home, os.W_OK) else str(Path.cwd())

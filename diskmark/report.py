@@ -107,9 +107,17 @@ def _usage(session: SessionResult) -> str:
     return f"{_target(session)}: {pct:.0f}% ({amount})"
 
 
+def disk_kind(rotational: bool | None, virtual: str = "") -> str:
+    """"SSD", "HDD", "virtual disk (virtio)" or "" when unknown. A hypervisor's disk claims
+    to rotate (the kernel's default), so it is never called an HDD."""
+    if virtual:
+        return f"virtual disk ({virtual})"
+    return {True: "HDD", False: "SSD"}.get(rotational, "")  # type: ignore[arg-type]
+
+
 def _device(session: SessionResult) -> str:
     s = session.system
-    kind = {True: "HDD", False: "SSD"}.get(s.rotational)  # None: unknown
+    kind = disk_kind(s.rotational, s.virtual)
     details = ", ".join(x for x in (s.model, kind, s.interface) if x)
     text = s.device or "n/a"
     if details:
@@ -223,7 +231,7 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
 
 
 def _details(session: SessionResult) -> list[str]:
-    """What the articles asked of every figure: stability, dips, flush time, file layout."""
+    """What the fio articles diskmark builds on asked of every figure: stability, dips, flush time, file layout."""
     out = []
     for t in session.tests:
         notes = []
@@ -246,7 +254,7 @@ def _details(session: SessionResult) -> list[str]:
         shape = f"fragmented into {layout.fragments} pieces" if layout.fragmented else "contiguous"
         out.append(f"  Test file: {layout.extents} extent{'s' if layout.extents != 1 else ''}, "
                    f"{shape}{where}")
-        if session.system.rotational and layout.start_fraction is not None:
+        if session.system.spinning and layout.start_fraction is not None:
             out.append("  On a spinning disk, the outer tracks (near the start) are faster: "
                        "where the test file lies changes sequential figures.")
     return out
@@ -296,7 +304,7 @@ def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
 
 
 def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40) -> str:
-    """A queue-depth sweep as a curve: one line per depth with a bar (seed 004)."""
+    """A queue-depth sweep as a curve: one line per depth with a bar (as the RAID6 offset/fragmentation article swept it)."""
     out = []
     for op, mix, tests in _groups(session):
         if not tests:
@@ -325,7 +333,7 @@ CSV_FIELDS = ["date", "target", "device", "fstype", "preset", "profile", "test",
 
 
 def csv_report(session: SessionResult) -> str:
-    """One row per fio pass (warm-up as run 0), like the seeds' scripts, for spreadsheets."""
+    """One row per fio pass (warm-up as run 0), like the CSV files of snow_mountain's fio article, for spreadsheets."""
     st, sy = session.settings, session.system
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
@@ -379,7 +387,7 @@ def _eta(seconds: float) -> str:
 
 
 def describe_progress(event: Progress) -> str:
-    """CDM's status-bar wording ('Preparing... Sequential Read', 'Random Write (2/5)'), plus
+    """CDM's status-bar wording ('Preparing... SEQ1M Q8T1 Read', 'RND4K Q1T1 Write (2/5)'), plus
     the live MB/s and the session's ETA that CDM does not show."""
     message = event.message or event.phase.value.capitalize()
     if event.phase is Phase.WARMUP:
@@ -394,7 +402,7 @@ def describe_progress(event: Progress) -> str:
         text += f"  {format_figure(event.mb_s, Unit.MB_S)} MB/s"
     if event.phase is Phase.SYNC and (event.dirty_bytes is not None
                                       or event.writeback_bytes is not None):
-        # seed 002 watched these drain: what the kernel still has to write, system-wide
+        # black_cat's filesystem article watched these drain: what the kernel still has to write, system-wide
         text += (f"  Dirty {_mib(event.dirty_bytes)} · "
                  f"Writeback {_mib(event.writeback_bytes)}")
     if event.eta_s:

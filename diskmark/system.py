@@ -60,6 +60,7 @@ class MountInfo:
     free_bytes: int = 0  # available to an unprivileged user (f_bavail)
     model: str = ""
     rotational: bool | None = None
+    virtual: str = ""  # the hypervisor's kind of disk ("virtio", "VMware"…), "" for a real one
     readonly: bool = False
     pseudo: bool = False
     usable: bool = True
@@ -181,10 +182,10 @@ def _model(disk: Path) -> str:
     return " ".join(model.split())
 
 
-def _block_facts(block: Path | None) -> tuple[str, str, bool | None, str]:
-    """(kernel name, model, rotational, scheduler) of the disk that does the I/O."""
+def _block_facts(block: Path | None) -> tuple[str, str, bool | None, str, str]:
+    """(kernel name, model, rotational, scheduler, virtual kind) of the disk that does the I/O."""
     if block is None:
-        return "", "", None, ""
+        return "", "", None, "", ""
     disk = _whole_disk(block)
     leaves = _leaves(disk)
     model = " + ".join(dict.fromkeys(m for m in map(_model, leaves) if m))
@@ -192,7 +193,7 @@ def _block_facts(block: Path | None) -> tuple[str, str, bool | None, str]:
     rot = _read(queue / "rotational")
     sched = re.search(r"\[([^\]]+)\]", _read(queue / "scheduler"))
     return (block.name, model, {"0": False, "1": True}.get(rot),
-            sched.group(1) if sched else "")
+            sched.group(1) if sched else "", virtual_disk_of_block(block))
 
 
 def _device_name(source: str, block_name: str) -> str:
@@ -375,6 +376,87 @@ def _interface(path: str | Path, sys_root: Path, depth: int) -> tuple[str, float
     return interface_of_block(block, sys_root, _depth=depth) if block is not None else ("", None)
 
 
+# --- virtual disks -----------------------------------------------------------------------------
+#
+# A hypervisor's disk says rotational=1 (the kernel's default when nobody says otherwise), so
+# "HDD" would be a guess, and advice about the outer tracks of a platter cannot apply to it.
+# The strongest evidence is the driver or bus the disk hangs on; then what the disk calls
+# itself; then the emulated controller's PCI vendor; last, the machine's own DMI/hypervisor
+# entry, believed only for a disk with no physical link of its own (a passed-through NVMe or
+# USB stick in a VM is a real disk).
+
+#: Drivers of paravirtual block and SCSI devices, by the name sysfs links them under.
+_VIRTUAL_DRIVERS = {"virtio_blk": "virtio", "virtio_scsi": "virtio", "xen-blkfront": "Xen",
+                    "vbd": "Xen", "vmw_pvscsi": "VMware", "hv_storvsc": "Hyper-V"}
+#: Buses that only hypervisors have.
+_VIRTUAL_SUBSYSTEMS = {"virtio": "virtio", "xen": "Xen", "vmbus": "Hyper-V"}
+#: What emulated disks call themselves (SCSI vendor and model, ATA model), first match wins.
+_VIRTUAL_NAMES = (("QEMU", "QEMU"), ("VMware", "VMware"), ("Msft", "Hyper-V"),
+                  ("Virtual Disk", "Hyper-V"), ("VBOX", "VirtualBox"), ("Xen", "Xen"),
+                  ("Amazon Elastic Block Store", "Amazon EBS"), ("PersistentDisk", "Google PD"))
+_VIRTUAL_PCI_VENDORS = {"0x1af4": "QEMU", "0x1b36": "QEMU", "0x15ad": "VMware",
+                        "0x80ee": "VirtualBox", "0x1414": "Hyper-V"}
+#: DMI sys_vendor / product_name, and /sys/hypervisor/type, of virtual machines.
+_HYPERVISORS = (("QEMU", "QEMU"), ("KVM", "QEMU"), ("VMware", "VMware"),
+                ("Virtual Machine", "Hyper-V"), ("innotek", "VirtualBox"),
+                ("VirtualBox", "VirtualBox"), ("Xen", "Xen"), ("xen", "Xen"))
+
+
+def _link_name(path: Path) -> str:
+    try:
+        return os.path.basename(os.readlink(path))
+    except OSError:
+        return ""
+
+
+def _hypervisor(sys_root: Path) -> str:
+    """The hypervisor the whole machine runs under, from DMI or /sys/hypervisor, or ""."""
+    texts = [_read(sys_root / "class" / "dmi" / "id" / f) for f in ("sys_vendor", "product_name")]
+    texts.append(_read(sys_root / "hypervisor" / "type"))
+    for text in texts:
+        for needle, kind in _HYPERVISORS:
+            if text and needle in text:
+                return kind
+    return ""
+
+
+def _virtual_leaf(disk: Path, sys_root: Path, depth: int) -> str:
+    real = Path(os.path.realpath(disk))
+    if _read(disk / "loop" / "backing_file") or "/devices/virtual/" in str(real) + "/":
+        return ""  # loop, zram, nbd…: not a hypervisor's disk (a loop's figures are its file's)
+    for p in _ancestors(real, sys_root):
+        kind = (_VIRTUAL_DRIVERS.get(_link_name(p / "driver"))
+                or _VIRTUAL_SUBSYSTEMS.get(_link_name(p / "subsystem")))
+        if kind:
+            return kind
+    names = " ".join(_read(disk / "device" / f) for f in ("vendor", "model"))
+    for needle, kind in _VIRTUAL_NAMES:
+        if needle in names:
+            return kind
+    pci = _pci_function(real, sys_root)
+    if pci is not None:
+        for vendor in (_read(pci / "subsystem_vendor"), _read(pci / "vendor")):
+            if vendor in _VIRTUAL_PCI_VENDORS:
+                return _VIRTUAL_PCI_VENDORS[vendor]
+    if _disk_interface(disk, sys_root, depth)[0]:
+        return ""  # a real link (passed through): a real disk, whatever the machine is
+    return _hypervisor(sys_root)
+
+
+def virtual_disk_of_block(block: str | Path, sys_root: Path = _SYS) -> str:
+    """The kind of virtual disk behind a block device ("virtio", "Xen", "VMware", "Hyper-V",
+    "QEMU", "VirtualBox"…), or "" for a real disk or when nothing says so. A dm/md device is
+    virtual when all its members are. Never raises."""
+    try:
+        block = Path(block)
+        if not block.is_absolute():
+            block = sys_root / "class" / "block" / block.name
+        kinds = [_virtual_leaf(leaf, sys_root, 0) for leaf in _leaves(_whole_disk(block.resolve()))]
+        return kinds[0] if kinds and all(kinds) else ""
+    except Exception:  # best effort: sysfs oddities must never stop a benchmark
+        return ""
+
+
 # --- public API -------------------------------------------------------------------------------
 
 
@@ -415,7 +497,7 @@ def facts_for(path: str | Path) -> SystemFacts:
     facts.total_bytes, facts.free_bytes = _usage(str(existing), facts.fstype)
     source = mount.source if mount else ""
     block = _sys_block_dir(majmins + ([mount.majmin] if mount else []), source)
-    name, facts.model, facts.rotational, facts.scheduler = _block_facts(block)
+    name, facts.model, facts.rotational, facts.scheduler, facts.virtual = _block_facts(block)
     facts.device = _device_name(source, name)
     if block is not None:
         facts.interface, facts.interface_mb_s = interface_of_block(block)
@@ -466,12 +548,13 @@ def list_mounts(include_pseudo: bool = False) -> list[MountInfo]:
             continue
         readonly = m.readonly or m.fstype in READONLY_FS
         total, free = (0, 0) if pseudo else _usage(mp, m.fstype)
-        name, model, rotational, _ = _block_facts(_sys_block_dir([m.majmin] if m.majmin else [], m.source))
+        name, model, rotational, _, virtual = _block_facts(
+            _sys_block_dir([m.majmin] if m.majmin else [], m.source))
         where = f" under {kernel_dir}" if kernel_dir and m.fstype not in PSEUDO_FS else ""
         reason = (f"pseudo filesystem ({m.fstype}{where})" if pseudo else "read-only" if readonly else "")
         result.append(MountInfo(mountpoint=mp, device=_device_name(m.source, name), fstype=m.fstype,
                                 options=m.options, total_bytes=total, free_bytes=free, model=model,
-                                rotational=rotational, readonly=readonly, pseudo=pseudo,
+                                rotational=rotational, virtual=virtual, readonly=readonly, pseudo=pseudo,
                                 usable=not reason, reason=reason))
     return result
 

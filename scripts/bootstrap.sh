@@ -1,10 +1,11 @@
 # Shared set-up for start.sh and test.sh: install what is missing, nothing more.
 # Sourced, not run. Installs fio (and, for tests, the mkfs tools) from the system's package
-# manager, creates .venv and installs diskmark into it when pyproject.toml changed.
+# manager, creates .venv and installs diskmark into it when pyproject.toml changed, and
+# (start.sh) links the diskmark command into ~/.local/bin.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="$ROOT/.venv"
+VENV="${DISKMARK_VENV:-$ROOT/.venv}"
 
 say() { printf 'diskmark setup: %s\n' "$*" >&2; }
 
@@ -47,12 +48,40 @@ ensure_venv() {
       "$py" -m venv "$VENV"
     fi
   fi
+  # The stamp lists every set of extras installed for this pyproject.toml, one per line, so
+  # start.sh after test.sh (or the other way round) finds its work done: an install with the
+  # test extras includes the plain one. A changed pyproject.toml starts the list afresh.
   local extras="$1" stamp="$VENV/.diskmark-installed"
-  local want
-  want="$extras $(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
-  if [ ! -f "$stamp" ] || ! grep -qxF "$want" "$stamp"; then
-    say "installing Python packages into .venv"
-    "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT$extras"
-    printf '%s\n' "$want" > "$stamp"
+  local hash
+  hash="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && ! grep -q " $hash\$" "$stamp"; then
+    rm -f "$stamp"
   fi
+  if [ -f "$stamp" ] && { grep -qxF "$extras $hash" "$stamp" || [ -z "$extras" ]; }; then
+    return 0
+  fi
+  say "installing Python packages into .venv"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$ROOT$extras"
+  printf '%s\n' "$extras $hash" >> "$stamp"
+}
+
+link_command() {  # put `diskmark` on PATH: a link in ~/.local/bin, said once
+  [ -n "${DISKMARK_NO_LINK:-}" ] && return 0
+  local bin="$HOME/.local/bin" link
+  link="$bin/diskmark"
+  if [ -L "$link" ] && [ "$(readlink "$link")" = "$VENV/bin/diskmark" ]; then
+    :  # done before
+  elif [ -e "$link" ] || [ -L "$link" ]; then
+    say "$link exists and is not this checkout's; left alone (this one is $VENV/bin/diskmark)"
+    return 0
+  elif mkdir -p "$bin" 2>/dev/null && ln -s "$VENV/bin/diskmark" "$link" 2>/dev/null; then
+    say "linked the diskmark command: $link -> $VENV/bin/diskmark"
+  else
+    say "could not link $link; run $VENV/bin/diskmark instead"
+    return 0
+  fi
+  case ":$PATH:" in
+    *":$bin:"*) ;;
+    *) say "$bin is not on your PATH: add it (e.g. in ~/.profile) to type just diskmark" ;;
+  esac
 }

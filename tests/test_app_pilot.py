@@ -18,6 +18,7 @@ from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog, SaveFileDialog
 from diskmark.app.widgets.figures import format_figure
 from diskmark.model import MIB, Mode, Op, Settings, Status, Unit
+from diskmark.paths import reports_dir
 from diskmark.store import Store
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
@@ -163,6 +164,8 @@ async def test_quit_mid_run_stops_fio_and_removes_the_test_file(target):
 async def test_save_report_asks_before_replacing(target, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     app = make_app(target)
+    reports = reports_dir()
+    assert reports == tmp_path / "home" / "reports" and not reports.exists()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("s")  # nothing measured yet: a notice, no dialog
         await pilot.pause()
@@ -176,18 +179,27 @@ async def test_save_report_asks_before_replacing(target, tmp_path, monkeypatch):
         await wait_until(pilot, lambda: isinstance(app.screen, SaveFileDialog), 5, "the dialog")
         field = app.screen.query_one(Input)
         assert field.value.startswith("diskmark-") and field.value.endswith(".txt")
+        # saved where reports belong, never the current directory (the checkout, often)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: reports.is_dir() and any(reports.iterdir()), 5,
+                         "the report in the reports directory")
+        assert not list(tmp_path.glob("diskmark-*.txt"))
         report = tmp_path / "report.txt"
-        field.value = str(report)
+        await pilot.press("s")
+        await wait_until(pilot, lambda: isinstance(app.screen, SaveFileDialog), 5, "the dialog")
+        app.screen.query_one(Input).value = str(report)
         await pilot.press("enter")
         await wait_until(pilot, report.exists, 5, "the report")
         text = report.read_text()
         assert "[Read]" in text and "[Write]" in text and "SEQ" in text
         assert "pilot test" in text
+        report = reports / "report.txt"
+        report.write_text("stale")
 
         report.write_text("keep me")
         await pilot.press("s")
         await wait_until(pilot, lambda: isinstance(app.screen, SaveFileDialog), 5, "the dialog")
-        app.screen.query_one(Input).value = "report.txt"  # relative: the current directory
+        app.screen.query_one(Input).value = "report.txt"  # relative: the reports directory
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), 5, "the question")
         await pilot.click("#no")
@@ -334,9 +346,9 @@ async def test_palette_has_one_keys_and_one_screenshot_command(target):
 
 async def test_svg_screenshot_from_the_palette_never_replaces_a_file(target, tmp_path,
                                                                    monkeypatch):
-    shots = tmp_path / "shots"
-    shots.mkdir()
-    monkeypatch.chdir(shots)
+    shots = reports_dir()  # under DISKMARK_HOME here; the documents directory otherwise
+    shots.mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("diskmark.app.app._stamp", lambda: "20260101-000000")
     theirs = shots / "diskmark-20260101-000000.svg"
     theirs.write_text("someone else's file")

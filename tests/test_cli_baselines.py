@@ -113,7 +113,8 @@ def test_save_compare_and_gate_with_real_runs(tmp_path, isolated_home):
                    "--fail-on-regression", "5", "-q")
     assert out.returncode == 3, out.stderr
     assert "regression" in out.stderr and "SEQ1M Q8T1 Read MB/s" in out.stderr
-    assert re.search(r"SEQ1M Q8T1 Read MB/s: [\d.]+ -> [\d.]+ \(-9\d\.\d%\)", out.stderr)
+    assert re.search(r"SEQ1M Q8T1 Read MB/s: [\d.]+ -> [\d.]+ \(-9\d\.\d%, 9\d\.\d% worse\)",
+                     out.stderr)
     assert "SEQ1M Q8T1 Read μs" in out.stderr
     # the text report carries the comparison table
     assert "against baseline 'base'" in out.stdout
@@ -236,7 +237,9 @@ def test_compare_two_saved_baselines(real_baseline):
     # the gate works on saved results too: "real" is half as fast as "faster"
     out = diskmark("baselines", "compare", "faster", "real", "--fail-on-regression", "10")
     assert out.returncode == 3
-    assert "SEQ1M Q8T1 Read MB/s" in out.stderr and "(-50.0%)" in out.stderr
+    assert "SEQ1M Q8T1 Read MB/s" in out.stderr and "(-50.0%, 50.0% worse)" in out.stderr
+    # one rule: twice the latency is as much worse as half the MB/s
+    assert "(+100.0%, 50.0% worse)" in out.stderr
     out = diskmark("baselines", "compare", "real", "nope")
     assert out.returncode == 2 and "no baseline named 'nope'" in out.stderr
 

@@ -98,14 +98,18 @@ def test_noise_rule_uses_the_larger_spread_when_both_have_two_runs():
     assert worse.pct == pytest.approx((96 - 110) / 110 * 100) and worse.verdict == "worse"
 
 
-def test_noise_rule_falls_back_to_three_percent_with_a_single_run_on_either_side():
-    base = t(SEQ, Op.READ, r(100), r(110))  # two runs, 9.5 % spread
-    cur = t(SEQ, Op.READ, r(106))  # one run
+def test_noise_rule_uses_the_spread_that_is_known_when_one_side_had_a_single_pass():
+    base = t(SEQ, Op.READ, r(100), r(120))  # two runs, 18.2 % spread
+    cur = t(SEQ, Op.READ, r(106))  # one run: says nothing about noise
     band, from_runs = noise_band(cur, base, Unit.MB_S)
-    assert band == DEFAULT_NOISE_PCT and not from_runs
+    assert band == pytest.approx(20 / 110 * 100) and from_runs
     d = compare(sess(cur), sess(base)).delta(K_SEQ_R, Unit.MB_S)
-    assert d.pct == pytest.approx(-3.636, abs=1e-3) and d.verdict == "worse"
-    band, from_runs = noise_band(base, cur, Unit.MB_S)  # symmetric
+    assert d.pct == pytest.approx(-11.67, abs=1e-2) and d.verdict == "same"
+    assert noise_band(base, cur, Unit.MB_S) == (band, True)  # symmetric
+    text = comparison_text(compare(sess(cur), sess(base)))
+    assert "±18.2%" in text and "±3.0%" not in text
+    # neither side has two passes: the default, marked as assumed
+    band, from_runs = noise_band(cur, t(SEQ, Op.READ, r(100)), Unit.MB_S)
     assert band == DEFAULT_NOISE_PCT and not from_runs
 
 
@@ -223,22 +227,41 @@ def _gate_pair() -> Comparison:
 def test_regressions_by_direction():
     c = _gate_pair()
     found = {(x.key, x.unit): x.worse_by for x in c.regressions(10)}
+    # latency +30 %: 1/latency is 23.1 % lower, which is how much worse it is
     assert found == {(K_SEQ_R, Unit.MB_S): pytest.approx(20), (K_SEQ_R, Unit.IOPS): pytest.approx(20),
-                     (K_SEQ_W, Unit.US): pytest.approx(30)}
-    assert {(x.key, x.unit) for x in c.regressions(25)} == {(K_SEQ_W, Unit.US)}
-    assert c.regressions(30) == [] and c.regressions(1000) == []
+                     (K_SEQ_W, Unit.US): pytest.approx(30 / 130 * 100)}
+    assert {(x.key, x.unit) for x in c.regressions(21)} == {(K_SEQ_W, Unit.US)}
+    assert c.regressions(24) == [] and c.regressions(1000) == []
     # the gate ignores the noise band: a 2 % drop fails a 1 % gate though it reads "same"
     small = compare(sess(t(SEQ, Op.READ, r(98))), sess(t(SEQ, Op.READ, r(100))))
     assert small.delta(K_SEQ_R, Unit.MB_S).verdict == "same"
     assert [x.unit for x in small.regressions(1)] == [Unit.MB_S, Unit.IOPS]
-    assert "SEQ1M Q8T1 Read MB/s: 100.00 -> 98.00 (-2.0%)" == small.regressions(1)[0].describe()
+    assert "SEQ1M Q8T1 Read MB/s: 100.00 -> 98.00 (-2.0%, 2.0% worse)" == \
+        small.regressions(1)[0].describe()
+
+
+def test_one_rule_for_every_unit():
+    """A read that fell 57 % is 57 % worse in MB/s, in IOPS and in µs (its latency +133 %):
+    a 95 % gate passes it in every unit, a 50 % gate fails it in every unit."""
+    cur = sess(t(SEQ, Op.READ, r(43, lat_us=100 / 0.43, iops=43)))
+    base = sess(t(SEQ, Op.READ, r(100, lat_us=100, iops=100)))
+    c = compare(cur, base, "base")
+    worse = {u: c.delta(K_SEQ_R, u).worse_by for u in (Unit.MB_S, Unit.IOPS, Unit.US)}
+    assert worse == {u: pytest.approx(57) for u in worse}
+    assert c.delta(K_SEQ_R, Unit.US).pct == pytest.approx(132.56, abs=1e-2)
+    assert gate(c, 95)[0] == "pass"
+    assert {x.unit for x in c.regressions(50)} == {Unit.MB_S, Unit.IOPS, Unit.US}
+    # the verdict is symmetric too: 3 % less in MB/s and 3 % more latency-per-IO read alike
+    lat = compare(sess(t(SEQ, Op.READ, r(100, lat_us=100 / 0.97))), sess(t(SEQ, Op.READ, r(100))))
+    assert lat.delta(K_SEQ_R, Unit.US).verdict == "same"
+    assert judge(100 / 0.969, 100, Unit.US, 3)[1] == judge(96.9, 100, Unit.MB_S, 3)[1] == "worse"
 
 
 def test_gate_messages():
     verdict, lines = gate(_gate_pair(), 10, "baseline 'base'")
     assert verdict == "fail"
     assert lines[0] == "regression: 3 figure(s) worse than baseline 'base' by more than 10%:"
-    assert "  SEQ1M Q8T1 Write μs: 100.00 -> 130.00 (+30.0%)" in lines
+    assert "  SEQ1M Q8T1 Write μs: 100.00 -> 130.00 (+30.0%, 23.1% worse)" in lines
     assert gate(_gate_pair(), 50)[0] == "pass"
     nothing = compare(sess(t(SEQ, Op.WRITE, r(1))), sess(t(SEQ, Op.READ, r(1))))
     assert gate(nothing, 5)[0] == "nothing"
@@ -277,3 +300,16 @@ def test_comparison_text_table():
     md = comparison_markdown(compare(cur, base, "new NVMe"))
     assert "| SEQ1M Q8T1 Read | MB/s | 100.00 | 80.00 | -20.0% | worse |" in md
     assert "**Settings differ**" in md
+
+
+def test_help_and_readme_state_the_rule():
+    from pathlib import Path
+
+    from diskmark.cli import build_parser
+
+    parser = build_parser()
+    run = parser._subparsers._group_actions[0].choices["run"]  # type: ignore[union-attr]
+    text = " ".join(run.format_help().split())
+    assert "twice the latency is 50% worse" in text and "X% worse means" in text
+    readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
+    assert "X% worse means the figure delivers X% less" in readme

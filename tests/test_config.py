@@ -184,3 +184,32 @@ def test_config_does_not_import_textual():
                           "print(any(m.startswith('textual') for m in sys.modules))"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_first_target_is_home_not_where_the_app_was_started(home, tmp_path, monkeypatch):
+    """./start.sh runs from the checkout: the app must not start by benchmarking that."""
+    from diskmark.app.state import load_state
+
+    user = tmp_path / "user"
+    user.mkdir()
+    checkout = tmp_path / "checkout"
+    checkout.mkdir()
+    monkeypatch.setenv("HOME", str(user))
+    monkeypatch.chdir(checkout)
+    state, notices = load_state()
+    assert state.settings.target == str(user) and notices == []
+    save_config(AppConfig(target=str(tmp_path / "unplugged")))
+    state, notices = load_state()
+    assert state.settings.target == str(user)
+    assert notices == [f"The last target {tmp_path / 'unplugged'} is not there any more; "
+                       f"using {user}."]
+
+
+def test_reports_go_to_the_documents_directory(monkeypatch, tmp_path):
+    from diskmark.paths import reports_dir
+
+    monkeypatch.delenv("DISKMARK_HOME", raising=False)
+    monkeypatch.setenv("XDG_DOCUMENTS_DIR", str(tmp_path / "Docs"))
+    assert reports_dir() == tmp_path / "Docs" / "diskmark"
+    monkeypatch.setenv("DISKMARK_HOME", str(tmp_path / "h"))
+    assert reports_dir() == tmp_path / "h" / "reports"

@@ -27,6 +27,21 @@ def test_units_parse_and_know_which_way_is_better():
         Unit.parse("furlongs")
 
 
+@pytest.mark.parametrize("text", ["\u00b5s", "\u03bcs", Unit.US.label, Unit.US.value, "US",
+                                  " \u03bcs ", "\u00b5sec"])
+def test_every_spelling_of_microseconds_that_diskmark_prints_is_accepted(text):
+    """diskmark prints μs (U+03BC); keyboards make µ (U+00B5): both must come back in."""
+    assert Unit.parse(text) is Unit.US
+
+
+def test_the_command_line_takes_the_unit_as_the_app_prints_it():
+    from diskmark.cli import build_parser
+
+    for unit in Unit:
+        args = build_parser().parse_args(["run", "--unit", unit.label])
+        assert args.unit is unit
+
+
 def test_best_bandwidth_and_lowest_latency_are_taken_separately():
     spec = TestSpec("RND", 4096, 32, 1)
     t = TestResult(0, spec, Op.READ, runs=[run(100, 24000, 50), run(120, 29000, 60), run(90, 22000, 40)])

@@ -24,7 +24,7 @@ def test_builtin_presets_match_crystaldiskmark_8():
     assert (flash.measure, flash.interval) == (1, 30)
 
 
-def test_stable_profile_carries_seed_000_delays():
+def test_stable_profile_carries_the_fio_articles_delays():
     stable = load_catalog(Path("/nonexistent")).get("default").profile("stable")
     seq, _, rnd32, rnd1 = stable.tests
     assert seq.delays(Op.READ) == (5, 5) and seq.delays(Op.WRITE) == (5, 20)
@@ -49,6 +49,15 @@ def test_plan_order_reads_then_writes_then_mixes():
     assert plan.total_seconds() == pytest.approx(12 * (3 * 2 + PROCESS_OVERHEAD_S) + 11 * 1)
     demo = build_plan(preset, Settings(profile="demo", mix=70))
     assert [t.op for t in demo.tests] == [Op.READ, Op.WRITE], "Demo has no +Mix"
+
+
+def test_each_planned_test_names_itself_in_full_for_the_status_line():
+    preset = load_catalog(Path("/nonexistent")).get("default")
+    plan = build_plan(preset, Settings(mix=70))
+    titles = [t.title for t in plan.tests]
+    assert titles[0] == "SEQ1M Q8T1 Read" and titles[1] == "SEQ1M Q1T1 Read"
+    assert "RND4K Q32T1 Write" in titles and titles[-1] == "RND4K Q1T1 Mix R70/W30"
+    assert len(set(titles)) == len(titles)  # no two tests read alike
 
 
 def test_user_preset_loads_and_a_broken_one_is_reported_not_fatal(tmp_path):

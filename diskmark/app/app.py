@@ -47,6 +47,7 @@ from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.atomic import write_atomic
+from diskmark.paths import reports_dir
 from diskmark.compare import BETTER, SAME, WORSE, Comparison, compare
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.engine.workspace import sweep_register
@@ -108,6 +109,20 @@ class EngineEvent(Message):
                 and isinstance(self.event, Progress))
 
 
+class CommentInput(Input):
+    """The comment under the tiles. Esc and Enter leave it (back to the tiles), so the
+    letters typed next are shortcuts again; n or the palette's Comment… come back to it."""
+
+    BINDINGS = [Binding("escape", "leave", "Leave", show=False),
+                Binding("enter", "leave", "Done", show=False)]
+
+    def action_leave(self) -> None:
+        app = self.app
+        grid = app.query_one("#grid", ResultGrid)
+        target = next((t for t in grid.tiles if t.result is not None), None) or app.query_one("#all")
+        target.focus()
+
+
 class DiskmarkApp(App[int]):
     """CrystalDiskMark for the terminal."""
 
@@ -140,13 +155,19 @@ class DiskmarkApp(App[int]):
         Binding("X", "clear_comparison", "Stop comparing", show=False),
         Binding("v", "show_comparison", "Comparison", show=False),
         Binding("w", "sweep", "Queue-depth sweep", show=False),
+        Binding("n", "edit_comment", "Comment", show=False),
         Binding("question_mark,f1", "help", "Help"),
         Binding("ctrl+q", "quit", "Quit", priority=True),
+        # Focus moves at once, before the next key is handed on: typed fast, "name<tab>note"
+        # would otherwise land whole in the first field (keys go to the field focused when
+        # they arrive, and a tab still queued behind letters has not moved the focus yet).
+        Binding("tab", "focus_next", "Next", show=False, priority=True),
+        Binding("shift+tab", "focus_previous", "Previous", show=False, priority=True),
     ]
 
     #: Actions that change settings: unavailable (greyed in the footer) while a run is on.
     IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline",
-                           "sweep"})
+                           "sweep", "save_report", "copy_report"})
 
     def __init__(self, target: str | None = None, *, engine_factory: EngineFactory | None = None,
                  settings: Settings | None = None, unit: Unit | None = None,
@@ -177,8 +198,15 @@ class DiskmarkApp(App[int]):
         self.comparison: Comparison | None = None
         self._wanted_baseline = state.compare
         self.facts: SystemFacts | None = None
+        #: The tiles: (row, op) -> the result each shows (always of ``result``, or the run
+        #: under way).
         self.results: dict[tuple[int, Op], TestResult] = {}
-        self.last_session: SessionResult | None = None
+        #: The result: the last run's own settings, preset, profile and tests (a row run that
+        #: repeats one row of the same set-up is merged in). Every view of a result — report,
+        #: copy, baseline, comparison — uses this, never the selectors as they are now.
+        self.result: SessionResult | None = None
+        self._live: SessionResult | None = None  # the run under way, as its tests finish
+        self._merge_into: SessionResult | None = None  # the result a row run repeats a row of
         self.sweep_session: SessionResult | None = None  # the last queue-depth sweep
         self._sweep: SweepScreen | None = None  # the sweep under way, fed instead of the grid
         self.comment = ""
@@ -266,7 +294,8 @@ class DiskmarkApp(App[int]):
         yield FactsLine(id="facts-line")
         yield ComparisonLine(id="comparison-line")
         yield ResultGrid(self.profile, s.mix, self.unit, id="grid")
-        yield Input(placeholder="Comment (goes into the report)", id="comment")
+        yield CommentInput(placeholder="Comment (goes into the report) · n to type, Esc to leave",
+                           id="comment")
         yield StatusLine(id="status")
         yield Footer()
 
@@ -331,8 +360,11 @@ class DiskmarkApp(App[int]):
     def _sync_controls(self) -> None:
         """Show the current settings in the top bar, the facts line and the grid."""
         s = self.settings
-        self.query_one("#unit", Select).display = self.profile.layout != "peak"
-        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup())
+        fixed = self.profile.layout == "peak"
+        self.query_one("#unit", Select).display = not fixed
+        self.query_one("#unit-fixed").display = fixed
+        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup(),
+                                                           self._describe_setup(compact=True))
         for select_id, value in (("#count", s.count), ("#size", s.size), ("#unit", self.unit)):
             select = self.query_one(select_id, Select)
             if select.value != value:
@@ -348,12 +380,15 @@ class DiskmarkApp(App[int]):
             self.profile.interval if self.profile.interval is not None else self.preset.interval)
         return measure, interval
 
-    def _describe_setup(self) -> str:
+    def _describe_setup(self, compact: bool = False) -> str:
+        """How the next run is set up, in words (``compact``: for a narrow terminal, still
+        labelled: "5 s/pass" is the measure time, "5 s rest" the interval)."""
         s = self.settings
         plan_measure, plan_interval = self._plan_times()
         name = self.preset.name
         if self.profile.name != "Default":
-            name = f"{name} · {self.profile.name}"
+            profile = self.profile.name.removesuffix(" Performance") if compact else self.profile.name
+            name = f"{name} · {profile}"
         parts = [name]
         if s.mode is not Mode.READ_WRITE:
             parts.append(MODE_NAMES[s.mode])
@@ -368,8 +403,9 @@ class DiskmarkApp(App[int]):
         if s.nocow:
             parts.append("NOCOW")
         if s.unstable_pct != UNSTABLE_PCT:
-            parts.append(f"~ above {s.unstable_pct:g}%")
-        parts.append(f"{plan_measure:g} s / {plan_interval:g} s")
+            parts.append(f"~ when passes differ > {s.unstable_pct:g}%")
+        parts.append(f"{plan_measure:g} s/pass, {plan_interval:g} s rest" if compact else
+                     f"measure {plan_measure:g} s, interval {plan_interval:g} s")
         return " · ".join(parts)
 
     def _shown_buffered(self) -> bool:
@@ -405,22 +441,55 @@ class DiskmarkApp(App[int]):
         self._sync_controls()
         if relayout:
             self.call_later(self._relayout)
-        elif self.last_session is None:
+        elif self.result is None:
             self._update_comparison()  # before any run, the line compares the settings
         self.refresh_bindings()
         self._save()
 
     async def _relayout(self) -> None:
-        grid = self.grid
-        await grid.rebuild(self.profile, self.settings.mix, self.unit)
-        tests = self.profile.tests
-        keep = {}
-        for (row, op), result in self.results.items():
-            if row < len(tests) and tests[row] == result.spec and list(grid.tiles_for(row, op)):
-                keep[(row, op)] = result
-                grid.show_result(result, final=True)
-        self.results = keep
+        """Another preset, profile or +Mix: the grid changes shape. The result keeps its own
+        set-up; its tiles come back whenever the layout is the one it ran under, and are
+        cleared (with a word why) under any other, so no tile ever sits under a button of a
+        test it did not measure."""
+        await self.grid.rebuild(self.profile, self.settings.mix, self.unit)
+        shown = self._show_result_tiles()
+        if self.result is not None and self.result.tests and not shown:
+            self.status.show(f"Tiles cleared: the last run used {self._setup_name(self.result)}; "
+                             f"s, B and v still use it, switching back shows it")
+        elif shown and self.result is not None:
+            self.status.show(f"The last run's tiles ({self._setup_name(self.result)}) are back")
         self._update_comparison()
+
+    @staticmethod
+    def _setup_name(session: SessionResult) -> str:
+        """``Default · Peak +Mix R70/W30``: how a result was set up, in a few words."""
+        st = session.settings
+        name = f"{session.preset_name or st.preset} · {session.profile_name or st.profile}"
+        return name + (f" +Mix R{st.mix}/W{100 - st.mix}" if st.mix is not None else "")
+
+    def _fits_layout(self, session: SessionResult | None) -> bool:
+        """Whether ``session`` ran under the grid's current layout (same preset, profile,
+        +Mix and the same test in every row it measured)."""
+        if session is None or session.settings.sweep:
+            return False
+        st, now = session.settings, self.settings
+        if (st.preset, st.profile, st.mix) != (now.preset, now.profile, now.mix):
+            return False
+        tests = self.profile.tests
+        return all(t.index < len(tests) and tests[t.index] == t.spec for t in session.tests)
+
+    def _show_result_tiles(self) -> bool:
+        """Fill the tiles from ``result`` when it fits the layout, else leave them empty.
+        Returns whether it was shown."""
+        self.grid.clear((t.row, t.op) for t in self.grid.tiles)
+        self.results = {}
+        if not self._fits_layout(self.result):
+            return False
+        assert self.result is not None
+        for test in self.result.tests:
+            self.results[(test.index, test.op)] = test
+            self.grid.show_result(test, final=True)
+        return True
 
     def set_unit(self, unit: Unit) -> None:
         """Re-render every tile in ``unit`` at once; nothing is measured again."""
@@ -454,7 +523,9 @@ class DiskmarkApp(App[int]):
         if action == "stop":
             return self.running  # False: the key falls through (ctrl+c, Esc in dialogs)
         if action in self.IDLE_ONLY and self.running:
-            return None  # shown greyed in the footer
+            # hidden while a run is on: the footer keeps room for Stop and what still works
+            # (greyed entries cut the footer at 80 columns); the palette says why
+            return False
         if action in ("unit", "cycle_unit") and self.profile.layout == "peak":
             return None  # Peak and Real World fix the unit of each row
         return True
@@ -479,6 +550,9 @@ class DiskmarkApp(App[int]):
             self.notify(f"The {self.profile.name} profile has no +Mix column.")
             return
         self.change_settings(mix=None if self.settings.mix is not None else 70)
+
+    def action_edit_comment(self) -> None:
+        self.query_one("#comment", Input).focus()
 
     def action_help(self) -> None:
         self.push_screen(HelpScreen())
@@ -546,15 +620,42 @@ class DiskmarkApp(App[int]):
             self.show_error(e, settings)
             return
         self._plan = {t.index: t for t in plan.tests}
-        slots = [(t.row, t.op) for t in plan.tests]
-        self.grid.clear(slots)
-        for slot in slots:
-            self.results.pop(slot, None)
+        slots = {(t.row, t.op) for t in plan.tests}
+        # A row button after a run of the same set-up repeats that row within it; anything
+        # else is a new result, and every tile of the old one is cleared (it stays in the
+        # history, and comes back if this run measures nothing).
+        base = self.result if self._repeats_a_row_of(self.result, settings) else None
+        self._merge_into = base
+        if base is not None:
+            kept = [t for t in base.tests if (t.index, t.op) not in slots]
+            self._live = replace(base, tests=kept)
+        else:
+            kept = []
+            self._live = SessionResult(
+                settings=replace(settings, only_test=None), preset_name=plan.preset.name,
+                system=self.facts or SystemFacts(target=settings.target),
+                profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval)
+        self.grid.clear((t.row, t.op) for t in self.grid.tiles)
+        self.results = {}
+        for test in kept:
+            self.results[(test.index, test.op)] = test
+            self.grid.show_result(test, final=True)
         self._run_settings = settings
         self._update_comparison()
         self._set_running(True)
         self.status.show("Checking the target…", 0.0)
         self._bench(settings)
+
+    def _repeats_a_row_of(self, result: SessionResult | None, settings: Settings) -> bool:
+        """A row run whose every setting but the row, the mode and the comment is the
+        result's: its figures belong in that result."""
+        if result is None or settings.only_test is None or not self._fits_layout(result):
+            return False
+
+        def essence(s: Settings) -> Settings:
+            return replace(s, only_test=None, comment="", mode=Mode.READ_WRITE)
+
+        return essence(result.settings) == essence(settings)
 
     def _set_running(self, running: bool) -> None:
         self.running = running
@@ -587,11 +688,15 @@ class DiskmarkApp(App[int]):
             self._show_progress(event)
         elif isinstance(event, TestStarted):
             grid.show_live(event.result.index, event.result.op, Live(0.0, None, "warm-up"))
+            grid.mark_current_row(event.result.index)
         elif isinstance(event, RunFinished):
             if not event.warmup:
                 grid.show_result(event.result, final=False)
         elif isinstance(event, TestFinished):
             self.results[(event.result.index, event.result.op)] = event.result
+            if self._live is not None:
+                self._live.tests = [t for t in self._live.tests if t.key != event.result.key]
+                self._live.tests.append(event.result)
             grid.show_result(event.result, final=True)
             if self.baseline is not None:
                 self._update_comparison()  # deltas appear as the tests finish
@@ -638,20 +743,35 @@ class DiskmarkApp(App[int]):
         elif event.state is WorkerState.SUCCESS:
             self._finished(event.worker.result)
         elif event.state is WorkerState.ERROR:
+            self._live = self._merge_into = None
+            self._show_result_tiles()  # nothing ran: the result is as it was
             self.status.show("Not started · see the message")
             if not self._quit_requested:
                 self.show_error(event.worker.error, settings)
+        elif event.state is WorkerState.CANCELLED:
+            self._live = self._merge_into = None
+            self._show_result_tiles()
         if self._quit_requested:
             self.exit(0)
 
     def _finished(self, session: SessionResult) -> None:
-        for result in session.tests:  # the authoritative results, whatever was coalesced
-            self.results[(result.index, result.op)] = result
-            self.grid.show_result(result, final=True)
-        self.last_session = session
+        base, self._merge_into, self._live = self._merge_into, None, None
+        measured = any(t.runs for t in session.tests)
+        if base is not None:
+            done = {(t.index, t.op) for t in session.tests}
+            tests = [t for t in base.tests if (t.index, t.op) not in done] + session.tests
+            notes = base.warnings + [w for w in session.warnings if w not in base.warnings]
+            self.result = replace(base, tests=sorted(tests, key=lambda t: (_OP_ORDER[t.op], t.index)),
+                                  warnings=notes)
+        elif measured or session.status is Status.COMPLETE or self.result is None:
+            self.result = session  # the authoritative results, whatever was coalesced
+        # else: stopped or failed before anything was measured: the last result stays
+        self._show_result_tiles()
+        self._focus_a_result()
         self.history.append(session)
         self._update_comparison()
-        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup())
+        self.query_one("#facts-line", FactsLine).show_setup(self._describe_setup(),
+                                                           self._describe_setup(compact=True))
         took = _duration(session)
         took_text = f" in {format_duration(took)}" if took is not None else ""
         if session.status is Status.COMPLETE:
@@ -664,11 +784,13 @@ class DiskmarkApp(App[int]):
                                  f"{verdicts} · v shows the comparison, B saves as baseline")
             else:
                 self.status.show(f"Finished{took_text} · {done} test{'s' * (done != 1)} · "
-                                 f"B saves it as a baseline, s the report, enter on a tile "
-                                 f"shows details")
+                                 f"{self._unstable_legend()}B saves it as a baseline, s the "
+                                 f"report, enter on a tile shows details")
         elif session.status is Status.CANCELLED:
             self.status.show("Stopped · fio ended and the test file was removed; "
-                             "finished tiles are kept")
+                             "finished tiles are kept" if measured else
+                             "Stopped · fio ended and the test file was removed; nothing was "
+                             "measured")
         else:
             self.status.show("Failed · see the message")
             if not self._quit_requested:
@@ -676,6 +798,26 @@ class DiskmarkApp(App[int]):
                     "The benchmark failed", session.error or "fio stopped with an error.",
                     "The tiles that finished are kept. Check the target (space, permissions, "
                     "a removed device) and run again."))
+
+    def _unstable_legend(self) -> str:
+        """What the ``~9%`` on a tile means, said once where it appears."""
+        shaky = [t for t in self.results.values() if t.unstable()]
+        if not shaky:
+            return ""
+        limit = shaky[0].unstable_pct
+        return (f"~N% on {'a tile' if len(shaky) == 1 else f'{len(shaky)} tiles'}: its passes "
+                f"differ by N% (over {limit:g}%) · ")
+
+    def _focus_a_result(self) -> None:
+        """After a run, Enter must show a tile's details, not start another run over it: the
+        focus moves from All or a row button to the first measured tile (a comment being
+        typed keeps it)."""
+        focused = self.focused
+        if focused is not None and not isinstance(focused, Button):
+            return
+        tile = next((t for t in self.grid.tiles if t.result is not None and t.result.runs), None)
+        if tile is not None:
+            tile.focus()
 
     # --- queue-depth sweep ---------------------------------------------------------------
 
@@ -779,16 +921,25 @@ class DiskmarkApp(App[int]):
 
     # --- results --------------------------------------------------------------------------
 
+    @property
+    def last_session(self) -> SessionResult | None:
+        return self.result
+
     def current_session(self) -> SessionResult | None:
-        """What the window shows, as one session: the last run's facts with every tile's
-        result (a row run replaces its row within the earlier All)."""
-        if self.last_session is None:
+        """The result as one session with its own settings, preset, profile and tests (the
+        run under way, so far, while one runs), and the comment as typed now."""
+        session = self._live if self.running and self._live is not None else self.result
+        if session is None:
             return None
-        tests = sorted(self.results.values(), key=lambda t: (_OP_ORDER[t.op], t.index))
-        settings = replace(self.last_session.settings, comment=self.comment, only_test=None)
-        return replace(self.last_session, settings=settings, tests=tests)
+        tests = sorted(session.tests, key=lambda t: (_OP_ORDER[t.op], t.index))
+        settings = replace(session.settings, comment=self.comment, only_test=None)
+        return replace(session, settings=settings, tests=tests)
 
     def report_text(self) -> str | None:
+        if self.running:
+            self.notify("A run is under way: its report can be saved once it has finished "
+                        "(or been stopped).", severity="warning")
+            return None
         session = self.current_session()
         if session is None or not session.tests:
             self.notify("Nothing measured yet: press a (All) or a row button first.",
@@ -805,7 +956,8 @@ class DiskmarkApp(App[int]):
             if answer is not None:
                 self.write_report(answer[0], text, replace_existing=answer[1])
 
-        self.push_screen(SaveFileDialog("Save the text report", f"diskmark-{_stamp()}.txt"), chosen)
+        self.push_screen(SaveFileDialog("Save the text report", f"diskmark-{_stamp()}.txt",
+                                        reports_dir()), chosen)
 
     def write_report(self, path: Path, text: str, *, replace_existing: bool = False) -> bool:
         try:
@@ -831,12 +983,19 @@ class DiskmarkApp(App[int]):
                     title="Copied")
 
     def action_save_svg(self) -> None:
-        """A picture of the window in the current directory, under a name no file has yet
-        (two screenshots in one second, or someone else's file, are never replaced)."""
+        """A picture of the window in the reports directory (the documents directory, see
+        :func:`~diskmark.paths.reports_dir`), under a name no file has yet (two screenshots
+        in one second, or someone else's file, are never replaced)."""
         svg = self.export_screenshot()
         stem = f"diskmark-{_stamp()}"
+        folder = reports_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            self.notify(f"Could not create {folder}: {e.strerror or e}", severity="error")
+            return
         for n in range(1, 100):
-            path = Path.cwd() / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
+            path = folder / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
             try:
                 write_atomic(path, svg, exclusive=True)
             except FileExistsError:
@@ -846,7 +1005,7 @@ class DiskmarkApp(App[int]):
                 return
             self.notify(f"Saved to {path}", title="Screenshot saved")
             return
-        self.notify(f"Could not find a free name for {stem}.svg here.", severity="error")
+        self.notify(f"Could not find a free name for {stem}.svg in {folder}.", severity="error")
 
     @on(ResultTile.Selected)
     def _tile_selected(self, event: ResultTile.Selected) -> None:
@@ -905,10 +1064,10 @@ class DiskmarkApp(App[int]):
         self._save()
 
     def _session_for_comparison(self, base: SessionResult) -> SessionResult:
-        """What the tiles show, as a session. Before the first run finishes: the settings a
-        run would use now and the target's facts, so a mismatch shows before it runs."""
+        """What the tiles show, as a session. With no result on them: the settings a run
+        would use now and the target's facts, so a mismatch shows before it runs."""
         session = self.current_session()
-        if session is not None:
+        if session is not None and (self.running or self._fits_layout(self.result)):
             return session
         measure, interval = self._plan_times()
         tests = sorted(self.results.values(), key=lambda t: (_OP_ORDER[t.op], t.index))
@@ -1020,14 +1179,18 @@ class DiskmarkApp(App[int]):
         self.notify(f"Stopped comparing with “{name}”.")
 
     def action_show_comparison(self) -> None:
-        if self.baseline is None:
+        """The result (with its own tests, whatever the selectors say now) against the
+        baseline."""
+        if self.baseline is None or self.baseline.session is None:
             self.notify("Choose a baseline to compare with first (x).", severity="warning")
             return
-        if self.comparison is None:
+        session = self.current_session()
+        if session is None or not any(t.complete for t in session.tests):
             self.notify("Nothing measured yet: run first (a), then v shows the comparison.",
                         severity="warning")
             return
-        self.push_screen(ComparisonScreen(self.comparison, "This run", f"“{self.baseline.name}”"))
+        comparison = compare(session, self.baseline.session, self.baseline.name)
+        self.push_screen(ComparisonScreen(comparison, "This run", f"“{self.baseline.name}”"))
 
     # --- target facts ---------------------------------------------------------------------
 
@@ -1048,12 +1211,12 @@ class DiskmarkApp(App[int]):
     def _facts_loaded(self, facts: SystemFacts) -> None:
         self.facts = facts
         self.query_one("#facts-line", FactsLine).show_facts(facts)
-        if self.last_session is None:
+        if self.result is None:
             self._update_comparison()  # another device or filesystem than the baseline's?
         self._filesystem_advice(facts)
 
     def _filesystem_advice(self, facts: SystemFacts) -> None:
-        """Where the filesystem is known to leak the cache into O_DIRECT figures (seed 002),
+        """Where the filesystem is known to leak the cache into O_DIRECT figures (black_cat's filesystem article),
         say so once per target, and on btrfs offer the NOCOW test directory."""
         key = (facts.target, facts.fstype)
         if key in self._advised:

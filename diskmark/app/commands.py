@@ -11,7 +11,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
                                            MODE_OPTIONS, UNSTABLE_CHOICES, mix_label)
-from diskmark.model import MIX_RATIOS, Unit
+from diskmark.model import COUNT_MAX, COUNT_MIN, MIX_RATIOS, SIZES, Unit, format_size
 
 if TYPE_CHECKING:
     from diskmark.app.app import DiskmarkApp
@@ -45,6 +45,7 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
         if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
             title = f"Details: {tile.spec.label} {tile.op.value}"
             yield title, "Every pass and the fio command line", partial(app.open_details, tile), False
+    yield "Comment…", "Type a comment for the report (n); Esc leaves it", app.action_edit_comment, True
     yield "Keys", "Every key binding", app.action_help, True
     for unit in Unit:
         yield (f"Unit: {unit.label}", "Show the tiles in this unit",
@@ -55,10 +56,17 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
            app.action_sweep, True)
     yield "Choose target…", "The directory to test in", app.action_pick_target, True
     yield "Settings…", "Preset, profile, mode, +Mix, test data, times", app.action_settings, True
+    for n in range(COUNT_MIN, COUNT_MAX + 1):
+        yield (f"Count: {n}", f"{n} measured pass{'es' * (n != 1)} per test, the best one kept",
+               partial(app.change_settings, count=n), False)
+    for size in SIZES:
+        yield (f"Size: {format_size(size)}", "Size of the test file",
+               partial(app.change_settings, size=size), False)
     preset = app.catalog.presets.get(app.settings.preset)
     if preset is not None:
         for profile in preset.profiles.values():
-            yield (f"Profile: {profile.name}", f"{len(profile.tests)} tests, {profile.layout} layout",
+            n = len(profile.tests)
+            yield (f"Profile: {profile.name}", f"{n} test{'s' * (n != 1)}, {profile.layout} layout",
                    partial(app.change_settings, profile=profile.id), False)
     for p in app.catalog.presets.values():
         yield f"Preset: {p.name}", p.description, partial(app.change_settings, preset=p.id), False

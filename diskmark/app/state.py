@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from diskmark.config import AppConfig, config_path, load_config, save_config
+from diskmark.paths import default_target
 from diskmark.model import Settings, Unit
 from diskmark.themes import MONO_THEME
 
@@ -44,13 +45,13 @@ def load_state(target: str | None = None) -> tuple[UiState, list[str]]:
         cfg, notice = AppConfig(), f"The saved settings could not be read ({e}); using defaults."
     if notice:
         notices.append(notice)
-    cwd = str(Path.cwd())
-    settings = cfg.to_settings(cwd)
+    first = default_target()
+    settings = cfg.to_settings(first)
     if target is not None:
         settings.target = str(Path(target).expanduser().absolute())
     elif cfg.target and not Path(cfg.target).is_dir():
-        notices.append(f"The last target {cfg.target} is not there any more; using {cwd}.")
-        settings.target = cwd
+        notices.append(f"The last target {cfg.target} is not there any more; using {first}.")
+        settings.target = first
     try:
         unit = cfg.unit_enum
     except ValueError:

@@ -39,9 +39,11 @@ class PlannedTest:
 
     @property
     def title(self) -> str:
-        """CDM's status wording: 'Sequential Read', 'Random Write', 'Random Mix'."""
-        kind = "Sequential" if self.spec.sequential else "Random"
-        return f"{kind} {self.op.value.capitalize()}"
+        """The test in full, as the status line names it: 'SEQ1M Q8T1 Read', 'RND4K Q1T1
+        Mix R70/W30' (CDM's 'Sequential Read' does not say which of four rows runs)."""
+        if self.op is Op.MIX and self.mix_read is not None:
+            return f"{self.spec.label} Mix R{self.mix_read}/W{100 - self.mix_read}"
+        return f"{self.spec.label} {self.op.value.capitalize()}"
 
     def rw(self) -> str:
         if self.op is Op.MIX:

@@ -24,6 +24,7 @@ from diskmark.app.screens.details import DetailsScreen  # noqa: E402
 from diskmark.app.screens.dialogs import ErrorDialog  # noqa: E402
 from diskmark.app.screens.sweep import SweepDialog, SweepScreen  # noqa: E402
 from diskmark.app.screens.target_picker import TargetPicker  # noqa: E402
+from diskmark.app.widgets.tiles import ResultTile  # noqa: E402
 from diskmark.engine.errors import DirectIOUnsupported, FioMissing  # noqa: E402
 from diskmark.engine.fio import INSTALL_HINT  # noqa: E402
 from diskmark.model import GIB, Mode, Op, Settings, Unit  # noqa: E402
@@ -75,6 +76,8 @@ def test_idle(snap_compare):
         await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
         assert len(app.grid.tiles) == 8 and not any(t.text for t in app.grid.tiles)
         assert str(app.query_one("#all").label) == "All"
+        # the times are labelled, not a bare "5 s / 5 s"
+        assert str(app.query_one("#setup").render()).endswith("measure 5 s, interval 5 s")
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=ready))
 
@@ -98,7 +101,7 @@ def test_running(snap_compare):
                      "a live figure")
         await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
         assert app.running and str(app.query_one("#all").label) == "Stop"
-        assert "Random Read (2/5)" in app.status.message
+        assert "RND4K Q32T1 Read (2/5)" in app.status.message
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=running))
 
@@ -271,6 +274,8 @@ def test_unstable_tile_marked_in_mono(snap_compare):
         tile = next(t for t in app.grid.tiles if t.row == 2 and t.op is Op.WRITE)
         assert tile.has_class("-unstable") and "runs differ by 9%" in str(tile.tooltip)
         assert sum(t.has_class("-unstable") for t in app.grid.tiles) == 1
+        # the mark is explained on screen, where it appears
+        assert "~N% on a tile: its passes differ by N% (over 5%)" in app.status.message
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 
@@ -495,3 +500,106 @@ def test_baselines_screen(snap_compare, fixed_home):
         assert "firmware 4B2QGXA7" in str(app.screen.query_one("#saved-detail").render())
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+# --- every size: the issues a new user met at 80×24 ----------------------------------------
+
+
+def test_peak_profile_small(snap_compare):
+    """80×24, Peak: the unit's place says the units are per row; the facts fit."""
+    app = make(profile="peak")
+
+    async def run(pilot):
+        await finished(pilot)
+        assert not app.query_one("#unit").display and app.query_one("#unit-fixed").display
+        assert str(app.query_one("#setup").render()) == "Default · Peak · 5 s/pass, 5 s rest"
+        assert "814.0 GiB free" in str(app.query_one("#facts").render())
+        assert isinstance(app.focused, ResultTile)  # Enter shows details, never reruns
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+def test_size_list_small(snap_compare):
+    """80×24: the size list is wide enough for 128MiB on one line."""
+    app = make()
+
+    async def run(pilot):
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+        app.query_one("#size").focus()
+        await pilot.press("enter")
+        await settle(pilot, lambda: app.query_one("#size").expanded, "the list")
+        assert app.query_one("#size > SelectOverlay").outer_size.width >= 16  # was the 11 of #size
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+def test_running_footer_small(snap_compare):
+    """80×24 mid-run: the footer keeps Stop and what still works, nothing cut."""
+    app = make(FakeEngine(block_at=2))
+
+    async def run(pilot):
+        await pilot.press("a")
+        await settle(pilot, lambda: any(t.live and t.live.mb_s for t in app.grid.tiles),
+                     "a live figure")
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+        current = [b for b in app.grid.row_buttons if b.has_class("-current")]
+        assert [b.row for b in current] == [2] and str(current[0].label) == "▶ Stop"
+        assert not app.check_action("pick_target", ())  # hidden, not greyed, while running
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+def test_history_small(snap_compare, fixed_home, monkeypatch):
+    """80×24: dates whole, no column cut; the line under the table has what was left out."""
+    import secrets
+
+    monkeypatch.setattr(secrets, "token_hex", lambda n=3: "ab" * n)  # a fixed file name
+    save_baseline()
+    app = make()
+
+    async def run(pilot):
+        await finished(pilot)
+        await pilot.press("h")
+        await settle(pilot, lambda: getattr(app.screen, "loaded", False), "the history")
+        table = app.screen.query_one("#saved")
+        keys = [str(c.key.value) for c in table.ordered_columns]
+        assert "date" in keys and "tests" in keys and "device" not in keys
+        date = table.get_cell_at((0, keys.index("date")))
+        assert "…" not in str(date) and len(str(date)) == 16
+        width = sum(c.get_render_width(table) for c in table.ordered_columns)
+        assert width <= table.size.width
+        assert "/dev/nvme0n1p2 ext4" in str(app.screen.query_one("#saved-detail").render())
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+def test_baselines_small(snap_compare, fixed_home):
+    save_baseline()
+    app = make()
+
+    async def run(pilot):
+        await pilot.press("b")
+        await settle(pilot, lambda: getattr(app.screen, "loaded", False), "the list")
+        table = app.screen.query_one("#saved")
+        keys = [str(c.key.value) for c in table.ordered_columns]
+        date = table.get_cell_at((0, keys.index("date")))
+        assert "…" not in str(date)
+        width = sum(c.get_render_width(table) for c in table.ordered_columns)
+        assert width <= table.size.width
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+def test_dialog_keeps_the_window_behind_in_place(snap_compare):
+    """A dialog must not shift the screen behind it one column to the right."""
+    app = make()
+
+    async def run(pilot):
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+        before = app.query_one("#all").region.x
+        await pilot.press("o")
+        await settle(pilot, lambda: type(app.screen).__name__ == "SettingsScreen", "settings")
+        assert app.screen.styles.padding.left == 0
+        assert app.screen_stack[0].query_one("#all").region.x == before
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))

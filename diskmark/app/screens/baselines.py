@@ -25,7 +25,8 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
     """Dismisses with the baseline chosen for the tiles (Enter), or None."""
 
     BINDINGS = [
-        Binding("enter", "choose", "Compare tiles", priority=True),
+        Binding("enter", "choose", "Use", priority=True,
+                tooltip="Compare the tiles with this baseline"),
         Binding("r", "rename", "Rename"),
         Binding("e", "export", "Export"),
         Binding("i", "import", "Import"),
@@ -48,12 +49,15 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
         return self.store.baselines()
 
     def columns(self) -> list[tuple[str, str, int, int]]:
-        return [("", "use", 1, 1), ("Name", "name", 28, 12), ("Run date", "date", 16, 10),
+        return [("", "use", 1, 1), ("Name", "name", 28, 12), ("Run date", "date", 16, 16),
                 ("Device", "device", 18, 8), ("FS", "fs", 6, 4), ("Read MB/s", "read", 10, 9),
                 ("Write MB/s", "write", 10, 10), ("Note", "note", 100, 12)]
 
     def shrink_order(self) -> list[int]:
-        return [7, 1, 3, 2, 4]
+        return [7, 1, 3, 4]
+
+    def drop_order(self) -> list[int]:
+        return [7, 3, 4]  # note, device, filesystem: the line under the table has them
 
     def cells(self, entry: Entry) -> list[str | Text]:
         if not entry.ok:
@@ -76,8 +80,9 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
         setup = " · ".join(x for x in (session.preset_name, session.profile_name)
                            if x and x != "Default") or "Default"
         parts.append(f"saved {short_date(entry.saved)}" + (f", {setup}" if setup else ""))
-        if entry.model:
-            parts.append(entry.model)
+        where = " ".join(x for x in (entry.device, entry.fstype, entry.model) if x)
+        if where:
+            parts.append(where)
         if label != HEADLINE_LABEL:
             parts.append(f"figures: {label}")
         parts.append(f"file: {entry.path}")

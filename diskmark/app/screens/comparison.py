@@ -95,8 +95,9 @@ class ComparisonScreen(ModalScreen[None]):
             text.append(f"{DELTA_GLYPHS[verdict]} {counts[verdict]} {verdict}",
                         style=self.get_component_rich_style(f"delta--{verdict}", partial=True))
             text.append("   ")
-        text.append(f"Same = within the runs' own spread (R/Avg), or ±{DEFAULT_NOISE_PCT:g}% "
-                    "with one pass (*). Latency: lower is better.", style="dim")
+        text.append(f"Same = within the passes' own spread (R/Avg), or ±{DEFAULT_NOISE_PCT:g}% "
+                    "when neither side has two (*). 2× the latency is 50% worse, as ½ the "
+                    "MB/s is.", style="dim")
         return text
 
     def _fill(self, table: DataTable) -> None:

@@ -45,7 +45,7 @@ def stability_text(result: TestResult) -> tuple[str, bool]:
     return f"Stable: the passes agree within {r_avg:.1f}% (R/Avg, at most {result.unstable_pct:g}%).", False
 
 
-def layout_text(layout: FileLayout | None, rotational: bool | None) -> list[str]:
+def layout_text(layout: FileLayout | None, spinning: bool) -> list[str]:
     """The test file as filefrag would describe it, and why its position may matter."""
     if layout is None:
         return ["Extents unknown: the filesystem does not report them (no FIEMAP, e.g. tmpfs, "
@@ -58,7 +58,7 @@ def layout_text(layout: FileLayout | None, rotational: bool | None) -> list[str]
                      f"filesystem.")
     if layout.fragmented:
         lines.append("A fragmented file makes sequential figures lower than the device can do.")
-    if rotational:
+    if spinning:  # a real platter; a virtual disk's rotational=1 says nothing
         lines.append("This is a spinning disk: outer tracks (near the start) are faster than "
                      "inner ones, so where the file lies changes sequential figures.")
     return lines
@@ -121,7 +121,7 @@ class DetailsScreen(ModalScreen[None]):
                 if self.session is not None:
                     yield Label("Test file", classes="section")
                     yield Static("\n".join(layout_text(self.session.test_file,
-                                                        self.session.system.rotational)),
+                                                        self.session.system.spinning)),
                                  id="test-file", classes="details-note", markup=False)
                     if self.session.warnings:
                         yield Label("Notes on this run", classes="section")

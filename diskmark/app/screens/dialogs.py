@@ -98,7 +98,9 @@ class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(f"Relative names are saved in {self.directory}", classes="dialog-hint",
                          markup=False)
-            yield Input(self.default_name, id="filename", placeholder="file name")
+            # not select_on_focus: that would select the extension too, after on_mount
+            yield Input(self.default_name, id="filename", placeholder="file name",
+                        select_on_focus=False)
             yield Static("", id="problem", classes="dialog-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save", id="save", variant="primary")
@@ -121,6 +123,13 @@ class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
         if path.is_dir():
             self.query_one("#problem", Static).update(f"{path} is a directory; add a file name.")
             return None
+        if not path.parent.is_dir() and path.parent == self.directory:
+            try:  # the reports directory is made on first use
+                self.directory.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                self.query_one("#problem", Static).update(
+                    f"Could not create {self.directory}: {e.strerror or e}")
+                return None
         if not path.parent.is_dir():
             self.query_one("#problem", Static).update(f"The directory {path.parent} does not exist.")
             return None

@@ -23,6 +23,7 @@ KEYS: list[tuple[str, list[tuple[str, str]]]] = [
         ("s", "save the text report to a file"),
         ("c", "copy the text report to the clipboard"),
         ("p  ctrl+s", "save an SVG screenshot"),
+        ("n", "type a comment for the report; Esc or Enter leaves it"),
     ]),
     ("Baselines", [
         ("B  (shift+b)", "save the result on screen as a named baseline"),

@@ -16,7 +16,7 @@ from diskmark.store import HEADLINE_LABEL, Entry, StoreError
 class HistoryScreen(SavedResultsScreen[None]):
     BINDINGS = [
         Binding("enter", "view", "View", priority=True),
-        Binding("p", "promote", "Save as baseline"),
+        Binding("p", "promote", "As baseline", tooltip="Save this run as a baseline"),
     ]
 
     title_text = "History"
@@ -30,13 +30,17 @@ class HistoryScreen(SavedResultsScreen[None]):
         return self.store.history()
 
     def columns(self) -> list[tuple[str, str, int, int]]:
-        return [("Run date", "date", 16, 10), ("Preset · profile", "setup", 24, 8),
+        # a date is never cut: "2026/11/2…" says nothing
+        return [("Run date", "date", 16, 16), ("Set-up", "setup", 24, 7),
                 ("Size", "size", 9, 6), ("Device", "device", 18, 8), ("FS", "fs", 6, 4),
                 ("Read MB/s", "read", 10, 9), ("Write MB/s", "write", 10, 10),
                 ("Tests", "tests", 5, 5)]
 
     def shrink_order(self) -> list[int]:
-        return [1, 3, 0, 2, 4]
+        return [1, 3, 2, 4]
+
+    def drop_order(self) -> list[int]:
+        return [3, 4, 2]  # device, filesystem, size: the line under the table has them
 
     def cells(self, entry: Entry) -> list[str | Text]:
         if not entry.ok or entry.session is None:
@@ -54,7 +58,11 @@ class HistoryScreen(SavedResultsScreen[None]):
         s = entry.session
         assert s is not None
         label, _read, _write = entry.headline()
-        parts = [f"Run of {short_date(entry.started)}"]
+        parts = [f"Run of {short_date(entry.started)}",
+                 f"{format_size(s.settings.size)}×{s.settings.count}"]
+        where = " ".join(x for x in (entry.device, entry.fstype) if x)
+        if where:
+            parts.append(where)
         if s.settings.comment:
             parts.append(f"comment: {s.settings.comment}")
         if entry.model:

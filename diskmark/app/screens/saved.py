@@ -39,13 +39,24 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
 
 
-def fit_widths(want: list[int], floors: list[int], avail: int, order: list[int]) -> list[int]:
+def fit_widths(want: list[int], floors: list[int], avail: int, order: list[int],
+               drop: list[int] | None = None) -> list[int]:
     """Shrink columns (in ``order``, down to their floors) until they fit ``avail`` cells,
-    rather than make the user scroll sideways."""
+    rather than make the user scroll sideways or cut the last column; if that is not
+    enough, leave out whole columns (in ``drop``; width 0) whose content the line under the
+    table repeats. Each column takes two cells of padding besides its width."""
     widths = list(want)
+
+    def total() -> int:
+        return sum(w + 2 for w in widths if w)
+
     for col in order:
-        while sum(widths) + 2 * len(widths) > avail and widths[col] > floors[col]:
+        while total() > avail and widths[col] > floors[col]:
             widths[col] -= 1
+    for col in drop or []:
+        if total() <= avail:
+            break
+        widths[col] = 0
     return widths
 
 
@@ -90,8 +101,9 @@ class SavedResultsScreen(ModalScreen[T]):
     BINDINGS = [
         Binding("escape", "close", "Back"),
         Binding("v", "view", "View"),
-        Binding("c", "compare_current", "vs this run"),
-        Binding("k", "compare_baseline", "vs a baseline"),
+        Binding("c", "compare_current", "vs run", tooltip="Compare with this run"),
+        Binding("k", "compare_baseline", "vs other",
+                tooltip="Compare with another baseline"),
         Binding("d,delete", "delete", "Delete"),
     ]
 
@@ -114,7 +126,7 @@ class SavedResultsScreen(ModalScreen[T]):
             yield Static(self.hint_text(), id="saved-hint", markup=False)
             yield DataTable(cursor_type="row", zebra_stripes=True, id="saved")
             yield Static("", id="saved-detail", markup=False)
-        yield Footer()
+        yield Footer(compact=self.app.size.width < 100)
 
     def on_mount(self) -> None:
         self.query_one("#saved-box").border_title = self.title_text
@@ -136,6 +148,11 @@ class SavedResultsScreen(ModalScreen[T]):
 
     def shrink_order(self) -> list[int]:
         return list(range(len(self.columns())))
+
+    def drop_order(self) -> list[int]:
+        """Columns to leave out on a narrow terminal, first first (the detail line under the
+        table says what they would)."""
+        return []
 
     def cells(self, entry: Entry) -> list[str | Text]:
         raise NotImplementedError
@@ -164,16 +181,23 @@ class SavedResultsScreen(ModalScreen[T]):
         want = [min(cap, max([len(label)] + [len(r[i].plain if isinstance(r[i], Text) else r[i])
                                              for r in rows]))
                 for i, (label, _key, cap, _floor) in enumerate(cols)]
-        avail = max(table.size.width or self.app.size.width - 8, 40) - 2
+        # the box's inside: the screen's padding, the border and the box's padding go, and
+        # two cells stay free for the vertical scrollbar
+        box = min(self.app.size.width - 2, 132) - 4
+        avail = max(table.size.width or box, 40) - 2
         widths = fit_widths(want, [min(c[3], w) for c, w in zip(cols, want)], avail,
-                            self.shrink_order())
+                            self.shrink_order(), self.drop_order())
         for (label, key, _cap, _floor), width in zip(cols, widths):
+            if not width:
+                continue
             justify = "right" if key in ("read", "write", "tests") else "left"
             table.add_column(Text(label, justify=justify), key=key, width=width)
         damaged = self.get_component_rich_style("saved--damaged", partial=True)
         for i, (entry, cells) in enumerate(zip(entries, rows)):
             row = []
             for cell, width in zip(cells, widths):
+                if not width:
+                    continue
                 text = cell if isinstance(cell, Text) else Text(clip(cell, width))
                 if not entry.ok:
                     text.stylize(damaged)

@@ -20,11 +20,11 @@ MODE_OPTIONS = [("Read & Write", Mode.READ_WRITE), ("Read only", Mode.READ),
                 ("Write only", Mode.WRITE)]
 DATA_OPTIONS = [("Random", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS)]
 IO_OPTIONS = [("Direct (O_DIRECT)", True), ("Buffered (page cache)", False)]
-#: btrfs only (seed 002): CoW and compression let the cache leak into O_DIRECT figures.
+#: btrfs only (black_cat's filesystem article): CoW and compression let the cache leak into O_DIRECT figures.
 NOCOW_OPTIONS = [("As mounted (copy-on-write)", False), ("NOCOW test directory", True)]
 MEASURE_CHOICES = [1, 3, 5, 10, 20, 30, 60]
 INTERVAL_CHOICES = [0, 1, 3, 5, 10, 30, 60, 180, 300, 600]
-UNSTABLE_CHOICES = [2, 3, 5, 10, 20]  # R/Avg %; 5 is seed 000's and the default
+UNSTABLE_CHOICES = [2, 3, 5, 10, 20]  # R/Avg %; 5 is snow_mountain's and the default
 PRESET_DEFAULT = -1.0  # a Select cannot hold None as a value: stands for "the preset's"
 
 
@@ -94,7 +94,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 unstable = Select(unstable_options(s.unstable_pct), value=float(s.unstable_pct),
                                   allow_blank=False, compact=True, id="unstable")
                 unstable.tooltip = ("A tile is marked ~ when its passes differ by more than "
-                                    "this (R/Avg: range over mean, seed 000's measure).")
+                                    "this (R/Avg: range over mean, as snow_mountain's fio article measures it).")
                 yield unstable
             yield Static(self._describe(preset.id), id="preset-description", classes="dialog-hint")
             if self.catalog.problems:

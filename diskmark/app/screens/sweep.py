@@ -1,4 +1,5 @@
-"""The queue-depth sweep (seed 004): one pattern at Q1, 2, 4, 8, 16, 32, drawn as a curve.
+"""The queue-depth sweep: one pattern at Q1, 2, 4, 8, 16, 32, drawn as a curve (the RAID6
+offset/fragmentation article swept the queue depth the same way).
 
 A dialog picks the pattern and the operation; the app runs it through the same engine as
 everything else (``Settings.sweep``: the UI never builds fio options) and feeds the results

@@ -95,6 +95,7 @@ class ResultGrid(Container):
 
     def on_resize(self) -> None:
         self._update_columns()
+        self.call_after_refresh(self.even_figures)  # once the tiles have their new size
 
     def _update_columns(self) -> None:
         width = self.size.width or self.app.size.width
@@ -121,10 +122,25 @@ class ResultGrid(Container):
     def tiles_for(self, row: int, op: Op) -> Iterator[ResultTile]:
         return (t for t in self.tiles if t.row == row and t.op is op)
 
+    def even_figures(self) -> None:
+        """Give every tile of a column the length of the column's longest figure, so all its
+        rows draw digits at the same size (a wide 7012.45 would otherwise drop to a smaller
+        font than the 812.34 under it)."""
+        columns: dict[Op, list[ResultTile]] = {}
+        for tile in self.tiles:
+            columns.setdefault(tile.op, []).append(tile)
+        for tiles in columns.values():
+            longest = max((len(t.text) for t in tiles), default=0)
+            lowest = min((t.content_size.height for t in tiles), default=0)
+            for tile in tiles:
+                tile.figure_chars = longest
+                tile.fit_rows = lowest
+
     def set_unit(self, unit: Unit) -> None:
         self.unit = unit
         for tile in self.tiles:
             tile.set_unit(unit)
+        self.even_figures()
         for header in self.query(".col-header").results(Static):
             for op in self.ops:
                 if header.has_class(f"col-{op.value}"):
@@ -135,16 +151,19 @@ class ResultGrid(Container):
         for tile in self.tiles:
             if (tile.row, tile.op) in wanted:
                 tile.clear()
+        self.even_figures()
 
     def show_live(self, row: int, op: Op, live: Live | None) -> None:
         for tile in self.tiles_for(row, op):
             tile.live = live
+        self.even_figures()
 
     def show_result(self, result: TestResult, *, final: bool) -> None:
         for tile in self.tiles_for(result.index, result.op):
             tile.result = result
             if final:
                 tile.live = None
+        self.even_figures()
 
     def show_comparison(self, comparison: Comparison | None) -> None:
         """Give every tile its deltas against the baseline (None: not comparing). A tile
@@ -158,6 +177,13 @@ class ResultGrid(Container):
     def end_live(self) -> None:
         for tile in self.tiles:
             tile.live = None
+        self.mark_current_row(None)
+        self.even_figures()
+
+    def mark_current_row(self, row: int | None) -> None:
+        """Mark the row button of the test running now (▶), so the eye finds it at once."""
+        for button in self.row_buttons:
+            button.set_current(button.row == row)
 
     def set_separated(self, separated: bool) -> None:
         for tile in self.tiles:

@@ -102,6 +102,12 @@ class ResultTile(Widget, can_focus=True):
     #: The result against the comparison baseline, per unit; None when not comparing or
     #: when the baseline has no counterpart of this test.
     deltas: reactive[dict[Unit, Delta] | None] = reactive(None)
+    #: The longest figure in this tile's column (set by the grid): the font is chosen for
+    #: it, so every row of a column shows its digits at one size.
+    figure_chars: reactive[int] = reactive(0)
+    #: The height of the column's lowest tile (set by the grid; 0: this tile's own): rows
+    #: a line apart in height would otherwise draw different fonts.
+    fit_rows: reactive[int] = reactive(0)
 
     class Selected(Message):
         """The user asked for the details behind a tile."""
@@ -181,6 +187,12 @@ class ResultTile(Widget, can_focus=True):
     def watch_separated(self) -> None:
         self._invalidate()
 
+    def watch_figure_chars(self) -> None:
+        self._invalidate()
+
+    def watch_fit_rows(self) -> None:
+        self._invalidate()
+
     def watch_deltas(self) -> None:
         self._invalidate()
 
@@ -232,14 +244,17 @@ class ResultTile(Widget, can_focus=True):
             if live.caption and width >= len(live.caption) + 6:
                 put(bar_row, 1, live.caption, _CAPTION)
         text, role = self._figure()
+        # the font is chosen for the column's longest figure, so rows never differ in size
+        sizing = text.rjust(self.figure_chars, "8")
+        rows_free = min(bottom, self.fit_rows - (height - bottom)) if self.fit_rows else bottom
         delta = self.delta if role == _FIGURE and bottom >= 2 else None
         extra = 1 if delta is not None else 0  # the delta's own line, under the figure
-        if role != _ERROR and bottom >= BLOCK_ROWS + 2 + extra and block_width(text) + 4 <= width:
+        if role != _ERROR and rows_free >= BLOCK_ROWS + 2 + extra and block_width(sizing) + 4 <= width:
             rows, right = BLOCK_ROWS, width - 2
             y0 = (bottom - rows - extra + 1) // 2
             for dy, line in enumerate(_block_lines(text)):
                 put(y0 + dy, right - len(line), line, role)
-        elif role != _ERROR and bottom >= 3 + extra and Digits.get_width(text) + 2 <= width:
+        elif role != _ERROR and rows_free >= 3 + extra and Digits.get_width(sizing) + 2 <= width:
             rows, right = 3, width - 1
             y0 = (bottom - rows - extra + 1) // 2
             for dy, line in enumerate(_digit_lines(text, bold=role in (_FIGURE, _ERROR))):
@@ -385,7 +400,22 @@ class RowButton(Button):
         self.idle_label = f"{spec.name}\n{second_line or spec.qt}"
         super().__init__(self.idle_label, id=id, classes="row-button")
         self.tooltip = f"Run {spec.label} only"
+        self.running = False
 
     def set_running(self, running: bool) -> None:
-        self.label = "Stop" if running else self.idle_label
+        self.running = running
+        if not running:
+            self.set_class(False, "-current")
+        self._relabel()
         self.set_class(running, "-stop")
+
+    def set_current(self, current: bool) -> None:
+        """This row's test is the one running: ``▶ Stop`` (a glyph, so monochrome shows it)."""
+        self.set_class(current and self.running, "-current")
+        self._relabel()
+
+    def _relabel(self) -> None:
+        if not self.running:
+            self.label = self.idle_label
+        else:
+            self.label = "▶ Stop" if self.has_class("-current") else "Stop"

@@ -15,6 +15,7 @@ from textual.widgets import Button, Select, Static
 
 from diskmark.app.widgets.figures import format_bytes
 from diskmark.model import COUNT_MAX, COUNT_MIN, SIZES, SystemFacts, Unit, format_size
+from diskmark.report import disk_kind
 
 UNIT_OPTIONS = [(unit.label, unit) for unit in Unit]
 
@@ -55,6 +56,15 @@ class TargetButton(Button):
         self.label = f"{shorten_path(self.path, room)} ▼"
 
 
+class FixedUnits(Static):
+    """Stands where the unit selector stands when the profile fixes each row's unit (Peak,
+    Real World), so the top row keeps its shape and says why there is no choice."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("units\nper row", id=id)
+        self.tooltip = "Peak and Real World show each row in its own unit (MB/s, IOPS, μs)"
+
+
 class TopBar(Horizontal):
     """All | count | size | target | unit — the order and meaning of CDM's first row."""
 
@@ -79,10 +89,14 @@ class TopBar(Horizontal):
         unit = Select(UNIT_OPTIONS, value=self.initial["unit"], allow_blank=False, id="unit")
         unit.tooltip = "Unit of the tiles (1–4 or u)"
         yield unit
+        yield FixedUnits(id="unit-fixed")
 
 
-def describe_facts(facts: SystemFacts | None, error: str | None = None) -> Text:
-    """``/dev/nvme0n1 · Samsung SSD 980 · ext4 · 812.3 GiB free of 931.5 GiB``."""
+def describe_facts(facts: SystemFacts | None, error: str | None = None,
+                   compact: bool = False) -> Text:
+    """``/dev/nvme0n1 · ext4 · 812.3 GiB free of 931.5 GiB (13% used) · SSD · Samsung SSD
+    980``; ``compact`` (narrow terminals) keeps the free space alone, so the device, the
+    filesystem and the kind of disk fit."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if error:
         text.append(error, style="italic")
@@ -96,14 +110,17 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None) -> Text:
         parts.append((facts.device, "bold"))
     if facts.fstype:
         parts.append((facts.fstype, ""))
-    if facts.total_bytes:
+    if facts.total_bytes and compact:
+        parts.append((f"{format_bytes(facts.free_bytes)} free", ""))
+    elif facts.total_bytes:
         used = 100 * (1 - facts.free_bytes / facts.total_bytes)
         parts.append((f"{format_bytes(facts.free_bytes)} free of "
                       f"{format_bytes(facts.total_bytes)} ({used:.0f}% used)", ""))
     elif facts.fstype:
         parts.append(("reports no free space", "italic"))
-    if facts.rotational is not None:
-        parts.append(("HDD" if facts.rotational else "SSD", ""))
+    kind = disk_kind(facts.rotational, facts.virtual)
+    if kind:
+        parts.append((kind, ""))
     if facts.model:
         parts.append((facts.model, ""))
     for i, (part, style) in enumerate(parts):
@@ -114,14 +131,30 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None) -> Text:
 
 
 class FactsLine(Horizontal):
-    """Under the top bar: what the target is (left) and how the run is set up (right)."""
+    """Under the top bar: what the target is (left) and how the run is set up (right),
+    each in a shorter form below 100 columns."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._facts: tuple[SystemFacts | None, str | None] = (None, None)
+        self._setup = ("", "")
 
     def compose(self) -> ComposeResult:
         yield Static(describe_facts(None), id="facts")
         yield Static("", id="setup")
 
-    def show_facts(self, facts: SystemFacts | None, error: str | None = None) -> None:
-        self.query_one("#facts", Static).update(describe_facts(facts, error))
+    @property
+    def compact(self) -> bool:
+        return (self.size.width or self.app.size.width) < 100
 
-    def show_setup(self, text: str) -> None:
-        self.query_one("#setup", Static).update(text)
+    def show_facts(self, facts: SystemFacts | None, error: str | None = None) -> None:
+        self._facts = (facts, error)
+        self.query_one("#facts", Static).update(describe_facts(facts, error, self.compact))
+
+    def show_setup(self, text: str, compact: str | None = None) -> None:
+        self._setup = (text, compact or text)
+        self.query_one("#setup", Static).update(self._setup[self.compact])
+
+    def on_resize(self) -> None:
+        self.show_facts(*self._facts)
+        self.show_setup(*self._setup)

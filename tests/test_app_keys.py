@@ -1,0 +1,108 @@
+"""Keys a user types into forms: a fast burst lands in the right fields, the comment can be
+reached and left by keys, and the palette offers every selector. The real app, no run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.widgets import Input
+
+from diskmark.app.app import DiskmarkApp
+from diskmark.app.screens.baseline_dialogs import BaselineNameDialog
+from diskmark.app.screens.dialogs import SaveFileDialog
+from diskmark.model import MIB, Settings
+from diskmark.store import Store
+
+SIZE = (120, 40)
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISKMARK_HOME", str(tmp_path / "home"))
+
+
+def make_app(tmp_path: Path) -> DiskmarkApp:
+    target = tmp_path / "target"
+    target.mkdir(exist_ok=True)
+    return DiskmarkApp(settings=Settings(target=str(target), size=16 * MIB, count=1),
+                       persist=False)
+
+
+def burst(app: DiskmarkApp, keys: list[str]) -> None:
+    """Keys as a fast typist's terminal delivers them: all queued before any is handled."""
+    driver = app._driver
+    assert driver is not None
+    for key in keys:
+        char = {"tab": "\t", "space": " "}.get(key, key if len(key) == 1 else None)
+        event = events.Key(key, char)
+        event.set_sender(app)
+        driver.send_message(event)
+
+
+def typed(text: str) -> list[str]:
+    return ["space" if ch == " " else ch for ch in text]
+
+
+@pytest.mark.parametrize("attempt", range(3))
+async def test_a_fast_name_tab_note_lands_in_two_fields(tmp_path, attempt):
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        chosen = []
+        app.push_screen(BaselineNameDialog(Store(), "Save as baseline", name="suggested",
+                                           note=""), chosen.append)
+        await pilot.pause()
+        burst(app, typed("new nvme") + ["tab"] + typed("fw 4B2Q") + ["enter"])
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if chosen:
+                break
+        assert chosen and chosen[0] is not None
+        assert (chosen[0].name, chosen[0].note) == ("new nvme", "fw 4B2Q")
+
+
+async def test_fast_typing_in_the_save_dialog_then_tab_reaches_the_buttons(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        app.push_screen(SaveFileDialog("Save", "report.txt", tmp_path))
+        await pilot.pause()
+        burst(app, typed("abc") + ["tab"] + typed("xyz"))
+        await pilot.pause(0.2)
+        assert app.screen.query_one(Input).value == "abc.txt"
+
+
+async def test_the_comment_is_reached_and_left_by_keys(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        comment = app.query_one("#comment", Input)
+        await pilot.press("n")
+        assert app.focused is comment
+        await pilot.press(*typed("fw 2"))
+        assert comment.value == "fw 2" and app.comment == "fw 2"
+        await pilot.press("escape")
+        assert app.focused is not comment
+        assert app.comment == "fw 2"  # leaving keeps what was typed
+        await pilot.press("o")  # a shortcut works again: the settings open
+        await pilot.pause()
+        assert type(app.screen).__name__ == "SettingsScreen"
+
+
+async def test_the_palette_has_count_size_and_comment_and_counts_right(tmp_path):
+    from diskmark.app.commands import commands
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        titles = {c[0]: c for c in commands(app)}
+        assert "Count: 3" in titles and "Size: 128MiB" in titles and "Size: 64GiB" in titles
+        assert "Comment…" in titles
+        helps = {c[1] for c in commands(app)}
+        assert not any("1 tests" in h for h in helps), helps
+        assert any(h.startswith("1 test,") for h in helps)
+        titles["Count: 3"][2]()
+        titles["Size: 128MiB"][2]()
+        await pilot.pause()
+        assert app.settings.count == 3 and app.settings.size == 128 * MIB
+        titles["Comment…"][2]()
+        await pilot.pause()
+        assert app.focused is app.query_one("#comment")
