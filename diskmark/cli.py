@@ -58,14 +58,18 @@ def _unit(text: str) -> Unit:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError("seconds must be between 0 and 3600")
-    return value
+def _seconds_between(low: float, high: float = 3600):
+    """An argparse type for a number of seconds, with one message for the whole range."""
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not low <= value <= high:  # NaN fails this too
+            raise argparse.ArgumentTypeError(
+                f"must be between {low:g} and {high:g} seconds, not {text}")
+        return value
+    return seconds
 
 
 def _percent(text: str) -> float:
@@ -117,12 +121,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.READ_WRITE.value,
                      help="rw: reads and writes (default); read: reads only; write: writes only")
     run.add_argument("--size", type=_size, default=GIB, metavar="SIZE",
-                     help="test file size, 16MiB … 64GiB (default 1GiB)")
+                     help="test file size in whole MiB, 16MiB … 64GiB (default 1GiB); K, M, "
+                          "G and KiB, MiB, GiB are binary; MB and GB are refused, as diskmark's "
+                          "MB is 1,000,000 bytes")
     run.add_argument("--count", type=int, default=5, metavar="N",
                      help=f"measured passes per test, {COUNT_MIN}-{COUNT_MAX}; the best is kept (default 5)")
-    run.add_argument("--measure", type=_seconds, metavar="SEC",
+    run.add_argument("--measure", type=_seconds_between(1), metavar="SEC",
                      help="seconds each pass measures (default: the preset's, 5)")
-    run.add_argument("--interval", type=_seconds, metavar="SEC",
+    run.add_argument("--interval", type=_seconds_between(0), metavar="SEC",
                      help="seconds of rest between tests (default: the preset's, 5)")
     run.add_argument("--data", choices=[d.value for d in DataPattern], default="random",
                      help="test data: random (default) or zeros (CrystalDiskMark's All 0x00)")

@@ -80,11 +80,26 @@ def test_output_never_replaces_an_existing_file(tmp_path):
     (["--preset", "nope"], "no preset 'nope'"),
     (["--unstable", "0"], "unstable threshold must be between 0.5 and 100"),
     (["--unstable", "lots"], "not a percentage"),
+    (["--size", "16.5MiB"], "whole MiB"),
+    (["--size", "16mb"], "write 16MiB"),
 ])
 def test_bad_arguments_exit_2_and_say_why(tmp_path, args, message):
     out = diskmark("run", "--target", str(tmp_path), *args)
     assert out.returncode == 2
     assert message in out.stderr
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("option, low", [("--measure", 1), ("--interval", 0)])
+def test_out_of_range_seconds_get_one_message_for_the_range(tmp_path, option, low):
+    messages = set()
+    for value in (str(low - 1), "-1", "3601", "nan"):
+        out = diskmark("run", "--target", str(tmp_path), option, value)
+        assert out.returncode == 2
+        messages.add(out.stderr.rsplit(", not ", 1)[0])
+        assert (f"argument {option}: must be between {low} and 3600 seconds, not {value}"
+                in out.stderr)
+    assert len(messages) == 1, messages
     assert leftovers(tmp_path) == []
 
 
