@@ -15,9 +15,9 @@ from pathlib import Path
 
 from diskmark import __version__
 from diskmark.atomic import write_atomic
-from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Progress,
-                            Settings, Status, TestFinished, UNSTABLE_PCT, Unit, format_size,
-                            parse_size)
+from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Notice,
+                            Progress, Settings, Status, TestFinished, UNSTABLE_PCT, Unit,
+                            format_size, parse_size)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -154,7 +154,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "existing file unless --force)")
     run.add_argument("--force", action="store_true", help="let --output replace an existing file")
     run.add_argument("--comment", default="", help="a comment to include in the report")
-    run.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    run.add_argument("-q", "--quiet", action="store_true",
+                     help="no progress on stderr; warnings and errors (a file left on disk, "
+                          "a failure) are still printed")
     saved = run.add_argument_group("baselines and comparison")
     saved.add_argument("--save-baseline", metavar="NAME",
                        help="save this result as baseline NAME (any text); an existing NAME is "
@@ -507,8 +509,13 @@ def render(session, fmt: str, unit: Unit, comparison=None) -> str:
     return text
 
 
+#: Notices shown even with --quiet: a file left on disk or a failure must never go unsaid.
+LOUD_SEVERITIES = ("warning", "error")
+
+
 class ProgressLine:
-    """Progress on stderr: one live line on a terminal, a line per finished test otherwise."""
+    """Progress on stderr: one live line on a terminal, a line per finished test otherwise.
+    With ``enabled`` False (--quiet) only warnings and errors are printed."""
 
     def __init__(self, enabled: bool = True):
         self.enabled = enabled
@@ -518,6 +525,11 @@ class ProgressLine:
     def on_event(self, event) -> None:
         from diskmark.report import describe_progress, format_figure
 
+        if isinstance(event, Notice):
+            if self.enabled or event.severity in LOUD_SEVERITIES:
+                self.clear()
+                print(f"diskmark: note: {event.text}", file=sys.stderr)
+            return
         if not self.enabled:
             return
         if isinstance(event, Progress) and self.tty:
@@ -532,9 +544,6 @@ class ProgressLine:
                     f"{format_figure(r.best_lat_us, Unit.US):>10} us")
             self.clear()
             print(line, file=sys.stderr)
-        elif hasattr(event, "text"):  # Notice
-            self.clear()
-            print(f"diskmark: note: {event.text}", file=sys.stderr)
 
     def clear(self) -> None:
         if self.enabled and self.tty and self._width:

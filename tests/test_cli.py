@@ -186,3 +186,30 @@ def test_unstable_threshold_reaches_every_test_and_the_verdict(tmp_path, no_left
     (test,) = data["tests"]
     assert test["unstable_threshold_pct"] == 100
     assert test["stats"]["mb_s"]["r_avg_pct"] < 100 and test["unstable"] is None
+
+
+def test_quiet_still_prints_that_a_file_was_left_behind(tmp_path):
+    """Another program replaces the test file while it runs: diskmark leaves the stranger's
+    file alone and says so, even with --quiet (notices about files left on disk always show)."""
+    proc = subprocess.Popen([sys.executable, "-m", "diskmark", "run", "--target", str(tmp_path),
+                             "--size", "16MiB", "--count", "2", "--measure", "2", "--interval",
+                             "0", "--profile", "demo", "--mode", "read", "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not (leftovers(tmp_path) and fio_processes(tmp_path)):
+            assert time.monotonic() < deadline, "the test file never appeared"
+            time.sleep(0.05)
+        (testfile,) = leftovers(tmp_path)
+        stranger = tmp_path / "stranger"
+        with open(stranger, "wb") as f:
+            f.truncate(16 * 1024 * 1024)
+        os.replace(stranger, testfile)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert testfile.exists(), "diskmark removed a file it did not create"
+    testfile.unlink()
+    assert f"{testfile} was replaced by another program" in stderr
+    assert "MB/s" not in stderr  # still quiet about progress
