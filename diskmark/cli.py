@@ -15,6 +15,7 @@ from pathlib import Path
 
 from diskmark import __version__
 from diskmark.atomic import write_atomic
+from diskmark.display import json_utf8, shown
 from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Notice,
                             Progress, Settings, Status, TestFinished, UNSTABLE_PCT, Unit,
                             format_size, parse_size)
@@ -242,14 +243,15 @@ def cmd_presets() -> int:
 
     catalog = load_catalog()
     for preset in catalog.presets.values():
-        print(f"{preset.id}: {preset.name} — {preset.description}")
-        print(f"    measure {preset.measure:g} s, interval {preset.interval:g} s, from {preset.source}")
+        out(f"{preset.id}: {preset.name} — {preset.description}\n"
+            f"    measure {preset.measure:g} s, interval {preset.interval:g} s, "
+            f"from {preset.source}\n")
         for profile in preset.profiles.values():
             tests = ", ".join(t.label for t in profile.tests)
-            print(f"    {profile.id:8} {profile.name}: {tests}")
-    print(f"\nUser presets: {user_presets_dir()}/*.toml")
+            out(f"    {profile.id:8} {profile.name}: {tests}\n")
+    out(f"\nUser presets: {user_presets_dir()}/*.toml\n")
     for problem in catalog.problems:
-        print(f"diskmark: skipped preset {problem}", file=sys.stderr)
+        error(f"skipped preset {problem}")
     return EXIT_OK
 
 
@@ -261,8 +263,19 @@ def _settings(args: argparse.Namespace) -> Settings:
                     comment=args.comment, unstable_pct=args.unstable)
 
 
+def out(text: str) -> None:
+    """Write what the user asked for to stdout, with the control characters and undecodable
+    bytes of names, notes, paths and device strings shown escaped (see diskmark.display)."""
+    sys.stdout.write(shown(text))
+
+
+def say(line: str) -> None:
+    """One message line on stderr, escaped as ``out`` does."""
+    print(shown(line), file=sys.stderr)
+
+
 def error(message: str) -> None:
-    print(f"diskmark: {message}", file=sys.stderr)
+    say(f"diskmark: {message}")
 
 
 def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -317,19 +330,19 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         comparison = compare(session, reference.session, reference.name)
         if args.format == "csv" and not args.quiet:
-            sys.stderr.write(comparison_text(comparison))
+            say(comparison_text(comparison).rstrip("\n"))
     text = render(session, args.format, args.unit, comparison)
     if out_path:
         try:
             write_atomic(out_path, text, exclusive=not args.force)
         except OSError as e:
             error(f"cannot write {out_path}: {e.strerror or e}")
-            sys.stdout.write(text)
+            out(text)
             return EXIT_FAILED
         if not args.quiet:
-            print(f"diskmark: report written to {out_path}", file=sys.stderr)
+            say(f"diskmark: report written to {out_path}")
     else:
-        sys.stdout.write(text)
+        out(text)
         sys.stdout.flush()
     if session.status is Status.CANCELLED or interrupted:
         error("interrupted; fio stopped and the test file removed.")
@@ -389,7 +402,7 @@ def _keep(store, session, args: argparse.Namespace) -> int:
         error(f"not saved as baseline: {e}")
         return e.exit_code
     if not args.quiet:
-        print(f"diskmark: saved as baseline {entry.name!r} ({entry.path})", file=sys.stderr)
+        say(f"diskmark: saved as baseline {entry.name!r} ({entry.path})")
     return EXIT_OK
 
 
@@ -399,9 +412,9 @@ def _gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
     verdict, lines = gate(comparison, pct, against)
     if verdict == "pass":
         if not quiet:
-            print("\n".join(f"diskmark: {line}" for line in lines), file=sys.stderr)
+            say("\n".join(f"diskmark: {line}" for line in lines))
         return EXIT_OK
-    print("\n".join(f"diskmark: {line}" for line in lines), file=sys.stderr)
+    say("\n".join(f"diskmark: {line}" for line in lines))
     return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
 
 
@@ -416,17 +429,15 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             from diskmark.report import text_report
 
             entry = store.get_baseline(args.name)
-            print(f"Baseline: {entry.name}")
-            if entry.note:
-                print(f"    Note: {entry.note}")
-            print(f"   Saved: {entry.saved}\n    File: {entry.path}\n")
-            sys.stdout.write(text_report(entry.session))
+            note = f"    Note: {entry.note}\n" if entry.note else ""
+            out(f"Baseline: {entry.name}\n{note}   Saved: {entry.saved}\n"
+                f"    File: {entry.path}\n\n{text_report(entry.session)}")
             return EXIT_OK
         if args.action == "compare":
             return _baselines_compare(store, args)
         if args.action == "delete":
             entry = store.delete_baseline(args.name)
-            print(f"diskmark: deleted baseline {entry.name!r} ({entry.path})", file=sys.stderr)
+            say(f"diskmark: deleted baseline {entry.name!r} ({entry.path})")
             return EXIT_OK
         if args.action == "export":
             try:
@@ -434,7 +445,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             except DestinationExists as e:
                 error(f"{e} (--force replaces it)")
                 return e.exit_code
-            print(f"diskmark: exported baseline {args.name!r} to {dest}", file=sys.stderr)
+            say(f"diskmark: exported baseline {args.name!r} to {dest}")
             return EXIT_OK
         if args.action == "import":
             try:
@@ -443,8 +454,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
                 error(f"{e}; import it under another name with --name N, or replace it "
                       f"with --force")
                 return e.exit_code
-            print(f"diskmark: imported {args.file} as baseline {entry.name!r} ({entry.path})",
-                  file=sys.stderr)
+            say(f"diskmark: imported {args.file} as baseline {entry.name!r} ({entry.path})")
             return EXIT_OK
     except StoreError as e:
         error(str(e))
@@ -457,10 +467,10 @@ def _baselines_list(store) -> int:
 
     entries = store.baselines()
     if not entries:
-        print(f"No baselines in {store.baselines_dir}. Save one with "
-              f"`diskmark run --save-baseline NAME`.", file=sys.stderr)
+        say(f"No baselines in {store.baselines_dir}. Save one with "
+            f"`diskmark run --save-baseline NAME`.")
         return EXIT_OK
-    sys.stdout.write(format_listing(entries))
+    out(format_listing(entries))
     return EXIT_OK
 
 
@@ -472,18 +482,25 @@ def _baselines_compare(store, args: argparse.Namespace) -> int:
     if args.format == "json":
         import json
 
-        sys.stdout.write(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
-                                    ensure_ascii=False) + "\n")
+        out(json_utf8(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
+                                 ensure_ascii=False)) + "\n")
     elif args.format == "markdown":
-        sys.stdout.write(comparison_markdown(cmp, f"baseline {b.name!r}"))
+        out(comparison_markdown(cmp, f"baseline {b.name!r}"))
     else:
-        sys.stdout.write(comparison_text(cmp, f"baseline {b.name!r}"))
+        out(comparison_text(cmp, f"baseline {b.name!r}"))
     if args.fail_on_regression is not None:
         return _gate(cmp, args.fail_on_regression, f"baseline {a.name!r}")
     return EXIT_OK
 
 
 def render(session, fmt: str, unit: Unit, comparison=None) -> str:
+    """The report as it is printed or written to --output: text, CSV and Markdown show
+    control characters and undecodable bytes escaped; JSON escapes them its own way."""
+    text = _render(session, fmt, unit, comparison)
+    return text if fmt == "json" else shown(text)
+
+
+def _render(session, fmt: str, unit: Unit, comparison=None) -> str:
     from diskmark import report
 
     if fmt == "json":
@@ -528,12 +545,12 @@ class ProgressLine:
         if isinstance(event, Notice):
             if self.enabled or event.severity in LOUD_SEVERITIES:
                 self.clear()
-                print(f"diskmark: note: {event.text}", file=sys.stderr)
+                say(f"diskmark: note: {event.text}")
             return
         if not self.enabled:
             return
         if isinstance(event, Progress) and self.tty:
-            line = describe_progress(event)[:_columns() - 1]
+            line = shown(describe_progress(event), one_line=True)[:_columns() - 1]
             sys.stderr.write("\r" + line.ljust(self._width))
             self._width = len(line)
             sys.stderr.flush()
@@ -543,7 +560,7 @@ class ProgressLine:
                     f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
                     f"{format_figure(r.best_lat_us, Unit.US):>10} us")
             self.clear()
-            print(line, file=sys.stderr)
+            say(line)
 
     def clear(self) -> None:
         if self.enabled and self.tty and self._width:

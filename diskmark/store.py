@@ -38,6 +38,7 @@ from typing import Any
 
 from diskmark import __version__, paths
 from diskmark.atomic import write_atomic
+from diskmark.display import json_utf8
 from diskmark.model import RESULT_SCHEMA, Op, SessionResult, SystemFacts
 
 SCHEMA = "diskmark.saved/1"
@@ -361,7 +362,7 @@ def read_json(path: Path) -> Any:
 
 def _dumps(d: dict[str, Any]) -> str:
     try:
-        return json.dumps(d, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        return json_utf8(json.dumps(d, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
     except ValueError as e:  # NaN or infinity somewhere in the figures
         raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
 
