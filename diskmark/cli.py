@@ -1,7 +1,8 @@
 """The command line: the TUI by default, ``run`` for scripts, ``presets`` to see the tests.
 
 Exit codes (``diskmark run``): 0 done, 1 the benchmark failed, 2 bad arguments or an unusable
-target (nothing was started), 3 a regression beyond ``--fail-on-regression``, 130 interrupted.
+target (nothing was started), 3 a regression beyond ``--fail-on-regression``, 130 interrupted;
+any command: 141 when the reader of stdout went away (see diskmark.streams).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 from diskmark import __version__
 from diskmark.atomic import write_atomic
 from diskmark.display import json_utf8, shown
+from diskmark.streams import ensure_std_streams, stdout_gone, write_err, write_out
 from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Notice,
                             Progress, Settings, Status, TestFinished, UNSTABLE_PCT, Unit,
                             format_size, parse_size)
@@ -41,7 +43,7 @@ Every finished run is kept in the history (see `diskmark baselines --help`).
 exit status: 0 done, 1 benchmark failed, 2 bad arguments, unusable target or unknown
 baseline (nothing started), 3 a test worse than the --compare baseline by more than
 --fail-on-regression PCT, 130 interrupted (Ctrl+C or SIGTERM; fio is stopped and the test
-file removed).
+file removed), 141 stdout's reader went away (e.g. `| head -1`; the run is still kept).
 """
 
 
@@ -93,8 +95,21 @@ def _mix(text: str) -> int:
     return value
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, printing as every other output of diskmark does: escaped, and with a
+    closed stdout reported to ``main`` rather than silently swallowed."""
+
+    def _print_message(self, message: str, file=None) -> None:
+        if not message:
+            return
+        if file is None or file is sys.stderr:
+            write_err(shown(message))
+        else:
+            out(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="diskmark",
         description="CrystalDiskMark for the Linux terminal. Without a command, opens the "
                     "full-screen app; `diskmark run` measures headless for scripts.",
@@ -216,6 +231,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Whatever it is, a reader of stdout that has gone (``| head -1``) ends
+    it quietly with status 141 instead of a traceback (see diskmark.streams)."""
+    ensure_std_streams()
+    try:
+        try:
+            status = _command(argv)
+        except SystemExit as e:  # argparse after --help, --version or a usage error
+            status = e.code if isinstance(e.code, int) else EXIT_USAGE if e.code else EXIT_OK
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return stdout_gone()
+    return status
+
+
+def _command(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "run":
@@ -265,13 +295,14 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def out(text: str) -> None:
     """Write what the user asked for to stdout, with the control characters and undecodable
-    bytes of names, notes, paths and device strings shown escaped (see diskmark.display)."""
-    sys.stdout.write(shown(text))
+    bytes of names, notes, paths and device strings shown escaped (see diskmark.display).
+    Raises BrokenPipeError when the reader has gone; ``main`` ends the command then."""
+    write_out(shown(text))
 
 
 def say(line: str) -> None:
-    """One message line on stderr, escaped as ``out`` does."""
-    print(shown(line), file=sys.stderr)
+    """One message line on stderr, escaped as ``out`` does; a broken stderr is ignored."""
+    write_err(shown(line) + "\n")
 
 
 def error(message: str) -> None:
@@ -332,6 +363,7 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if args.format == "csv" and not args.quiet:
             say(comparison_text(comparison).rstrip("\n"))
     text = render(session, args.format, args.unit, comparison)
+    delivered = EXIT_OK
     if out_path:
         try:
             write_atomic(out_path, text, exclusive=not args.force)
@@ -342,8 +374,10 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if not args.quiet:
             say(f"diskmark: report written to {out_path}")
     else:
-        out(text)
-        sys.stdout.flush()
+        try:
+            out(text)
+        except BrokenPipeError:  # `| head`: the run is kept all the same; say so by the status
+            delivered = stdout_gone()
     if session.status is Status.CANCELLED or interrupted:
         error("interrupted; fio stopped and the test file removed.")
         return EXIT_INTERRUPTED
@@ -354,8 +388,8 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return kept
     if comparison is not None and args.fail_on_regression is not None:
         return _gate(comparison, args.fail_on_regression, f"baseline {reference.name!r}",
-                     args.quiet)
-    return EXIT_OK
+                     args.quiet) or delivered
+    return delivered
 
 
 def _open_store(args: argparse.Namespace, parser: argparse.ArgumentParser):
@@ -551,9 +585,8 @@ class ProgressLine:
             return
         if isinstance(event, Progress) and self.tty:
             line = shown(describe_progress(event), one_line=True)[:_columns() - 1]
-            sys.stderr.write("\r" + line.ljust(self._width))
-            self._width = len(line)
-            sys.stderr.flush()
+            if write_err("\r" + line.ljust(self._width)):
+                self._width = len(line)
         elif isinstance(event, TestFinished):
             r = event.result
             line = (f"{r.label:14} {r.op.value:5} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
@@ -564,8 +597,7 @@ class ProgressLine:
 
     def clear(self) -> None:
         if self.enabled and self.tty and self._width:
-            sys.stderr.write("\r" + " " * self._width + "\r")
-            sys.stderr.flush()
+            write_err("\r" + " " * self._width + "\r")
             self._width = 0
 
 
