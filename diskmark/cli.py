@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from diskmark import __version__
-from diskmark.atomic import write_atomic
+from diskmark.destination import Destination, DestinationError, DestinationExists
 from diskmark.display import json_utf8, shown
 from diskmark.streams import ensure_std_streams, stdout_gone, write_err, write_out
 from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Notice,
@@ -166,9 +166,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="text: CrystalDiskMark's report; json: everything, schema "
                           "diskmark.result/1; csv: one row per pass; markdown: a table")
     run.add_argument("--output", metavar="FILE",
-                     help="write the report to FILE instead of stdout (refuses to replace an "
-                          "existing file unless --force)")
-    run.add_argument("--force", action="store_true", help="let --output replace an existing file")
+                     help="write the report to FILE instead of stdout, checked before the "
+                          "run: an existing file is replaced only with --force; a FIFO or "
+                          "character device (/dev/stdout) is written into, never replaced")
+    run.add_argument("--force", action="store_true",
+                     help="let --output replace an existing regular file")
     run.add_argument("--comment", default="", help="a comment to include in the report")
     run.add_argument("-q", "--quiet", action="store_true",
                      help="no progress on stderr; warnings and errors (a file left on disk, "
@@ -310,18 +312,35 @@ def error(message: str) -> None:
 
 
 def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from diskmark.engine import DiskmarkError, Engine
-
+    """Check everything that can be checked (arguments, --output, the store) before the
+    benchmark starts, so that a mistake costs no wait."""
     settings = _settings(args)
     try:
         settings.validate()
     except ValueError as e:
         parser.error(str(e))  # exits 2
-    out_path = Path(args.output) if args.output else None
-    if out_path and out_path.exists() and not args.force:
-        error(f"{out_path} exists; diskmark does not replace files it did not create "
-              f"(use --force to allow it).")
-        return EXIT_USAGE
+    destination = None
+    if args.output:
+        try:
+            destination = Destination(Path(args.output), force=args.force)
+        except DestinationExists as e:
+            error(f"{e}; diskmark does not replace files it did not create (use --force to "
+                  f"allow it).")
+            return EXIT_USAGE
+        except DestinationError as e:
+            error(str(e))
+            return EXIT_USAGE
+    try:
+        return _run(args, parser, settings, destination)
+    finally:
+        if destination is not None:
+            destination.close()
+
+
+def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Settings,
+         destination: Destination | None) -> int:
+    from diskmark.engine import DiskmarkError, Engine
+
     opened = _open_store(args, parser)
     if isinstance(opened, int):
         return opened
@@ -364,15 +383,20 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             say(comparison_text(comparison).rstrip("\n"))
     text = render(session, args.format, args.unit, comparison)
     delivered = EXIT_OK
-    if out_path:
+    if destination is not None:
         try:
-            write_atomic(out_path, text, exclusive=not args.force)
-        except OSError as e:
-            error(f"cannot write {out_path}: {e.strerror or e}")
+            destination.write(text)
+        except FileExistsError:
+            error(f"{destination.path} appeared meanwhile; not replaced. The report:")
+            out(text)
+            return EXIT_FAILED
+        except (OSError, DestinationError) as e:
+            error(f"cannot write {destination.path}: {getattr(e, 'strerror', None) or e}. "
+                  f"The report:")
             out(text)
             return EXIT_FAILED
         if not args.quiet:
-            say(f"diskmark: report written to {out_path}")
+            say(f"diskmark: report written to {destination.path}")
     else:
         try:
             out(text)

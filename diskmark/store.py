@@ -38,6 +38,9 @@ from typing import Any
 
 from diskmark import __version__, paths
 from diskmark.atomic import write_atomic
+from diskmark.destination import Destination
+from diskmark.destination import DestinationError as UnusableDestination
+from diskmark.destination import DestinationExists as FileInTheWay
 from diskmark.display import json_utf8
 from diskmark.model import RESULT_SCHEMA, Op, SessionResult, SystemFacts
 
@@ -625,21 +628,32 @@ class Store:
 
     def export_baseline(self, name: str, dest: Path, force: bool = False) -> Path:
         """Write baseline ``name`` to ``dest`` (a file, or an existing directory to put it
-        in). Never replaces an existing file unless ``force``. Returns the path written."""
+        in). Never replaces an existing file unless ``force``; a FIFO or character device
+        (``/dev/stdout``) is written into, never replaced (see diskmark.destination).
+        Returns the path written."""
         entry = self.get_baseline(name)
         dest = Path(dest)
         if dest.is_dir():
             dest = dest / entry.path.name
-        if dest.exists() and not force:
-            raise DestinationExists(f"{dest} exists; not replacing it")
+        text = _dumps(entry.to_file_dict())
         try:
-            write_atomic(dest, _dumps(entry.to_file_dict()), exclusive=not force)
+            destination = Destination(dest, force=force, make_parents=True)
+        except FileInTheWay:
+            raise DestinationExists(f"{dest} exists; not replacing it") from None
+        except UnusableDestination as e:
+            raise StoreError(str(e)) from None
+        try:
+            destination.write(text)
         except FileExistsError as e:
             if not dest.exists():
                 raise StoreIOError(_write_failure(dest, e)) from None
             raise DestinationExists(f"{dest} exists; not replacing it") from None
+        except UnusableDestination as e:
+            raise StoreError(str(e)) from None
         except OSError as e:
             raise StoreIOError(_write_failure(dest, e)) from None
+        finally:
+            destination.close()
         return dest
 
     def import_baseline(self, src: Path, name: str | None = None, replace: bool = False) -> Entry:

@@ -1,0 +1,147 @@
+"""Where a report (``run --output``) or an export (``baselines export``) goes, checked before
+any work and written without ever replacing what diskmark did not create.
+
+- A new file is created exclusively (atomically: temporary file, then a link).
+- An existing regular file is replaced only with ``force``, atomically; through a symbolic
+  link the file it points to is replaced and the link stays.
+- A character device or a FIFO (``/dev/null``, ``/dev/stdout``, a terminal, ``mkfifo``) is
+  written into as a shell redirection would: opened for writing, neither truncated nor
+  renamed over. It is opened at once, so a FIFO nobody reads is refused before a long run
+  rather than blocking after it.
+- A directory, a block device, a socket or a symbolic link to nothing is refused.
+
+Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import os
+import stat
+from pathlib import Path
+
+from diskmark.atomic import write_atomic
+
+
+class DestinationError(ValueError):
+    """The destination cannot be used; the message says why and is fit to show."""
+
+
+class DestinationExists(DestinationError):
+    """A regular file is there and replacing it was not allowed."""
+
+
+def _can_write(path: Path | str, directory: bool = False) -> bool:
+    mode = os.W_OK | (os.X_OK if directory else 0)
+    if os.access in os.supports_effective_ids:
+        return os.access(path, mode, effective_ids=True)
+    return os.access(path, mode)
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+class Destination:
+    """A checked place to write to; ``write`` once, then ``close``."""
+
+    def __init__(self, path: Path, force: bool = False, make_parents: bool = False):
+        self.path = Path(path)
+        self.force = force
+        self._fd: int | None = None
+        self._replace = False  # an existing regular file, at self._real
+        self._real = self.path
+        try:
+            st = os.stat(self.path)  # follows symbolic links, as a redirection does
+        except FileNotFoundError:
+            self._check_new(make_parents)
+            return
+        except NotADirectoryError:
+            raise DestinationError(f"cannot write {self.path}: a part of it is not a "
+                                   f"directory") from None
+        except OSError as e:
+            raise DestinationError(f"cannot write {self.path}: {e.strerror or e}") from None
+        if stat.S_ISREG(st.st_mode):
+            self._check_replace()
+        elif stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
+            self._fd = self._open_stream()
+        else:
+            raise DestinationError(f"{self.path} is {_kind(st.st_mode)}; diskmark writes into "
+                                   f"files, FIFOs and character devices only")
+
+    def _check_new(self, make_parents: bool) -> None:
+        if os.path.islink(self.path):
+            raise DestinationError(f"{self.path} is a symbolic link to "
+                                   f"{os.readlink(self.path)}, which does not exist; diskmark "
+                                   f"does not create files through links")
+        parent = self.path.parent
+        while make_parents and not os.path.lexists(parent) and parent != parent.parent:
+            parent = parent.parent
+        if not parent.exists():
+            raise DestinationError(f"cannot write {self.path}: the directory {parent} does "
+                                   f"not exist")
+        if not parent.is_dir():
+            raise DestinationError(f"cannot write {self.path}: {parent} is not a directory")
+        if not _can_write(parent, directory=True):
+            raise DestinationError(f"cannot write {self.path}: no permission to create files "
+                                   f"in {parent} (or it is read-only)")
+
+    def _check_replace(self) -> None:
+        if not self.force:
+            raise DestinationExists(f"{self.path} exists")
+        self._real = Path(os.path.realpath(self.path))
+        if not _can_write(self._real):
+            raise DestinationError(f"cannot write {self.path}: it is not writable")
+        if not _can_write(self._real.parent, directory=True):
+            raise DestinationError(f"cannot replace {self.path}: no permission to create "
+                                   f"files in {self._real.parent} (or it is read-only)")
+        self._replace = True
+
+    def _open_stream(self) -> int:
+        """Open a FIFO or character device for writing without blocking: no reader on a
+        FIFO is an error now, not a hang later."""
+        flags = os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+        try:
+            fd = os.open(self.path, flags)
+        except OSError as e:
+            if e.errno == errno.ENXIO:
+                raise DestinationError(f"nothing reads the FIFO {self.path}; start its reader "
+                                       f"first") from None
+            raise DestinationError(f"cannot write {self.path}: {e.strerror or e}") from None
+        mode = os.fstat(fd).st_mode
+        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):  # swapped since the stat
+            os.close(fd)
+            raise DestinationError(f"{self.path} changed while it was opened; not writing")
+        fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        return fd
+
+    def write(self, text: str) -> Path:
+        """Write ``text``; returns the file written (the link's target for a link). Raises
+        OSError (FileExistsError when a new file appeared meanwhile) or DestinationError."""
+        if self._fd is not None:
+            data = memoryview(text.encode("utf-8"))
+            while data:
+                data = data[os.write(self._fd, data):]
+            return self.path
+        if self._replace:
+            try:
+                mode = os.lstat(self._real).st_mode
+            except FileNotFoundError:
+                mode = stat.S_IFREG
+            if not stat.S_ISREG(mode):
+                raise DestinationError(f"{self.path} is no longer a regular file; not "
+                                       f"replacing it")
+        write_atomic(self._real, text, exclusive=not self._replace)
+        return self._real
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
