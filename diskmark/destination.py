@@ -32,6 +32,11 @@ class DestinationExists(DestinationError):
     """A regular file is there and replacing it was not allowed."""
 
 
+class DestinationUnwritable(DestinationError):
+    """The place is fine, but this user cannot write there (permissions, a read-only
+    filesystem, a missing directory): an I/O problem rather than a wrong argument."""
+
+
 def _can_write(path: Path | str, directory: bool = False) -> bool:
     mode = os.W_OK | (os.X_OK if directory else 0)
     if os.access in os.supports_effective_ids:
@@ -64,10 +69,12 @@ class Destination:
             self._check_new(make_parents)
             return
         except NotADirectoryError:
-            raise DestinationError(f"cannot write {self.path}: a part of it is not a "
-                                   f"directory") from None
+            culprit = next((p for p in self.path.parents if p.exists() and not p.is_dir()),
+                           self.path.parent)
+            raise DestinationUnwritable(f"cannot write {self.path}: {culprit} is not a "
+                                        f"directory") from None
         except OSError as e:
-            raise DestinationError(f"cannot write {self.path}: {e.strerror or e}") from None
+            raise DestinationUnwritable(f"cannot write {self.path}: {e.strerror or e}") from None
         if stat.S_ISREG(st.st_mode):
             self._check_replace()
         elif stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
@@ -85,23 +92,24 @@ class Destination:
         while make_parents and not os.path.lexists(parent) and parent != parent.parent:
             parent = parent.parent
         if not parent.exists():
-            raise DestinationError(f"cannot write {self.path}: the directory {parent} does "
-                                   f"not exist")
+            raise DestinationUnwritable(f"cannot write {self.path}: the directory {parent} "
+                                        f"does not exist")
         if not parent.is_dir():
-            raise DestinationError(f"cannot write {self.path}: {parent} is not a directory")
+            raise DestinationUnwritable(f"cannot write {self.path}: {parent} is not a "
+                                        f"directory")
         if not _can_write(parent, directory=True):
-            raise DestinationError(f"cannot write {self.path}: no permission to create files "
-                                   f"in {parent} (or it is read-only)")
+            raise DestinationUnwritable(f"cannot write {self.path}: no permission to create "
+                                        f"files in {parent} (or it is read-only)")
 
     def _check_replace(self) -> None:
         if not self.force:
             raise DestinationExists(f"{self.path} exists")
         self._real = Path(os.path.realpath(self.path))
         if not _can_write(self._real):
-            raise DestinationError(f"cannot write {self.path}: it is not writable")
+            raise DestinationUnwritable(f"cannot write {self.path}: it is not writable")
         if not _can_write(self._real.parent, directory=True):
-            raise DestinationError(f"cannot replace {self.path}: no permission to create "
-                                   f"files in {self._real.parent} (or it is read-only)")
+            raise DestinationUnwritable(f"cannot replace {self.path}: no permission to create "
+                                        f"files in {self._real.parent} (or it is read-only)")
         self._replace = True
 
     def _open_stream(self) -> int:
@@ -114,7 +122,7 @@ class Destination:
             if e.errno == errno.ENXIO:
                 raise DestinationError(f"nothing reads the FIFO {self.path}; start its reader "
                                        f"first") from None
-            raise DestinationError(f"cannot write {self.path}: {e.strerror or e}") from None
+            raise DestinationUnwritable(f"cannot write {self.path}: {e.strerror or e}") from None
         mode = os.fstat(fd).st_mode
         if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):  # swapped since the stat
             os.close(fd)

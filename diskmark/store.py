@@ -41,6 +41,7 @@ from diskmark.atomic import write_atomic
 from diskmark.destination import Destination
 from diskmark.destination import DestinationError as UnusableDestination
 from diskmark.destination import DestinationExists as FileInTheWay
+from diskmark.destination import DestinationUnwritable
 from diskmark.display import json_utf8
 from diskmark.model import RESULT_SCHEMA, Op, SessionResult, SystemFacts
 
@@ -640,6 +641,8 @@ class Store:
             destination = Destination(dest, force=force, make_parents=True)
         except FileInTheWay:
             raise DestinationExists(f"{dest} exists; not replacing it") from None
+        except DestinationUnwritable as e:
+            raise StoreIOError(str(e)) from None
         except UnusableDestination as e:
             raise StoreError(str(e)) from None
         try:
