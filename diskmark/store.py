@@ -44,6 +44,7 @@ from diskmark.destination import DestinationExists as FileInTheWay
 from diskmark.destination import DestinationUnwritable
 from diskmark.display import json_utf8
 from diskmark.model import RESULT_SCHEMA, DataPattern, Mode, Op, SessionResult, Status
+from diskmark.regular_file import read_regular_file
 
 SCHEMA = "diskmark.saved/1"
 SCHEMA_PREFIX = "diskmark.saved/"
@@ -441,17 +442,11 @@ def parse_saved(data: Any) -> tuple[dict[str, Any], SessionResult]:
 
 
 def read_json(path: Path) -> Any:
-    """Read and decode a JSON file. Raises ValueError (bad content) or OSError (I/O)."""
-    if not path.exists():
-        raise FileNotFoundError(2, "No such file or directory", str(path))
-    if not path.is_file():
-        raise ValueError("not a regular file")
-    size = path.stat().st_size
-    if size == 0:
+    """Read and decode a JSON file. Raises ValueError (bad content, or not a regular file:
+    a FIFO or a link to a device among the saved files is damaged, never read) or OSError."""
+    raw = read_regular_file(path, MAX_FILE_BYTES)
+    if not raw:
         raise ValueError("empty file")
-    if size > MAX_FILE_BYTES:
-        raise ValueError(f"too large to be a diskmark result ({size} bytes)")
-    raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

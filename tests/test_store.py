@@ -265,7 +265,8 @@ def test_unreadable_and_odd_files_do_not_crash_listings(store):
     (store.history_dir / "broken.json").write_text('{"schema": "diskmark.saved/1", "ki')
     store.save_history(make_session())
     reasons = {e.path.name: e.damaged for e in store.baselines()}
-    assert reasons == {"binary.json": "not UTF-8 text", "a-directory.json": "not a regular file"}
+    assert reasons == {"binary.json": "not UTF-8 text",
+                       "a-directory.json": "not a regular file (a directory)"}
     history = store.history()
     assert len(history) == 2
     assert sum(1 for e in history if e.damaged and "truncated" in e.damaged) == 1
