@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from diskmark import model
-from diskmark.atomic import write_atomic
+from diskmark.atomic import remove_stale_temps, write_atomic
 from diskmark.paths import config_dir
 from diskmark.regular_file import NotRegularFile, read_regular_file
 
@@ -308,6 +308,7 @@ def load_config() -> tuple[AppConfig, str | None]:
     A damaged file is moved aside at once (``settings.json.damaged-<timestamp>``) and the
     notice says where it went, so the next save never overwrites it."""
     path = config_path()
+    remove_stale_temps(path.parent)  # what a save killed with SIGKILL left behind
     result = _read(path)
     if result is None:
         return AppConfig(), None

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from diskmark import __version__, paths
-from diskmark.atomic import write_atomic
+from diskmark.atomic import remove_stale_temps, write_atomic
 from diskmark.destination import Destination
 from diskmark.destination import DestinationError as UnusableDestination
 from diskmark.destination import DestinationExists as FileInTheWay
@@ -488,6 +488,8 @@ class Store:
 
     def __init__(self, root: Path | None = None):
         self._root = Path(root) if root is not None else None
+        for directory in (self.history_dir, self.baselines_dir):
+            remove_stale_temps(directory)  # what saves killed with SIGKILL left behind
 
     @property
     def root(self) -> Path:
