@@ -21,6 +21,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Select
 from textual.worker import Worker, WorkerState
@@ -45,6 +46,7 @@ from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.atomic import write_atomic
+from diskmark.display import shown
 from diskmark.compare import BETTER, SAME, WORSE, Comparison, compare
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
@@ -254,6 +256,14 @@ class DiskmarkApp(App[int]):
     @property
     def status(self) -> StatusLine:
         return self.query_one("#status", StatusLine)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notice, the screens' too (they pass markup=True), shown as typed: notices
+        carry names, notes, paths and error messages, and a name like ``[/]`` parsed as
+        markup would end the app. Control characters are shown escaped."""
+        super().notify(shown(message), title=shown(title), severity=severity, timeout=timeout,
+                       markup=False)
 
     def compose(self) -> ComposeResult:
         s = self.settings

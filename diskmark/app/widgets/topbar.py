@@ -11,9 +11,11 @@ import os
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.widgets import Button, Select, Static
 
 from diskmark.app.widgets.figures import format_bytes
+from diskmark.display import shown
 from diskmark.model import COUNT_MAX, COUNT_MIN, SIZES, SystemFacts, Unit, format_size
 
 UNIT_OPTIONS = [(unit.label, unit) for unit in Unit]
@@ -52,7 +54,7 @@ class TargetButton(Button):
 
     def _relabel(self) -> None:
         room = max(self.content_size.width - 2, 8) if self.content_size.width else 40
-        self.label = f"{shorten_path(self.path, room)} ▼"
+        self.label = Content(f"{shorten_path(shown(self.path, one_line=True), room)} ▼")
 
 
 class TopBar(Horizontal):
@@ -85,7 +87,7 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None) -> Text:
     """``/dev/nvme0n1 · Samsung SSD 980 · ext4 · 812.3 GiB free of 931.5 GiB``."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if error:
-        text.append(error, style="italic")
+        text.append(shown(error), style="italic")
         return text
     if facts is None:
         text.append("Looking at the target…", style="italic")
@@ -109,7 +111,7 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None) -> Text:
     for i, (part, style) in enumerate(parts):
         if i:
             text.append(" · ", style="dim")
-        text.append(part, style=style)
+        text.append(shown(part, one_line=True), style=style)
     return text
 
 
@@ -118,10 +120,10 @@ class FactsLine(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static(describe_facts(None), id="facts")
-        yield Static("", id="setup")
+        yield Static("", id="setup", markup=False)
 
     def show_facts(self, facts: SystemFacts | None, error: str | None = None) -> None:
         self.query_one("#facts", Static).update(describe_facts(facts, error))
 
     def show_setup(self, text: str) -> None:
-        self.query_one("#setup", Static).update(text)
+        self.query_one("#setup", Static).update(shown(text, one_line=True))
