@@ -331,6 +331,15 @@ def _whole_file_problem(problems: list[str]) -> bool:
     return any(p.startswith("it ") for p in problems)
 
 
+#: A byte of a path that is not UTF-8, as os.fsdecode keeps it: it cannot be written as
+#: UTF-8, but a JSON escape of it reads back as the same path.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _json_escape(match: re.Match) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def save_config(cfg: AppConfig) -> Path:
     """Write ``cfg`` atomically. A settings file that is there but damaged (e.g. edited by
     hand while the app ran) is moved aside first rather than overwritten."""
@@ -342,6 +351,7 @@ def save_config(cfg: AppConfig) -> Path:
     if existing is not None and existing[1] and path.is_file():
         if _move_aside(path) is None:
             raise OSError(f"cannot move the damaged settings file {path} aside; not saving")
-    text = json.dumps(cfg.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    text = _LONE_SURROGATE.sub(_json_escape,
+                               json.dumps(cfg.to_dict(), indent=2, ensure_ascii=False)) + "\n"
     write_atomic(Path(os.path.realpath(path)), text)  # through a link, the link stays
     return path
