@@ -6,7 +6,9 @@ with a MarkupError) and never sent raw to the terminal."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+from pathlib import Path
 
 import pytest
 from textual.widgets import Label, Static
@@ -138,4 +140,27 @@ async def test_markup_and_escapes_in_names_and_data_are_shown_as_typed(target, t
         assert "[bold]x [/] \\x1b[31m" in text and "\x1b" not in text
         await pilot.press("escape")
         await pilot.pause()
+    assert app.return_code in (0, None)
+
+
+async def test_a_target_that_is_not_utf8_is_run_saved_and_copied(tmp_path, no_leftovers):
+    """A directory named with the byte 0xff: the run, the history, the saved and copied
+    report all survive, with the byte shown as \\xff."""
+    odd = os.fsdecode(os.fsencode(tmp_path) + b"/\xff")
+    os.mkdir(odd)
+    no_leftovers.append(Path(odd))
+    app = make_app(Path(odd))
+    async with app.run_test(size=SIZE) as pilot:
+        await run(pilot, "#row-0")
+        await wait_until(pilot, lambda: len(Store().history()) == 1, 5, "the history entry")
+        await pilot.press("s")
+        await on_screen(pilot, SaveFileDialog, "the save dialog")
+        report = tmp_path / "report.txt"
+        app.screen.query_one("Input").value = str(report)
+        await pilot.press("enter")
+        await wait_until(pilot, report.exists, 5, "the report")
+        assert f"{os.fsdecode(os.fsencode(tmp_path))}/\\xff" in report.read_text()
+        await pilot.press("c")
+        await pilot.pause()
+        assert "\\xff" in app.clipboard
     assert app.return_code in (0, None)

@@ -762,7 +762,7 @@ class DiskmarkApp(App[int]):
             self.notify("Nothing measured yet: press a (All) or a row button first.",
                         severity="warning")
             return None
-        return text_report(session)
+        return shown(text_report(session))  # a path that is not UTF-8 cannot be saved raw
 
     def action_save_report(self) -> None:
         text = self.report_text()
@@ -794,7 +794,7 @@ class DiskmarkApp(App[int]):
 
     def copy_with_notice(self, text: str, what: str) -> None:
         """Copy through the terminal (OSC 52), and say so: nothing confirms it arrived."""
-        self.copy_to_clipboard(text)
+        self.copy_to_clipboard(shown(text))
         self.notify(f"{what} is on the clipboard (if the terminal allows OSC 52).",
                     title="Copied")
 

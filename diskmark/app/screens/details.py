@@ -18,6 +18,7 @@ from textual.widgets import Button, DataTable, Label, Static
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.figures import format_bytes, format_figure
 from diskmark.app.widgets.plain import PlainStatic
+from diskmark.display import shown
 from diskmark.model import (DIP_THRESHOLD_PCT, FileLayout, Op, RunResult,
                             SessionResult, TestResult, Unit)
 
@@ -253,7 +254,7 @@ class DetailsScreen(ModalScreen[None]):
         if not self.result.fio_command:
             self.notify("No fio command was recorded for this test.", severity="warning")
             return
-        self.app.copy_to_clipboard(self.command)
+        self.app.copy_to_clipboard(shown(self.command))
         self.notify("fio command copied to the clipboard.", title="Copied")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
