@@ -4,10 +4,13 @@ any work and written without ever replacing what diskmark did not create.
 - A new file is created exclusively (atomically: temporary file, then a link).
 - An existing regular file is replaced only with ``force``, atomically; through a symbolic
   link the file it points to is replaced and the link stays.
-- A character device or a FIFO (``/dev/null``, ``/dev/stdout``, a terminal, ``mkfifo``) is
-  written into as a shell redirection would: opened for writing, neither truncated nor
-  renamed over. It is opened at once, so a FIFO nobody reads is refused before a long run
-  rather than blocking after it.
+- A character device or a FIFO (``/dev/null``, a terminal, ``mkfifo``) is written into as a
+  shell redirection would: opened for writing, neither truncated nor renamed over. It is
+  opened at once, so a FIFO nobody reads is refused before a long run rather than blocking
+  after it.
+- ``/dev/stdout``, ``/dev/stderr``, ``/dev/fd/N`` name a descriptor diskmark was given,
+  whatever it is (a pipe, a terminal, a file the shell opened): it is written into, after
+  what is there, never replaced.
 - A directory, a block device, a socket or a symbolic link to nothing is refused.
 
 Nothing here imports Textual.
@@ -18,6 +21,7 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
 import stat
 from pathlib import Path
 
@@ -42,6 +46,23 @@ def _can_write(path: Path | str, directory: bool = False) -> bool:
     if os.access in os.supports_effective_ids:
         return os.access(path, mode, effective_ids=True)
     return os.access(path, mode)
+
+
+_OPEN_DESCRIPTOR = re.compile(r"/(?:dev|proc/self|proc/thread-self)/fd/\d+")
+
+
+def _names_open_descriptor(path: Path) -> bool:
+    """Whether ``path`` leads (through links such as /dev/stdout -> /proc/self/fd/1) to one
+    of this process's open descriptors."""
+    current = os.path.abspath(path)
+    for _ in range(40):  # the kernel's own limit on links followed
+        if _OPEN_DESCRIPTOR.fullmatch(current):
+            return True
+        if not os.path.islink(current):
+            return False
+        current = os.path.normpath(os.path.join(os.path.dirname(current),
+                                                os.readlink(current)))
+    return False
 
 
 def _kind(mode: int) -> str:
@@ -75,7 +96,9 @@ class Destination:
                                         f"directory") from None
         except OSError as e:
             raise DestinationUnwritable(f"cannot write {self.path}: {e.strerror or e}") from None
-        if stat.S_ISREG(st.st_mode):
+        if _names_open_descriptor(self.path):
+            self._fd = self._open_stream(descriptor=True)
+        elif stat.S_ISREG(st.st_mode):
             self._check_replace()
         elif stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
             self._fd = self._open_stream()
@@ -112,10 +135,11 @@ class Destination:
                                         f"files in {self._real.parent} (or it is read-only)")
         self._replace = True
 
-    def _open_stream(self) -> int:
-        """Open a FIFO or character device for writing without blocking: no reader on a
-        FIFO is an error now, not a hang later."""
-        flags = os.O_WRONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
+    def _open_stream(self, descriptor: bool = False) -> int:
+        """Open a FIFO or character device (or, with ``descriptor``, whatever an inherited
+        descriptor holds) for writing without blocking: no reader on a FIFO is an error
+        now, not a hang later."""
+        flags = os.O_WRONLY | os.O_APPEND | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
         try:
             fd = os.open(self.path, flags)
         except OSError as e:
@@ -124,7 +148,7 @@ class Destination:
                                        f"first") from None
             raise DestinationUnwritable(f"cannot write {self.path}: {e.strerror or e}") from None
         mode = os.fstat(fd).st_mode
-        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)):  # swapped since the stat
+        if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or descriptor):  # swapped meanwhile
             os.close(fd)
             raise DestinationError(f"{self.path} changed while it was opened; not writing")
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)

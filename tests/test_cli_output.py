@@ -194,3 +194,30 @@ def test_export_into_a_device_node_or_fifo_and_refusals(target, tmp_path, null_n
     out = diskmark("baselines", "export", "b", str(dangling), "--force")
     assert out.returncode == 2 and "symbolic link" in out.stderr
     assert not (tmp_path / "nowhere.json").exists() and dangling.is_symlink()
+
+
+def test_dev_stdout_is_the_callers_own_stdout_whatever_it_is(target, tmp_path):
+    """`--output /dev/stdout` and `export NAME /dev/stdout` write into the descriptor the
+    caller gave, as a redirection would, even when that is a regular file: no --force, and
+    the file is neither refused nor replaced."""
+    report = tmp_path / "report.csv"
+    with open(report, "w") as stdout:
+        stdout.write("kept\n")
+        stdout.flush()
+        out = subprocess.run([sys.executable, "-m", "diskmark", "run", "--target", str(target),
+                              *QUICK, "--format", "csv", "--output", "/dev/stdout",
+                              "--save-baseline", "b", "-q"],
+                             stdout=stdout, stderr=subprocess.PIPE, text=True,
+                             stdin=subprocess.DEVNULL, timeout=300)
+    assert out.returncode == 0, out.stderr
+    lines = report.read_text().splitlines()
+    assert lines[0] == "kept" and lines[1].startswith("date,target,")
+    inode = os.stat(report).st_ino
+    exported = tmp_path / "exported.json"
+    with open(exported, "w") as stdout:
+        out = subprocess.run([sys.executable, "-m", "diskmark", "baselines", "export", "b",
+                              "/dev/stdout"], stdout=stdout, stderr=subprocess.PIPE, text=True,
+                             stdin=subprocess.DEVNULL, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(exported.read_text())["name"] == "b"
+    assert os.stat(report).st_ino == inode
