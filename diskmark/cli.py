@@ -20,7 +20,7 @@ from diskmark.display import json_utf8, shown
 from diskmark.streams import ensure_std_streams, stdout_gone, write_err, write_out
 from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Notice,
                             Progress, Settings, Status, TestFinished, UNSTABLE_PCT, Unit,
-                            format_size, parse_size)
+                            parse_size)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -381,27 +381,10 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
         comparison = compare(session, reference.session, reference.name)
         if args.format == "csv" and not args.quiet:
             say(comparison_text(comparison).rstrip("\n"))
-    text = render(session, args.format, args.unit, comparison)
-    delivered = EXIT_OK
-    if destination is not None:
-        try:
-            destination.write(text)
-        except FileExistsError:
-            error(f"{destination.path} appeared meanwhile; not replaced. The report:")
-            out(text)
-            return EXIT_FAILED
-        except (OSError, DestinationError) as e:
-            error(f"cannot write {destination.path}: {getattr(e, 'strerror', None) or e}. "
-                  f"The report:")
-            out(text)
-            return EXIT_FAILED
-        if not args.quiet:
-            say(f"diskmark: report written to {destination.path}")
-    else:
-        try:
-            out(text)
-        except BrokenPipeError:  # `| head`: the run is kept all the same; say so by the status
-            delivered = stdout_gone()
+    delivered = _deliver(render(session, args.format, args.unit, comparison), destination,
+                         args.quiet)
+    if delivered == EXIT_FAILED:
+        return EXIT_FAILED
     if session.status is Status.CANCELLED or interrupted:
         error("interrupted; fio stopped and the test file removed.")
         return EXIT_INTERRUPTED
@@ -414,6 +397,32 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
         return _gate(comparison, args.fail_on_regression, f"baseline {reference.name!r}",
                      args.quiet) or delivered
     return delivered
+
+
+def _deliver(text: str, destination: Destination | None, quiet: bool) -> int:
+    """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
+    so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
+    gone, which ends nothing else: the run is kept all the same."""
+    if destination is None:
+        try:
+            out(text)
+        except BrokenPipeError:
+            return stdout_gone()
+        return EXIT_OK
+    try:
+        destination.write(text)
+    except FileExistsError:
+        error(f"{destination.path} appeared meanwhile; not replaced. The report:")
+        out(text)
+        return EXIT_FAILED
+    except (OSError, DestinationError) as e:
+        error(f"cannot write {destination.path}: {getattr(e, 'strerror', None) or e}. "
+              f"The report:")
+        out(text)
+        return EXIT_FAILED
+    if not quiet:
+        say(f"diskmark: report written to {destination.path}")
+    return EXIT_OK
 
 
 def _open_store(args: argparse.Namespace, parser: argparse.ArgumentParser):

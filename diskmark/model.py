@@ -99,7 +99,8 @@ def format_size(nbytes: int) -> str:
 
 #: Test files are laid out by fio in 1 MiB blocks, so a size must be a whole number of them.
 SIZE_STEP = MIB
-_SIZE_RE = re.compile(r"(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?\s*(?P<unit>[A-Za-z]*)")
+_SIZE_RE = re.compile(r"(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?"
+                      r"\s*(?P<unit>[A-Za-z]*)")
 _BINARY_UNITS = {"": 1, "b": 1, "k": KIB, "kib": KIB, "m": MIB, "mib": MIB,
                  "g": GIB, "gib": GIB, "t": GIB * 1024, "tib": GIB * 1024}
 _DECIMAL_UNITS = {"kb": "KiB", "mb": "MiB", "gb": "GiB", "tb": "TiB"}

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from textual.widgets import Label, Static
+from textual.widgets import Static
 
 from diskmark.app.screens.baselines import BaselinesScreen
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, PickBaselineDialog
@@ -116,7 +116,7 @@ async def test_markup_and_escapes_in_names_and_data_are_shown_as_typed(target, t
         app.screen.query_one("Input").value = str(tmp_path / "[b]out.json")
         await pilot.press("enter")
         await wait_until(pilot, (tmp_path / "[b]out.json").exists, 5, "the export")
-        assert f"[b]out.json" in notices(app)
+        assert "[b]out.json" in notices(app)
 
         await on_screen(pilot, BaselinesScreen, "the baselines screen")
         await pilot.press("enter")  # the tiles compared with "[/]"

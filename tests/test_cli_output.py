@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import leftovers
 from mounts import _mounted, can_loop_mount
 
 QUICK = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0",

@@ -13,7 +13,6 @@ import os
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
-from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
