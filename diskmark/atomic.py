@@ -2,14 +2,29 @@
 
 Write to a temporary file in the same directory, fsync it, rename it over the target, fsync
 the directory: a crash or a full disk leaves either the old file or the new one, never half.
+
+The temporary file is ``.<name>.<8 hex digits>.tmp``, locked (flock) while it is written. A
+process killed with SIGKILL mid-save leaves it behind; :func:`remove_stale_temps` removes
+such leftovers from diskmark's own directories when they are opened: only names of exactly
+that pattern for a ``.json`` file, only regular files, only when minutes old and not locked
+by a writer.
 """
 
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
+import re
 import secrets
+import stat
+import time
 from pathlib import Path
+
+#: A temporary file of write_atomic for one of diskmark's own JSON files.
+TEMP_NAME = re.compile(r"\.[^/]+\.json\.[0-9a-f]{8}\.tmp")
+#: Older than this, a temporary file nobody has locked is a leftover (a save takes seconds).
+STALE_AFTER_S = 300
 
 
 def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
@@ -19,6 +34,7 @@ def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
     try:
         with open(tmp, "x", encoding="utf-8") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)  # tells remove_stale_temps it is being written
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
@@ -53,5 +69,47 @@ def _fsync_dir(directory: Path) -> None:
         os.fsync(fd)
     except OSError:
         pass
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temps(directory: Path, older_than: float = STALE_AFTER_S) -> list[Path]:
+    """Remove what saves killed mid-write left in ``directory`` (see the module's doc);
+    returns what was removed. Never raises: a leftover that stays is harmless."""
+    removed = []
+    now = time.time()
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not TEMP_NAME.fullmatch(entry.name):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+            if stat.S_ISREG(st.st_mode) and now - st.st_mtime > older_than \
+                    and _remove_unless_locked(Path(entry.path), st):
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+def _remove_unless_locked(path: Path, seen: os.stat_result) -> bool:
+    """Unlink ``path`` if it is still the file ``seen`` and no writer holds its lock."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) != (seen.st_dev, seen.st_ino):
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False  # a save is writing it right now
+        current = os.lstat(path)
+        if (current.st_dev, current.st_ino) != (st.st_dev, st.st_ino):
+            return False
+        os.unlink(path)
+        return True
     finally:
         os.close(fd)

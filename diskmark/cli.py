@@ -1,7 +1,8 @@
 """The command line: the TUI by default, ``run`` for scripts, ``presets`` to see the tests.
 
 Exit codes (``diskmark run``): 0 done, 1 the benchmark failed, 2 bad arguments or an unusable
-target (nothing was started), 3 a regression beyond ``--fail-on-regression``, 130 interrupted.
+target (nothing was started), 3 a regression beyond ``--fail-on-regression``, 130 interrupted;
+any command: 141 when the reader of stdout went away (see diskmark.streams).
 """
 
 from __future__ import annotations
@@ -14,9 +15,11 @@ import sys
 from pathlib import Path
 
 from diskmark import __version__
-from diskmark.atomic import write_atomic
-from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Progress,
-                            Settings, Status, TestFinished, UNSTABLE_PCT, Unit, format_size,
+from diskmark.destination import Destination, DestinationError, DestinationExists
+from diskmark.display import json_utf8, shown
+from diskmark.streams import ensure_std_streams, stdout_gone, write_err, write_out
+from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Notice,
+                            Progress, Settings, Status, TestFinished, UNSTABLE_PCT, Unit,
                             parse_size)
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -50,7 +53,8 @@ the passes' own spread (R/Avg) where it is known, else 3%.
 exit status: 0 done, 1 benchmark failed, 2 bad arguments, unusable target or unknown
 baseline (nothing started), 3 a test worse than the --compare baseline by more than
 --fail-on-regression PCT, 130 interrupted (Ctrl+C, SIGTERM, SIGHUP or SIGQUIT; fio is
-stopped and the test file removed; a second Ctrl+C stops fio at once).
+stopped and the test file removed; a second Ctrl+C stops fio at once), 141 stdout's reader
+went away (e.g. `| head -1`; the run is still kept).
 """
 
 
@@ -68,14 +72,18 @@ def _unit(text: str) -> Unit:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not 0 <= value <= 3600:
-        raise argparse.ArgumentTypeError("seconds must be between 0 and 3600")
-    return value
+def _seconds_between(low: float, high: float = 3600):
+    """An argparse type for a number of seconds, with one message for the whole range."""
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not low <= value <= high:  # NaN fails this too
+            raise argparse.ArgumentTypeError(
+                f"must be between {low:g} and {high:g} seconds, not {text}")
+        return value
+    return seconds
 
 
 def _percent(text: str) -> float:
@@ -98,8 +106,21 @@ def _mix(text: str) -> int:
     return value
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, printing as every other output of diskmark does: escaped, and with a
+    closed stdout reported to ``main`` rather than silently swallowed."""
+
+    def _print_message(self, message: str, file=None) -> None:
+        if not message:
+            return
+        if file is None or file is sys.stderr:
+            write_err(shown(message))
+        else:
+            out(message)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="diskmark",
         description="CrystalDiskMark for the Linux terminal. Without a command, opens the "
                     "full-screen app; `diskmark run` measures headless for scripts.",
@@ -127,12 +148,14 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.READ_WRITE.value,
                      help="rw: reads and writes (default); read: reads only; write: writes only")
     run.add_argument("--size", type=_size, default=GIB, metavar="SIZE",
-                     help="test file size, 16MiB … 64GiB (default 1GiB)")
+                     help="test file size in whole MiB, 16MiB … 64GiB (default 1GiB); K, M, "
+                          "G and KiB, MiB, GiB are binary; MB and GB are refused, as diskmark's "
+                          "MB is 1,000,000 bytes")
     run.add_argument("--count", type=int, default=5, metavar="N",
                      help=f"measured passes per test, {COUNT_MIN}-{COUNT_MAX}; the best is kept (default 5)")
-    run.add_argument("--measure", type=_seconds, metavar="SEC",
+    run.add_argument("--measure", type=_seconds_between(1), metavar="SEC",
                      help="seconds each pass measures (default: the preset's, 5)")
-    run.add_argument("--interval", type=_seconds, metavar="SEC",
+    run.add_argument("--interval", type=_seconds_between(0), metavar="SEC",
                      help="seconds of rest between tests (default: the preset's, 5)")
     run.add_argument("--data", choices=[d.value for d in DataPattern], default="random",
                      help="test data: random (default) or zeros (CrystalDiskMark's All 0x00)")
@@ -154,11 +177,15 @@ def build_parser() -> argparse.ArgumentParser:
                      help="text: CrystalDiskMark's report; json: everything, schema "
                           "diskmark.result/1; csv: one row per pass; markdown: a table")
     run.add_argument("--output", metavar="FILE",
-                     help="write the report to FILE instead of stdout (refuses to replace an "
-                          "existing file unless --force)")
-    run.add_argument("--force", action="store_true", help="let --output replace an existing file")
+                     help="write the report to FILE instead of stdout, checked before the "
+                          "run: an existing file is replaced only with --force; a FIFO or "
+                          "character device (/dev/stdout) is written into, never replaced")
+    run.add_argument("--force", action="store_true",
+                     help="let --output replace an existing regular file")
     run.add_argument("--comment", default="", help="a comment to include in the report")
-    run.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    run.add_argument("-q", "--quiet", action="store_true",
+                     help="no progress on stderr; warnings and errors (a file left on disk, "
+                          "a failure) are still printed")
     saved = run.add_argument_group("baselines and comparison")
     saved.add_argument("--save-baseline", metavar="NAME",
                        help="save this result as baseline NAME (any text); an existing NAME is "
@@ -219,6 +246,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command. Whatever it is, a reader of stdout that has gone (``| head -1``) ends
+    it quietly with status 141 instead of a traceback (see diskmark.streams)."""
+    ensure_std_streams()
+    try:
+        try:
+            status = _command(argv)
+        except SystemExit as e:  # argparse after --help, --version or a usage error
+            status = e.code if isinstance(e.code, int) else EXIT_USAGE if e.code else EXIT_OK
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return stdout_gone()
+    return status
+
+
+def _command(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command in ("run", "presets", "baselines"):
@@ -248,14 +290,15 @@ def cmd_presets() -> int:
 
     catalog = load_catalog()
     for preset in catalog.presets.values():
-        print(f"{preset.id}: {preset.name} — {preset.description}")
-        print(f"    measure {preset.measure:g} s, interval {preset.interval:g} s, from {preset.source}")
+        out(f"{preset.id}: {preset.name} — {preset.description}\n"
+            f"    measure {preset.measure:g} s, interval {preset.interval:g} s, "
+            f"from {preset.source}\n")
         for profile in preset.profiles.values():
             tests = ", ".join(t.label for t in profile.tests)
-            print(f"    {profile.id:8} {profile.name}: {tests}")
-    print(f"\nUser presets: {user_presets_dir()}/*.toml")
+            out(f"    {profile.id:8} {profile.name}: {tests}\n")
+    out(f"\nUser presets: {user_presets_dir()}/*.toml\n")
     for problem in catalog.problems:
-        print(f"diskmark: skipped preset {problem}", file=sys.stderr)
+        error(f"skipped preset {problem}")
     return EXIT_OK
 
 
@@ -275,23 +318,52 @@ def sweep_leftovers() -> None:
         error(found.describe())
 
 
+def out(text: str) -> None:
+    """Write what the user asked for to stdout, with the control characters and undecodable
+    bytes of names, notes, paths and device strings shown escaped (see diskmark.display).
+    Raises BrokenPipeError when the reader has gone; ``main`` ends the command then."""
+    write_out(shown(text))
+
+
+def say(line: str) -> None:
+    """One message line on stderr, escaped as ``out`` does; a broken stderr is ignored."""
+    write_err(shown(line) + "\n")
+
+
 def error(message: str) -> None:
-    print(f"diskmark: {message}", file=sys.stderr)
+    say(f"diskmark: {message}")
 
 
 def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from diskmark.engine import DiskmarkError, Engine
-
+    """Check everything that can be checked (arguments, --output, the store) before the
+    benchmark starts, so that a mistake costs no wait."""
     settings = _settings(args)
     try:
         settings.validate()
     except ValueError as e:
         parser.error(str(e))  # exits 2
-    out_path = Path(args.output) if args.output else None
-    if out_path and out_path.exists() and not args.force:
-        error(f"{out_path} exists; diskmark does not replace files it did not create "
-              f"(use --force to allow it).")
-        return EXIT_USAGE
+    destination = None
+    if args.output:
+        try:
+            destination = Destination(Path(args.output), force=args.force)
+        except DestinationExists as e:
+            error(f"{e}; diskmark does not replace files it did not create (use --force to "
+                  f"allow it).")
+            return EXIT_USAGE
+        except DestinationError as e:
+            error(str(e))
+            return EXIT_USAGE
+    try:
+        return _run(args, parser, settings, destination)
+    finally:
+        if destination is not None:
+            destination.close()
+
+
+def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Settings,
+         destination: Destination | None) -> int:
+    from diskmark.engine import DiskmarkError, Engine
+
     opened = _open_store(args, parser)
     if isinstance(opened, int):
         return opened
@@ -331,20 +403,11 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
         comparison = compare(session, reference.session, reference.name)
         if args.format == "csv" and not args.quiet:
-            sys.stderr.write(comparison_text(comparison))
-    text = render(session, args.format, args.unit, comparison)
-    if out_path:
-        try:
-            write_atomic(out_path, text, exclusive=not args.force)
-        except OSError as e:
-            error(f"cannot write {out_path}: {e.strerror or e}")
-            sys.stdout.write(text)
-            return EXIT_FAILED
-        if not args.quiet:
-            print(f"diskmark: report written to {out_path}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+            say(comparison_text(comparison).rstrip("\n"))
+    delivered = _deliver(render(session, args.format, args.unit, comparison), destination,
+                         args.quiet)
+    if delivered == EXIT_FAILED:
+        return EXIT_FAILED
     if session.status is Status.CANCELLED or interrupted:
         error("interrupted; fio stopped and the test file removed.")
         return EXIT_INTERRUPTED
@@ -355,7 +418,33 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         return kept
     if comparison is not None and args.fail_on_regression is not None:
         return _gate(comparison, args.fail_on_regression, f"baseline {reference.name!r}",
-                     args.quiet)
+                     args.quiet) or delivered
+    return delivered
+
+
+def _deliver(text: str, destination: Destination | None, quiet: bool) -> int:
+    """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
+    so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
+    gone, which ends nothing else: the run is kept all the same."""
+    if destination is None:
+        try:
+            out(text)
+        except BrokenPipeError:
+            return stdout_gone()
+        return EXIT_OK
+    try:
+        destination.write(text)
+    except FileExistsError:
+        error(f"{destination.path} appeared meanwhile; not replaced. The report:")
+        out(text)
+        return EXIT_FAILED
+    except (OSError, DestinationError) as e:
+        error(f"cannot write {destination.path}: {getattr(e, 'strerror', None) or e}. "
+              f"The report:")
+        out(text)
+        return EXIT_FAILED
+    if not quiet:
+        say(f"diskmark: report written to {destination.path}")
     return EXIT_OK
 
 
@@ -403,7 +492,7 @@ def _keep(store, session, args: argparse.Namespace) -> int:
         error(f"not saved as baseline: {e}")
         return e.exit_code
     if not args.quiet:
-        print(f"diskmark: saved as baseline {entry.name!r} ({entry.path})", file=sys.stderr)
+        say(f"diskmark: saved as baseline {entry.name!r} ({entry.path})")
     return EXIT_OK
 
 
@@ -413,9 +502,9 @@ def _gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
     verdict, lines = gate(comparison, pct, against)
     if verdict == "pass":
         if not quiet:
-            print("\n".join(f"diskmark: {line}" for line in lines), file=sys.stderr)
+            say("\n".join(f"diskmark: {line}" for line in lines))
         return EXIT_OK
-    print("\n".join(f"diskmark: {line}" for line in lines), file=sys.stderr)
+    say("\n".join(f"diskmark: {line}" for line in lines))
     return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
 
 
@@ -430,17 +519,15 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             from diskmark.report import text_report
 
             entry = store.get_baseline(args.name)
-            print(f"Baseline: {entry.name}")
-            if entry.note:
-                print(f"    Note: {entry.note}")
-            print(f"   Saved: {entry.saved}\n    File: {entry.path}\n")
-            sys.stdout.write(text_report(entry.session))
+            note = f"    Note: {entry.note}\n" if entry.note else ""
+            out(f"Baseline: {entry.name}\n{note}   Saved: {entry.saved}\n"
+                f"    File: {entry.path}\n\n{text_report(entry.session)}")
             return EXIT_OK
         if args.action == "compare":
             return _baselines_compare(store, args)
         if args.action == "delete":
             entry = store.delete_baseline(args.name)
-            print(f"diskmark: deleted baseline {entry.name!r} ({entry.path})", file=sys.stderr)
+            say(f"diskmark: deleted baseline {entry.name!r} ({entry.path})")
             return EXIT_OK
         if args.action == "export":
             try:
@@ -448,7 +535,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             except DestinationExists as e:
                 error(f"{e} (--force replaces it)")
                 return e.exit_code
-            print(f"diskmark: exported baseline {args.name!r} to {dest}", file=sys.stderr)
+            say(f"diskmark: exported baseline {args.name!r} to {dest}")
             return EXIT_OK
         if args.action == "import":
             try:
@@ -457,8 +544,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
                 error(f"{e}; import it under another name with --name N, or replace it "
                       f"with --force")
                 return e.exit_code
-            print(f"diskmark: imported {args.file} as baseline {entry.name!r} ({entry.path})",
-                  file=sys.stderr)
+            say(f"diskmark: imported {args.file} as baseline {entry.name!r} ({entry.path})")
             return EXIT_OK
     except StoreError as e:
         error(str(e))
@@ -471,10 +557,10 @@ def _baselines_list(store) -> int:
 
     entries = store.baselines()
     if not entries:
-        print(f"No baselines in {store.baselines_dir}. Save one with "
-              f"`diskmark run --save-baseline NAME`.", file=sys.stderr)
+        say(f"No baselines in {store.baselines_dir}. Save one with "
+            f"`diskmark run --save-baseline NAME`.")
         return EXIT_OK
-    sys.stdout.write(format_listing(entries))
+    out(format_listing(entries))
     return EXIT_OK
 
 
@@ -486,18 +572,25 @@ def _baselines_compare(store, args: argparse.Namespace) -> int:
     if args.format == "json":
         import json
 
-        sys.stdout.write(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
-                                    ensure_ascii=False) + "\n")
+        out(json_utf8(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
+                                 ensure_ascii=False)) + "\n")
     elif args.format == "markdown":
-        sys.stdout.write(comparison_markdown(cmp, f"baseline {b.name!r}"))
+        out(comparison_markdown(cmp, f"baseline {b.name!r}"))
     else:
-        sys.stdout.write(comparison_text(cmp, f"baseline {b.name!r}"))
+        out(comparison_text(cmp, f"baseline {b.name!r}"))
     if args.fail_on_regression is not None:
         return _gate(cmp, args.fail_on_regression, f"baseline {a.name!r}")
     return EXIT_OK
 
 
 def render(session, fmt: str, unit: Unit, comparison=None) -> str:
+    """The report as it is printed or written to --output: text, CSV and Markdown show
+    control characters and undecodable bytes escaped; JSON escapes them its own way."""
+    text = _render(session, fmt, unit, comparison)
+    return text if fmt == "json" else shown(text)
+
+
+def _render(session, fmt: str, unit: Unit, comparison=None) -> str:
     from diskmark import report
 
     if fmt == "json":
@@ -523,8 +616,13 @@ def render(session, fmt: str, unit: Unit, comparison=None) -> str:
     return text
 
 
+#: Notices shown even with --quiet: a file left on disk or a failure must never go unsaid.
+LOUD_SEVERITIES = ("warning", "error")
+
+
 class ProgressLine:
-    """Progress on stderr: one live line on a terminal, a line per finished test otherwise."""
+    """Progress on stderr: one live line on a terminal, a line per finished test otherwise.
+    With ``enabled`` False (--quiet) only warnings and errors are printed."""
 
     def __init__(self, enabled: bool = True):
         self.enabled = enabled
@@ -534,28 +632,28 @@ class ProgressLine:
     def on_event(self, event) -> None:
         from diskmark.report import describe_progress, format_figure
 
+        if isinstance(event, Notice):
+            if self.enabled or event.severity in LOUD_SEVERITIES:
+                self.clear()
+                say(f"diskmark: note: {event.text}")
+            return
         if not self.enabled:
             return
         if isinstance(event, Progress) and self.tty:
-            line = describe_progress(event)[:_columns() - 1]
-            sys.stderr.write("\r" + line.ljust(self._width))
-            self._width = len(line)
-            sys.stderr.flush()
+            line = shown(describe_progress(event), one_line=True)[:_columns() - 1]
+            if write_err("\r" + line.ljust(self._width)):
+                self._width = len(line)
         elif isinstance(event, TestFinished):
             r = event.result
             line = (f"{r.label:14} {r.op.value:5} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
                     f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
                     f"{format_figure(r.best_lat_us, Unit.US):>10} us")
             self.clear()
-            print(line, file=sys.stderr)
-        elif hasattr(event, "text"):  # Notice
-            self.clear()
-            print(f"diskmark: note: {event.text}", file=sys.stderr)
+            say(line)
 
     def clear(self) -> None:
         if self.enabled and self.tty and self._width:
-            sys.stderr.write("\r" + " " * self._width + "\r")
-            sys.stderr.flush()
+            write_err("\r" + " " * self._width + "\r")
             self._width = 0
 
 

@@ -22,12 +22,14 @@ from pathlib import Path
 from typing import Any
 
 from diskmark import model
-from diskmark.atomic import write_atomic
+from diskmark.atomic import remove_stale_temps, write_atomic
 from diskmark.paths import config_dir
+from diskmark.regular_file import NotRegularFile, read_regular_file
 
 SCHEMA = "diskmark.config/1"
 SCHEMA_PREFIX = "diskmark.config/"
 FILE_NAME = "settings.json"
+CONFIG_MAX_BYTES = 1024 * 1024  # a settings file is under a kilobyte
 
 _ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 _THEME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_. +-]{0,63}$")
@@ -276,13 +278,15 @@ def _move_aside(path: Path) -> Path | None:
 
 
 def _read(path: Path) -> tuple[AppConfig, list[str]] | None:
-    """None when there is no file; else the config and its problems (empty when sound)."""
+    """None when there is no file; else the config and its problems (empty when sound).
+    Only a regular file of at most CONFIG_MAX_BYTES is read: a FIFO must not hang the app
+    at start, nor a link to /dev/zero fill its memory."""
     try:
-        raw = path.read_bytes()
+        raw = read_regular_file(path, CONFIG_MAX_BYTES)
     except FileNotFoundError:
         return None
-    except IsADirectoryError:
-        return AppConfig(), ["it is a directory, not a file"]
+    except NotRegularFile as e:
+        return AppConfig(), [f"it is {e}"]
     except OSError as e:
         return AppConfig(), [f"it cannot be read ({e.strerror or e})"]
     if not raw.strip():
@@ -304,6 +308,7 @@ def load_config() -> tuple[AppConfig, str | None]:
     A damaged file is moved aside at once (``settings.json.damaged-<timestamp>``) and the
     notice says where it went, so the next save never overwrites it."""
     path = config_path()
+    remove_stale_temps(path.parent)  # what a save killed with SIGKILL left behind
     result = _read(path)
     if result is None:
         return AppConfig(), None
@@ -326,14 +331,27 @@ def _whole_file_problem(problems: list[str]) -> bool:
     return any(p.startswith("it ") for p in problems)
 
 
+#: A byte of a path that is not UTF-8, as os.fsdecode keeps it: it cannot be written as
+#: UTF-8, but a JSON escape of it reads back as the same path.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _json_escape(match: re.Match) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
 def save_config(cfg: AppConfig) -> Path:
     """Write ``cfg`` atomically. A settings file that is there but damaged (e.g. edited by
     hand while the app ran) is moved aside first rather than overwritten."""
     path = config_path()
+    if os.path.exists(path) and not path.is_file():  # following a link, as reading does
+        raise OSError(f"{path} is not a regular file (a FIFO, a device or a directory); "
+                      f"diskmark does not replace it, so the settings are not saved")
     existing = _read(path)
     if existing is not None and existing[1] and path.is_file():
         if _move_aside(path) is None:
             raise OSError(f"cannot move the damaged settings file {path} aside; not saving")
-    text = json.dumps(cfg.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    write_atomic(path, text)
+    text = _LONE_SURROGATE.sub(_json_escape,
+                               json.dumps(cfg.to_dict(), indent=2, ensure_ascii=False)) + "\n"
+    write_atomic(Path(os.path.realpath(path)), text)  # through a link, the link stays
     return path

@@ -8,9 +8,11 @@ them knowing about each other. Nothing here imports Textual.
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
 
 KIB = 1024
@@ -113,23 +115,53 @@ def format_size(nbytes: int) -> str:
     return f"{nbytes}B"
 
 
+#: Test files are laid out by fio in 1 MiB blocks, so a size must be a whole number of them.
+SIZE_STEP = MIB
+_SIZE_RE = re.compile(r"(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?"
+                      r"\s*(?P<unit>[A-Za-z]*)")
+_BINARY_UNITS = {"": 1, "b": 1, "k": KIB, "kib": KIB, "m": MIB, "mib": MIB,
+                 "g": GIB, "gib": GIB, "t": GIB * 1024, "tib": GIB * 1024}
+_DECIMAL_UNITS = {"kb": "KiB", "mb": "MiB", "gb": "GiB", "tb": "TiB"}
+
+
 def parse_size(text: str) -> int:
-    """Parse '16MiB', '1G', '512m', '1 GiB' as binary sizes (CDM's sizes are binary)."""
-    s = text.strip().replace(" ", "")
-    if not s:
-        raise ValueError("empty size")
-    num = s.rstrip("BbIiKkMmGgTt")
-    suffix = s[len(num):].lower().rstrip("b").rstrip("i")
-    try:
-        value = float(num)
-    except ValueError:
-        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)") from None
-    mult = {"": 1, "k": KIB, "m": MIB, "g": GIB, "t": GIB * 1024}.get(suffix)
-    if mult is None:
+    """A test-file size, 16MiB to 64GiB: '16MiB', '1G', '512m', '1.5 GiB' (binary, as
+    CrystalDiskMark's).
+
+    'MB' and 'GB' are refused rather than guessed at: diskmark's MB is 1,000,000 bytes (as in
+    MB/s), so reading '16mb' as 16 MiB would be wrong one way or the other. The size must be
+    a whole number of MiB, because fio lays the test file out in 1 MiB blocks and a partial
+    last block fails the run after the user has waited for it."""
+    m = _SIZE_RE.fullmatch(text.strip())
+    if not m:
         raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
-    if not num or value <= 0 or not math.isfinite(value):
+    unit, exponent = m.group("unit").lower(), int(m.group("exp") or 0)
+    if abs(exponent) > 30:  # far past 64 GiB either way; 10**huge would not finish
         raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
-    return int(value * mult)
+    number = Fraction(m.group("num")) * Fraction(10) ** exponent
+    if unit in _DECIMAL_UNITS:
+        binary = _DECIMAL_UNITS[unit]
+        raise ValueError(f"{text.strip()!r}: in diskmark MB and GB are decimal (1 MB = "
+                         f"1,000,000 bytes, as in MB/s), but test sizes are binary; write "
+                         f"{_number(number)}{binary} (or {_number(number)}{binary[0]})")
+    mult = _BINARY_UNITS.get(unit)
+    if mult is None or number <= 0:
+        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
+    nbytes = number * mult
+    if not SIZE_MIN <= nbytes <= SIZE_MAX:
+        shown = format_size(int(nbytes)) if nbytes.denominator == 1 else text.strip()
+        raise ValueError(f"size must be between {format_size(SIZE_MIN)} and "
+                         f"{format_size(SIZE_MAX)}, not {shown}")
+    if nbytes.denominator != 1 or nbytes % SIZE_STEP:
+        below = math.floor(nbytes / SIZE_STEP) * SIZE_STEP
+        raise ValueError(f"{text.strip()!r}: test sizes are whole MiB, as fio lays the test "
+                         f"file out in 1 MiB blocks (try {format_size(below)} or "
+                         f"{format_size(below + SIZE_STEP)})")
+    return int(nbytes)
+
+
+def _number(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import math
 from datetime import datetime
 from typing import Any
 
+from diskmark.display import json_utf8
 from diskmark.model import (GIB, MIB, Mode, Op, Phase, Progress, SessionResult,
                             Status, TestResult, Unit)
 
@@ -324,7 +325,8 @@ def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40
 
 def json_report(session: SessionResult, extra: dict[str, Any] | None = None) -> str:
     """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read."""
-    return json.dumps(session.to_dict() | (extra or {}), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(session.to_dict() | (extra or {}), indent=2, ensure_ascii=False)
+    return json_utf8(text) + "\n"
 
 
 CSV_FIELDS = ["date", "target", "device", "fstype", "preset", "profile", "test", "kind",

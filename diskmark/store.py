@@ -37,8 +37,14 @@ from pathlib import Path
 from typing import Any
 
 from diskmark import __version__, paths
-from diskmark.atomic import write_atomic
-from diskmark.model import RESULT_SCHEMA, Op, SessionResult, SystemFacts
+from diskmark.atomic import remove_stale_temps, write_atomic
+from diskmark.destination import Destination
+from diskmark.destination import DestinationError as UnusableDestination
+from diskmark.destination import DestinationExists as FileInTheWay
+from diskmark.destination import DestinationUnwritable
+from diskmark.display import json_utf8
+from diskmark.model import RESULT_SCHEMA, DataPattern, Mode, Op, SessionResult, Status
+from diskmark.regular_file import read_regular_file
 
 SCHEMA = "diskmark.saved/1"
 SCHEMA_PREFIX = "diskmark.saved/"
@@ -189,23 +195,98 @@ def _stamp() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 
 
+# Every field that SessionResult.from_dict, the reports and the app read, with what it must
+# hold. A field a newer diskmark adds is not judged; a known field of the wrong type is, so
+# a damaged file is listed as damaged instead of crashing whatever shows it later.
+
+_WHOLE_MAX = 2**63  # beyond anything a disk or a count reaches; JSON allows any integer
+
+
+def _brief(value: Any) -> str:
+    """The offending value for a message, cut short: a damaged file may hold megabytes."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
 def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _check_figure(value: Any, where: str) -> None:
+    """A finite, non-negative number (a figure, a size, seconds)."""
     if not _is_number(value):
-        raise ValueError(f"{where} is not a number ({value!r})")
-    if not math.isfinite(value):
-        raise ValueError(f"{where} is not a finite number ({value!r})")
+        raise ValueError(f"{where} is not a number ({_brief(value)})")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an integer too large for a float
+        finite = False
+    if not finite:
+        raise ValueError(f"{where} is not a finite number ({_brief(value)})")
     if value < 0:
-        raise ValueError(f"{where} is negative ({value!r})")
+        raise ValueError(f"{where} is negative ({_brief(value)})")
 
 
-_RUN_REQUIRED = ("mb_s", "iops", "lat_us")
-_RUN_FIGURES = ("mb_s", "iops", "lat_us", "io_bytes", "runtime_ms", "read_mb_s", "write_mb_s")
-_TEST_REQUIRED = ("index", "spec", "kind", "runs")
-_RESULT_REQUIRED = ("settings", "system", "tests")
+def _check_whole(value: Any, where: str, low: int = 0, high: int = _WHOLE_MAX) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        what = "a positive whole number" if low == 1 else f"a whole number of {low} or more"
+        if high != _WHOLE_MAX:
+            what = f"a whole number from {low} to {high}"
+        raise ValueError(f"{where} must be {what}, not {_brief(value)}")
+
+
+def _check_text(value: Any, where: str) -> None:
+    if not isinstance(value, str):
+        raise ValueError(f"{where} must be text, not {_brief(value)}")
+
+
+def _check_flag(value: Any, where: str) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{where} must be true or false, not {_brief(value)}")
+
+
+def _one_of(*allowed: str):
+    def check(value: Any, where: str) -> None:
+        if value not in allowed:
+            raise ValueError(f"{where} must be one of {', '.join(allowed)}, not {_brief(value)}")
+    return check
+
+
+def _optional(check):
+    def check_optional(value: Any, where: str) -> None:
+        if value is not None:
+            check(value, where)
+    return check_optional
+
+
+def _list_of(check, item: str):
+    def check_list(value: Any, where: str) -> None:
+        if not isinstance(value, list):
+            raise ValueError(f"{where} is not a list ({_brief(value)})")
+        for i, element in enumerate(value):
+            check(element, f"{where} {item} {i}")
+    return check_list
+
+
+def _table_of(check, key: str):
+    def check_table(value: Any, where: str) -> None:
+        if not isinstance(value, dict):
+            raise ValueError(f"{where} is not an object ({_brief(value)})")
+        for k, element in value.items():
+            check(element, f"{where} {key} {k}")
+    return check_table
+
+
+def _check_positive(value: Any, where: str) -> None:
+    _check_whole(value, where, 1)
+
+
+def _check_percent(value: Any, where: str) -> None:
+    _check_whole(value, where, 0, 100)
+
+
+def _check_rotational(value: Any, where: str) -> None:
+    if value is not None and not isinstance(value, bool):
+        raise ValueError(f"{where} must be true, false or null, not {_brief(value)}")
 
 
 def _require(d: Any, keys: tuple[str, ...], where: str) -> None:
@@ -216,80 +297,109 @@ def _require(d: Any, keys: tuple[str, ...], where: str) -> None:
         raise ValueError(f"{where} lacks {', '.join(missing)}")
 
 
+def _check_fields(d: dict[str, Any], fields: dict[str, Any], where: str) -> None:
+    for name, check in fields.items():
+        if name in d:
+            check(d[name], f"{where}{name}")
+
+
+_figure = _check_figure
+_maybe_figure = _optional(_check_figure)
+_texts = _list_of(_check_text, "item")
+_delays = _table_of(_check_figure, "for")
+
+_RUN_FIELDS = {
+    "mb_s": _figure, "iops": _figure, "lat_us": _figure, "io_bytes": _figure,
+    "runtime_ms": _figure, "read_mb_s": _figure, "write_mb_s": _figure,
+    "lat_percentiles": _table_of(_check_figure, "latency percentile"),
+    "bw_samples": _list_of(_check_figure, "bandwidth sample"),
+}
+_RUN_REQUIRED = ("mb_s", "iops", "lat_us", "io_bytes", "runtime_ms")
+_SPEC_FIELDS = {
+    "pattern": _one_of("SEQ", "RND"), "block": _check_positive, "queues": _check_positive,
+    "threads": _check_positive, "startdelay": _delays, "ramp_time": _delays,
+}
+_TEST_FIELDS = {
+    "index": _check_whole, "kind": _one_of(*(op.value for op in Op)),
+    "label": _check_text, "mix_read": _optional(_check_percent),
+    "fio_command": _texts, "sync_seconds": _maybe_figure,
+    "sync_dirty_bytes": _maybe_figure, "sync_writeback_bytes": _maybe_figure,
+    "error": _optional(_check_text), "unstable_threshold_pct": _figure,
+}
+_TEST_REQUIRED = ("index", "spec", "kind", "runs")
+_SETTINGS_FIELDS = {
+    "target": _check_text, "preset": _check_text, "profile": _check_text,
+    "mix": _optional(_check_percent), "mode": _one_of(*(m.value for m in Mode)),
+    "size": _check_positive, "count": _check_positive, "measure": _maybe_figure,
+    "interval": _maybe_figure, "data": _one_of(*(d.value for d in DataPattern)),
+    "direct": _check_flag, "nocow": _check_flag, "only_test": _optional(_check_whole),
+    "sweep": _optional(_check_text), "comment": _check_text, "unstable_pct": _figure,
+}
+_SYSTEM_FIELDS = {
+    **{name: _check_text for name in ("target", "mountpoint", "device", "fstype",
+                                      "mount_options", "model", "scheduler", "interface",
+                                      "kernel", "os")},
+    "total_bytes": _figure, "free_bytes": _figure, "rotational": _check_rotational,
+    "interface_mb_s": _maybe_figure,
+}
+_LAYOUT_FIELDS = {
+    "extents": _check_whole, "fragments": _check_whole, "start_offset": _check_whole,
+    "start_fraction": _maybe_figure,
+}
+_LAYOUT_REQUIRED = ("extents", "fragments", "start_offset")
+_RESULT_FIELDS = {
+    "diskmark_version": _check_text, "fio_version": _check_text, "started": _check_text,
+    "finished": _check_text, "status": _one_of(*(st.value for st in Status)),
+    "error": _optional(_check_text), "preset": _check_text, "profile": _check_text,
+    "measure": _figure, "interval": _figure, "warnings": _texts,
+}
+_RESULT_REQUIRED = ("settings", "system", "tests")
+
+
 def _check_run(run: Any, where: str) -> None:
     _require(run, _RUN_REQUIRED, where)
-    for name in _RUN_FIGURES:
-        if name in run:
-            _check_figure(run[name], f"{where} {name}")
-    for pct, value in (run.get("lat_percentiles") or {}).items():
-        _check_figure(value, f"{where} latency percentile {pct}")
-    samples = run.get("bw_samples") or []
-    if not isinstance(samples, list):
-        raise ValueError(f"{where} bw_samples is not a list")
-    for i, value in enumerate(samples):
-        _check_figure(value, f"{where} bandwidth sample {i}")
+    _check_fields(run, _RUN_FIELDS, f"{where} ")
+
+
+def _check_test(t: Any, where: str) -> None:
+    _require(t, _TEST_REQUIRED, where)
+    if isinstance(t.get("label"), str) and isinstance(t.get("kind"), str):
+        where = f"{where} ({t['label']} {t['kind']})"
+    _check_fields(t, _TEST_FIELDS, f"{where} ")
+    _require(t["spec"], ("pattern", "block", "queues", "threads"), f"{where} spec")
+    _check_fields(t["spec"], _SPEC_FIELDS, f"{where} spec ")
+    if not isinstance(t["runs"], list):
+        raise ValueError(f"{where} runs is not a list")
+    for n, run in enumerate(t["runs"], 1):
+        _check_run(run, f"{where} pass {n}")
+    if t.get("warmup") is not None:
+        _check_run(t["warmup"], f"{where} warmup")
 
 
 def validate_result(d: Any) -> SessionResult:
     """Check a ``diskmark.result/1`` dict in depth and parse it. Raises ValueError with the
-    first problem found: a missing field, a figure that is not a finite non-negative number,
-    settings that are not what diskmark writes."""
+    first problem found, naming the field: a missing field, text where a number belongs (or
+    the reverse), a figure that is not a finite non-negative number, a count that is not a
+    positive whole number, a value that is none of the allowed ones."""
     _require(d, ("schema",) + _RESULT_REQUIRED, "the result")
     if d["schema"] != RESULT_SCHEMA:
-        raise ValueError(f"the result has schema {d['schema']!r}, expected {RESULT_SCHEMA!r}")
-    settings = d["settings"]
-    _require(settings, ("size", "count"), "the settings")
-    for name in ("size", "count"):
-        value = settings[name]
-        if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            raise ValueError(f"settings {name} must be a positive whole number, not {value!r}")
-    for name in ("measure", "interval", "unstable_pct"):
-        if settings.get(name) is not None:
-            _check_figure(settings[name], f"settings {name}")
-    if "direct" in settings and not isinstance(settings["direct"], bool):
-        raise ValueError(f"settings direct must be true or false, not {settings['direct']!r}")
-    for name in ("measure", "interval"):
-        if name in d:
-            _check_figure(d[name], name)
+        raise ValueError(f"the result has schema {_brief(d['schema'])}, expected {RESULT_SCHEMA!r}")
+    _check_fields(d, _RESULT_FIELDS, "")
+    _require(d["settings"], ("size", "count"), "the settings")
+    _check_fields(d["settings"], _SETTINGS_FIELDS, "settings ")
     if not isinstance(d["system"], dict):
         raise ValueError("the system facts are not an object")
-    defaults = SystemFacts()
-    for key, value in d["system"].items():
-        default = getattr(defaults, key, None)  # unknown (newer) fields are not judged
-        if isinstance(default, bool) or key == "rotational":
-            if value is not None and not isinstance(value, bool):
-                raise ValueError(f"system {key} must be true, false or null, not {value!r}")
-        elif isinstance(default, (int, float)):
-            _check_figure(value, f"system {key}")
-        elif isinstance(default, str) and not isinstance(value, str):
-            raise ValueError(f"system {key} must be text, not {value!r}")
-    tests = d["tests"]
-    if not isinstance(tests, list):
+    _check_fields(d["system"], _SYSTEM_FIELDS, "system ")
+    if d.get("test_file") is not None:
+        _require(d["test_file"], _LAYOUT_REQUIRED, "test_file")
+        _check_fields(d["test_file"], _LAYOUT_FIELDS, "test_file ")
+    if not isinstance(d["tests"], list):
         raise ValueError("tests is not a list")
-    for i, t in enumerate(tests):
-        where = f"test {i + 1}"
-        _require(t, _TEST_REQUIRED, where)
-        if isinstance(t.get("label"), str):
-            where = f"test {i + 1} ({t['label']} {t.get('kind', '')})".rstrip()
-        _require(t["spec"], ("pattern", "block", "queues", "threads"), f"{where} spec")
-        for name in ("block", "queues", "threads"):
-            value = t["spec"][name]
-            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise ValueError(f"{where} spec {name} must be a positive whole number, not {value!r}")
-        if not isinstance(t["runs"], list):
-            raise ValueError(f"{where} runs is not a list")
-        for n, run in enumerate(t["runs"], 1):
-            _check_run(run, f"{where} pass {n}")
-        if t.get("warmup"):
-            _check_run(t["warmup"], f"{where} warm-up")
-        if "unstable_threshold_pct" in t:
-            _check_figure(t["unstable_threshold_pct"], f"{where} unstable_threshold_pct")
-    for name in ("started", "finished", "fio_version", "diskmark_version", "preset", "profile"):
-        if name in d and not isinstance(d[name], str):
-            raise ValueError(f"{name} must be text, not {d[name]!r}")
+    for i, t in enumerate(d["tests"]):
+        _check_test(t, f"test {i + 1}")
     try:
         return SessionResult.from_dict(d)
-    except (KeyError, TypeError, ValueError, AttributeError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
         raise ValueError(f"the result does not parse: {type(e).__name__}: {e}") from None
 
 
@@ -302,10 +412,10 @@ def _schema_problem(schema: Any) -> str | None:
         if version.isdigit() and int(version) > SCHEMA_VERSION:
             return (f"written by a newer diskmark (schema {schema}); this version reads "
                     f"{SCHEMA}")
-        return f"unknown schema version {schema!r}"
+        return f"unknown schema version {_brief(schema)}"
     if schema is None:
         return "not a diskmark file (no schema field)"
-    return f"not a diskmark file (schema {schema!r})"
+    return f"not a diskmark file (schema {_brief(schema)})"
 
 
 def parse_saved(data: Any) -> tuple[dict[str, Any], SessionResult]:
@@ -318,13 +428,13 @@ def parse_saved(data: Any) -> tuple[dict[str, Any], SessionResult]:
         raise ValueError(problem)
     _require(data, ("kind", "name", "saved", "result"), "the file")
     if data["kind"] not in KINDS:
-        raise ValueError(f"unknown kind {data['kind']!r}")
+        raise ValueError(f"unknown kind {_brief(data['kind'])}")
     for name in ("name", "saved"):
         if not isinstance(data[name], str):
-            raise ValueError(f"{name} must be text, not {data[name]!r}")
+            raise ValueError(f"{name} must be text, not {_brief(data[name])}")
     note = data.get("note", "")
     if not isinstance(note, str):
-        raise ValueError(f"note must be text, not {note!r}")
+        raise ValueError(f"note must be text, not {_brief(note)}")
     session = validate_result(data["result"])
     header = {"kind": data["kind"], "name": data["name"], "note": note, "saved": data["saved"],
               "diskmark_version": str(data.get("diskmark_version", ""))}
@@ -332,17 +442,11 @@ def parse_saved(data: Any) -> tuple[dict[str, Any], SessionResult]:
 
 
 def read_json(path: Path) -> Any:
-    """Read and decode a JSON file. Raises ValueError (bad content) or OSError (I/O)."""
-    if not path.exists():
-        raise FileNotFoundError(2, "No such file or directory", str(path))
-    if not path.is_file():
-        raise ValueError("not a regular file")
-    size = path.stat().st_size
-    if size == 0:
+    """Read and decode a JSON file. Raises ValueError (bad content, or not a regular file:
+    a FIFO or a link to a device among the saved files is damaged, never read) or OSError."""
+    raw = read_regular_file(path, MAX_FILE_BYTES)
+    if not raw:
         raise ValueError("empty file")
-    if size > MAX_FILE_BYTES:
-        raise ValueError(f"too large to be a diskmark result ({size} bytes)")
-    raw = path.read_bytes()
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -361,7 +465,7 @@ def read_json(path: Path) -> Any:
 
 def _dumps(d: dict[str, Any]) -> str:
     try:
-        return json.dumps(d, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+        return json_utf8(json.dumps(d, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
     except ValueError as e:  # NaN or infinity somewhere in the figures
         raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
 
@@ -384,6 +488,8 @@ class Store:
 
     def __init__(self, root: Path | None = None):
         self._root = Path(root) if root is not None else None
+        for directory in (self.history_dir, self.baselines_dir):
+            remove_stale_temps(directory)  # what saves killed with SIGKILL left behind
 
     @property
     def root(self) -> Path:
@@ -624,21 +730,34 @@ class Store:
 
     def export_baseline(self, name: str, dest: Path, force: bool = False) -> Path:
         """Write baseline ``name`` to ``dest`` (a file, or an existing directory to put it
-        in). Never replaces an existing file unless ``force``. Returns the path written."""
+        in). Never replaces an existing file unless ``force``; a FIFO or character device
+        (``/dev/stdout``) is written into, never replaced (see diskmark.destination).
+        Returns the path written."""
         entry = self.get_baseline(name)
         dest = Path(dest)
         if dest.is_dir():
             dest = dest / entry.path.name
-        if dest.exists() and not force:
-            raise DestinationExists(f"{dest} exists; not replacing it")
+        text = _dumps(entry.to_file_dict())
         try:
-            write_atomic(dest, _dumps(entry.to_file_dict()), exclusive=not force)
+            destination = Destination(dest, force=force, make_parents=True)
+        except FileInTheWay:
+            raise DestinationExists(f"{dest} exists; not replacing it") from None
+        except DestinationUnwritable as e:
+            raise StoreIOError(str(e)) from None
+        except UnusableDestination as e:
+            raise StoreError(str(e)) from None
+        try:
+            destination.write(text)
         except FileExistsError as e:
             if not dest.exists():
                 raise StoreIOError(_write_failure(dest, e)) from None
             raise DestinationExists(f"{dest} exists; not replacing it") from None
+        except UnusableDestination as e:
+            raise StoreError(str(e)) from None
         except OSError as e:
             raise StoreIOError(_write_failure(dest, e)) from None
+        finally:
+            destination.close()
         return dest
 
     def import_baseline(self, src: Path, name: str | None = None, replace: bool = False) -> Entry:

@@ -80,11 +80,26 @@ def test_output_never_replaces_an_existing_file(tmp_path):
     (["--preset", "nope"], "no preset 'nope'"),
     (["--unstable", "0"], "unstable threshold must be between 0.5 and 100"),
     (["--unstable", "lots"], "not a percentage"),
+    (["--size", "16.5MiB"], "whole MiB"),
+    (["--size", "16mb"], "write 16MiB"),
 ])
 def test_bad_arguments_exit_2_and_say_why(tmp_path, args, message):
     out = diskmark("run", "--target", str(tmp_path), *args)
     assert out.returncode == 2
     assert message in out.stderr
+    assert leftovers(tmp_path) == []
+
+
+@pytest.mark.parametrize("option, low", [("--measure", 1), ("--interval", 0)])
+def test_out_of_range_seconds_get_one_message_for_the_range(tmp_path, option, low):
+    messages = set()
+    for value in (str(low - 1), "-1", "3601", "nan"):
+        out = diskmark("run", "--target", str(tmp_path), option, value)
+        assert out.returncode == 2
+        messages.add(out.stderr.rsplit(", not ", 1)[0])
+        assert (f"argument {option}: must be between {low} and 3600 seconds, not {value}"
+                in out.stderr)
+    assert len(messages) == 1, messages
     assert leftovers(tmp_path) == []
 
 
@@ -171,3 +186,32 @@ def test_unstable_threshold_reaches_every_test_and_the_verdict(tmp_path, no_left
     (test,) = data["tests"]
     assert test["unstable_threshold_pct"] == 100
     assert test["stats"]["mb_s"]["r_avg_pct"] < 100 and test["unstable"] is None
+
+
+def test_quiet_still_prints_that_a_file_was_left_behind(tmp_path):
+    """Another program replaces the test file while it runs: diskmark leaves the stranger's
+    file alone and says so, even with --quiet (notices about files left on disk always show)."""
+    proc = subprocess.Popen([sys.executable, "-m", "diskmark", "run", "--target", str(tmp_path),
+                             "--size", "16MiB", "--count", "2", "--measure", "2", "--interval",
+                             "0", "--profile", "demo", "--mode", "read", "-q"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while not (leftovers(tmp_path) and fio_processes(tmp_path)):
+            assert time.monotonic() < deadline, "the test file never appeared"
+            time.sleep(0.05)
+        (workspace,) = leftovers(tmp_path)
+        testfile = workspace / "diskmark-test.dat"  # root can reach into diskmark's directory
+        stranger = tmp_path / "stranger"
+        with open(stranger, "wb") as f:
+            f.truncate(16 * 1024 * 1024)
+        os.replace(stranger, testfile)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        proc.kill()
+    assert testfile.exists(), "diskmark removed a file it did not create"
+    testfile.unlink()
+    workspace.rmdir()
+    assert f"{testfile} was replaced by another program" in stderr
+    assert "MB/s" not in stderr  # still quiet about progress

@@ -177,6 +177,17 @@ def test_two_damaged_files_in_the_same_second_both_kept(home):
     assert sorted(p.read_text() for p in damaged_files(home)) == ["{one", "{two"]
 
 
+def test_a_target_that_is_not_utf8_is_saved_and_read_back_exactly(home):
+    """A directory named with the byte 0xff (os.fsdecode keeps it as a lone surrogate) must
+    not stop the settings from being saved, and must come back as the same path."""
+    target = str(home) + "/\udcff"
+    save_config(AppConfig(target=target, compare="ü"))
+    raw = config_path().read_bytes()
+    raw.decode("utf-8")  # the file is valid UTF-8
+    cfg, notice = load_config()
+    assert notice is None and cfg.target == target and cfg.compare == "ü"
+
+
 def test_config_does_not_import_textual():
     import subprocess
     import sys

@@ -11,12 +11,28 @@ def run(mb_s, iops, lat):
 
 
 def test_sizes_are_binary():
-    assert parse_size("16MiB") == 16 * MIB == parse_size("16m") == parse_size("16 MB")
-    assert parse_size("1GiB") == GIB == parse_size("1g")
+    assert parse_size("16MiB") == 16 * MIB == parse_size("16m") == parse_size("16 MiB")
+    assert parse_size("1GiB") == GIB == parse_size("1g") == parse_size("1024MiB")
+    assert parse_size("1.5GiB") == 1536 * MIB and parse_size("16777216") == 16 * MIB
+    for small_or_large in ("1KiB", "15MiB", "65GiB", "1e30G"):
+        with pytest.raises(ValueError, match="size must be between 16MiB and 64GiB"):
+            parse_size(small_or_large)
     assert format_size(64 * GIB) == "64GiB" and format_size(512 * MIB) == "512MiB"
-    for bad in ("", "lots", "-1G", "1X", "nanG"):
-        with pytest.raises(ValueError):
+    for bad in ("", "lots", "-1G", "1X", "nanG", "infM", "0M", "1e999999999G"):
+        with pytest.raises(ValueError, match="not a size"):
             parse_size(bad)
+
+
+@pytest.mark.parametrize("text", ["16.5MiB", "16777217", "100000KiB", "0.1G"])
+def test_sizes_must_be_whole_mib_as_the_test_file_is_laid_out_in_1mib_blocks(text):
+    with pytest.raises(ValueError, match="whole MiB"):
+        parse_size(text)
+
+
+@pytest.mark.parametrize("text", ["16mb", "16 MB", "1GB", "1gb", "512Kb", "1TB"])
+def test_decimal_units_are_refused_not_read_as_binary(text):
+    with pytest.raises(ValueError, match=r"MB.*1,000,000 bytes.*binary"):
+        parse_size(text)
 
 
 def test_units_parse_and_know_which_way_is_better():

@@ -265,7 +265,8 @@ def test_unreadable_and_odd_files_do_not_crash_listings(store):
     (store.history_dir / "broken.json").write_text('{"schema": "diskmark.saved/1", "ki')
     store.save_history(make_session())
     reasons = {e.path.name: e.damaged for e in store.baselines()}
-    assert reasons == {"binary.json": "not UTF-8 text", "a-directory.json": "not a regular file"}
+    assert reasons == {"binary.json": "not UTF-8 text",
+                       "a-directory.json": "not a regular file (a directory)"}
     history = store.history()
     assert len(history) == 2
     assert sum(1 for e in history if e.damaged and "truncated" in e.damaged) == 1
@@ -403,17 +404,18 @@ BAD_IMPORTS = {
     "missing-figure": (lambda d: d["result"]["tests"][0]["runs"][0].pop("lat_us"), "lacks lat_us"),
     "percentile": (_set_run("lat_percentiles", {"99": -3}), "percentile 99 is negative"),
     "bw-sample": (_set_run("bw_samples", [1, "x"]), "bandwidth sample 1 is not a number"),
-    "warmup": (lambda d: d["result"]["tests"][0]["warmup"].__setitem__("mb_s", -2), "warm-up"),
+    "warmup": (lambda d: d["result"]["tests"][0]["warmup"].__setitem__("mb_s", -2), "warmup"),
     "size-string": (lambda d: d["result"]["settings"].__setitem__("size", "1GiB"),
                     "size must be a positive whole number"),
     "no-settings": (lambda d: d["result"].pop("settings"), "lacks settings"),
     "no-tests": (lambda d: d["result"].pop("tests"), "lacks tests"),
     "tests-not-list": (lambda d: d["result"].__setitem__("tests", {"a": 1}), "tests is not a list"),
-    "bad-kind": (lambda d: d["result"]["tests"][0].__setitem__("kind", "erase"), "does not parse"),
+    "bad-kind": (lambda d: d["result"]["tests"][0].__setitem__("kind", "erase"),
+                 "kind must be one of read, write, mix, not 'erase'"),
     "bad-spec": (lambda d: d["result"]["tests"][0]["spec"].__setitem__("queues", 0),
                  "queues must be a positive"),
     "bad-mode": (lambda d: d["result"]["settings"].__setitem__("mode", "sideways"),
-                 "does not parse"),
+                 "settings mode must be one of rw, read, write"),
     "empty-tests": (lambda d: d["result"].__setitem__("tests", []), "no measured test"),
     "future": (lambda d: d.__setitem__("schema", "diskmark.saved/2"), "newer diskmark"),
     "foreign": (lambda d: d.__setitem__("schema", "crystaldiskmark"), "not a diskmark file"),

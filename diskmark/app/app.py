@@ -23,6 +23,7 @@ from textual import events, on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Select
 from textual.worker import Worker, WorkerState
@@ -48,6 +49,7 @@ from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.atomic import write_atomic
 from diskmark.paths import reports_dir
+from diskmark.display import shown
 from diskmark.compare import BETTER, SAME, WORSE, Comparison, compare
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.engine.workspace import sweep_register
@@ -287,6 +289,14 @@ class DiskmarkApp(App[int]):
     @property
     def status(self) -> StatusLine:
         return self.query_one("#status", StatusLine)
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = False) -> None:
+        """Every notice, the screens' too (they pass markup=True), shown as typed: notices
+        carry names, notes, paths and error messages, and a name like ``[/]`` parsed as
+        markup would end the app. Control characters are shown escaped."""
+        super().notify(shown(message), title=shown(title), severity=severity, timeout=timeout,
+                       markup=False)
 
     def compose(self) -> ComposeResult:
         s = self.settings
@@ -945,7 +955,7 @@ class DiskmarkApp(App[int]):
             self.notify("Nothing measured yet: press a (All) or a row button first.",
                         severity="warning")
             return None
-        return text_report(session)
+        return shown(text_report(session))  # a path that is not UTF-8 cannot be saved raw
 
     def action_save_report(self) -> None:
         text = self.report_text()
@@ -978,7 +988,7 @@ class DiskmarkApp(App[int]):
 
     def copy_with_notice(self, text: str, what: str) -> None:
         """Copy through the terminal (OSC 52), and say so: nothing confirms it arrived."""
-        self.copy_to_clipboard(text)
+        self.copy_to_clipboard(shown(text))
         self.notify(f"{what} is on the clipboard (if the terminal allows OSC 52).",
                     title="Copied")
 

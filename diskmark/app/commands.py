@@ -7,16 +7,25 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.markup import escape
 
 from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
                                            MODE_OPTIONS, UNSTABLE_CHOICES, mix_label)
+from diskmark.display import shown
 from diskmark.model import COUNT_MAX, COUNT_MIN, MIX_RATIOS, SIZES, Unit, format_size
 
 if TYPE_CHECKING:
     from diskmark.app.app import DiskmarkApp
 
 Command = tuple[str, str, Callable[[], object], bool]  # title, help, callback, discoverable
+
+
+def _plain_help(text: str) -> str:
+    """The palette reads help as markup; ours holds preset descriptions and baseline names,
+    which are data, so they are escaped."""
+    return escape(shown(text))
 
 
 def commands(app: "DiskmarkApp") -> Iterator[Command]:
@@ -109,11 +118,13 @@ class DiskmarkCommands(Provider):
     async def discover(self) -> Hits:
         for title, help_text, callback, discoverable in commands(self._app):
             if discoverable:
-                yield DiscoveryHit(title, callback, help=help_text)
+                yield DiscoveryHit(Text(shown(title)), callback, text=shown(title),
+                                   help=_plain_help(help_text))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for title, help_text, callback, _ in commands(self._app):
-            score = matcher.match(title)
+            score = matcher.match(shown(title))
             if score > 0:
-                yield Hit(score, matcher.highlight(title), callback, help=help_text)
+                yield Hit(score, matcher.highlight(shown(title)), callback,
+                          help=_plain_help(help_text))

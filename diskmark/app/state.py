@@ -13,9 +13,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from diskmark.config import AppConfig, config_path, load_config, save_config
+from diskmark.config import CONFIG_MAX_BYTES, AppConfig, config_path, load_config, save_config
 from diskmark.paths import default_target
 from diskmark.model import Settings, Unit
+from diskmark.regular_file import read_regular_file
 from diskmark.themes import MONO_THEME
 
 
@@ -30,8 +31,8 @@ class UiState:
 def _theme_was_saved() -> bool:
     """Whether the user ever chose a theme (the config's default cannot tell us)."""
     try:
-        data = json.loads(config_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        data = json.loads(read_regular_file(config_path(), CONFIG_MAX_BYTES))
+    except (OSError, ValueError, RecursionError):  # load_config reports what is wrong
         return False
     return isinstance(data, dict) and "theme" in data
 

@@ -2,7 +2,9 @@
 
 A preset holds profiles (Default, Peak, Real World, Demo, …); a profile holds the rows of
 tests. A broken user preset is reported with its file, line and reason and skipped: it must
-never stop the built-in presets or the other user presets from loading.
+never stop the built-in presets or the other user presets from loading. That includes files
+that are not presets at all: a FIFO, a link to /dev/zero, megabytes of junk, nesting deep
+enough to exhaust the parser (see diskmark.regular_file).
 """
 
 from __future__ import annotations
@@ -15,11 +17,13 @@ from typing import Any
 
 from diskmark.model import KIB, MIB, SWEEP_DEPTHS, TestSpec
 from diskmark.paths import user_presets_dir
+from diskmark.regular_file import read_regular_file
 
 BUILTIN_DIR = Path(__file__).parent
 LAYOUTS = ("default", "peak", "demo")  # "sweep" is built by sweep_profile, not a file
 BLOCK_MIN, BLOCK_MAX = 4 * KIB, 8 * MIB
 QUEUES_MAX, THREADS_MAX = 512, 64
+PRESET_MAX_BYTES = 1024 * 1024  # a preset is a few hundred bytes
 
 
 @dataclass(frozen=True)
@@ -172,19 +176,25 @@ def sweep_profile(pattern: str, threads: int = 1) -> Profile:
 def load_file(path: Path, source: str = "built-in") -> Preset:
     """Load one preset file; raises PresetError with ``file:line: reason``."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        text = read_regular_file(path, PRESET_MAX_BYTES).decode("utf-8")
+    except ValueError as e:  # not a regular file, too large, not UTF-8
         raise PresetError(f"{path}: cannot read: {e}") from None
+    except OSError as e:
+        raise PresetError(f"{path}: cannot read: {e.strerror or e}") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         line = getattr(e, "lineno", None)
         where = f"{path}:{line}" if line else str(path)
         raise PresetError(f"{where}: {getattr(e, 'msg', str(e))}") from None
+    except RecursionError:
+        raise PresetError(f"{path}: not a preset: nested too deeply") from None
     try:
         return parse_preset(data, source, path.stem)
     except PresetError as e:
         raise PresetError(f"{path}:{_line_of(text, str(e))}: {e}") from None
+    except RecursionError:
+        raise PresetError(f"{path}: not a preset: nested too deeply") from None
 
 
 def _line_of(text: str, message: str) -> int:
@@ -210,17 +220,25 @@ def load_catalog(user_dir: Path | None = None) -> PresetCatalog:
         preset = load_file(path)  # a broken built-in is a bug: let it raise
         catalog.presets[preset.id] = preset
     user_dir = user_dir if user_dir is not None else user_presets_dir()
-    if user_dir.is_dir():
-        for path in sorted(user_dir.glob("*.toml")):
-            try:
-                preset = load_file(path, source=str(path))
-            except PresetError as e:
-                catalog.problems.append(str(e))
-                continue
-            if preset.id in catalog.presets:
-                catalog.problems.append(
-                    f"{path}:1: preset id {preset.id!r} is taken by the "
-                    f"{catalog.presets[preset.id].source} preset; give it another id")
-                continue
-            catalog.presets[preset.id] = preset
+    try:
+        user_files = sorted(user_dir.glob("*.toml")) if user_dir.is_dir() else []
+    except OSError as e:
+        catalog.problems.append(f"{user_dir}: cannot list user presets: {e.strerror or e}")
+        user_files = []
+    for path in user_files:
+        try:
+            preset = load_file(path, source=str(path))
+        except PresetError as e:
+            catalog.problems.append(str(e))
+            continue
+        except Exception as e:  # noqa: BLE001 - one odd file must not stop the others
+            catalog.problems.append(f"{path}: cannot be read as a preset "
+                                    f"({type(e).__name__}: {e})")
+            continue
+        if preset.id in catalog.presets:
+            catalog.problems.append(
+                f"{path}:1: preset id {preset.id!r} is taken by the "
+                f"{catalog.presets[preset.id].source} preset; give it another id")
+            continue
+        catalog.presets[preset.id] = preset
     return catalog

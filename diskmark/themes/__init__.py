@@ -25,6 +25,7 @@ from textual.css.stylesheet import Stylesheet, StylesheetParseError
 from textual.theme import BUILTIN_THEMES, Theme
 
 from diskmark.paths import user_themes_dir
+from diskmark.regular_file import read_regular_file
 
 BUILTIN_DIR = Path(__file__).parent
 DEFAULT_THEME = "diskmark"
@@ -32,6 +33,7 @@ DARK_THEME = "diskmark-dark"
 CONTRAST_THEME = "diskmark-contrast"
 MONO_THEME = "diskmark-mono"
 BUILTIN_NAMES = (DEFAULT_THEME, DARK_THEME, CONTRAST_THEME, MONO_THEME)
+THEME_MAX_BYTES = 1024 * 1024  # a theme is a few hundred bytes
 
 #: The app's own theme variables, with what each is for. Colours unless noted.
 CUSTOM_VARIABLES: dict[str, str] = {
@@ -247,14 +249,24 @@ def parse_theme(data: dict[str, Any], fallback_name: str) -> Theme:
     return theme
 
 
+def _theme_text(path: Path) -> str:
+    """A theme file's text; only a regular file, and a bounded amount (a FIFO or a link to
+    /dev/zero among the user's themes must not hang the app or fill its memory)."""
+    return read_regular_file(path, THEME_MAX_BYTES).decode("utf-8")
+
+
 def load_file(path: Path) -> Theme:
     """Load one theme file; raises ThemeError with ``file:line: reason``."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
+        text = _theme_text(path)
+    except ValueError as e:  # not a regular file (a FIFO would hang the app), too large
         raise ThemeError(f"{path}: cannot read: {e}") from None
+    except OSError as e:
+        raise ThemeError(f"{path}: cannot read: {e.strerror or e}") from None
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise ThemeError(f"{path}: not a theme: nested too deeply") from None
     except tomllib.TOMLDecodeError as e:
         line = getattr(e, "lineno", None)  # Python 3.14+; before, only in the message
         msg = getattr(e, "msg", None) or str(e)
@@ -302,8 +314,11 @@ def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
         except ThemeError as e:
             problems.append(str(e))
             continue
+        except Exception as e:  # noqa: BLE001 - one odd file must not stop the others
+            problems.append(f"{path}: cannot be read as a theme ({type(e).__name__}: {e})")
+            continue
         if theme.name in taken:
-            problems.append(f"{path}:{_line_of(path.read_text(encoding='utf-8'), 'name')}: "
+            problems.append(f"{path}:{_line_of(_theme_text(path), 'name')}: "
                             f"the name {theme.name!r} is already used by {taken[theme.name]}; "
                             f"give this theme another name")
             continue

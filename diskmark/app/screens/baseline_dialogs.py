@@ -19,7 +19,9 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from diskmark.app.screens.dialogs import ConfirmDialog
+from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
 from diskmark.app.widgets.comparison_line import short_date
+from diskmark.display import shown
 from diskmark.model import SessionResult
 from diskmark.store import Entry, Store, StoreError, check_name
 
@@ -66,9 +68,9 @@ class BaselineNameDialog(ModalScreen[NameChoice | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield PlainLabel(self.title_text, classes="dialog-title")
             if self.hint:
-                yield Static(self.hint, classes="dialog-hint", markup=False)
+                yield PlainStatic(self.hint, classes="dialog-hint")
             with Grid(classes="form"):
                 yield Label("Name")
                 yield Input(self.initial_name, placeholder="e.g. new NVMe, ext4", id="name",
@@ -77,9 +79,9 @@ class BaselineNameDialog(ModalScreen[NameChoice | None]):
                     yield Label("Note")
                     yield Input(self.initial_note, placeholder="optional, e.g. firmware 4B2QGXA7",
                                 id="note", compact=True)
-            yield Static("", id="problem", classes="dialog-problem", markup=False)
+            yield PlainStatic("", id="problem", classes="dialog-problem")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self.action, id="save", variant="primary")
+                yield Button(plain(self.action), id="save", variant="primary")
                 yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
@@ -155,15 +157,16 @@ class PickBaselineDialog(ModalScreen[Entry | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
+            yield PlainLabel(self.title_text, classes="dialog-title")
             if self.hint:
-                yield Static(self.hint, classes="dialog-hint", markup=False)
+                yield PlainStatic(self.hint, classes="dialog-hint")
             options = []
             for i, entry in enumerate(self.entries):
                 prompt = Text(no_wrap=True, overflow="ellipsis")
                 prompt.append("● " if entry.ok and entry.name == self.current else "  ")
-                prompt.append(entry.name, style="bold")
-                prompt.append(f"  {describe_entry(entry)}", style="italic" if not entry.ok else "dim")
+                prompt.append(shown(entry.name, one_line=True), style="bold")
+                prompt.append(f"  {shown(describe_entry(entry), one_line=True)}",
+                              style="italic" if not entry.ok else "dim")
                 options.append(Option(prompt, id=str(i), disabled=not entry.ok))
             yield OptionList(*options, id="baselines")
             if not self.entries:
@@ -208,12 +211,12 @@ class ImportFileDialog(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label("Import a baseline", classes="dialog-title")
-            yield Static("A file exported from diskmark (e on the baselines screen, or "
-                         "diskmark baselines export), or the output of diskmark run --format "
-                         f"json. Relative paths start in {self.directory}.",
-                         classes="dialog-hint", markup=False)
+            yield PlainStatic("A file exported from diskmark (e on the baselines screen, or "
+                              "diskmark baselines export), or the output of diskmark run "
+                              f"--format json. Relative paths start in {self.directory}.",
+                              classes="dialog-hint")
             yield Input(placeholder="path/to/baseline.json", id="path")
-            yield Static("", id="problem", classes="dialog-problem", markup=False)
+            yield PlainStatic("", id="problem", classes="dialog-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Import", id="import", variant="primary")
                 yield Button("Cancel", id="cancel")

@@ -9,12 +9,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Label, Static
+from textual.widgets import Button, DataTable, Static
 
 from diskmark.app.widgets.comparison_line import short_date
 from diskmark.app.widgets.figures import DELTA_GLYPHS, format_delta, format_figure
+from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.compare import (BETTER, DEFAULT_NOISE_PCT, SAME, UNITS, WORSE, Comparison,
                               comparison_text)
+from diskmark.display import shown
 from diskmark.model import SessionResult, format_size
 
 
@@ -42,24 +44,25 @@ class ComparisonScreen(ModalScreen[None]):
                  baseline_name: str | None = None) -> None:
         super().__init__(classes="details comparison")
         self.comparison = comparison
-        self.current_name = current_name
-        self.baseline_name = baseline_name or (f"“{comparison.baseline_name}”"
-                                               if comparison.baseline_name else "Baseline")
+        self.current_name = shown(current_name, one_line=True)
+        self.baseline_name = shown(baseline_name or (f"“{comparison.baseline_name}”"
+                                                     if comparison.baseline_name else "Baseline"),
+                                   one_line=True)
 
     def compose(self) -> ComposeResult:
         cmp = self.comparison
         with Vertical(classes="details-box"):
-            yield Label(f"{self.current_name} compared with {self.baseline_name}",
-                        classes="dialog-title")
+            yield PlainLabel(f"{self.current_name} compared with {self.baseline_name}",
+                             classes="dialog-title")
             yield Static(self._sides(), id="sides")
             diffs = cmp.settings_differences
             if diffs:
-                yield Static(f"⚠ The settings differ ({self.current_name.lower()} vs "
-                             f"{self.baseline_name}), so this comparison may mislead: "
-                             + "; ".join(diffs) + ".", id="differences", markup=False)
+                yield PlainStatic(f"⚠ The settings differ ({self.current_name.lower()} vs "
+                                  f"{self.baseline_name}), so this comparison may mislead: "
+                                  + "; ".join(diffs) + ".", id="differences")
             if cmp.other_differences:
-                yield Static("Also changed: " + "; ".join(cmp.other_differences) + ".",
-                             classes="dialog-hint", markup=False)
+                yield PlainStatic("Also changed: " + "; ".join(cmp.other_differences) + ".",
+                                  classes="dialog-hint")
             yield Static("", id="summary")
             yield DataTable(cursor_type="row", id="comparison")
             if cmp.missing:
@@ -67,8 +70,8 @@ class ComparisonScreen(ModalScreen[None]):
                 for m in cmp.missing:
                     where = self.current_name if m.side == "current" else self.baseline_name
                     lines.append(f"{m.title}: only in {where} ({m.reason})")
-                yield Static("Not compared: " + "; ".join(lines) + ".", id="missing",
-                             classes="dialog-hint", markup=False)
+                yield PlainStatic("Not compared: " + "; ".join(lines) + ".", id="missing",
+                                  classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Copy as text", id="copy")
                 yield Button("Close", id="close", variant="primary")
@@ -83,9 +86,9 @@ class ComparisonScreen(ModalScreen[None]):
         width = max(len(self.current_name), len(self.baseline_name)) + 2
         text = Text()
         text.append(f"{self.current_name + ':':<{width}}", style="bold")
-        text.append(describe_session(self.comparison.current) + "\n")
+        text.append(shown(describe_session(self.comparison.current), one_line=True) + "\n")
         text.append(f"{self.baseline_name + ':':<{width}}", style="bold")
-        text.append(describe_session(self.comparison.baseline))
+        text.append(shown(describe_session(self.comparison.baseline), one_line=True))
         return text
 
     def _summary(self) -> Text:

@@ -17,6 +17,8 @@ from textual.widgets import Button, DataTable, Label, Static
 
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.figures import format_bytes, format_figure
+from diskmark.app.widgets.plain import PlainStatic
+from diskmark.display import shown
 from diskmark.model import (DIP_THRESHOLD_PCT, FileLayout, Op, RunResult,
                             SessionResult, TestResult, Unit)
 
@@ -125,17 +127,17 @@ class DetailsScreen(ModalScreen[None]):
                                  id="test-file", classes="details-note", markup=False)
                     if self.session.warnings:
                         yield Label("Notes on this run", classes="section")
-                        yield Static("\n".join(f"• {w}" for w in self.session.warnings),
-                                     id="warnings", classes="details-warning", markup=False)
+                        yield PlainStatic("\n".join(f"• {w}" for w in self.session.warnings),
+                                          id="warnings", classes="details-warning")
                 if r.error:
-                    yield Static(f"Error: {r.error}", classes="details-error", markup=False)
+                    yield PlainStatic(f"Error: {r.error}", classes="details-error")
                 # on a short terminal the command scrolls with the rest (CSS picks one copy)
                 yield Label("fio command of one pass (c copies it)", classes="section command-inline")
-                yield Static(self.command or "(not recorded)", classes="command command-inline",
-                             markup=False)
+                yield PlainStatic(self.command or "(not recorded)",
+                                  classes="command command-inline")
             yield Label("fio command of one pass (c copies it)", classes="section command-fixed")
-            yield Static(self.command or "(not recorded)", id="command",
-                         classes="command command-fixed", markup=False)
+            yield PlainStatic(self.command or "(not recorded)", id="command",
+                              classes="command command-fixed")
             short = self.app.has_class("-short")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Copy fio command", id="copy", variant="primary", compact=short)
@@ -252,7 +254,7 @@ class DetailsScreen(ModalScreen[None]):
         if not self.result.fio_command:
             self.notify("No fio command was recorded for this test.", severity="warning")
             return
-        self.app.copy_to_clipboard(self.command)
+        self.app.copy_to_clipboard(shown(self.command))
         self.notify("fio command copied to the clipboard.", title="Copied")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -14,7 +14,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Static
+
+from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
 
 
 @dataclass(frozen=True)
@@ -40,13 +42,14 @@ class ErrorDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Static(self.message, classes="dialog-message", markup=False)
+            yield PlainLabel(self.title_text, classes="dialog-title")
+            yield PlainStatic(self.message, classes="dialog-message")
             if self.hint:
-                yield Static(self.hint, classes="dialog-hint", markup=False)
+                yield PlainStatic(self.hint, classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 for choice in self.choices:
-                    yield Button(choice.label, id=choice.id, variant=choice.variant)  # type: ignore[arg-type]
+                    yield Button(plain(choice.label), id=choice.id,
+                                 variant=choice.variant)  # type: ignore[arg-type]
 
     def on_mount(self) -> None:
         self.query(Button).last().focus()
@@ -67,11 +70,11 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Static(self.question, classes="dialog-message", markup=False)
+            yield PlainLabel(self.title_text, classes="dialog-title")
+            yield PlainStatic(self.question, classes="dialog-message")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(self.yes, id="yes", variant="warning")
-                yield Button(self.no, id="no", variant="primary")
+                yield Button(plain(self.yes), id="yes", variant="warning")
+                yield Button(plain(self.no), id="no", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -95,13 +98,13 @@ class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Static(f"Relative names are saved in {self.directory}", classes="dialog-hint",
-                         markup=False)
+            yield PlainLabel(self.title_text, classes="dialog-title")
+            yield PlainStatic(f"Relative names are saved in {self.directory}",
+                              classes="dialog-hint")
             # not select_on_focus: that would select the extension too, after on_mount
             yield Input(self.default_name, id="filename", placeholder="file name",
                         select_on_focus=False)
-            yield Static("", id="problem", classes="dialog-problem")
+            yield PlainStatic("", id="problem", classes="dialog-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save", id="save", variant="primary")
                 yield Button("Cancel", id="cancel")

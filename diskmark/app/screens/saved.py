@@ -14,12 +14,14 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Footer, Label, Static
+from textual.widgets import Button, DataTable, Footer, Static
 
 from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
 from diskmark.app.screens.comparison import ComparisonScreen, describe_session
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
+from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.compare import compare
+from diskmark.display import shown
 from diskmark.model import SessionResult
 from diskmark.report import text_report
 from diskmark.store import Entry, Store, StoreError
@@ -71,12 +73,12 @@ class ResultReportScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="details-box"):
-            yield Label(self.title_text, classes="dialog-title")
-            yield Static(describe_session(self.session), classes="dialog-hint", markup=False)
+            yield PlainLabel(self.title_text, classes="dialog-title")
+            yield PlainStatic(describe_session(self.session), classes="dialog-hint")
             if self.note:
-                yield Static(f"Note: {self.note}", classes="details-verdict", markup=False)
+                yield PlainStatic(f"Note: {self.note}", classes="details-verdict")
             with VerticalScroll(classes="details-body"):
-                yield Static(text_report(self.session), id="report", markup=False)
+                yield PlainStatic(text_report(self.session), id="report")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Copy report", id="copy")
                 yield Button("Close", id="close", variant="primary")
@@ -125,7 +127,7 @@ class SavedResultsScreen(ModalScreen[T]):
         with Vertical(id="saved-box"):
             yield Static(self.hint_text(), id="saved-hint", markup=False)
             yield DataTable(cursor_type="row", zebra_stripes=True, id="saved")
-            yield Static("", id="saved-detail", markup=False)
+            yield PlainStatic("", id="saved-detail")
         yield Footer(compact=self.app.size.width < 100)
 
     def on_mount(self) -> None:
@@ -177,7 +179,8 @@ class SavedResultsScreen(ModalScreen[T]):
         self.entries = entries
         table.clear(columns=True)
         cols = self.columns()
-        rows = [self.cells(entry) for entry in entries]
+        rows = [[cell if isinstance(cell, Text) else shown(cell, one_line=True)
+                 for cell in self.cells(entry)] for entry in entries]
         want = [min(cap, max([len(label)] + [len(r[i].plain if isinstance(r[i], Text) else r[i])
                                              for r in rows]))
                 for i, (label, _key, cap, _floor) in enumerate(cols)]

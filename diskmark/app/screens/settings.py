@@ -10,9 +10,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
+from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.model import MIX_RATIOS, UNSTABLE_PCT, DataPattern, Mode, Settings
 from diskmark.presets import PresetCatalog
 
@@ -61,7 +63,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
             yield Label("Settings", classes="dialog-title")
             with Grid(classes="form"):
                 yield Label("Preset")
-                yield Select([(p.name, p.id) for p in self.catalog.presets.values()],
+                yield Select([(plain(p.name), p.id) for p in self.catalog.presets.values()],
                              value=preset.id, allow_blank=False, compact=True, id="preset")
                 yield Label("Profile")
                 yield Select(self._profile_options(preset.id), value=self._profile_value(preset.id),
@@ -96,10 +98,11 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 unstable.tooltip = ("A tile is marked ~ when its passes differ by more than "
                                     "this (R/Avg: range over mean, as snow_mountain's fio article measures it).")
                 yield unstable
-            yield Static(self._describe(preset.id), id="preset-description", classes="dialog-hint")
+            yield PlainStatic(self._describe(preset.id), id="preset-description",
+                              classes="dialog-hint")
             if self.catalog.problems:
-                yield Static("Skipped user presets:\n" + "\n".join(self.catalog.problems),
-                             classes="dialog-problem", markup=False)
+                yield PlainStatic("Skipped user presets:\n" + "\n".join(self.catalog.problems),
+                                  classes="dialog-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Apply", id="apply", variant="primary")
                 yield Button("Cancel", id="cancel")
@@ -108,8 +111,8 @@ class SettingsScreen(ModalScreen[Settings | None]):
         self.query_one("#preset", Select).focus()
         self._sync_mix()
 
-    def _profile_options(self, preset_id: str) -> list[tuple[str, str]]:
-        return [(p.name, p.id) for p in self.catalog.get(preset_id).profiles.values()]
+    def _profile_options(self, preset_id: str) -> list[tuple[Content, str]]:
+        return [(plain(p.name), p.id) for p in self.catalog.get(preset_id).profiles.values()]
 
     def _profile_value(self, preset_id: str) -> str:
         profiles = self.catalog.get(preset_id).profiles

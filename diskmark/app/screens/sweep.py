@@ -20,6 +20,7 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, Label, Select, Static
 
 from diskmark.app.widgets.figures import format_figure
+from diskmark.app.widgets.plain import PlainStatic
 from diskmark.model import SWEEP_DEPTHS, Mode, Op, SessionResult, Status, TestResult, Unit
 from diskmark.report import curve_report
 
@@ -180,7 +181,7 @@ class SweepScreen(ModalScreen[None]):
         with Vertical(classes="details-box"):
             yield Label(f"Queue-depth sweep · {self.pattern} "
                         f"{' & '.join(op.value for op in self.ops)}", classes="dialog-title")
-            yield Static("Starting…", id="sweep-status", classes="details-verdict", markup=False)
+            yield PlainStatic("Starting…", id="sweep-status", classes="details-verdict")
             with VerticalScroll(classes="details-body"):
                 for op in self.ops:
                     yield Label(self._curve_title(op), id=f"curve-title-{op.value}",

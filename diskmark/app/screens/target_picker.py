@@ -30,6 +30,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, DirectoryTree, Footer, Input, Label, Static
 
 from diskmark import system
+from diskmark.app.widgets.plain import PlainStatic
+from diskmark.display import shown
 
 RAM_FS = {"tmpfs", "ramfs"}
 NO_DIRECT_FS = {"ramfs"}
@@ -185,6 +187,13 @@ class DirectoryPicker(DirectoryTree):
         def __init__(self, path: Path) -> None:
             super().__init__()
             self.path = path
+
+    def process_label(self, label):  # type: ignore[no-untyped-def]
+        """Directory names are data: a directory called ``[/]`` is shown as it is named,
+        not read as markup (which would end the app)."""
+        if isinstance(label, str):
+            label = Text(shown(label, one_line=True))
+        return super().process_label(label)
 
     def render_label(self, node, base_style, style):  # type: ignore[no-untyped-def]
         """The root shows its full path (``~/bench``), not just its name."""
@@ -389,7 +398,7 @@ class TargetPicker(ModalScreen[str | None]):
                             id="path")
                 yield Button("Use", id="use", variant="primary")
                 yield Button("Cancel", id="cancel")
-            yield Static("", id="message", markup=False)
+            yield PlainStatic("", id="message")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -486,7 +495,7 @@ class TargetPicker(ModalScreen[str | None]):
             for i, (value, width) in enumerate(zip(row, widths)):
                 if width <= 0:
                     continue
-                text = Text(_clip(value, width, keep_end=i in (0, 1)))
+                text = Text(_clip(shown(value, one_line=True), width, keep_end=i in (0, 1)))
                 if i == 4:
                     text.justify = "right"
                 if i == 5:

@@ -14,6 +14,7 @@ from textual.widget import Widget
 from diskmark.app.widgets.figures import DELTA_GLYPHS
 from diskmark.app.widgets.tiles import foreground_style
 from diskmark.compare import BETTER, SAME, WORSE
+from diskmark.display import shown
 
 
 def short_date(iso: str, time: bool = True) -> str:
@@ -57,11 +58,13 @@ class ComparisonLine(Widget):
             return text
         # Most telling first: the line is cut from the right on narrow terminals.
         text.append("Comparing with " if wordy else "vs ")
-        text.append(f"“{s.name}”", style=foreground_style(self, "comparison--name"))
+        text.append(f"“{shown(s.name, one_line=True)}”",
+                    style=foreground_style(self, "comparison--name"))
         text.append(f" ({short_date(s.started, time=False)})")
         if s.differences:
             text.append(" · ")
-            text.append(("⚠ settings differ: " if wordy else "⚠ ") + "; ".join(s.differences),
+            text.append(("⚠ settings differ: " if wordy else "⚠ ")
+                        + shown("; ".join(s.differences), one_line=True),
                         style=foreground_style(self, "comparison--warning"))
         if s.counts is None:
             text.append(" · run to see the change on every tile",

@@ -9,6 +9,7 @@ from textual.widget import Widget
 
 from diskmark.app.widgets.figures import format_duration
 from diskmark.app.widgets.tiles import foreground_style
+from diskmark.display import shown
 
 
 class StatusLine(Widget):
@@ -35,7 +36,7 @@ class StatusLine(Widget):
             if self.eta_s is not None:
                 right.append(f"  ETA {format_duration(self.eta_s)}",
                              style=foreground_style(self, "status--eta"))
-        left = Text(self.message, no_wrap=True, overflow="ellipsis")
+        left = Text(shown(self.message, one_line=True), no_wrap=True, overflow="ellipsis")
         room = width - right.cell_len - (2 if right.cell_len else 0)
         if room < 10:  # a narrow terminal: the words matter more than the bar
             return left

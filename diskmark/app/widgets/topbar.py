@@ -11,9 +11,11 @@ import os
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.widgets import Button, Select, Static
 
 from diskmark.app.widgets.figures import format_bytes
+from diskmark.display import shown
 from diskmark.model import COUNT_MAX, COUNT_MIN, SIZES, SystemFacts, Unit, format_size
 from diskmark.report import disk_kind
 
@@ -53,7 +55,7 @@ class TargetButton(Button):
 
     def _relabel(self) -> None:
         room = max(self.content_size.width - 2, 8) if self.content_size.width else 40
-        self.label = f"{shorten_path(self.path, room)} ▼"
+        self.label = Content(f"{shorten_path(shown(self.path, one_line=True), room)} ▼")
 
 
 class FixedUnits(Static):
@@ -99,7 +101,7 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None,
     filesystem and the kind of disk fit."""
     text = Text(no_wrap=True, overflow="ellipsis")
     if error:
-        text.append(error, style="italic")
+        text.append(shown(error), style="italic")
         return text
     if facts is None:
         text.append("Looking at the target…", style="italic")
@@ -126,7 +128,7 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None,
     for i, (part, style) in enumerate(parts):
         if i:
             text.append(" · ", style="dim")
-        text.append(part, style=style)
+        text.append(shown(part, one_line=True), style=style)
     return text
 
 
@@ -141,7 +143,7 @@ class FactsLine(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static(describe_facts(None), id="facts")
-        yield Static("", id="setup")
+        yield Static("", id="setup", markup=False)
 
     @property
     def compact(self) -> bool:
@@ -153,7 +155,7 @@ class FactsLine(Horizontal):
 
     def show_setup(self, text: str, compact: str | None = None) -> None:
         self._setup = (text, compact or text)
-        self.query_one("#setup", Static).update(self._setup[self.compact])
+        self.query_one("#setup", Static).update(shown(self._setup[self.compact], one_line=True))
 
     def on_resize(self) -> None:
         self.show_facts(*self._facts)

@@ -1,0 +1,56 @@
+"""Reading a file diskmark does not own (a user preset or theme, the settings file, a saved
+or imported result) without letting it hang or exhaust the process.
+
+Only a regular file is read, a symbolic link to one included (a preset linked from a
+dotfiles repository is fine). A FIFO would block the read forever, a link to /dev/zero
+would fill the memory, and opening some devices has side effects (a watchdog starts its
+timer), so anything else is refused from its ``stat`` before it is opened; it is opened with
+O_NONBLOCK and checked again with ``fstat``, in case it was swapped in between. At most
+``limit`` bytes are read. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+         (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+         (stat.S_ISSOCK, "a socket"))
+
+
+class NotRegularFile(ValueError):
+    """The file is not one to read: not a regular file, or too large. The message is the
+    reason, without the path, fit to follow it."""
+
+
+def _kind(mode: int) -> str:
+    return next((name for test, name in KINDS if test(mode)), "not a file")
+
+
+def _human(nbytes: int) -> str:
+    mib = nbytes / (1024 * 1024)
+    return f"{mib:g} MiB" if mib >= 1 else f"{nbytes} bytes"
+
+
+def read_regular_file(path: Path | str, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them. Raises
+    NotRegularFile (a ValueError) with the reason, or OSError (FileNotFoundError...)."""
+    mode = os.stat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise NotRegularFile(f"not a regular file ({_kind(mode)})")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(f"not a regular file ({_kind(mode)})")
+        chunks, total = [], 0
+        while chunk := os.read(fd, min(1024 * 1024, limit + 1 - total)):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise NotRegularFile(f"larger than {_human(limit)}")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
