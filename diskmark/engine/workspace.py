@@ -255,20 +255,26 @@ class Workspace:
                 pass
             except OSError as e:
                 problems.append(f"{self.path / name}: {e.strerror}")
-        try:
-            name = self._current_name()
-            if name is not None:
-                os.rmdir(name, dir_fd=self.target_fd)
-            elif os.fstat(self.fd).st_nlink:
-                problems.append(f"{self.path}: another program moved the test directory "
-                                f"out of {self.target}; diskmark emptied it but cannot tell "
-                                f"where it is now")
-        except FileNotFoundError:
-            pass
-        except OSError as e:
-            why = ("it holds files diskmark did not make" if e.errno == errno.ENOTEMPTY
-                   else e.strerror)
-            problems.append(f"{self.path}: {why}")
+        for _ in range(50):  # another program renaming it meanwhile: look again
+            try:
+                name = self._current_name()
+                if name is not None:
+                    os.rmdir(name, dir_fd=self.target_fd)
+                elif os.fstat(self.fd).st_nlink:
+                    problems.append(f"{self.path}: another program moved the test directory "
+                                    f"out of {self.target}; diskmark emptied it but cannot "
+                                    f"tell where it is now")
+                break
+            except FileNotFoundError:
+                continue
+            except OSError as e:
+                why = ("it holds files diskmark did not make" if e.errno == errno.ENOTEMPTY
+                       else e.strerror)
+                problems.append(f"{self.path}: {why}")
+                break
+        else:
+            problems.append(f"{self.path}: another program kept renaming the test directory; "
+                            f"diskmark emptied it")
         for fd in (self.fd, self.target_fd):
             try:
                 os.close(fd)  # also releases the lock
