@@ -19,7 +19,9 @@ OUT = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 
 
 def fio(args: list[str], out: str, interrupt_after: float | None = None) -> None:
-    proc = subprocess.Popen(["fio", *args, "--output-format=json", "--status-interval=1"],
+    if not any(a.startswith("--output-format") for a in args):
+        args = [*args, "--output-format=json", "--status-interval=1"]
+    proc = subprocess.Popen(["fio", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
                             start_new_session=True)
     if interrupt_after:
@@ -42,6 +44,13 @@ def main() -> None:
              *timed], "fio_randwrite_t2.json")
         fio(["--name=mix", *common, "--rw=randrw", "--rwmixread=70", "--bs=4k", "--iodepth=1",
              *timed], "fio_randrw70.json")
+        # a test as diskmark runs it: one continuous job, its passes cut from the stream
+        for name, extra in (("fio_continuous_seqread.json", ["--rw=read", "--bs=1M", "--iodepth=8"]),
+                            ("fio_continuous_randrw70_t2.json",
+                             ["--rw=randrw", "--rwmixread=70", "--bs=4k", "--iodepth=4",
+                              "--numjobs=2"])):
+            fio(["--name=continuous", *common, *extra, "--thread", *timed,
+                 "--output-format=json+", "--status-interval=500ms"], name)
         fio(["--name=stopped", *common, "--rw=read", "--bs=1M", "--iodepth=8", "--time_based",
              "--runtime=30"], "fio_sigint.json", interrupt_after=1.5)
     finally:

@@ -185,3 +185,66 @@ def test_absurd_nesting_is_skipped_not_a_recursion_error():
     stream = parse.JsonStream()
     out = stream.feed("{\"a\":" * 100000 + "1" + "}" * 100000 + '\n{"jobs": []}')
     assert out[-1] == {"jobs": []}
+
+
+# --- passes as windows of one continuous job (json+ status every 500 ms, captured) ---------
+
+CONTINUOUS = [("fio_continuous_seqread.json", Op.READ, 1),
+              ("fio_continuous_randrw70_t2.json", Op.MIX, 2)]
+
+
+@pytest.mark.parametrize("name,op,threads", CONTINUOUS)
+def test_windows_add_up_to_fio_s_own_totals(name, op, threads):
+    objs = objects(name)
+    snaps = [parse.snapshot(o, op, threads) for o in objs]
+    assert [s.t_ms for s in snaps] == sorted(s.t_ms for s in snaps)
+    final = objs[-1]["jobs"][0]
+    whole = parse.run_result(final, op)
+    # the whole run as one window is fio's own figure
+    one = parse.window(parse.ZERO, snaps[-1], op)
+    assert one.mb_s == pytest.approx(whole.mb_s, rel=0.01)
+    assert one.iops == pytest.approx(whole.iops, rel=0.01)
+    assert one.lat_us == pytest.approx(whole.lat_us, rel=0.001)
+    assert one.usr_cpu == pytest.approx(whole.usr_cpu, rel=0.01, abs=0.01)
+    # fio's percentiles are its histogram's buckets: the same ones, from the bins
+    for key in ("50", "99", "max"):
+        assert one.lat_percentiles[key] == pytest.approx(whole.lat_percentiles[key], rel=0.02), key
+    # consecutive windows add up to the whole
+    cuts = [parse.ZERO, snaps[len(snaps) // 2], snaps[-1]]
+    parts = [parse.window(a, b, op) for a, b in zip(cuts, cuts[1:])]
+    assert sum(p.io_bytes for p in parts) == one.io_bytes
+    assert sum(p.runtime_ms for p in parts) == pytest.approx(one.runtime_ms, abs=2)
+    for p in parts:
+        assert p.mb_s > 0 and p.lat_percentiles["50"] <= p.lat_percentiles["99"] <= p.lat_percentiles["max"]
+
+
+def test_mix_window_keeps_both_sides():
+    objs = objects("fio_continuous_randrw70_t2.json")
+    run = parse.window(parse.ZERO, parse.snapshot(objs[-1], Op.MIX, 2), Op.MIX)
+    assert run.read_mb_s > run.write_mb_s > 0
+    assert run.mb_s == pytest.approx(run.read_mb_s + run.write_mb_s)
+    # job_runtime sums the two threads; the window's clock is the job's
+    assert 1900 <= run.runtime_ms <= 2100
+
+
+def test_a_window_of_no_length_is_an_error():
+    snap = parse.snapshot(objects("fio_continuous_seqread.json")[-1], Op.READ, 1)
+    with pytest.raises(parse.FioOutputError):
+        parse.window(snap, snap, Op.READ)
+
+
+def test_second_rate_samples_whole_seconds():
+    rate = parse.SecondRate()
+    snaps = [parse.snapshot(o, Op.READ, 1) for o in objects("fio_continuous_seqread.json")]
+    values = [rate.update(s) for s in snaps]
+    assert values.count(None) >= 1 and 1 <= len(rate.samples) <= 2  # a 2-second run
+    assert all(mb > 0 for _, mb in rate.samples)
+    assert rate.between(0, snaps[-1].t_ms) == [mb for _, mb in rate.samples]
+
+
+def test_histogram_percentiles_pick_the_bucket_that_covers_the_share():
+    hist = {1000: 50, 2000: 40, 9000: 9, 50000: 1}
+    pct = parse.histogram_percentiles([hist])
+    assert pct["50"] == 1.0 and pct["90"] == 2.0 and pct["99"] == 9.0 and pct["max"] == 50.0
+    # a mix: the slower side's value
+    assert parse.histogram_percentiles([hist, {3000: 10}])["50"] == 3.0

@@ -35,7 +35,7 @@ def test_stable_profile_carries_the_fio_articles_delays():
     assert "--startdelay=30s" in args and "--ramp_time=5s" in args
     assert plan.measure == 10
     # fio counts startdelay from its own start: a test with one runs a process per pass
-    assert plan.batches(plan.tests[3]) == [[0], [1]]
+    assert plan.process_per_pass(plan.tests[3]) and plan.processes(plan.tests[3]) == 2
 
 
 def test_plan_order_reads_then_writes_then_mixes():
@@ -44,8 +44,8 @@ def test_plan_order_reads_then_writes_then_mixes():
     ops = [t.op for t in plan.tests]
     assert ops == [Op.READ] * 4 + [Op.WRITE] * 4 + [Op.MIX] * 4
     assert plan.tests[-1].mix_read == 30 and plan.tests[-1].rw() == "randrw"
-    # one fio process per test: warm-up and passes as stonewalled jobs
-    assert plan.batches(plan.tests[0]) == [[0, 1, 2]]
+    # one continuous fio job per test: warm-up and passes are windows of it
+    assert not plan.process_per_pass(plan.tests[0]) and plan.processes(plan.tests[0]) == 1
     assert plan.total_seconds() == pytest.approx(12 * (3 * 2 + PROCESS_OVERHEAD_S) + 11 * 1)
     demo = build_plan(preset, Settings(profile="demo", mix=70))
     assert [t.op for t in demo.tests] == [Op.READ, Op.WRITE], "Demo has no +Mix"

@@ -220,3 +220,127 @@ class LiveRate:
         if dt >= 500:
             self.samples.append(rate)
         return rate
+
+
+# --- passes as windows of one continuous job ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A test's cumulative counters at one status object: everything a window of the run
+    can be computed from by difference. ``t_ms`` is the job's own clock (job_runtime over
+    the threads), ``busy_ms`` the threads' CPU time summed."""
+
+    t_ms: float
+    bytes: tuple[int, ...]  # per side (read, write, as the op has them)
+    ios: tuple[int, ...]
+    lat_ns_sum: tuple[float, ...]  # mean total latency × N
+    bins: tuple[dict[int, int], ...]  # completion-latency histogram (ns → count)
+    usr_ms: float = 0.0
+    sys_ms: float = 0.0
+    job_ms: float = 0.0  # job_runtime: ms summed over the threads
+
+
+ZERO = Snapshot(0.0, (), (), (), ())
+
+
+def snapshot(entry: dict[str, Any], op: Op, threads: int) -> Snapshot:
+    j = job(entry) if "jobs" in entry else entry
+    names = _sides(op)
+    sides = [_side(j, s) for s in names]
+    job_ms = _num(j, "job_runtime", "a job")
+    ios = tuple(int(_num(s, "total_ios", n)) for s, n in zip(sides, names))
+    lat = tuple(_num(_lat(s, n), "mean", f"{n}.lat_ns") * i for s, n, i in zip(sides, names, ios))
+    return Snapshot(
+        t_ms=job_ms / max(threads, 1),
+        bytes=tuple(int(_num(s, "io_bytes", n)) for s, n in zip(sides, names)),
+        ios=ios, lat_ns_sum=lat, bins=tuple(_bins(s, n) for s, n in zip(sides, names)),
+        usr_ms=_num(j, "usr_cpu", "a job") * job_ms / 100,
+        sys_ms=_num(j, "sys_cpu", "a job") * job_ms / 100, job_ms=job_ms)
+
+
+def _bins(side: dict[str, Any], name: str) -> dict[int, int]:
+    clat = side.get("clat_ns", {})
+    raw = clat.get("bins", {}) if isinstance(clat, dict) else {}
+    if not isinstance(raw, dict):
+        raise FioOutputError(f"fio's output has {name}.clat_ns.bins that is not an object")
+    try:
+        return {int(k): int(v) for k, v in raw.items()}
+    except (TypeError, ValueError):
+        raise FioOutputError(f"fio's output has {name}.clat_ns.bins that are not counts") from None
+
+
+def window(a: Snapshot, b: Snapshot, op: Op, bw_samples: list[float] | None = None) -> RunResult:
+    """One pass's figures: what happened between snapshots ``a`` and ``b`` of the same
+    continuous job. fio's counters are cumulative, so the means are exact; percentiles come
+    from the difference of the histograms, to fio's own bucket precision."""
+    n = len(b.bytes)
+    zero = (0,) * n
+    a_bytes, a_ios, a_lat = (a.bytes or zero), (a.ios or zero), (a.lat_ns_sum or (0.0,) * n)
+    a_bins = a.bins or ({},) * n
+    dt = b.t_ms - a.t_ms
+    if dt <= 0:
+        raise FioOutputError("a pass of no length in fio's status stream")
+    moved = [y - x for x, y in zip(a_bytes, b.bytes)]
+    ios = [y - x for x, y in zip(a_ios, b.ios)]
+    lat_sum = [y - x for x, y in zip(a_lat, b.lat_ns_sum)]
+    total_ios = sum(ios)
+    names = _sides(op)
+    by_side = dict(zip(names, moved))
+    job_dt = b.job_ms - a.job_ms
+    hists = [{k: v - old.get(k, 0) for k, v in new.items() if v - old.get(k, 0) > 0}
+             for old, new in zip(a_bins, b.bins)]
+    return RunResult(
+        mb_s=sum(moved) / dt / 1000,
+        iops=total_ios / dt * 1000,
+        lat_us=sum(lat_sum) / total_ios / 1000 if total_ios else 0.0,
+        io_bytes=sum(moved),
+        runtime_ms=int(round(dt)),
+        read_mb_s=by_side.get("read", 0) / dt / 1000,
+        write_mb_s=by_side.get("write", 0) / dt / 1000,
+        lat_percentiles=histogram_percentiles(hists),
+        bw_samples=list(bw_samples or []),
+        usr_cpu=(b.usr_ms - a.usr_ms) / job_dt * 100 if job_dt > 0 else None,
+        sys_cpu=(b.sys_ms - a.sys_ms) / job_dt * 100 if job_dt > 0 else None,
+    )
+
+
+def histogram_percentiles(hists: list[dict[int, int]]) -> dict[str, float]:
+    """p50 … p99.99 and the slowest bucket of completion-latency histograms, in µs; across
+    a mix, the slower side's value (as :func:`percentiles`)."""
+    out: dict[str, float] = {}
+    for hist in hists:
+        total = sum(hist.values())
+        if not total:
+            continue
+        keys = sorted(hist)
+        for name in PERCENTILES:
+            need, seen = float(name) / 100 * total, 0
+            for k in keys:
+                seen += hist[k]
+                if seen >= need:
+                    out[name] = max(out.get(name, 0.0), k / 1000)
+                    break
+        out["max"] = max(out.get("max", 0.0), keys[-1] / 1000)
+    return {name: out[name] for name in [*PERCENTILES, "max"] if name in out}
+
+
+@dataclass
+class SecondRate:
+    """Per-second MB/s samples of a continuous job from status objects that come more
+    often than once a second (a dip in the bandwidth chart is a second's figure)."""
+
+    last: Snapshot = ZERO
+    samples: list[tuple[float, float]] = field(default_factory=list)  # (end t_ms, MB/s)
+
+    def update(self, snap: Snapshot) -> float | None:
+        dt = snap.t_ms - self.last.t_ms
+        if dt < 1000:
+            return None
+        rate = (sum(snap.bytes) - sum(self.last.bytes or (0,))) / dt / 1000
+        self.samples.append((snap.t_ms, rate))
+        self.last = snap
+        return rate
+
+    def between(self, start_ms: float, end_ms: float) -> list[float]:
+        return [rate for t, rate in self.samples if start_ms < t <= end_ms + 1]

@@ -2,10 +2,14 @@
 
 Order follows CrystalDiskMark: all reads (a pause of `interval` between tests), then all
 writes, then the mixes. Every test is a discarded warm-up pass plus `count` measured passes.
-They run as stonewalled jobs of *one* fio process (each job its own reporting group, read
-separately from fio's JSON), so a test pays for starting fio once, not once per pass. A
-start delay is the exception: fio counts ``startdelay`` from its own start, so a later job
-of the same process would not wait; tests with one run a process per pass.
+
+A test runs as *one* continuous, time-based fio job of (1 + count) × measure seconds, and
+its passes are windows of fio's status stream (cumulative counters every 100 ms, with the
+latency histogram: ``json+``), so a test pays for starting fio once. Separate fio jobs
+would cost about 0.3 s per pass: fio hands over between stonewalled jobs in 100 ms steps,
+and a new process costs more. A test with a start delay or a ramp time (the Stable
+profile) keeps a process per pass: those exist to let the drive rest and settle before
+*each* pass, and fio counts ``startdelay`` from its own start.
 
 Every pass is time-based (``--time_based --runtime``): a slow device cannot stall it and a
 fast one keeps measuring. fio is given no path: it runs inside the session's private
@@ -20,8 +24,9 @@ from diskmark.engine.workspace import TEST_FILE
 from diskmark.model import DataPattern, Mode, Op, Settings, TestSpec
 from diskmark.presets import Preset, Profile, sweep_profile
 
-PROCESS_OVERHEAD_S = 0.15  # starting fio and opening the file, once per process, for the ETA
+PROCESS_OVERHEAD_S = 0.3  # starting fio and opening the file, once per process, for the ETA
 DEFAULT_IOENGINE = "libaio"
+STATUS_MS = 100  # fio's status interval in a continuous test: pass boundaries fall on it
 
 
 @dataclass(frozen=True)
@@ -66,16 +71,17 @@ class Plan:
         delay, ramp = test.spec.delays(test.op)
         return delay + ramp + self.measure
 
-    def batches(self, test: PlannedTest) -> list[list[int]]:
-        """Pass numbers (0 is the warm-up) grouped by fio process: all in one, or one each
-        when the test has a start delay."""
-        passes = list(range(self.settings.count + 1))
-        delay, _ = test.spec.delays(test.op)
-        return [[n] for n in passes] if delay else [passes]
+    def process_per_pass(self, test: PlannedTest) -> bool:
+        """Whether each pass needs a fio process of its own (a start delay or a ramp time
+        before every pass), rather than being a window of one continuous job."""
+        return any(test.spec.delays(test.op))
+
+    def processes(self, test: PlannedTest) -> int:
+        return self.settings.count + 1 if self.process_per_pass(test) else 1
 
     def test_seconds(self, test: PlannedTest) -> float:
         return ((1 + self.settings.count) * self.pass_seconds(test)
-                + len(self.batches(test)) * PROCESS_OVERHEAD_S)
+                + self.processes(test) * PROCESS_OVERHEAD_S)
 
     def total_seconds(self) -> float:
         gaps = max(len(self.tests) - 1, 0) * self.interval
@@ -112,11 +118,13 @@ def build_plan(preset: Preset, settings: Settings) -> Plan:
 def data_args(data: DataPattern) -> list[str]:
     """fio's options for the test data.
 
-    RANDOM: fio's own default buffers are random data filled once, the closest thing to
-    DiskSpd's ``-Z<size>K`` that CrystalDiskMark uses; ``--scramble_buffers=0`` keeps fio
-    from stamping each block (DiskSpd does not either). ZEROS: CDM's "All 0x00". REFILL:
-    fresh random data for every write, CPU-bound (about 2 GB/s per thread here)."""
-    return {DataPattern.RANDOM: ["--scramble_buffers=0"],
+    RANDOM: fio's default buffers, random data filled once and reused, as DiskSpd's ``-Z``
+    that CrystalDiskMark uses; fio also stamps each 512-byte sector with its offset and
+    time (``scramble_buffers``, on by default), so no two written blocks are alike and a
+    drive that deduplicates cannot cheat, for 4–6% of a core per GB/s. ZEROS: CDM's "All
+    0x00". REFILL: fresh random data for every write, about 27% of a core per GB/s, which
+    caps fast drives (KDiskMark's issue #175)."""
+    return {DataPattern.RANDOM: [],
             DataPattern.ZEROS: ["--zero_buffers"],
             DataPattern.REFILL: ["--refill_buffers"]}[data]
 
@@ -134,20 +142,20 @@ _OUTPUT = ["--output-format=json", "--status-interval=1"]
 def prepare_args(fio: str, settings: Settings, ioengine: str = DEFAULT_IOENGINE) -> list[str]:
     """Write the whole test file once before any read: an unwritten (sparse or preallocated)
     file reads back as zeros without touching the device, and reads would look impossibly fast.
-    Random data is fresh for every block here (time is not measured), so a drive that
-    compresses or deduplicates cannot answer the read tests from a few stored blocks."""
-    data = data_args(DataPattern.ZEROS if settings.data is DataPattern.ZEROS else DataPattern.REFILL)
+    Every block differs (fio stamps each one), so a drive that deduplicates cannot answer
+    the read tests from a few stored blocks."""
+    data = data_args(DataPattern.ZEROS if settings.data is DataPattern.ZEROS else DataPattern.RANDOM)
     return [fio, "--name=diskmark-prepare", *_common(settings, ioengine, data), "--rw=write",
             "--bs=1M", "--iodepth=8", "--fallocate=none", "--end_fsync=1", *_OUTPUT]
 
 
-def _job_options(plan: Plan, test: PlannedTest, ioengine: str) -> list[str]:
+def _job_options(plan: Plan, test: PlannedTest, ioengine: str, runtime: float) -> list[str]:
     spec = test.spec
     args = [*_common(plan.settings, ioengine, data_args(plan.settings.data)), f"--rw={test.rw()}"]
     if test.mix_read is not None:
         args.append(f"--rwmixread={test.mix_read}")
     args += [f"--bs={spec.block}", f"--iodepth={spec.queues}", f"--numjobs={spec.threads}",
-             "--group_reporting", "--time_based", f"--runtime={_secs(plan.measure)}",
+             "--group_reporting", "--time_based", f"--runtime={_secs(runtime)}",
              "--randrepeat=0", "--norandommap"]
     delay, ramp = spec.delays(test.op)
     if delay:
@@ -163,22 +171,19 @@ def job_name(test: PlannedTest) -> str:
 
 def run_args(fio: str, plan: Plan, test: PlannedTest, ioengine: str = DEFAULT_IOENGINE) -> list[str]:
     """One pass of one test, as a user would run it by hand in the target directory; this
-    is the command shown with every result."""
-    return [fio, f"--name={job_name(test)}", *_job_options(plan, test, ioengine), *_OUTPUT]
+    is the command shown with every result, and what a test with delays runs per pass."""
+    return [fio, f"--name={job_name(test)}", *_job_options(plan, test, ioengine, plan.measure),
+            *_OUTPUT]
 
 
-def batch_args(fio: str, plan: Plan, test: PlannedTest, passes: list[int],
-               ioengine: str = DEFAULT_IOENGINE) -> list[str]:
-    """Several passes of one test in one fio process: options before the first ``--name``
-    apply to every job; each later job waits for the one before (``--stonewall``, which
-    also gives it its own reporting group, so each pass is reported on its own)."""
-    args = [fio, *_job_options(plan, test, ioengine), *_OUTPUT]
-    for i, n in enumerate(passes):
-        name = f"{job_name(test)}-{'warmup' if n == 0 else f'pass{n}'}"
-        args.append(f"--name={name}")
-        if i:
-            args.append("--stonewall")
-    return args
+def continuous_args(fio: str, plan: Plan, test: PlannedTest,
+                    ioengine: str = DEFAULT_IOENGINE) -> list[str]:
+    """The warm-up and every pass of one test as one job, reported every
+    :data:`STATUS_MS` with fio's latency histogram (``json+``), so each pass's figures,
+    percentiles included, are the difference of two status objects."""
+    runtime = (plan.settings.count + 1) * plan.measure
+    return [fio, f"--name={job_name(test)}", *_job_options(plan, test, ioengine, runtime),
+            "--output-format=json+", f"--status-interval={STATUS_MS}ms"]
 
 
 def _secs(value: float) -> str:

@@ -14,16 +14,20 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from dataclasses import dataclass
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+import psutil
+
 from diskmark import __version__, system
-from diskmark.engine import fileinfo, parse
+from diskmark.engine import fileinfo, ioengine, parse
 from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError
 from diskmark.engine.fio import Fio, locate
-from diskmark.engine.plan import (DEFAULT_IOENGINE, PROCESS_OVERHEAD_S, Plan, PlannedTest,
-                                  batch_args, build_plan, prepare_args, run_args)
+from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan,
+                                  PlannedTest, build_plan, continuous_args, prepare_args,
+                                  run_args)
 from diskmark.engine.process import WATCHDOG_S, FioProcess
 from diskmark.engine.target import TargetCheck, open_target
 from diskmark.engine.workspace import Workspace
@@ -33,10 +37,13 @@ from diskmark.model import (MIB, Event, FileLayout, Notice, Op, Phase, Progress,
 from diskmark.presets import PresetCatalog, load_catalog
 
 PREP_RATE_GUESS = 400e6  # bytes/s, for the ETA until the real preparation rate is known
-#: Before a test is measured, the kernel's Dirty + Writeback should be below this (bytes) …
-SETTLE_BYTES = 32 * MIB
-#: … but a busy machine may never get there: wait at most this long (seconds).
-SETTLE_CAP_S = 30.0
+#: Before a test is measured, the kernel's Dirty + Writeback (system-wide) should be back
+#: within this of where it was when the session started (bytes) …
+SETTLE_BYTES = 16 * MIB
+#: … but a busy machine may never get there: wait at most this long, or the measure time
+#: if that is longer (seconds). With O_DIRECT there is nothing to wait for; a buffered run
+#: without the fsync diskmark does would leave the kernel ~30 s of writing.
+SETTLE_CAP_S = 10.0
 
 EventSink = Callable[[Event], None]
 
@@ -54,6 +61,29 @@ def _cpus() -> int:
         return len(os.sched_getaffinity(0))
     except OSError:
         return os.cpu_count() or 1
+
+
+@dataclass
+class _MachineLoad:
+    """How busy all CPUs were over a stretch of time, from /proc/stat (steal counts as
+    busy: the hypervisor gave the time to someone else; I/O wait does not)."""
+
+    busy: float = 0.0
+    total: float = 0.0
+
+    @staticmethod
+    def now() -> tuple[float, float]:
+        t = psutil.cpu_times()
+        total = sum(t)
+        return total - t.idle - getattr(t, "iowait", 0.0), total
+
+    def add(self, before: tuple[float, float], after: tuple[float, float]) -> None:
+        self.busy += after[0] - before[0]
+        self.total += after[1] - before[1]
+
+    @property
+    def pct(self) -> float | None:
+        return 100.0 * self.busy / self.total if self.total > 0 else None
 
 
 class _Eta:
@@ -94,6 +124,7 @@ class Engine:
         self._stopping = False
         self._wake: asyncio.Event | None = None
         self._workspace: Workspace | None = None
+        self._pending_at_start = 0  # Dirty + Writeback when the session began
 
     @property
     def fio(self) -> Fio:
@@ -143,11 +174,15 @@ class Engine:
                 emit(Notice(note, "information"))
             facts = await asyncio.to_thread(system.facts_for, check.path)
             facts.cpus = _cpus()
+            engine, why_not = await asyncio.to_thread(ioengine.choose, fio.path)
+            if why_not:
+                check.notes.append(f"fio uses libaio: {why_not}.")
+                emit(Notice(check.notes[-1], "information"))
             session = SessionResult(
                 settings=settings, system=facts, preset_name=plan.preset.name,
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
                 fio_version=fio.version, diskmark_version=__version__, started=_now(),
-                warnings=list(check.notes), ioengine=DEFAULT_IOENGINE)
+                warnings=list(check.notes), ioengine=engine)
             await self._measure(fio, plan, session, check, emit)
         finally:
             if self._proc is not None:
@@ -169,6 +204,8 @@ class Engine:
         """Prepare the file and run every test; a stop or an error ends the session early
         with what was finished."""
         self._wake = asyncio.Event()
+        mem = fileinfo.meminfo()
+        self._pending_at_start = mem.get("Dirty", 0) + mem.get("Writeback", 0)
         prep_guess = plan.settings.size / PREP_RATE_GUESS
         eta = _Eta(prep_guess + plan.total_seconds())
         ws = check.workspace
@@ -181,7 +218,7 @@ class Engine:
                         f"sequential figures may be lower than the device can do.")
                 session.warnings.append(note)
                 emit(Notice(note, "information"))
-            await self._settle(eta, emit)
+            await self._settle(plan, eta, emit)
             for test in plan.tests:
                 if test.index and plan.interval:
                     await self._interval(plan, test, eta, emit)
@@ -228,8 +265,19 @@ class Engine:
                           mb_s=rate.update(parse.job(obj)), eta_s=eta.remaining(),
                           session_percent=eta.percent()))
 
-        final = await self._run_fio(prepare_args(fio.path, plan.settings, session.ioengine),
-                                    on_status, "preparing the test file")
+        try:
+            final = await self._run_fio(prepare_args(fio.path, plan.settings, session.ioengine),
+                                        on_status, "preparing the test file")
+        except FioFailed as e:
+            if session.ioengine != ioengine.IO_URING or "out of space" in str(e):
+                raise
+            # the kernel offered io_uring but this filesystem or fio refused it in use
+            note = f"io_uring failed here, so fio uses libaio ({str(e).splitlines()[0]})"
+            session.ioengine = ioengine.LIBAIO
+            session.warnings.append(note)
+            emit(Notice(note, "information"))
+            final = await self._run_fio(prepare_args(fio.path, plan.settings, session.ioengine),
+                                        on_status, "preparing the test file")
         written = parse.io_bytes(parse.job(final))
         if written < size:
             raise FioFailed(f"fio wrote only {written} of {size} bytes of the test file.")
@@ -250,25 +298,28 @@ class Engine:
             await self._sleep(min(1.0, left))
         eta.end()
 
-    async def _settle(self, eta: _Eta, emit: EventSink, test: PlannedTest | None = None) -> float:
+    async def _settle(self, plan: Plan, eta: _Eta, emit: EventSink,
+                      test: PlannedTest | None = None) -> float:
         """Wait until what the kernel still has to write (Dirty + Writeback, system-wide)
-        has drained, so no test is measured while the previous one is still being written
-        out; at most :data:`SETTLE_CAP_S`. Returns the seconds waited."""
+        is back near where it was when the session began, so no test is measured while
+        the previous one is still being written out. Other programs' writes count too,
+        hence the start level and not zero, and a cap. Returns the seconds waited."""
         started = time.monotonic()
+        cap = max(SETTLE_CAP_S, plan.measure)
         while True:
             mem = fileinfo.meminfo()
             pending = mem.get("Dirty", 0) + mem.get("Writeback", 0)
             waited = time.monotonic() - started
-            if pending <= SETTLE_BYTES or waited >= SETTLE_CAP_S:
+            if pending <= self._pending_at_start + SETTLE_BYTES or waited >= cap:
                 return waited
             emit(Progress(Phase.SETTLE, f"Letting the kernel write back "
-                          f"{pending / MIB:.0f} MiB ({SETTLE_CAP_S - waited:.0f} s at most)",
+                          f"{pending / MIB:.0f} MiB ({cap - waited:.0f} s at most)",
                           test_index=test.index if test else None,
                           test_key=test.key if test else None,
-                          percent=100.0 * waited / SETTLE_CAP_S, eta_s=eta.remaining(),
+                          percent=100.0 * waited / cap, eta_s=eta.remaining(),
                           session_percent=eta.percent(), dirty_bytes=mem.get("Dirty"),
                           writeback_bytes=mem.get("Writeback")))
-            await self._sleep(0.25)
+            await self._sleep(0.1)
 
     async def _sleep(self, seconds: float) -> None:
         assert self._wake is not None
@@ -285,72 +336,122 @@ class Engine:
                             fio_command=run_args(fio.path, plan, test, session.ioengine),
                             unstable_pct=plan.settings.unstable_pct)
         emit(TestStarted(test.index, result))
-        runs: dict[int, RunResult] = {}
-        for batch in plan.batches(test):
-            await self._run_batch(fio, plan, session, test, batch, result, runs, ws, eta, emit)
+        if plan.process_per_pass(test):
+            for n in range(plan.settings.count + 1):
+                self._record(test, result, n, await self._run_pass(fio, plan, session, test, n,
+                                                                   ws, eta, emit), emit)
+        else:
+            await self._run_windows(fio, plan, session, test, result, ws, eta, emit)
         best = result.best_run
         if best is not None:
             result.cpu_limited = best.cpu_limit(test.spec.threads, session.system.cpus)
         if test.op is not Op.READ:
             result.sync_seconds = await self._sync(ws, test, result, eta, emit)
-            await self._settle(eta, emit, test)
+            await self._settle(plan, eta, emit, test)
         return result
 
-    async def _run_batch(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
-                         batch: list[int], result: TestResult, runs: dict[int, RunResult],
-                         ws: Workspace, eta: _Eta, emit: EventSink) -> None:
-        """Passes ``batch`` of ``test`` in one fio process. A pass is finished when the next
-        one starts moving data (fio runs them in order); its figures are final then."""
-        count = plan.settings.count
+    @staticmethod
+    def _record(test: PlannedTest, result: TestResult, n: int, run: RunResult,
+                emit: EventSink) -> None:
+        """Pass ``n`` (0: the discarded warm-up) is finished: keep it and say so."""
+        if n == 0:
+            result.warmup = run
+        else:
+            result.runs.append(run)
+        emit(RunFinished(test.index, result, warmup=n == 0))
+
+    def _progress(self, plan: Plan, test: PlannedTest, n: int, into_s: float,
+                  mb_s: float | None, eta: _Eta) -> Progress:
         per_pass = plan.pass_seconds(test)
-        eta.begin(len(batch) * per_pass + PROCESS_OVERHEAD_S)
-        rates = [parse.LiveRate(threads=test.spec.threads) for _ in batch]
-        state = {"current": 0, "since": time.monotonic()}
-        announced: set[int] = set()
+        return Progress(Phase.WARMUP if n == 0 else Phase.MEASURING, test.title,
+                        test_index=test.index, test_key=test.key, run=n,
+                        runs=plan.settings.count,
+                        percent=min(100.0, 100.0 * into_s / per_pass) if per_pass else 0.0,
+                        mb_s=mb_s, eta_s=eta.remaining(), session_percent=eta.percent())
 
-        def record(i: int, entry: dict[str, Any]) -> None:
-            n = batch[i]
-            runs[n] = parse.run_result(entry, test.op, rates[i].samples)
-            result.warmup = runs.get(0)
-            result.runs = [runs[k] for k in sorted(runs) if k]
-            if n not in announced:
-                announced.add(n)
-                emit(RunFinished(test.index, result, warmup=n == 0))
+    async def _run_windows(self, fio: Fio, plan: Plan, session: SessionResult,
+                           test: PlannedTest, result: TestResult, ws: Workspace, eta: _Eta,
+                           emit: EventSink) -> None:
+        """The warm-up and the passes as one continuous fio job; a pass ends at the status
+        object nearest its boundary on the job's own clock, and its figures are the
+        difference of the two objects around it."""
+        count, measure_ms = plan.settings.count, plan.measure * 1000
+        threads = test.spec.threads
+        eta.begin((count + 1) * plan.pass_seconds(test) + PROCESS_OVERHEAD_S)
+        seconds = parse.SecondRate()
+        marks: list[parse.Snapshot] = [parse.ZERO]  # where each pass began
+        loads = [_MachineLoad() for _ in range(count + 1)]
+        state: dict[str, Any] = {"cpu": _MachineLoad.now(), "last": parse.ZERO}
 
-        def progress(mb_s: float | None) -> Progress:
-            n = batch[state["current"]]
-            into = time.monotonic() - state["since"]
-            return Progress(Phase.WARMUP if n == 0 else Phase.MEASURING, test.title,
-                            test_index=test.index, test_key=test.key, run=n, runs=count,
-                            percent=min(100.0, 100.0 * into / per_pass) if per_pass else 0.0,
-                            mb_s=mb_s, eta_s=eta.remaining(), session_percent=eta.percent())
-
-        emit(progress(None))
+        def close(n: int, end: parse.Snapshot) -> None:
+            start = marks[n]
+            run = parse.window(start, end, test.op, seconds.between(start.t_ms, end.t_ms))
+            run.machine_busy_pct = loads[n].pct
+            marks.append(end)
+            self._record(test, result, n, run, emit)
 
         def on_status(obj: dict[str, Any]) -> None:
             self._check(ws)
-            entries = parse.jobs(obj)
-            if len(entries) != len(batch):
-                raise parse.FioOutputError(f"fio reported {len(entries)} passes, not {len(batch)}")
-            now = parse.current_job(obj)
-            for i in range(state["current"], now):
-                record(i, entries[i])
-            if now != state["current"]:
-                state["current"], state["since"] = now, time.monotonic()
-            emit(progress(rates[now].update(entries[now])))
+            snap = parse.snapshot(parse.job(obj), test.op, threads)
+            if not sum(snap.ios) or snap.t_ms < state["last"].t_ms:
+                # before the first I/O fio's job_runtime is meaningless (time since it
+                # started, or garbage); and the job's clock never goes back
+                emit(self._progress(plan, test, 0, 0.0, None, eta))
+                return
+            cpu = _MachineLoad.now()
+            loads[len(marks) - 1].add(state["cpu"], cpu)
+            state["cpu"], state["last"] = cpu, snap
+            live = seconds.update(snap)
+            while (len(marks) <= count
+                   and snap.t_ms >= len(marks) * measure_ms - STATUS_MS / 2):
+                close(len(marks) - 1, snap)
+            n = len(marks) - 1
+            emit(self._progress(plan, test, n, (snap.t_ms - marks[n].t_ms) / 1000, live, eta))
 
+        emit(self._progress(plan, test, 0, 0.0, None, eta))
         what = f"{test.spec.label} {test.op.value}"
-        final = await self._run_fio(batch_args(fio.path, plan, test, batch, session.ioengine),
+        final = await self._run_fio(continuous_args(fio.path, plan, test, session.ioengine),
                                     on_status, what)
         try:
-            entries = parse.jobs(final)
-            if len(entries) != len(batch):
-                raise parse.FioOutputError(f"fio reported {len(entries)} passes, not {len(batch)}")
-            for i, entry in enumerate(entries):
-                record(i, entry)
+            end = parse.snapshot(parse.job(final), test.op, threads)
+            if end != state["last"]:
+                on_status(final)
+            if len(marks) == count + 1:
+                close(count, end)
+            if len(result.runs) != count or result.warmup is None:
+                raise parse.FioOutputError(f"fio's status stream ended after "
+                                           f"{len(marks) - 1} of {count + 1} passes")
         except parse.FioOutputError as e:
             raise FioFailed(f"fio's output could not be read while running {what}: {e}") from None
         eta.end()
+
+    async def _run_pass(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
+                        n: int, ws: Workspace, eta: _Eta, emit: EventSink) -> RunResult:
+        """Pass ``n`` of a test with delays, as a fio process of its own."""
+        eta.begin(plan.pass_seconds(test) + PROCESS_OVERHEAD_S)
+        rate = parse.LiveRate(threads=test.spec.threads)
+        load = _MachineLoad()
+        state: dict[str, Any] = {"cpu": _MachineLoad.now(), "since": time.monotonic()}
+        emit(self._progress(plan, test, n, 0.0, None, eta))
+
+        def on_status(obj: dict[str, Any]) -> None:
+            self._check(ws)
+            cpu = _MachineLoad.now()
+            load.add(state["cpu"], cpu)
+            state["cpu"] = cpu
+            emit(self._progress(plan, test, n, time.monotonic() - state["since"],
+                                rate.update(parse.job(obj)), eta))
+
+        what = f"{test.spec.label} {test.op.value}"
+        final = await self._run_fio(run_args(fio.path, plan, test, session.ioengine),
+                                    on_status, what)
+        try:
+            run = parse.run_result(parse.job(final), test.op, rate.samples)
+        except parse.FioOutputError as e:
+            raise FioFailed(f"fio's output could not be read while running {what}: {e}") from None
+        run.machine_busy_pct = load.pct
+        eta.end()
+        return run
 
     async def _sync(self, ws: Workspace, test: PlannedTest, result: TestResult,
                     eta: _Eta, emit: EventSink) -> float:
