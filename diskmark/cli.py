@@ -158,7 +158,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--interval", type=_seconds_between(0), metavar="SEC",
                      help="seconds of rest between tests (default: the preset's, 5)")
     run.add_argument("--data", choices=[d.value for d in DataPattern], default="random",
-                     help="test data: random (default) or zeros (CrystalDiskMark's All 0x00)")
+                     help="test data: random (default; one buffer of random data filled once "
+                          "and reused, as CrystalDiskMark's DiskSpd -Z), zeros (CDM's All "
+                          "0x00), or refill (fresh random data for every write, for drives "
+                          "that compress or deduplicate; costs CPU, which caps fast drives)")
     run.add_argument("--buffered", action="store_true",
                      help="go through the page cache instead of O_DIRECT (needed on ramfs, "
                           "old tmpfs, some FUSE and network filesystems); labelled in the report")

@@ -23,6 +23,8 @@ RULE = "-" * 78
 TEST_HEAD = "  %s %4d%s (Q=%3d, T=%2d):"
 TEST_LINE = TEST_HEAD + " %9.3f MB/s [%9.1f IOPS] <%9.2f us>"
 _OP_TITLES = {Op.READ: "[Read]", Op.WRITE: "[Write]", Op.MIX: "[Mix]"}
+#: After a figure the CPU, not the drive, set (the reason is in [Details] and the JSON).
+CPU_MARK = "[CPU-limited]"
 _MODES = {Mode.READ_WRITE: "Read&Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
 
 # --- figures and meters ------------------------------------------------------------------
@@ -139,7 +141,8 @@ def _filesystem(session: SessionResult) -> str:
 
 
 def _io_mode(session: SessionResult) -> str:
-    return "Direct I/O (O_DIRECT)" if session.settings.direct else "Buffered (page cache)"
+    mode = "Direct I/O (O_DIRECT)" if session.settings.direct else "Buffered (page cache)"
+    return f"{mode}, {session.ioengine}" if session.ioengine else mode
 
 
 def _groups(session: SessionResult) -> list[tuple[Op, int | None, list[TestResult]]]:
@@ -164,7 +167,8 @@ def format_test_line(test: TestResult) -> str:
     spec = test.spec
     head = (spec.pattern, *_block(spec.block), spec.queues, spec.threads)
     if test.runs and test.error is None:
-        return TEST_LINE % (*head, test.best_mb_s, test.best_iops, test.best_lat_us)
+        line = TEST_LINE % (*head, test.best_mb_s, test.best_iops, test.best_lat_us)
+        return line + (f" {CPU_MARK}" if test.cpu_limited else "")
     return TEST_HEAD % head + (f" error: {test.error}" if test.error else " not measured")
 
 
@@ -231,6 +235,15 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _cpu(test: TestResult) -> str:
+    """fio's CPU use in the best pass, and the verdict when it, not the drive, set the figure."""
+    best = test.best_run
+    if best is None or best.cpu_pct is None:
+        return ""
+    use = f"CPU {best.cpu_pct:.0f}% per thread"
+    return f"CPU-LIMITED, {test.cpu_limited}" if test.cpu_limited else use
+
+
 def _details(session: SessionResult) -> list[str]:
     """What the fio articles diskmark builds on asked of every figure: stability, dips, flush time, file layout."""
     out = []
@@ -240,6 +253,9 @@ def _details(session: SessionResult) -> list[str]:
             notes.append(f"R/Avg {t.spread().r_avg_pct:.1f}%")
         if t.unstable():
             notes.append(f"UNSTABLE, {t.unstable()}")
+        cpu = _cpu(t)
+        if cpu:
+            notes.append(cpu)
         notes.extend(t.dips())
         if t.sync_seconds is not None:
             dirty = sum(x or 0 for x in (t.sync_dirty_bytes, t.sync_writeback_bytes))
@@ -296,12 +312,18 @@ def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
     width = max([14] + [len(r) for r in rows])
     heads = [f"{name} {unit.label}" for name, _, _ in columns]
     widths = [max(10, len(h)) for h in heads]
-    out = ["Test".ljust(width) + "".join(f"  {h:>{w}}" for h, w in zip(heads, widths))]
+    out = ["Test".ljust(width) + "".join(f"  {h:>{w}} " for h, w in zip(heads, widths))]
     for label in rows:
         out.append(label.ljust(width) + "".join(
-            f"  {_cell(cells.get((label, col)), unit):>{w}}"
+            f"  {_cell(cells.get((label, col)), unit) + _star(cells.get((label, col))):>{w + 1}}"
             for (_, col, _), w in zip(columns, widths)))
-    return "\n".join(out) + "\n"
+    if any(t.cpu_limited for t in session.tests):
+        out.append("* the CPU, not the drive, set this figure (see [Details])")
+    return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+def _star(test: TestResult | None) -> str:
+    return "*" if test is not None and test.cpu_limited else " "
 
 
 def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40) -> str:
@@ -331,7 +353,7 @@ def json_report(session: SessionResult, extra: dict[str, Any] | None = None) -> 
 
 CSV_FIELDS = ["date", "target", "device", "fstype", "preset", "profile", "test", "kind",
               "mix_read", "run", "warmup", "mb_s", "iops", "lat_us", "io_bytes", "runtime_ms",
-              "size", "direct"]
+              "size", "direct", "usr_cpu", "sys_cpu", "cpu_limited"]
 
 
 def csv_report(session: SessionResult) -> str:
@@ -348,8 +370,13 @@ def csv_report(session: SessionResult) -> str:
                 session.started, _target(session), sy.device, sy.fstype, st.preset, st.profile,
                 t.label, t.op.value, t.mix_read if t.mix_read is not None else "", n, warm,
                 f"{r.mb_s:.3f}", f"{r.iops:.2f}", f"{r.lat_us:.2f}", r.io_bytes, r.runtime_ms,
-                st.size, int(st.direct)])
+                st.size, int(st.direct), _opt(r.usr_cpu), _opt(r.sys_cpu),
+                int(bool(r.cpu_limit(t.spec.threads, sy.cpus)))])
     return buf.getvalue()
+
+
+def _opt(value: float | None) -> str:
+    return "" if value is None else f"{value:.1f}"
 
 
 def markdown_report(session: SessionResult) -> str:
@@ -368,6 +395,10 @@ def markdown_report(session: SessionResult) -> str:
     for label in rows:
         vals = [_cell(cells.get((label, col)), u) for _, col, _ in columns for u in units]
         out.append("| " + " | ".join([label] + vals) + " |")
+    limited = [t for t in session.tests if t.cpu_limited]
+    if limited:
+        out.append("")
+        out += [f"> CPU-limited: {t.label} {t.op.value}: {t.cpu_limited}" for t in limited]
     if session.status is not Status.COMPLETE:
         out += ["", f"**{session.status.value.capitalize()}**"
                     f"{': ' + session.error if session.error else ''}"]
@@ -402,7 +433,7 @@ def describe_progress(event: Progress) -> str:
         text = message
     if event.mb_s is not None:
         text += f"  {format_figure(event.mb_s, Unit.MB_S)} MB/s"
-    if event.phase is Phase.SYNC and (event.dirty_bytes is not None
+    if event.phase in (Phase.SYNC, Phase.SETTLE) and (event.dirty_bytes is not None
                                       or event.writeback_bytes is not None):
         # black_cat's filesystem article watched these drain: what the kernel still has to write, system-wide
         text += (f"  Dirty {_mib(event.dirty_bytes)} · "

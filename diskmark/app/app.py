@@ -53,7 +53,7 @@ from diskmark.display import shown
 from diskmark.compare import BETTER, SAME, WORSE, Comparison, compare
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.engine.workspace import sweep_register
-from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
+from diskmark.model import (DataPattern, Event, Mode, Notice, Op, Phase, Progress, RunFinished, SessionResult,
                             Settings, Status, SystemFacts, TestFinished, TestResult, TestStarted,
                             UNSTABLE_PCT, Unit, format_size)
 from diskmark.presets import PresetCatalog, Profile, load_catalog
@@ -404,8 +404,10 @@ class DiskmarkApp(App[int]):
             parts.append(MODE_NAMES[s.mode])
         if s.mix is not None and self.profile.mix:
             parts.append(f"+Mix R{s.mix}/W{100 - s.mix}")
-        if s.data.value != "random":
+        if s.data is DataPattern.ZEROS:
             parts.append("All 0x00")
+        elif s.data is DataPattern.REFILL:
+            parts.append("fresh random data")
         if not s.direct:
             parts.append("buffered")
         elif self._shown_buffered():
@@ -728,9 +730,10 @@ class DiskmarkApp(App[int]):
             fraction = (p.run + p.percent / 100) / (runs + 1)
             caption = "warm-up" if p.phase is Phase.WARMUP else f"{p.run}/{runs}"
             self.grid.show_live(test.row, test.op, Live(fraction, p.mb_s, caption))
-        elif p.phase is Phase.SYNC:
+        elif p.phase in (Phase.SYNC, Phase.SETTLE):
             pending = (p.dirty_bytes or 0) + (p.writeback_bytes or 0)
-            caption = f"sync {pending / 2**20:.0f} MiB" if pending else "sync"
+            word = "sync" if p.phase is Phase.SYNC else "settle"
+            caption = f"{word} {pending / 2**20:.0f} MiB" if pending else word
             self.grid.show_live(test.row, test.op, Live(1.0, None, caption))
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:

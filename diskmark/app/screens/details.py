@@ -47,6 +47,24 @@ def stability_text(result: TestResult) -> tuple[str, bool]:
     return f"Stable: the passes agree within {r_avg:.1f}% (R/Avg, at most {result.unstable_pct:g}%).", False
 
 
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0f}%"
+
+
+def cpu_text(result: TestResult) -> tuple[str, bool]:
+    """Whether the CPU, not the drive, set the figure, in words; and whether that is a warning.
+    "fio CPU" is fio's own figure per thread; "all CPUs" how busy the whole machine was."""
+    if result.cpu_limited:
+        return (f"cpu  CPU-limited: {result.cpu_limited}. The drive may be faster than this "
+                f"figure; fewer threads, another I/O engine or a quieter machine would tell.",
+                True)
+    best = result.best_run
+    if best is None or best.cpu_pct is None:
+        return "fio's CPU use was not recorded for this result.", False
+    return (f"The drive set this figure: fio's threads were busy {best.cpu_pct:.0f}% of the "
+            f"time, with CPU to spare.", False)
+
+
 def layout_text(layout: FileLayout | None, spinning: bool) -> list[str]:
     """The test file as filefrag would describe it, and why its position may matter."""
     if layout is None:
@@ -111,6 +129,9 @@ class DetailsScreen(ModalScreen[None]):
                     yield self._spread_table()
                     text, warn = stability_text(r)
                     yield Static(text, id="stability", markup=False,
+                                 classes="details-warning" if warn else "details-note")
+                    text, warn = cpu_text(r)
+                    yield Static(text, id="cpu", markup=False,
                                  classes="details-warning" if warn else "details-note")
                 if any(run.lat_percentiles for run in r.runs):
                     yield Label(f"Completion latency percentiles ({Unit.US.label})",
@@ -202,6 +223,8 @@ class DetailsScreen(ModalScreen[None]):
             table.add_column(Text(unit.label, justify="right"), key=unit.value)
         table.add_column(Text(f"p99 {Unit.US.label}", justify="right"), key="p99")
         table.add_column(Text("Runtime", justify="right"), key="runtime")
+        table.add_column(Text("fio CPU", justify="right"), key="cpu")
+        table.add_column(Text("all CPUs", justify="right"), key="machine")
         best = r.best_run
 
         def add(name: str | Text, run: RunResult) -> None:
@@ -212,6 +235,8 @@ class DetailsScreen(ModalScreen[None]):
                   for u in (Unit.MB_S, Unit.IOPS, Unit.US)),
                 Text(f"{p99:.2f}" if p99 is not None else "—", justify="right"),
                 Text(f"{run.runtime_ms / 1000:.1f} s", justify="right"),
+                Text(_pct(run.cpu_pct), justify="right"),
+                Text(_pct(run.machine_busy_pct), justify="right"),
             )
 
         if r.warmup is not None:

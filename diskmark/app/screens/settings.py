@@ -20,7 +20,8 @@ from diskmark.presets import PresetCatalog
 
 MODE_OPTIONS = [("Read & Write", Mode.READ_WRITE), ("Read only", Mode.READ),
                 ("Write only", Mode.WRITE)]
-DATA_OPTIONS = [("Random", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS)]
+DATA_OPTIONS = [("Random (as CrystalDiskMark)", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS),
+                ("Random, fresh per write", DataPattern.REFILL)]
 IO_OPTIONS = [("Direct (O_DIRECT)", True), ("Buffered (page cache)", False)]
 #: btrfs only (black_cat's filesystem article): CoW and compression let the cache leak into O_DIRECT figures.
 NOCOW_OPTIONS = [("As mounted (copy-on-write)", False), ("NOCOW test directory", True)]

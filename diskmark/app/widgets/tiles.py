@@ -72,6 +72,12 @@ def unstable_mark(result: TestResult | None) -> str | None:
     return f"~{result.spread().r_avg_pct:.0f}%"
 
 
+def cpu_mark(result: TestResult | None) -> str | None:
+    """``cpu`` on a tile whose figure the CPU set, not the drive (the reason is in the
+    tooltip and the details)."""
+    return "cpu" if result is not None and result.cpu_limited else None
+
+
 class ResultTile(Widget, can_focus=True):
     """One figure of the grid (e.g. SEQ1M Q8T1 read) with CDM's log-scale meter behind it."""
 
@@ -180,9 +186,12 @@ class ResultTile(Widget, can_focus=True):
         self._invalidate()
         self.set_class(self.result is not None and bool(self.result.runs), "-done")
         reason = self.result.unstable() if self.result is not None else None
+        cpu = self.result.cpu_limited if self.result is not None else None
         self.set_class(reason is not None, "-unstable")
-        self.tooltip = (f"Unstable: {reason} (R/Avg above the threshold). Enter shows every "
-                        f"pass." if reason else None)
+        self.set_class(bool(cpu), "-cpu-limited")
+        tips = ([f"Unstable: {reason} (R/Avg above the threshold)."] if reason else []) + (
+            [f"CPU-limited: {cpu}; the drive may be faster."] if cpu else [])
+        self.tooltip = " ".join(tips + ["Enter shows every pass."]) if tips else None
 
     def watch_separated(self) -> None:
         self._invalidate()
@@ -270,9 +279,10 @@ class ResultTile(Widget, can_focus=True):
                 change = change.replace(" ", "", 1)[-max(width - 1, 0):]
             put(y0 + rows, right - len(change), change,
                 {BETTER: _BETTER, WORSE: _WORSE}.get(delta.verdict, _SAME))
-        mark = unstable_mark(self.result) if live is None and role == _FIGURE else None
-        if mark:
-            self._put_mark(grid, mark, bottom)
+        if live is None and role == _FIGURE:
+            for mark in (unstable_mark(self.result), cpu_mark(self.result)):
+                if mark:
+                    self._put_mark(grid, mark, bottom)
         if self.separated and height >= 2:
             last = grid[height - 1]
             grid[height - 1] = [("▁", _SEPARATOR) if role == _BLANK else (ch, role)
@@ -281,11 +291,11 @@ class ResultTile(Widget, can_focus=True):
 
     @staticmethod
     def _put_mark(grid: list[list[tuple[str, int]]], mark: str, bottom: int) -> None:
-        """The unstable mark in the first free corner (top-left, then bottom-left), shortened
-        to ``~`` when the figure leaves no room."""
+        """A mark (unstable ``~9%``, ``cpu``) in the first free corner (top-left, then
+        bottom-left), shortened to its first character when the figure leaves no room."""
         width = len(grid[0]) if grid else 0
         rows = [0] + ([bottom - 1] if bottom - 1 > 0 else [])
-        for text in (mark, "~"):
+        for text in (mark, mark[0]):
             for y in rows:
                 x0 = 1 if width > len(text) + 1 else 0
                 span = grid[y][max(x0 - 1, 0):x0 + len(text) + 1]
