@@ -120,13 +120,14 @@ def phase_reached(phase: str, pid: int, target: Path, seen: dict) -> bool:
         seen["fio"] = True
     if phase == "preparing":
         return "diskmark-prepare" in cmd
+    measuring = bool(cmd) and "diskmark-prepare" not in cmd
     if phase == "measuring":
-        if "-pass" in cmd or "-warmup" in cmd:
+        if measuring:
             seen.setdefault("measuring_since", time.monotonic())
             return time.monotonic() - seen["measuring_since"] > 0.5
         return False
     if phase == "interval":
-        if "-warmup" in cmd:
+        if measuring:
             seen["measured"] = True
         if seen.get("measured") and not procs and leftovers(target):
             seen.setdefault("quiet_since", time.monotonic())
@@ -134,7 +135,7 @@ def phase_reached(phase: str, pid: int, target: Path, seen: dict) -> bool:
         seen.pop("quiet_since", None)
         return False
     if phase == "flush":  # after a write pass (other fsyncs save settings and results)
-        if "-pass" in cmd:
+        if measuring:
             seen["measured"] = True
         return bool(seen.get("measured")) and not procs and in_fsync(pid)
     raise ValueError(phase)

@@ -813,13 +813,18 @@ class DiskmarkApp(App[int]):
                     "a removed device) and run again."))
 
     def _unstable_legend(self) -> str:
-        """What the ``~9%`` on a tile means, said once where it appears."""
+        """What the ``~9%`` and ``cpu`` marks on tiles mean, said once where they appear."""
+        out = ""
         shaky = [t for t in self.results.values() if t.unstable()]
-        if not shaky:
-            return ""
-        limit = shaky[0].unstable_pct
-        return (f"~N% on {'a tile' if len(shaky) == 1 else f'{len(shaky)} tiles'}: its passes "
-                f"differ by N% (over {limit:g}%) · ")
+        if shaky:
+            limit = shaky[0].unstable_pct
+            out += (f"~N% on {'a tile' if len(shaky) == 1 else f'{len(shaky)} tiles'}: its "
+                    f"passes differ by N% (over {limit:g}%) · ")
+        cpu = [t for t in self.results.values() if t.cpu_limited]
+        if cpu:
+            out += (f"cpu on {'a tile' if len(cpu) == 1 else f'{len(cpu)} tiles'}: the CPU, not "
+                    f"the drive, set {'it' if len(cpu) == 1 else 'them'} · ")
+        return out
 
     def _focus_a_result(self) -> None:
         """After a run, Enter must show a tile's details, not start another run over it: the

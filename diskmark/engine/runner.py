@@ -393,23 +393,27 @@ class Engine:
         def on_status(obj: dict[str, Any]) -> None:
             self._check(ws)
             snap = parse.snapshot(parse.job(obj), test.op, threads)
-            if not sum(snap.ios) or snap.t_ms < state["last"].t_ms:
-                # before the first I/O fio's job_runtime is meaningless (time since it
-                # started, or garbage); and the job's clock never goes back
+            wall_ms = (time.monotonic() - state["t0"]) * 1000
+            if not sum(snap.ios) or not state["last"].t_ms <= snap.t_ms <= wall_ms + 250:
+                # around the first I/O fio's job_runtime can be meaningless (time since it
+                # started, or garbage); the job's clock never runs ahead of the wall clock
+                # and never goes back
                 emit(self._progress(plan, test, 0, 0.0, None, eta))
                 return
             cpu = _MachineLoad.now()
             loads[len(marks) - 1].add(state["cpu"], cpu)
             state["cpu"], state["last"] = cpu, snap
             live = seconds.update(snap)
-            while (len(marks) <= count
-                   and snap.t_ms >= len(marks) * measure_ms - STATUS_MS / 2):
+            # one pass ends per object: if fio's reports stalled across a boundary, that
+            # pass runs long and the next one short, rather than one of no length
+            if len(marks) <= count and snap.t_ms >= len(marks) * measure_ms - STATUS_MS / 2:
                 close(len(marks) - 1, snap)
             n = len(marks) - 1
             emit(self._progress(plan, test, n, (snap.t_ms - marks[n].t_ms) / 1000, live, eta))
 
         emit(self._progress(plan, test, 0, 0.0, None, eta))
         what = f"{test.spec.label} {test.op.value}"
+        state["t0"] = time.monotonic()
         final = await self._run_fio(continuous_args(fio.path, plan, test, session.ioengine),
                                     on_status, what)
         try:
@@ -419,8 +423,9 @@ class Engine:
             if len(marks) == count + 1:
                 close(count, end)
             if len(result.runs) != count or result.warmup is None:
-                raise parse.FioOutputError(f"fio's status stream ended after "
-                                           f"{len(marks) - 1} of {count + 1} passes")
+                raise parse.FioOutputError(
+                    f"fio's status reports stalled: only {len(marks) - 1} of {count + 1} "
+                    f"passes could be told apart (the machine may be overloaded)")
         except parse.FioOutputError as e:
             raise FioFailed(f"fio's output could not be read while running {what}: {e}") from None
         eta.end()
