@@ -10,11 +10,13 @@ Experiments (each prints a table and, with --json FILE, keeps every sample):
   cpu      what usr_cpu/sys_cpu mean: fio's figures against /proc/<pid>/task/*/stat
   passes   N passes as N fio processes against one fio process with stonewalled jobs
   settle   how long Dirty+Writeback take to drain after laying out a file and after writes
+  session  a whole `diskmark run` (--runtime is its --measure) against the time it must spend
 
 Every variant of an experiment runs once per round, in an order rotated every round, on one
 file prepared once (a sequential O_DIRECT write over a sparse file, as diskmark does). Runs
 are time-based. Figures: MB/s = bw_bytes/1e6; "fio cpu" = usr_cpu+sys_cpu of fio's JSON (with
---group_reporting: the mean over the jobs, in % of one core); "cpu/GBps" = fio cpu per GB/s;
+--group_reporting: the mean over the jobs, in % of one core); "Σ jobs cpu %/GBps" = fio cpu
+× numjobs per GB/s;
 "proc cores" = CPU seconds of the fio process tree (wait4 rusage) over its wall time; "busy" =
 the whole machine's non-idle share from /proc/stat while it ran (other users included).
 """
@@ -248,20 +250,29 @@ def matrix(a, path: Path, tests: list[str], variants: dict[str, list[str]], fixe
 
 
 def table(samples: list[Sample], title: str) -> None:
+    """Per (test, variant): medians and spread, and the ratio to the test's first variant
+    taken round by round (the pair ran within seconds of each other: less noise from a
+    shared machine than the ratio of two medians)."""
     print(f"\n## {title}\n")
-    print("| test | variant | MB/s median ±R/Avg | fio cpu % (usr+sys) | cpu %/GBps | proc cores |"
-          " machine busy % | ctx/s |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    print("| test | variant | MB/s median ±R/Avg | ÷ first variant, paired (median, min–max) |"
+          " fio cpu % per job (usr+sys) | Σ jobs cpu %/GBps | proc cores | machine busy % | ctx/s |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
     groups: dict[str, list[Sample]] = {}
     for s in samples:
         groups.setdefault(s.variant, []).append(s)
+    first: dict[str, dict[int, float]] = {}
     for name, ss in groups.items():
         test, v = name.split(" | ")
+        ref = first.setdefault(test, {s.round: s.mb_s for s in ss})
+        pairs = [s.mb_s / ref[s.round] for s in ss if ref.get(s.round)]
         mb = [s.mb_s for s in ss]
+        nj = int(m.group(1)) if (m := re.search(r"T(\d+)\b", test)) else 1
         cpu = statistics.median(s.fio_cpu for s in ss)
-        per = statistics.median(s.fio_cpu / (s.mb_s / 1000) for s in ss if s.mb_s)
+        per = statistics.median(s.fio_cpu * nj / (s.mb_s / 1000) for s in ss if s.mb_s)
         ctx = statistics.median(s.ctx / (s.runtime_ms / 1000) for s in ss if s.runtime_ms)
-        print(f"| {test} | {v} | {spread(mb).strip()} | {cpu:.1f} | {per:.1f} | "
+        paired = (f"{statistics.median(pairs):.2f} ({min(pairs):.2f}–{max(pairs):.2f})"
+                  if pairs else "-")
+        print(f"| {test} | {v} | {spread(mb).strip()} | {paired} | {cpu:.1f} | {per:.1f} | "
               f"{statistics.median(s.proc_cores for s in ss):.2f} | "
               f"{statistics.median(s.busy for s in ss):.0f} | {ctx:.0f} |")
     loads = sorted({s.load for s in samples})
@@ -358,8 +369,9 @@ def exp_thread(a, path: Path) -> list[Sample]:
 def exp_cpu(a, path: Path) -> list[Sample]:
     """fio's usr_cpu/sys_cpu against the threads' own counters."""
     tests = a.tests or ["RND4K Q32T16 read", "RND4K Q32T1 read", "SEQ1M Q8T1 write"]
-    variants = {"--thread": ["--thread"], "processes": [],
-                "--thread refill": ["--thread", "--refill_buffers"]}
+    variants = {"thread": ["--thread"], "processes": [],
+                "thread refill": ["--thread", "--refill_buffers"]}
+    variants = {k: v for k, v in variants.items() if not a.variants or k in a.variants}
     samples = matrix(a, path, tests, variants, [f"--ioengine={a.ioengine}"], sample_tasks=True)
     print(f"\n## CPU accounting ({a.ioengine}, {a.runtime:g} s, {a.rounds} rounds)\n")
     print("| test | mode | MB/s | fio usr+sys % | jobs | Σ job-thread cpu / runtime (cores) |"
@@ -451,7 +463,6 @@ def exp_settle(a, path: Path) -> list[Sample]:
     steps = {
         "lay out file (1M Q8 seq write)": ["--rw=write", "--bs=1M", "--iodepth=8", "--fallocate=none"],
         "SEQ1M Q8T1 write": [*TESTS["SEQ1M Q8T1 write"], "--time_based", f"--runtime={a.runtime:g}"],
-        "RND4K Q32T1 write": [*TESTS["RND4K Q32T1 write"], "--time_based", f"--runtime={a.runtime:g}"],
         "RND4K Q1T1 write": [*TESTS["RND4K Q1T1 write"], "--time_based", f"--runtime={a.runtime:g}"],
     }
     for name, opts in steps.items():
@@ -490,8 +501,55 @@ def exp_settle(a, path: Path) -> list[Sample]:
     return []
 
 
+def exp_session(a, path: Path) -> list[Sample]:
+    """A whole `diskmark run` (Default profile, --size/--count/--measure/--interval as given)
+    against the time it must spend: fio's measured time of every pass, delays, intervals,
+    laying out the file as raw fio does, the flushes."""
+    import shutil
+    import tempfile
+
+    from vs_fio import ROOT, lay_out, must_spend
+
+    rows = []
+    home = Path(tempfile.mkdtemp(prefix="probe-home-"))
+    try:
+        for rnd in range(a.rounds):
+            layout = lay_out(path, a.size)
+            path.unlink()
+            args = [sys.executable, "-m", "diskmark", "run", "--target", str(path.parent),
+                    "--size", str(a.size), "--count", str(a.count), "--measure", f"{a.runtime:g}",
+                    "--interval", f"{a.interval:g}", "--format", "json", "--quiet"]
+            t0 = time.monotonic()
+            out = subprocess.run(args, capture_output=True, text=True, cwd=ROOT,
+                                 env={**os.environ, "DISKMARK_HOME": str(home)})
+            wall = time.monotonic() - t0
+            if out.returncode:
+                raise RuntimeError(out.stderr)
+            session = json.loads(out.stdout)
+            must, parts = must_spend(session, layout)
+            npass = sum(len(t["runs"]) + 1 for t in session["tests"])
+            rows.append((wall, must, parts, npass))
+            print(f"  r{rnd} wall {wall:.2f} s, must {must:.2f} s {parts}, {npass} passes, "
+                  f"load {loadavg()}", file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    print(f"\n## `{' '.join(args[1:])}`: wall against must-spend ({a.rounds} rounds)\n")
+    print("| wall s | must-spend s | of which passes / intervals / layout / flush s | ratio |"
+          " extra s per pass |")
+    print("|---:|---:|---|---:|---:|")
+    for wall, must, parts, npass in rows:
+        print(f"| {wall:.2f} | {must:.2f} | {parts['passes']:.2f} / {parts['intervals']:.0f} / "
+              f"{parts['layout']:.2f} / {parts['flush']:.2f} | {wall / must:.3f} | "
+              f"{(wall - must) / npass:.3f} |")
+    ratio = [w / m for w, m, *_ in rows]
+    extra = [(w - m) / n for w, m, _, n in rows]
+    print(f"\nmedian ratio {statistics.median(ratio):.3f} ({min(ratio):.3f}–{max(ratio):.3f}), "
+          f"median extra per pass {statistics.median(extra):.3f} s")
+    return []
+
+
 EXPERIMENTS = {"data": exp_data, "engines": exp_engines, "thread": exp_thread, "cpu": exp_cpu,
-               "passes": exp_passes, "settle": exp_settle}
+               "passes": exp_passes, "settle": exp_settle, "session": exp_session}
 
 
 def main() -> int:
@@ -502,17 +560,23 @@ def main() -> int:
     ap.add_argument("--runtime", type=float, default=5)
     ap.add_argument("--size", type=parse_size, default=parse_size("1GiB"))
     ap.add_argument("--ioengine", default="libaio")
-    ap.add_argument("--count", type=int, default=3, help="passes: measured passes (+1 warm-up)")
+    ap.add_argument("--count", type=int, default=3, help="passes, session: measured passes (+1 warm-up)")
+    ap.add_argument("--interval", type=float, default=1, help="session: diskmark's --interval")
     ap.add_argument("--tests", nargs="*", choices=list(TESTS), metavar="TEST")
     ap.add_argument("--variants", nargs="*", metavar="NAME")
     ap.add_argument("--json", type=Path, help="keep every sample here")
+    ap.add_argument("--retable", action="store_true",
+                    help="only print the table again from the samples kept in --json")
     a = ap.parse_args()
+    if a.retable:
+        table([Sample(**d) for d in json.loads(a.json.read_text())], f"{a.experiment} (from {a.json})")
+        return 0
     path = a.dir / ".fio-probe.bench"
     print(f"# {a.experiment} on {a.dir} ({os.uname().release}, {NCPU} CPUs, "
           f"{subprocess.run(['fio', '--version'], capture_output=True, text=True).stdout.strip()}), "
           f"file {a.size / 2**20:g} MiB, load at start {loadavg()}")
     try:
-        if a.experiment != "settle":
+        if a.experiment not in ("settle", "session"):
             prepare(path, a.size)
         samples = EXPERIMENTS[a.experiment](a, path)
     finally:

@@ -86,6 +86,12 @@ def noise(values: list[float]) -> str:
     return f"{(max(values) - min(values)) / statistics.fmean(values) * 100:.1f}%"
 
 
+def paired(a: list[float], b: list[float]) -> str:
+    """Median (min–max) of a[i] / b[i]: the two sides of the same round, run minutes apart."""
+    r = [x / y for x, y in zip(a, b) if y]
+    return f"{statistics.median(r):.2f} ({min(r):.2f}–{max(r):.2f})" if r else "-"
+
+
 def med(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -316,6 +322,7 @@ def main() -> int:
                     help="ioengines for raw fio; the faster one per test is compared (default both)")
     ap.add_argument("--no-diskspd", action="store_true", help="skip diskspd even if present")
     ap.add_argument("--cpu-rounds", type=int, help="rounds of the CPU-cost comparison (default --rounds)")
+    ap.add_argument("--json", type=Path, help="also write every round's figures to this file")
     a = ap.parse_args()
     tests = a.tests or [Test.parse(t) for t in DEFAULT_TESTS]
     ops = {"rw": ["read", "write"], "read": ["read"], "write": ["write"]}[a.mode]
@@ -384,6 +391,10 @@ def main() -> int:
             must, parts = must_spend(dm_session, layout_s)
             overhead.append((dm_wall, must, parts))
         report(cells, tests, ops, engines, bool(dspd), overhead, a)
+        if a.json:
+            a.json.write_text(json.dumps({
+                "cells": {f"{k[0]} {k[1]}": vars(c) for k, c in cells.items()},
+                "overhead": [{"wall": w, "must": m, "parts": p} for w, m, p in overhead]}, indent=1))
         cpu_cost(commands, raw, a.size, a.cpu_rounds or a.rounds)
     finally:
         raw.unlink(missing_ok=True)
@@ -393,13 +404,14 @@ def main() -> int:
 
 
 def report(cells, tests, ops, engines, with_dspd, overhead, a) -> None:
-    print(f"\nbest-of-{a.count} MB/s, median over {a.rounds} rounds (noise: R/Avg across rounds)")
+    print(f"\nbest-of-{a.count} MB/s, median over {a.rounds} rounds (noise: R/Avg across rounds; "
+          f"dm÷fio: ratio of the medians, then the median of the per-round ratios)")
     head = f"{'test':22} {'diskmark':>10} {'noise':>6}"
     for e in engines:
         head += f" {'fio ' + e:>14} {'noise':>6}"
-    head += f" {'dm÷fio':>7}"
+    head += f" {'dm÷fio':>7} {'paired (min–max)':>17}"
     if with_dspd:
-        head += f" {'diskspd':>9} {'noise':>6} {'dm÷dspd':>8}"
+        head += f" {'diskspd':>9} {'noise':>6} {'dm÷dspd':>8} {'paired (min–max)':>17}"
     print(head)
     ratios_fio, ratios_dspd = [], []
     for op in ops:
@@ -413,12 +425,12 @@ def report(cells, tests, ops, engines, with_dspd, overhead, a) -> None:
                 line += f" {med(v):14.1f} {noise(v):>6}"
             r = dm / best if best else float("nan")
             ratios_fio.append(r)
-            line += f" {r:7.3f}"
+            line += f" {r:7.3f} {paired(c.dm, [max(v) for v in zip(*c.fio.values())]):>17}"
             if with_dspd:
                 ds = med(c.dspd)
                 rd = dm / ds if ds else float("nan")
                 ratios_dspd.append(rd)
-                line += f" {ds:9.1f} {noise(c.dspd):>6} {rd:8.3f}"
+                line += f" {ds:9.1f} {noise(c.dspd):>6} {rd:8.3f} {paired(c.dm, c.dspd):>17}"
             if c.dm_cpu:
                 line += f"   diskmark cpu {med(c.dm_cpu):.1f}"
             print(line)
@@ -437,7 +449,7 @@ def report(cells, tests, ops, engines, with_dspd, overhead, a) -> None:
           f"{parts['intervals']:.1f}, layout {parts['layout']:.1f}, flush {parts['flush']:.1f}): "
           f"ratio {med(ratio):.3f} ({min(ratio):.3f}–{max(ratio):.3f}), "
           f"{(med(walls) - med(musts)):.1f} s extra = "
-          f"{(med(walls) - med(musts)) / max(sum(len(ops) for _ in tests) * (a.count + 1), 1):.2f} s per pass")
+          f"{(med(walls) - med(musts)) / (len(ops) * len(tests) * (a.count + 1)):.2f} s per pass")
 
 
 if __name__ == "__main__":
