@@ -313,6 +313,7 @@ _RUN_FIELDS = {
     "runtime_ms": _figure, "read_mb_s": _figure, "write_mb_s": _figure,
     "lat_percentiles": _table_of(_check_figure, "latency percentile"),
     "bw_samples": _list_of(_check_figure, "bandwidth sample"),
+    "usr_cpu": _maybe_figure, "sys_cpu": _maybe_figure, "machine_busy_pct": _maybe_figure,
 }
 _RUN_REQUIRED = ("mb_s", "iops", "lat_us", "io_bytes", "runtime_ms")
 _SPEC_FIELDS = {
@@ -325,6 +326,7 @@ _TEST_FIELDS = {
     "fio_command": _texts, "sync_seconds": _maybe_figure,
     "sync_dirty_bytes": _maybe_figure, "sync_writeback_bytes": _maybe_figure,
     "error": _optional(_check_text), "unstable_threshold_pct": _figure,
+    "cpu_limited": _optional(_check_text),
 }
 _TEST_REQUIRED = ("index", "spec", "kind", "runs")
 _SETTINGS_FIELDS = {
@@ -338,9 +340,9 @@ _SETTINGS_FIELDS = {
 _SYSTEM_FIELDS = {
     **{name: _check_text for name in ("target", "mountpoint", "device", "fstype",
                                       "mount_options", "model", "scheduler", "interface",
-                                      "kernel", "os")},
+                                      "kernel", "os", "virtual")},
     "total_bytes": _figure, "free_bytes": _figure, "rotational": _check_rotational,
-    "interface_mb_s": _maybe_figure,
+    "interface_mb_s": _maybe_figure, "cpus": _optional(_check_positive),
 }
 _LAYOUT_FIELDS = {
     "extents": _check_whole, "fragments": _check_whole, "start_offset": _check_whole,
@@ -351,7 +353,7 @@ _RESULT_FIELDS = {
     "diskmark_version": _check_text, "fio_version": _check_text, "started": _check_text,
     "finished": _check_text, "status": _one_of(*(st.value for st in Status)),
     "error": _optional(_check_text), "preset": _check_text, "profile": _check_text,
-    "measure": _figure, "interval": _figure, "warnings": _texts,
+    "measure": _figure, "interval": _figure, "warnings": _texts, "ioengine": _check_text,
 }
 _RESULT_REQUIRED = ("settings", "system", "tests")
 

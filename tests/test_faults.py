@@ -319,7 +319,9 @@ def test_ctrl_c_with_a_stopped_fio_ends_within_seconds(tmp_path):
 def fake_fio(tmp_path: Path, body: str) -> Path:
     """A program that answers `--version` like fio and then does ``body`` (shell)."""
     path = tmp_path / "fake-fio"
-    path.write_text(f'#!/bin/sh\nif [ "$1" = "--version" ]; then echo fio-3.33; exit 0; fi\n{body}\n')
+    path.write_text('#!/bin/sh\nif [ "$1" = "--version" ]; then echo fio-3.33; exit 0; fi\n'
+                    'if [ "$1" = "--enghelp" ]; then printf "Available IO engines:\\n\\tlibaio\\n"; '
+                    f'exit 0; fi\n{body}\n')
     path.chmod(0o755)
     return path
 

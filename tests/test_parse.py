@@ -248,3 +248,14 @@ def test_histogram_percentiles_pick_the_bucket_that_covers_the_share():
     assert pct["50"] == 1.0 and pct["90"] == 2.0 and pct["99"] == 9.0 and pct["max"] == 50.0
     # a mix: the slower side's value
     assert parse.histogram_percentiles([hist, {3000: 10}])["50"] == 3.0
+
+
+def test_pass_bounds_pick_the_object_nearest_each_boundary():
+    from diskmark.engine.runner import _pass_bounds
+
+    ticks = [100.0 * i for i in range(1, 31)]  # 0.1 s … 3.0 s; the last ends the last pass
+    assert _pass_bounds(ticks, 2, 1000) == [9, 19]  # the objects at 1.0 s and 2.0 s
+    # reports that stalled across a boundary: the nearest object still ends that pass
+    assert _pass_bounds([100, 200, 1400, 2100, 2900, 3000], 2, 1000) == [2, 3]
+    # too few objects to tell three passes apart
+    assert _pass_bounds([2900.0, 3000.0], 2, 1000) is None

@@ -52,7 +52,7 @@ def kernel_allows_io_uring() -> tuple[bool, str]:
 def fio_engines(fio: str) -> frozenset[str]:
     """The I/O engines a fio binary was built with (``fio --enghelp``)."""
     try:
-        out = subprocess.run([fio, "--enghelp"], capture_output=True, text=True, timeout=10,
+        out = subprocess.run([fio, "--enghelp"], capture_output=True, text=True, timeout=3,
                              stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return frozenset()

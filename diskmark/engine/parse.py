@@ -300,8 +300,9 @@ def window(a: Snapshot, b: Snapshot, op: Op, bw_samples: list[float] | None = No
         write_mb_s=by_side.get("write", 0) / dt / 1000,
         lat_percentiles=histogram_percentiles(hists),
         bw_samples=list(bw_samples or []),
-        usr_cpu=(b.usr_ms - a.usr_ms) / job_dt * 100 if job_dt > 0 else None,
-        sys_cpu=(b.sys_ms - a.sys_ms) / job_dt * 100 if job_dt > 0 else None,
+        # fio rounds its CPU percentages: a difference can come out a hair below zero
+        usr_cpu=max(0.0, (b.usr_ms - a.usr_ms) / job_dt * 100) if job_dt > 0 else None,
+        sys_cpu=max(0.0, (b.sys_ms - a.sys_ms) / job_dt * 100) if job_dt > 0 else None,
     )
 
 

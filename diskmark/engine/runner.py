@@ -372,63 +372,83 @@ class Engine:
     async def _run_windows(self, fio: Fio, plan: Plan, session: SessionResult,
                            test: PlannedTest, result: TestResult, ws: Workspace, eta: _Eta,
                            emit: EventSink) -> None:
-        """The warm-up and the passes as one continuous fio job; a pass ends at the status
-        object nearest its boundary on the job's own clock, and its figures are the
-        difference of the two objects around it."""
+        """The warm-up and the passes as one continuous fio job. Pass *k* ends at the status
+        object nearest k × measure on the job's own clock, and its figures are the
+        difference of the objects around it. While it runs a pass is announced as soon as
+        an object crosses its end; the figures kept are worked out from every object once
+        fio has finished."""
         count, measure_ms = plan.settings.count, plan.measure * 1000
         threads = test.spec.threads
         eta.begin((count + 1) * plan.pass_seconds(test) + PROCESS_OVERHEAD_S)
         seconds = parse.SecondRate()
-        marks: list[parse.Snapshot] = [parse.ZERO]  # where each pass began
-        loads = [_MachineLoad() for _ in range(count + 1)]
-        state: dict[str, Any] = {"cpu": _MachineLoad.now(), "last": parse.ZERO}
+        snaps: list[parse.Snapshot] = []
+        cpu_at: list[tuple[float, float]] = []  # the machine's CPU counters at each snapshot
+        live: list[parse.Snapshot] = [parse.ZERO]  # where each pass began, as seen so far
+        state: dict[str, Any] = {"t0": time.monotonic(), "cpu0": _MachineLoad.now()}
 
-        def close(n: int, end: parse.Snapshot) -> None:
-            start = marks[n]
-            run = parse.window(start, end, test.op, seconds.between(start.t_ms, end.t_ms))
-            run.machine_busy_pct = loads[n].pct
-            marks.append(end)
-            self._record(test, result, n, run, emit)
+        def last_t() -> float:
+            return snaps[-1].t_ms if snaps else 0.0
 
         def on_status(obj: dict[str, Any]) -> None:
             self._check(ws)
             snap = parse.snapshot(parse.job(obj), test.op, threads)
             wall_ms = (time.monotonic() - state["t0"]) * 1000
-            if not sum(snap.ios) or not state["last"].t_ms <= snap.t_ms <= wall_ms + 250:
+            if not sum(snap.ios) or not last_t() <= snap.t_ms <= wall_ms + 250:
                 # around the first I/O fio's job_runtime can be meaningless (time since it
                 # started, or garbage); the job's clock never runs ahead of the wall clock
                 # and never goes back
-                emit(self._progress(plan, test, 0, 0.0, None, eta))
+                emit(self._progress(plan, test, len(live) - 1, 0.0, None, eta))
                 return
-            cpu = _MachineLoad.now()
-            loads[len(marks) - 1].add(state["cpu"], cpu)
-            state["cpu"], state["last"] = cpu, snap
-            live = seconds.update(snap)
-            # one pass ends per object: if fio's reports stalled across a boundary, that
-            # pass runs long and the next one short, rather than one of no length
-            if len(marks) <= count and snap.t_ms >= len(marks) * measure_ms - STATUS_MS / 2:
-                close(len(marks) - 1, snap)
-            n = len(marks) - 1
-            emit(self._progress(plan, test, n, (snap.t_ms - marks[n].t_ms) / 1000, live, eta))
+            snaps.append(snap)
+            cpu_at.append(_MachineLoad.now())
+            rate = seconds.update(snap)
+            n = len(live) - 1
+            if n < count and snap.t_ms >= (n + 1) * measure_ms - STATUS_MS / 2:
+                live.append(snap)
+                self._record(test, result, n, self._window(test, live[n], snap, seconds,
+                                                           None), emit)
+                n += 1
+            emit(self._progress(plan, test, n, (snap.t_ms - live[n].t_ms) / 1000, rate, eta))
 
         emit(self._progress(plan, test, 0, 0.0, None, eta))
         what = f"{test.spec.label} {test.op.value}"
-        state["t0"] = time.monotonic()
         final = await self._run_fio(continuous_args(fio.path, plan, test, session.ioengine),
                                     on_status, what)
         try:
             end = parse.snapshot(parse.job(final), test.op, threads)
-            if end != state["last"]:
-                on_status(final)
-            if len(marks) == count + 1:
-                close(count, end)
-            if len(result.runs) != count or result.warmup is None:
+            if not snaps or snaps[-1] != end:
+                snaps.append(end)
+                cpu_at.append(_MachineLoad.now())
+            bounds = _pass_bounds([s.t_ms for s in snaps], count, measure_ms)
+            if bounds is None:
                 raise parse.FioOutputError(
-                    f"fio's status reports stalled: only {len(marks) - 1} of {count + 1} "
-                    f"passes could be told apart (the machine may be overloaded)")
+                    "fio's status reports stalled, so the passes could not be told apart "
+                    "(the machine may be overloaded)")
+            starts = [-1, *bounds]
+            runs = []
+            for k in range(count + 1):
+                a = snaps[starts[k]] if starts[k] >= 0 else parse.ZERO
+                b = snaps[bounds[k] if k < count else len(snaps) - 1]
+                cpu_a = cpu_at[starts[k]] if starts[k] >= 0 else state["cpu0"]
+                cpu_b = cpu_at[bounds[k] if k < count else len(snaps) - 1]
+                runs.append(self._window(test, a, b, seconds, (cpu_a, cpu_b)))
         except parse.FioOutputError as e:
             raise FioFailed(f"fio's output could not be read while running {what}: {e}") from None
+        for n in range(len(live) - 1, count + 1):  # passes not announced while running
+            self._record(test, result, n, runs[n], emit)
+        result.warmup, result.runs = runs[0], runs[1:]
         eta.end()
+
+    @staticmethod
+    def _window(test: PlannedTest, a: parse.Snapshot, b: parse.Snapshot,
+                seconds: parse.SecondRate,
+                cpu: tuple[tuple[float, float], tuple[float, float]] | None) -> RunResult:
+        run = parse.window(a, b, test.op, seconds.between(a.t_ms, b.t_ms))
+        if cpu is not None:
+            load = _MachineLoad()
+            load.add(*cpu)
+            run.machine_busy_pct = load.pct
+        return run
 
     async def _run_pass(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
                         n: int, ws: Workspace, eta: _Eta, emit: EventSink) -> RunResult:
@@ -523,6 +543,26 @@ class Engine:
             raise FioFailed(_fio_failure(what, outcome.returncode, outcome.stderr,
                                          outcome.noise, last))
         return last
+
+
+def _pass_bounds(times: list[float], count: int, measure_ms: float) -> list[int] | None:
+    """Which status objects end the warm-up and the first ``count`` - 1 passes: for each
+    boundary k × measure, the object nearest it, each later than the one before and
+    before the last object (which ends the last pass). None when the objects are too few
+    to tell the passes apart."""
+    bounds: list[int] = []
+    low = 0
+    for k in range(1, count + 1):
+        target = k * measure_ms
+        candidates = range(low, len(times) - 1)
+        if not candidates:
+            return None
+        best = min(candidates, key=lambda i: abs(times[i] - target))
+        if times[best] <= (times[bounds[-1]] if bounds else 0.0):
+            return None
+        bounds.append(best)
+        low = best + 1
+    return bounds
 
 
 def _faster_than_link(result: TestResult, facts) -> str | None:
