@@ -256,6 +256,32 @@ def majmin(mountpoint: Path) -> str:
     return f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
 
 
-def in_cgroup(procs: Path, args: list[str]) -> list[str]:
-    """``args`` run inside the cgroup (joined before exec, so every child starts there)."""
-    return ["sh", "-c", f'echo $$ > "$0" && exec "$@"', str(procs), *args]
+@contextlib.contextmanager
+def phase_target(tmp_path: Path, phase: str):
+    """(target, cgroup.procs or None): a flush needs a slow disk, which is a loop ext4 whose
+    writes are capped for the processes put in that cgroup; other phases use a plain
+    directory. Skips, saying why, where that cannot be made."""
+    import pytest
+
+    from mounts import can_loop_mount, loop_mount
+
+    if phase != "flush":
+        target = tmp_path / "target"
+        target.mkdir()
+        yield target, None
+        return
+    if FSYNC_NR is None:
+        pytest.skip(f"cannot see fsync from outside on {os.uname().machine}")
+    ok, reason = can_loop_mount("ext4")
+    if not ok:
+        pytest.skip(f"ext4 mounts unavailable: {reason}")
+    with loop_mount(tmp_path, "ext4", size_mib=128) as mnt:
+        try:
+            throttle = write_throttle(majmin(mnt), 8 * 1024 * 1024)
+            procs = throttle.__enter__()
+        except (RuntimeError, OSError) as e:
+            pytest.skip(f"cannot make a slow disk for the flush: {e}")
+        try:
+            yield mnt, procs
+        finally:
+            throttle.__exit__(None, None, None)

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import shutil
 import time
-from pathlib import Path
 
 import pytest
 
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.details import DetailsScreen
-from diskmark.app.widgets.tiles import ResultTile, RowButton
+from diskmark.app.widgets.tiles import ResultTile
 from diskmark.model import MIB, Mode, Op, Settings
 from diskmark.store import Store
 

@@ -9,7 +9,6 @@ threads of one process tied to diskmark's life, with a watchdog and identity che
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import subprocess
@@ -21,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from conftest import fio_processes
-from faults import (FSYNC_NR, as_nobody, can_drop_privileges, diskmark_cli, leftovers,
-                    majmin, next_start, phase_reached, picture, wait_for, write_throttle)
+from faults import (as_nobody, can_drop_privileges, diskmark_cli, leftovers, next_start,
+                    phase_reached, phase_target, picture, wait_for)
 from mounts import can_loop_mount, loop_mount
 from diskmark.store import Store
 
@@ -199,30 +198,6 @@ def phase_args(phase: str) -> list[str]:
             "--interval", "4"]
 
 
-@contextlib.contextmanager
-def phase_target(tmp_path: Path, phase: str):
-    """(target, command prefix): a flush needs a slow disk, which is a loop ext4 whose
-    writes are capped for diskmark's process tree; other phases use a plain directory."""
-    if phase != "flush":
-        target = tmp_path / "target"
-        target.mkdir()
-        yield target, []
-        return
-    if FSYNC_NR is None:
-        pytest.skip(f"cannot see fsync from outside on {os.uname().machine}")
-    need("ext4")
-    with loop_mount(tmp_path, "ext4", size_mib=128) as mnt:
-        try:
-            throttle = write_throttle(majmin(mnt), 8 * 1024 * 1024)
-            procs = throttle.__enter__()
-        except (RuntimeError, OSError) as e:
-            pytest.skip(f"cannot make a slow disk for the flush: {e}")
-        try:
-            yield mnt, ["sh", "-c", 'echo $$ > "$0" && exec "$@"', str(procs)]
-        finally:
-            throttle.__exit__(None, None, None)
-
-
 def start_cli(prefix: list[str], *args: str) -> subprocess.Popen:
     if not prefix:
         return diskmark_cli(*args)
@@ -234,7 +209,8 @@ def start_cli(prefix: list[str], *args: str) -> subprocess.Popen:
 @pytest.mark.parametrize("phase", PHASES)
 @pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: s.name)
 def test_cli_signal_in_any_phase_leaves_no_fio_and_no_test_file(tmp_path, sig, phase):
-    with phase_target(tmp_path, phase) as (target, prefix):
+    with phase_target(tmp_path, phase) as (target, procs):
+        prefix = [] if procs is None else ["sh", "-c", 'echo $$ > "$0" && exec "$@"', str(procs)]
         proc = start_cli(prefix, "run", "--target", str(target), *phase_args(phase))
         seen: dict = {}
         try:
@@ -262,12 +238,18 @@ def test_cli_signal_in_any_phase_leaves_no_fio_and_no_test_file(tmp_path, sig, p
         assert leftovers(target) == []
 
 
-def test_second_ctrl_c_stops_at_once(tmp_path):
-    target = tmp_path / "target"
-    target.mkdir()
+def measuring_run(target: Path) -> subprocess.Popen:
+    """``diskmark run`` on ``target``, once it is measuring (3 s passes, 4 s intervals)."""
     proc = diskmark_cli("run", "--target", str(target), *phase_args("measuring"))
     seen: dict = {}
     wait_for(lambda: phase_reached("measuring", proc.pid, target, seen), 60, "measuring")
+    return proc
+
+
+def test_second_ctrl_c_stops_at_once(tmp_path):
+    target = tmp_path / "target"
+    target.mkdir()
+    proc = measuring_run(target)
     fio = fio_processes(target)
     for p in fio:
         p.suspend()  # fio will not answer the first Ctrl+C
@@ -286,9 +268,7 @@ def test_second_ctrl_c_stops_at_once(tmp_path):
 def test_a_stopped_fio_is_caught_by_the_watchdog(tmp_path):
     target = tmp_path / "target"
     target.mkdir()
-    proc = diskmark_cli("run", "--target", str(target), *phase_args("measuring"))
-    seen: dict = {}
-    wait_for(lambda: phase_reached("measuring", proc.pid, target, seen), 60, "measuring")
+    proc = measuring_run(target)
     for p in fio_processes(target):
         p.suspend()  # kill -STOP
     started = time.monotonic()
@@ -303,9 +283,7 @@ def test_a_stopped_fio_is_caught_by_the_watchdog(tmp_path):
 def test_ctrl_c_with_a_stopped_fio_ends_within_seconds(tmp_path):
     target = tmp_path / "target"
     target.mkdir()
-    proc = diskmark_cli("run", "--target", str(target), *phase_args("measuring"))
-    seen: dict = {}
-    wait_for(lambda: phase_reached("measuring", proc.pid, target, seen), 60, "measuring")
+    proc = measuring_run(target)
     for p in fio_processes(target):
         p.suspend()
     started = time.monotonic()
@@ -381,9 +359,7 @@ def _children(pid: int):
 def test_lazy_unmount_mid_run_fails_and_creates_nothing_on_the_parent(tmp_path):
     need("ext4")
     with loop_mount(tmp_path, "ext4", size_mib=96) as mnt:
-        proc = diskmark_cli("run", "--target", str(mnt), *phase_args("measuring"))
-        seen: dict = {}
-        wait_for(lambda: phase_reached("measuring", proc.pid, mnt, seen), 60, "measuring")
+        proc = measuring_run(mnt)
         subprocess.run(["umount", "-l", str(mnt)], check=True)
         code, _, err = finish(proc, 60)
         assert code == 1, err
@@ -396,9 +372,7 @@ def test_lazy_unmount_mid_run_fails_and_creates_nothing_on_the_parent(tmp_path):
 def test_removed_target_mid_run_fails_and_is_not_recreated(tmp_path):
     target = tmp_path / "target"
     target.mkdir()
-    proc = diskmark_cli("run", "--target", str(target), *phase_args("measuring"))
-    seen: dict = {}
-    wait_for(lambda: phase_reached("measuring", proc.pid, target, seen), 60, "measuring")
+    proc = measuring_run(target)
     subprocess.run(["rm", "-rf", str(target)], check=True)
     code, _, err = finish(proc, 60)
     assert code == 1, err
@@ -413,9 +387,7 @@ def test_removed_target_mid_run_fails_and_is_not_recreated(tmp_path):
 def test_read_only_remount_mid_run_keeps_the_report_and_says_what_stays(tmp_path):
     need("ext4")
     with loop_mount(tmp_path, "ext4", size_mib=96) as mnt:
-        proc = diskmark_cli("run", "--target", str(mnt), *phase_args("measuring"))
-        seen: dict = {}
-        wait_for(lambda: phase_reached("measuring", proc.pid, mnt, seen), 60, "measuring")
+        proc = measuring_run(mnt)
         subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
         code, out, err = finish(proc, 60)
         assert "Traceback" not in err
@@ -461,9 +433,7 @@ def test_a_killed_run_s_test_file_goes_at_the_next_start_and_only_it(tmp_path):
     target = tmp_path / "target"
     target.mkdir()
     (target / "keep.txt").write_text("mine")
-    proc = diskmark_cli("run", "--target", str(target), *phase_args("measuring"))
-    seen: dict = {}
-    wait_for(lambda: phase_reached("measuring", proc.pid, target, seen), 60, "measuring")
+    proc = measuring_run(target)
     proc.kill()
     proc.communicate()
     assert fio_processes(target) == []

@@ -5,7 +5,6 @@ test file is left. Ctrl+Q with a hung fio ends within seconds too."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import signal
 import time
@@ -14,9 +13,7 @@ from pathlib import Path
 import pytest
 
 from conftest import fio_processes
-from faults import (FSYNC_NR, Terminal, leftovers, majmin, next_start, phase_reached, wait_for,
-                    write_throttle)
-from mounts import can_loop_mount, loop_mount
+from faults import Terminal, leftovers, next_start, phase_reached, phase_target, wait_for
 from diskmark.config import AppConfig, save_config
 from diskmark.model import MIB
 
@@ -37,31 +34,6 @@ def configure(target: Path, phase: str) -> None:
     elif phase == "flush":
         cfg.size, cfg.mode, cfg.direct = 32 * MIB, "write", False
     save_config(cfg)
-
-
-@contextlib.contextmanager
-def phase_target(tmp_path: Path, phase: str):
-    """(target, cgroup.procs or None), as in test_faults.py: a flush needs a slow disk."""
-    if phase != "flush":
-        target = tmp_path / "target"
-        target.mkdir()
-        yield target, None
-        return
-    if FSYNC_NR is None:
-        pytest.skip(f"cannot see fsync from outside on {os.uname().machine}")
-    ok, reason = can_loop_mount("ext4")
-    if not ok:
-        pytest.skip(f"ext4 mounts unavailable: {reason}")
-    with loop_mount(tmp_path, "ext4", size_mib=128) as mnt:
-        try:
-            throttle = write_throttle(majmin(mnt), 8 * 1024 * 1024)
-            procs = throttle.__enter__()
-        except (RuntimeError, OSError) as e:
-            pytest.skip(f"cannot make a slow disk for the flush: {e}")
-        try:
-            yield mnt, procs
-        finally:
-            throttle.__exit__(None, None, None)
 
 
 def start_app(target: Path, procs: Path | None) -> Terminal:
