@@ -245,6 +245,8 @@ def test_key(t: dict) -> tuple[str, str]:
 
 def run_cpu(run: dict) -> float | None:
     """A pass's CPU figure if diskmark reports one (any shape we can make sense of)."""
+    if isinstance(run.get("usr_cpu"), (int, float)):  # diskmark.result/1: fio's usr/sys per pass
+        return float(run["usr_cpu"]) + float(run.get("sys_cpu") or 0)
     cpu = run.get("cpu")
     if isinstance(cpu, (int, float)):
         return float(cpu)
