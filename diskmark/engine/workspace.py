@@ -41,6 +41,7 @@ from diskmark.engine.errors import DirectIOUnsupported, TargetError
 PREFIX = ".diskmark-"
 NAME_RE = re.compile(r"^\.diskmark-[0-9a-f]{12}$")
 TEST_FILE = "diskmark-test.dat"  # the only name fio is given
+RENAME_RACE_S = 2.0  # how long remove() keeps finding a directory another program renames
 PROBE = "diskmark-probe"
 OWN_NAMES = (TEST_FILE, PROBE)
 #: A register entry is written just before its directory is made: one this young whose
@@ -255,26 +256,34 @@ class Workspace:
                 pass
             except OSError as e:
                 problems.append(f"{self.path / name}: {e.strerror}")
-        for _ in range(50):  # another program renaming it meanwhile: look again
+        # Another program may keep renaming the directory: look again until it is gone or
+        # a deadline passes. A directory listing read during a rename can miss the entry, so
+        # "not in the target" is only believed when it holds for the whole deadline.
+        deadline = time.monotonic() + RENAME_RACE_S
+        while True:
             try:
                 name = self._current_name()
                 if name is not None:
                     os.rmdir(name, dir_fd=self.target_fd)
-                elif os.fstat(self.fd).st_nlink:
+                    break
+                if not os.fstat(self.fd).st_nlink:
+                    break  # removed by someone else: nothing left to do
+                if time.monotonic() > deadline:
                     problems.append(f"{self.path}: another program moved the test directory "
                                     f"out of {self.target}; diskmark emptied it but cannot "
                                     f"tell where it is now")
-                break
-            except FileNotFoundError:
-                continue
+                    break
+            except (FileNotFoundError, NotADirectoryError):  # renamed, and the name reused
+                if time.monotonic() > deadline:
+                    problems.append(f"{self.path}: another program kept renaming the test "
+                                    f"directory; diskmark emptied it")
+                    break
             except OSError as e:
                 why = ("it holds files diskmark did not make" if e.errno == errno.ENOTEMPTY
                        else e.strerror)
                 problems.append(f"{self.path}: {why}")
                 break
-        else:
-            problems.append(f"{self.path}: another program kept renaming the test directory; "
-                            f"diskmark emptied it")
+            time.sleep(0)  # let the other program finish its rename
         for fd in (self.fd, self.target_fd):
             try:
                 os.close(fd)  # also releases the lock
