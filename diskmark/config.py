@@ -76,7 +76,7 @@ class AppConfig:
             unstable_pct=self.unstable_pct,
         )
 
-    def with_settings(self, settings: model.Settings) -> "AppConfig":
+    def with_settings(self, settings: model.Settings) -> AppConfig:
         """A copy holding the persisted parts of ``settings`` (theme and unit unchanged)."""
         return replace(
             self, target=settings.target, preset=settings.preset, profile=settings.profile,

@@ -74,7 +74,7 @@ class Unit(StrEnum):
     US = "us"
 
     @classmethod
-    def parse(cls, text: str) -> "Unit":
+    def parse(cls, text: str) -> Unit:
         """Any spelling diskmark prints or a user types: the micro sign (U+00B5, what
         keyboards make) and the Greek mu (U+03BC, what :attr:`label` shows) both mean µs."""
         key = text.strip().lower().replace("\u00b5", "u").replace("\u03bc", "u")
@@ -219,7 +219,7 @@ class TestSpec:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "TestSpec":
+    def from_dict(cls, d: dict[str, Any]) -> TestSpec:
         return cls(pattern=str(d["pattern"]).upper(), block=int(d["block"]),
                    queues=int(d["queues"]), threads=int(d["threads"]),
                    startdelay=dict(d.get("startdelay", {})), ramp_time=dict(d.get("ramp_time", {})))
@@ -271,7 +271,7 @@ class Settings:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Settings":
+    def from_dict(cls, d: dict[str, Any]) -> Settings:
         known = {f.name for f in fields(cls)}
         kw = {k: v for k, v in d.items() if k in known}
         if "mode" in kw:
@@ -359,7 +359,7 @@ class RunResult:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "RunResult":
+    def from_dict(cls, d: dict[str, Any]) -> RunResult:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
@@ -378,7 +378,7 @@ class Spread:
         return (self.max - self.min) / self.mean * 100 if self.mean else 0.0
 
     @classmethod
-    def of(cls, values: list[float]) -> "Spread":
+    def of(cls, values: list[float]) -> Spread:
         if not values:
             return cls(0.0, 0.0, 0.0)
         return cls(min(values), statistics.fmean(values), max(values))
@@ -500,7 +500,7 @@ class TestResult:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "TestResult":
+    def from_dict(cls, d: dict[str, Any]) -> TestResult:
         return cls(
             index=int(d["index"]),
             spec=TestSpec.from_dict(d["spec"]),
@@ -550,7 +550,7 @@ class SystemFacts:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "SystemFacts":
+    def from_dict(cls, d: dict[str, Any]) -> SystemFacts:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
@@ -573,7 +573,7 @@ class FileLayout:
         return asdict(self) | {"fragmented": self.fragmented}  # derived; from_dict ignores it
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "FileLayout":
+    def from_dict(cls, d: dict[str, Any]) -> FileLayout:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
@@ -634,7 +634,7 @@ class SessionResult:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "SessionResult":
+    def from_dict(cls, d: dict[str, Any]) -> SessionResult:
         schema = d.get("schema")
         if schema != RESULT_SCHEMA:
             raise ValueError(f"not a diskmark result (schema {schema!r}, expected {RESULT_SCHEMA!r})")

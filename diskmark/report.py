@@ -327,9 +327,10 @@ def _star(test: TestResult | None) -> str:
 
 
 def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40) -> str:
-    """A queue-depth sweep as a curve: one line per depth with a bar (as the RAID6 offset/fragmentation article swept it)."""
+    """A queue-depth sweep as a curve: one line per depth with a bar (as the RAID6
+    offset/fragmentation article swept it)."""
     out = []
-    for op, mix, tests in _groups(session):
+    for op, _mix, tests in _groups(session):
         if not tests:
             continue
         top = max((t.figure(unit) for t in tests if t.runs), default=0.0)

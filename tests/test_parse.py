@@ -126,7 +126,8 @@ def test_live_rate_gives_one_sample_per_second():
 
 def test_live_rate_restarts_when_fio_resets_counters_after_ramp():
     rate = parse.LiveRate()
-    mk = lambda b, ms: {"jobs": [{"read": {"io_bytes": b}, "write": {"io_bytes": 0}, "job_runtime": ms}]}
+    def mk(b, ms):
+        return {"jobs": [{"read": {"io_bytes": b}, "write": {"io_bytes": 0}, "job_runtime": ms}]}
     assert rate.update(mk(1_000_000, 1000)) == pytest.approx(1.0)
     assert rate.update(mk(3_000_000, 2000)) == pytest.approx(2.0)
     assert rate.update(mk(500_000, 500)) is None  # ramp_time ended: counters restart

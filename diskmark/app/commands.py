@@ -28,7 +28,7 @@ def _plain_help(text: str) -> str:
     return escape(shown(text))
 
 
-def commands(app: "DiskmarkApp") -> Iterator[Command]:
+def commands(app: DiskmarkApp) -> Iterator[Command]:
     """Every command the palette offers, most used first; settings only while idle."""
     running = app.running
     if running:
@@ -112,7 +112,7 @@ class DiskmarkCommands(Provider):
     """Palette source for diskmark's actions and settings."""
 
     @property
-    def _app(self) -> "DiskmarkApp":
+    def _app(self) -> DiskmarkApp:
         return self.app  # type: ignore[return-value]
 
     async def discover(self) -> Hits:

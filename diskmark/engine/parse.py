@@ -127,7 +127,7 @@ def run_result(entry: dict[str, Any], op: Op, bw_samples: list[float] | None = N
     ios = [_num(s, "total_ios", n) for s, n in zip(sides, names)]
     lat = [_num(_lat(s, n), "mean", f"{n}.lat_ns") / 1000 for s, n in zip(sides, names)]
     total_ios = sum(ios)
-    lat_us = sum(l * n for l, n in zip(lat, ios)) / total_ios if total_ios else 0.0
+    lat_us = sum(mean * n for mean, n in zip(lat, ios)) / total_ios if total_ios else 0.0
     return RunResult(
         mb_s=sum(mb),
         iops=sum(_num(s, "iops", n) for s, n in zip(sides, names)),

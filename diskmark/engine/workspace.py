@@ -87,7 +87,7 @@ class Workspace:
     # --- making it --------------------------------------------------------------------
 
     @classmethod
-    def create(cls, target: Path, target_fd: int) -> "Workspace":
+    def create(cls, target: Path, target_fd: int) -> Workspace:
         """Make the directory (0700) and lock it. Raises OSError as mkdir does."""
         st_target = os.fstat(target_fd)
         for _ in range(100):

@@ -118,7 +118,7 @@ class ResultTile(Widget, can_focus=True):
     class Selected(Message):
         """The user asked for the details behind a tile."""
 
-        def __init__(self, tile: "ResultTile") -> None:
+        def __init__(self, tile: ResultTile) -> None:
             super().__init__()
             self.tile = tile
 
