@@ -43,6 +43,7 @@ from diskmark.destination import DestinationError as UnusableDestination
 from diskmark.destination import DestinationExists as FileInTheWay
 from diskmark.destination import DestinationUnwritable
 from diskmark.display import json_utf8
+from diskmark.formatting import format_date
 from diskmark.model import RESULT_SCHEMA, DataPattern, Mode, Op, SessionResult, Status
 from diskmark.regular_file import read_regular_file
 
@@ -836,10 +837,7 @@ def _age_key(entry: Entry) -> float:
 
 
 def _short_date(iso: str) -> str:
-    try:
-        return datetime.fromisoformat(iso).strftime("%Y/%m/%d %H:%M")
-    except (TypeError, ValueError):
-        return iso or "-"
+    return format_date(iso, seconds=False, missing="-")
 
 
 def _mb(value: float | None) -> str:

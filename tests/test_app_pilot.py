@@ -16,7 +16,7 @@ from textual.widgets import Input
 from conftest import fio_processes
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog, SaveFileDialog
-from diskmark.app.widgets.figures import format_figure
+from diskmark.formatting import format_figure
 from diskmark.model import MIB, Mode, Op, Settings, Status, Unit
 from diskmark.paths import reports_dir
 from diskmark.store import Store

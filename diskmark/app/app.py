@@ -41,8 +41,7 @@ from diskmark.app.screens.settings import SettingsScreen
 from diskmark.app.screens.sweep import SweepDialog, SweepScreen
 from diskmark.app.screens.target_picker import TargetPicker
 from diskmark.app.state import UiState, load_state, save_state
-from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary, short_date
-from diskmark.app.widgets.figures import DELTA_GLYPHS, describe_progress, format_duration
+from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
@@ -57,7 +56,8 @@ from diskmark.model import (DataPattern, Event, Mode, Notice, Op, Phase, Progres
                             Settings, Status, SystemFacts, TestFinished, TestResult, TestStarted,
                             UNSTABLE_PCT, Unit, format_size)
 from diskmark.presets import PresetCatalog, Profile, load_catalog
-from diskmark.report import text_report
+from diskmark.formatting import DELTA_GLYPHS, MODE_LABELS, format_duration, mix_label, short_date
+from diskmark.report import describe_progress, text_report
 from diskmark.store import Entry, NameTaken, Store, StoreError
 from diskmark.themes import DEFAULT_THEME, load_themes, variable_defaults
 
@@ -67,7 +67,6 @@ FactsProvider = Callable[[str], SystemFacts]
 QUIT_GRACE_S = 10.0  # how long quitting waits for fio to stop and the test file to go
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGQUIT, signal.SIGINT)
 UNITS = list(Unit)
-MODE_NAMES = {Mode.READ_WRITE: "Read & Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
 _OP_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
 
 
@@ -401,9 +400,9 @@ class DiskmarkApp(App[int]):
             name = f"{name} · {profile}"
         parts = [name]
         if s.mode is not Mode.READ_WRITE:
-            parts.append(MODE_NAMES[s.mode])
+            parts.append(MODE_LABELS[s.mode])
         if s.mix is not None and self.profile.mix:
-            parts.append(f"+Mix R{s.mix}/W{100 - s.mix}")
+            parts.append(f"+Mix {mix_label(s.mix)}")
         if s.data is DataPattern.ZEROS:
             parts.append("All 0x00")
         elif s.data is DataPattern.REFILL:
@@ -477,7 +476,7 @@ class DiskmarkApp(App[int]):
         """``Default · Peak +Mix R70/W30``: how a result was set up, in a few words."""
         st = session.settings
         name = f"{session.preset_name or st.preset} · {session.profile_name or st.profile}"
-        return name + (f" +Mix R{st.mix}/W{100 - st.mix}" if st.mix is not None else "")
+        return name + (f" +Mix {mix_label(st.mix)}" if st.mix is not None else "")
 
     def _fits_layout(self, session: SessionResult | None) -> bool:
         """Whether ``session`` ran under the grid's current layout (same preset, profile,
@@ -815,7 +814,7 @@ class DiskmarkApp(App[int]):
     def _unstable_legend(self) -> str:
         """What the ``~9%`` and ``cpu`` marks on tiles mean, said once where they appear."""
         out = ""
-        shaky = [t for t in self.results.values() if t.unstable()]
+        shaky = [t for t in self.results.values() if t.unstable() is not None]
         if shaky:
             limit = shaky[0].unstable_pct
             out += (f"~N% on {'a tile' if len(shaky) == 1 else f'{len(shaky)} tiles'}: its "

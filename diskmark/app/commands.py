@@ -12,8 +12,9 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
 from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
-                                           MODE_OPTIONS, UNSTABLE_CHOICES, mix_label)
+                                           MODE_OPTIONS, UNSTABLE_CHOICES)
 from diskmark.display import shown
+from diskmark.formatting import mix_label
 from diskmark.model import COUNT_MAX, COUNT_MIN, MIX_RATIOS, SIZES, Unit, format_size
 
 if TYPE_CHECKING:
@@ -83,7 +84,7 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
         yield f"Mode: {label}", "Which operations run", partial(app.change_settings, mode=mode), False
     yield "+Mix: off", "No mixed read/write column", partial(app.change_settings, mix=None), False
     for ratio in MIX_RATIOS:
-        yield (f"+Mix: {mix_label(ratio)}", "Add a mixed read/write column",
+        yield (f"+Mix: {mix_label(ratio, percent=True)}", "Add a mixed read/write column",
                partial(app.change_settings, mix=ratio), False)
     for label, data in DATA_OPTIONS:
         yield f"Test data: {label}", "What fio writes", partial(app.change_settings, data=data), False

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskmark.engine.workspace import TEST_FILE
+from diskmark.formatting import test_title
 from diskmark.model import DataPattern, Mode, Op, Settings, TestSpec
 from diskmark.presets import Preset, Profile, sweep_profile
 
@@ -46,9 +47,7 @@ class PlannedTest:
     def title(self) -> str:
         """The test in full, as the status line names it: 'SEQ1M Q8T1 Read', 'RND4K Q1T1
         Mix R70/W30' (CDM's 'Sequential Read' does not say which of four rows runs)."""
-        if self.op is Op.MIX and self.mix_read is not None:
-            return f"{self.spec.label} Mix R{self.mix_read}/W{100 - self.mix_read}"
-        return f"{self.spec.label} {self.op.value.capitalize()}"
+        return test_title(self.spec.label, self.op, self.mix_read)
 
     def rw(self) -> str:
         if self.op is Op.MIX:

@@ -31,6 +31,7 @@ from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan,
 from diskmark.engine.process import WATCHDOG_S, FioProcess
 from diskmark.engine.target import TargetCheck, open_target
 from diskmark.engine.workspace import Workspace
+from diskmark.formatting import cpu_limit_text
 from diskmark.model import (MIB, Event, FileLayout, Notice, Op, Phase, Progress, RunFinished,
                             RunResult, SessionResult, Status, TestFinished, TestResult,
                             TestStarted)
@@ -344,7 +345,8 @@ class Engine:
             await self._run_windows(fio, plan, session, test, result, ws, eta, emit)
         best = result.best_run
         if best is not None:
-            result.cpu_limited = best.cpu_limit(test.spec.threads, session.system.cpus)
+            result.cpu_limited = cpu_limit_text(best.cpu_limit(test.spec.threads,
+                                                               session.system.cpus))
         if test.op is not Op.READ:
             result.sync_seconds = await self._sync(ws, test, result, eta, emit)
             await self._settle(plan, eta, emit, test)

@@ -355,7 +355,7 @@ class Swept:
     reason: str = ""
 
     def describe(self) -> str:
-        from diskmark.system import human_bytes
+        from diskmark.formatting import format_bytes as human_bytes
 
         if self.removed:
             what = f" and its {human_bytes(self.size)} test file" if self.size else ""

@@ -19,8 +19,8 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Label, Select, Static
 
-from diskmark.app.widgets.figures import format_figure
 from diskmark.app.widgets.plain import PlainStatic
+from diskmark.formatting import format_figure
 from diskmark.model import SWEEP_DEPTHS, Mode, Op, SessionResult, Status, TestResult, Unit
 from diskmark.report import curve_report
 

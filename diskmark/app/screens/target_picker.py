@@ -31,6 +31,7 @@ from textual.widgets import Button, DataTable, DirectoryTree, Footer, Input, Lab
 
 from diskmark import system
 from diskmark.app.widgets.plain import PlainStatic
+from diskmark.formatting import format_bytes
 from diskmark.display import shown
 
 RAM_FS = {"tmpfs", "ramfs"}
@@ -55,7 +56,7 @@ def mount_status(m: system.MountInfo) -> str:
 def free_total(m: system.MountInfo) -> str:
     if m.pseudo or m.total_bytes <= 0:
         return "—"
-    free, total = system.human_bytes(m.free_bytes), system.human_bytes(m.total_bytes)
+    free, total = format_bytes(m.free_bytes), format_bytes(m.total_bytes)
     f_num, _, f_unit = free.partition(" ")
     t_num, _, t_unit = total.partition(" ")
     if f_unit == t_unit:
@@ -124,8 +125,8 @@ def describe(path: str, m: system.MountInfo | None) -> str:
     if m.model:
         parts.append(m.model)
     if m.total_bytes > 0:
-        parts.append(f"{system.human_bytes(m.free_bytes)} free of "
-                     f"{system.human_bytes(m.total_bytes)}")
+        parts.append(f"{format_bytes(m.free_bytes)} free of "
+                     f"{format_bytes(m.total_bytes)}")
     return f"{path}: " + ", ".join(parts)
 
 

@@ -20,8 +20,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button
 
-from diskmark.app.widgets.figures import format_delta, format_figure, meter_fraction
 from diskmark.compare import BETTER, WORSE, Delta
+from diskmark.formatting import format_delta, format_figure, meter_fraction, unstable_text
 from diskmark.model import Op, TestResult, TestSpec, Unit
 
 
@@ -166,7 +166,7 @@ class ResultTile(Widget, can_focus=True):
     def delta_text(self) -> str:
         """The change as printed (``▲ +4.2%``), ``""`` when there is none."""
         delta = self.delta
-        return format_delta(delta) if delta is not None else ""
+        return format_delta(delta.pct, delta.verdict) if delta is not None else ""
 
     def set_unit(self, unit: Unit) -> None:
         if self.fixed_unit is None:
@@ -185,7 +185,7 @@ class ResultTile(Widget, can_focus=True):
     def watch_result(self) -> None:
         self._invalidate()
         self.set_class(self.result is not None and bool(self.result.runs), "-done")
-        reason = self.result.unstable() if self.result is not None else None
+        reason = unstable_text(self.result.unstable()) if self.result is not None else None
         cpu = self.result.cpu_limited if self.result is not None else None
         self.set_class(reason is not None, "-unstable")
         self.set_class(bool(cpu), "-cpu-limited")
@@ -274,7 +274,7 @@ class ResultTile(Widget, can_focus=True):
             y0 = max((bottom - rows - extra + 1) // 2, 0)
             put(y0, right - len(text), text, role)
         if delta is not None:
-            change = format_delta(delta)
+            change = format_delta(delta.pct, delta.verdict)
             if len(change) > width - 1:  # a very narrow tile: the glyph and the number
                 change = change.replace(" ", "", 1)[-max(width - 1, 0):]
             put(y0 + rows, right - len(change), change,
