@@ -95,7 +95,7 @@ def _is_number(value: Any) -> bool:
 class Rule:
     """What one setting may hold.
 
-    ``kind`` is int, float, bool, str or an enum; ``optional`` allows None (the preset's
+    ``kind`` is int, float, bool, str, dict or an enum; ``optional`` allows None (the preset's
     value, no +Mix); ``low``/``high`` bound a number (``unit`` names it in messages);
     ``choices`` lists the only values allowed; ``accepts`` is an extra test (a path, an id,
     whole MiB). ``valid`` says in words what is allowed, for the JSON messages;
@@ -136,9 +136,12 @@ class Rule:
         return None
 
     def _bound(self, value: float | None) -> str:
-        if self.unit == "bytes" and value is not None and value == int(value) and value % 1024 == 0:
-            return format_size(int(value))
-        return f"{value:g}"
+        if self.unit == "bytes" and _is_int(value) and value % 1024 == 0:
+            return format_size(value)
+        try:
+            return f"{value:g}"
+        except OverflowError:  # an integer too large for a float: a damaged file's
+            return brief(value)
 
 
 def _seconds_from_text(low: float) -> Callable[[str], float]:
@@ -288,14 +291,22 @@ def from_json(rule: Rule, name: str, value: Any, where: str = "") -> Any:
     elif kind is str:
         if not isinstance(value, str):
             raise bad()
-    else:  # an enum
+    elif kind is dict:
+        if not isinstance(value, dict):
+            raise bad()
+    else:  # an enum; one with a parse() (Unit) takes every spelling it knows
         try:
-            return kind(value).value
-        except (ValueError, TypeError):
+            return getattr(kind, "parse", kind)(value).value
+        except (ValueError, TypeError, AttributeError):
             raise bad() from None
     if rule.problem(value) is not None:
         raise bad()
     return value
+
+
+def json_value(value: Any) -> Any:
+    """A setting's value as JSON holds it: an enum as its value, anything else as it is."""
+    return value.value if isinstance(value, StrEnum) else value
 
 
 def text_parser(name: str) -> Callable[[str], Any]:
