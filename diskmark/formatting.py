@@ -19,6 +19,7 @@ from diskmark.units import GIB, MIB, Unit, format_size
 
 if TYPE_CHECKING:
     from diskmark.model import CpuLimit
+    from diskmark.store import Entry
 
 __all__ = ["DELTA_GLYPHS", "MODE_LABELS", "MODE_REPORT", "block_label", "cpu_limit_text",
            "dip_note", "dip_notes", "disk_kind", "format_bytes", "format_date", "format_delta",
@@ -204,3 +205,35 @@ def cpu_limit_text(limit: CpuLimit | None) -> str | None:
 def short_date(iso: str, time: bool = True) -> str:
     """``2024/05/01 10:00`` (``2024/05/01`` without ``time``): a date in a list or a line."""
     return format_date(iso, seconds=False, time=time)
+
+
+def _listing_date(iso: str) -> str:
+    return format_date(iso, seconds=False, missing="-")
+
+
+def _mb(value: float | None) -> str:
+    return f"{value:.2f}" if value is not None else "-"
+
+
+def format_listing(entries: list[Entry]) -> str:
+    """Baselines as a table: name, date of the run, device, filesystem and the headline test's
+    read/write MB/s, then the note; damaged files flagged with their reason and path."""
+    if not entries:
+        return ""
+    ok = [e for e in entries if e.ok]
+    nw = max([4] + [len(e.name) for e in entries])
+    dw = max([6] + [len(e.device) for e in ok])
+    fw = max([2] + [len(e.fstype) for e in ok])
+    head = (f"{'NAME':<{nw}}  {'RUN DATE':<16}  {'DEVICE':<{dw}}  {'FS':<{fw}}  "
+            f"{'READ MB/s':>10}  {'WRITE MB/s':>10}  HEADLINE TEST / NOTE")
+    lines = [head]
+    for e in entries:
+        if not e.ok:
+            lines.append(f"{e.name:<{nw}}  DAMAGED: {e.damaged} [{e.path}]")
+            continue
+        label, read, write = e.headline()
+        extra = " / ".join(x for x in (label, e.note.replace("\n", " ")) if x)
+        lines.append(f"{e.name:<{nw}}  {_listing_date(e.started or e.saved):<16}  "
+                     f"{e.device or '-':<{dw}}  {e.fstype or '-':<{fw}}  "
+                     f"{_mb(read):>10}  {_mb(write):>10}  {extra}")
+    return "\n".join(lines) + "\n"

@@ -1,12 +1,35 @@
-"""Shared fixtures: an isolated DISKMARK_HOME and a check that nothing is left behind."""
+"""Shared fixtures and helpers: an isolated DISKMARK_HOME, the settings of a tiny real run,
+waiting for the app, and the checks that no fio process and no test file is left behind."""
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import psutil
 import pytest
+
+from diskmark.model import MIB, Settings
+
+#: A real run as short as fio allows: the smallest file, one pass of one second, no rest.
+TINY = dict(size=16 * MIB, count=1, measure=1.0, interval=0.0)
+#: The same on the command line.
+TINY_ARGS = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0"]
+
+
+def tiny(target: Path, **kw) -> Settings:
+    """Settings for a tiny real run in ``target``; ``kw`` changes any of them."""
+    return Settings(**{"target": str(target), **TINY, **kw})
+
+
+async def wait_until(pilot, condition, timeout: float, what: str, step: float = 0.05) -> None:
+    """Let the app run until ``condition()`` holds; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await pilot.pause(step)
 
 
 @pytest.fixture(autouse=True)
