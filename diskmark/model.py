@@ -84,6 +84,19 @@ class TestSpec:
     def delays(self, op: Op) -> tuple[float, float]:
         return float(self.startdelay.get(op.value, 0)), float(self.ramp_time.get(op.value, 0))
 
+    def figure_from_mb_s(self, mb_s: float, unit: Unit) -> float:
+        """A bandwidth of this test in ``unit``, for a live figure that must not jump unit
+        when the pass ends. IOPS is exact for fixed-size blocks; latency is Little's law
+        over the queue (Q×T in flight), which is what libaio keeps full: a fair estimate."""
+        if unit is Unit.MB_S:
+            return mb_s
+        if unit is Unit.GB_S:
+            return mb_s / 1000
+        iops = mb_s * 1e6 / self.block
+        if unit is Unit.IOPS:
+            return iops
+        return self.queues * self.threads / iops * 1e6 if iops > 0 else 0.0
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"pattern": self.pattern, "block": self.block,
                              "queues": self.queues, "threads": self.threads}

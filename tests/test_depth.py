@@ -118,7 +118,7 @@ def test_sweep_gives_one_point_per_depth(tmp_path):
 
 
 def test_a_figure_faster_than_the_link_is_flagged():
-    from diskmark.engine.runner import _faster_than_link
+    from diskmark.engine.fileinfo import faster_than_link as _faster_than_link
     from diskmark.model import SystemFacts
 
     sata = SystemFacts(interface="SATA 6.0 Gb/s", interface_mb_s=600.0)

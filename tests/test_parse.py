@@ -252,7 +252,7 @@ def test_histogram_percentiles_pick_the_bucket_that_covers_the_share():
 
 
 def test_pass_bounds_pick_the_object_nearest_each_boundary():
-    from diskmark.engine.runner import _pass_bounds
+    from diskmark.engine.parse import pass_bounds as _pass_bounds
 
     ticks = [100.0 * i for i in range(1, 31)]  # 0.1 s … 3.0 s; the last ends the last pass
     assert _pass_bounds(ticks, 2, 1000) == [9, 19]  # the objects at 1.0 s and 2.0 s

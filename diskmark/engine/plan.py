@@ -93,12 +93,19 @@ def operations(mode: Mode) -> list[Op]:
                                  (Op.WRITE, (Mode.READ_WRITE, Mode.WRITE))) if mode in modes]
 
 
-def build_plan(preset: Preset, settings: Settings) -> Plan:
-    settings.validate()
-    profile = sweep_profile(settings.sweep) if settings.sweep else preset.profile(settings.profile)
+def times(preset: Preset, profile: Profile, settings: Settings) -> tuple[float, float]:
+    """The measure and interval seconds a run uses: the settings' own, else the profile's,
+    else the preset's. The one place this rule lives; the app asks it before a run."""
     measure = settings.measure if settings.measure is not None else (profile.measure or preset.measure)
     interval = settings.interval if settings.interval is not None else (
         profile.interval if profile.interval is not None else preset.interval)
+    return float(measure), float(interval)
+
+
+def build_plan(preset: Preset, settings: Settings) -> Plan:
+    settings.validate()
+    profile = sweep_profile(settings.sweep) if settings.sweep else preset.profile(settings.profile)
+    measure, interval = times(preset, profile, settings)
     rows = list(enumerate(profile.tests))
     if settings.only_test is not None:
         if not 0 <= settings.only_test < len(rows):
@@ -111,7 +118,7 @@ def build_plan(preset: Preset, settings: Settings) -> Plan:
     if settings.mix is not None and profile.mix:
         for row, spec in rows:
             planned.append(PlannedTest(len(planned), row, spec, Op.MIX, settings.mix))
-    return Plan(preset, profile, settings, float(measure), float(interval), tuple(planned))
+    return Plan(preset, profile, settings, measure, interval, tuple(planned))
 
 
 def data_args(data: DataPattern) -> list[str]:

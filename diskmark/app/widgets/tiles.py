@@ -34,22 +34,6 @@ class Live:
     caption: str  # "warm-up", "2/5", "sync"
 
 
-def live_figure(mb_s: float, unit: Unit, spec: TestSpec) -> float:
-    """Express live MB/s in the tile's unit, so a figure never jumps unit when the pass ends.
-
-    IOPS is exact for fixed-size blocks; latency is Little's law over the queue (Q×T in
-    flight), which is what libaio keeps full, so it is a fair live estimate.
-    """
-    if unit is Unit.MB_S:
-        return mb_s
-    if unit is Unit.GB_S:
-        return mb_s / 1000
-    iops = mb_s * 1e6 / spec.block
-    if unit is Unit.IOPS:
-        return iops
-    return spec.queues * spec.threads / iops * 1e6 if iops > 0 else 0.0
-
-
 def foreground_style(widget: Widget, component: str) -> Style:
     """A component's colour and text attributes without its background, so it can be laid
     over the meter. The full style is used because it has alpha colours (``$x 35%``)
@@ -143,7 +127,7 @@ class ResultTile(Widget, can_focus=True):
     def value(self) -> float | None:
         """The number on the tile right now (live while running), or None when empty."""
         if self.live is not None and self.live.mb_s is not None:
-            return live_figure(self.live.mb_s, self.shown_unit, self.spec)
+            return self.spec.figure_from_mb_s(self.live.mb_s, self.shown_unit)
         if self.result is not None and self.result.runs:
             return self.result.figure(self.shown_unit)
         return None
