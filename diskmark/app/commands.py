@@ -11,8 +11,6 @@ from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
-from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
-                                           MODE_OPTIONS, UNSTABLE_CHOICES)
 from diskmark.display import shown
 from diskmark.formatting import mix_label
 from diskmark.model import COUNT_MAX, COUNT_MIN, MIX_RATIOS, SIZES, Unit, format_size
@@ -31,6 +29,10 @@ def _plain_help(text: str) -> str:
 
 def commands(app: DiskmarkApp) -> Iterator[Command]:
     """Every command the palette offers, most used first; settings only while idle."""
+    # the settings screen's choices, loaded with the palette rather than at start
+    from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
+                                               MODE_OPTIONS, UNSTABLE_CHOICES)
+
     running = app.running
     if running:
         yield "Stop", "Stop fio now and remove the test file", app.action_stop, True

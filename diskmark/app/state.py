@@ -17,7 +17,7 @@ from diskmark.config import CONFIG_MAX_BYTES, AppConfig, config_path, load_confi
 from diskmark.paths import default_target
 from diskmark.model import Settings, Unit
 from diskmark.regular_file import read_regular_file
-from diskmark.themes import MONO_THEME
+from diskmark.app.themes import MONO_THEME
 
 
 @dataclass
