@@ -71,3 +71,20 @@ def no_leftovers():
     for d in dirs:
         assert fio_processes(d) == [], f"fio processes left behind in {d}"
         assert leftovers(d) == [], f"test files left behind in {d}"
+
+
+#: The modules whose tests run real fio (seconds to minutes each): marked ``slow``, so that
+#: ``./test.sh -m "not slow"`` runs everything else in a few minutes. The whole suite, CI's,
+#: runs them all.
+SLOW_MODULES = frozenset({
+    "test_app_baselines", "test_app_markup", "test_app_pilot", "test_app_result", "test_cli",
+    "test_cli_baselines", "test_cli_odd_text", "test_cli_output", "test_cli_pipes", "test_cpu",
+    "test_depth", "test_engine", "test_faults", "test_faults_tui", "test_filesystems",
+    "test_store_damaged",
+})
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.module is not None and item.module.__name__ in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

@@ -334,7 +334,7 @@ async def test_svg_screenshot_from_the_palette_never_replaces_a_file(target, tmp
     shots = reports_dir()  # under DISKMARK_HOME here; the documents directory otherwise
     shots.mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("diskmark.app.app._stamp", lambda: "20260101-000000")
+    monkeypatch.setattr("diskmark.app.results._stamp", lambda: "20260101-000000")
     theirs = shots / "diskmark-20260101-000000.svg"
     theirs.write_text("someone else's file")
     app = make_app(target)
