@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install what is missing (fio, the mkfs tools for the filesystem tests, the Python packages
-# with the test extras) and run the whole test suite. Arguments go to pytest.
+# with the test extras), check the layers (lint-imports) and the code (ruff), then run the
+# whole test suite. Arguments go to pytest. A broken layer or a lint finding fails the
+# command too, after the tests have run, so one run shows everything.
 # Filesystem tests need root and loop devices; elsewhere they skip and say why.
 source "$(dirname "$0")/scripts/bootstrap.sh"
 ensure_fio
@@ -11,4 +13,11 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 ensure_venv "[test]"
 cd "$ROOT"
-exec "$VENV/bin/python" -m pytest "$@"
+status=0
+"$VENV/bin/lint-imports" --no-cache >/tmp/diskmark-lint-imports.$$ 2>&1 \
+  || { cat /tmp/diskmark-lint-imports.$$; status=1; }
+rm -f /tmp/diskmark-lint-imports.$$
+"$VENV/bin/ruff" check --quiet . || status=1
+[ "$status" -eq 0 ] || say "lint-imports or ruff found problems (above); running the tests anyway"
+"$VENV/bin/python" -m pytest "$@" || status=$?
+exit "$status"

@@ -104,7 +104,7 @@ class Test:
     threads: int
 
     @classmethod
-    def parse(cls, text: str) -> "Test":
+    def parse(cls, text: str) -> Test:
         m = TEST_RE.fullmatch(text.strip())
         if not m:
             raise argparse.ArgumentTypeError(f"bad test {text!r}: write e.g. SEQ1M-Q8T1 or RND4K-Q32T16")

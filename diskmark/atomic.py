@@ -1,4 +1,5 @@
-"""Atomic file writes for everything diskmark saves (settings, history, baselines, reports).
+"""Atomic file writes for everything diskmark saves (settings, history, baselines, reports),
+and moving a damaged file aside before anything replaces it.
 
 Write to a temporary file in the same directory, fsync it, rename it over the target, fsync
 the directory: a crash or a full disk leaves either the old file or the new one, never half.
@@ -58,6 +59,20 @@ def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
         except FileNotFoundError:
             pass
     _fsync_dir(path.parent)
+
+
+def move_aside(path: Path) -> Path:
+    """Rename a damaged file to ``<name>.damaged-<local time>`` (``-2``, ``-3`` … when that
+    is taken) next to it, so that nothing diskmark writes later replaces what a user may
+    want to repair by hand. Returns the new path; raises OSError when it cannot."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    aside = path.with_name(f"{path.name}.damaged-{stamp}")
+    n = 1
+    while aside.exists() or aside.is_symlink():
+        n += 1
+        aside = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
+    os.rename(path, aside)
+    return aside
 
 
 def _fsync_dir(directory: Path) -> None:

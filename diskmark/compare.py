@@ -23,10 +23,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
-from diskmark.model import Mode, Op, SessionResult, TestResult, Unit, format_size
+from diskmark.formatting import (MODE_REPORT, format_date, format_figure, mix_label, signed_pct,
+                                 test_title)
+from diskmark.model import Op, SessionResult, TestResult, Unit, format_size
 
 DEFAULT_NOISE_PCT = 3.0
 #: The rule in words, for --help, the README and the comparison's footnote.
@@ -37,7 +38,6 @@ UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)
 #: The units a regression gate and the text table look at (GB/s is MB/s / 1000).
 GATE_UNITS = (Unit.MB_S, Unit.IOPS, Unit.US)
 _UNIT_KEYS = {Unit.MB_S: "mb_s", Unit.GB_S: "gb_s", Unit.IOPS: "iops", Unit.US: "lat_us"}
-_MODES = {Mode.READ_WRITE: "Read&Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
 
 BETTER, WORSE, SAME = "better", "worse", "same"
 
@@ -85,7 +85,7 @@ class TestComparison:
 
     @property
     def title(self) -> str:
-        return _test_title(self.label, self.op, self.mix_read)
+        return test_title(self.label, self.op, self.mix_read)
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,7 @@ class Missing:
 
     @property
     def title(self) -> str:
-        return _test_title(self.label, self.op, self.mix_read)
+        return test_title(self.label, self.op, self.mix_read)
 
 
 @dataclass(frozen=True)
@@ -119,8 +119,8 @@ class Regression:
     def describe(self) -> str:
         change = f"{self.pct:+.1f}%" if self.pct is not None else "from 0"
         worse = f", {self.worse_by:.1f}% worse" if math.isfinite(self.worse_by) else ""
-        return (f"{self.title} {self.unit.label}: {_fig(self.baseline, self.unit)} -> "
-                f"{_fig(self.current, self.unit)} ({change}{worse})")
+        return (f"{self.title} {self.unit.label}: {format_figure(self.baseline, self.unit)} -> "
+                f"{format_figure(self.current, self.unit)} ({change}{worse})")
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "test": self.title, "unit": self.unit.value,
@@ -310,10 +310,6 @@ def _seconds(value: float | None) -> str:
     return f"{value:g} s" if value is not None else "default"
 
 
-def _mix(value: int | None) -> str:
-    return f"R{value}/W{100 - value}" if value is not None else "none"
-
-
 def settings_differences(current: SessionResult, baseline: SessionResult) -> list[str]:
     """The settings and system facts that differ, "<current> vs <baseline>" each."""
     cs, bs = current.settings, baseline.settings
@@ -329,8 +325,8 @@ def settings_differences(current: SessionResult, baseline: SessionResult) -> lis
     base_preset = baseline.preset_name or bs.preset
     differ("preset", cur_preset, base_preset)
     differ("profile", current.profile_name or cs.profile, baseline.profile_name or bs.profile)
-    differ("mode", _MODES.get(cs.mode, cs.mode), _MODES.get(bs.mode, bs.mode))
-    differ("mix", cs.mix, bs.mix, _mix)
+    differ("mode", MODE_REPORT.get(cs.mode, cs.mode), MODE_REPORT.get(bs.mode, bs.mode))
+    differ("mix", cs.mix, bs.mix, mix_label)
     differ("sweep", getattr(cs, "sweep", None), getattr(bs, "sweep", None),
            lambda v: v or "none")
     differ("count", cs.count, bs.count)
@@ -349,31 +345,12 @@ def settings_differences(current: SessionResult, baseline: SessionResult) -> lis
 # --- renderings --------------------------------------------------------------------------
 
 
-def _test_title(label: str, op: Op, mix_read: int | None) -> str:
-    if op is Op.MIX:
-        return f"{label} Mix R{mix_read}/W{100 - (mix_read or 0)}"
-    return f"{label} {op.value.capitalize()}"
-
-
-def _fig(value: float, unit: Unit) -> str:
-    if not math.isfinite(value) or value == 0:
-        return "0.00"
-    return f"{value:.3f}" if unit is Unit.GB_S else f"{value:.2f}"
-
-
 def _pct(d: Delta) -> str:
-    return "n/a" if d.pct is None else f"{d.pct:+.1f}%"
+    return signed_pct(d.pct)
 
 
 def _marker(d: Delta) -> str:
     return {BETTER: "better", WORSE: "WORSE", SAME: "same"}[d.verdict]
-
-
-def _date(iso: str) -> str:
-    try:
-        return datetime.fromisoformat(iso).strftime("%Y/%m/%d %H:%M:%S")
-    except (TypeError, ValueError):
-        return iso or "unknown date"
 
 
 def _base_name(cmp: Comparison) -> str:
@@ -381,8 +358,8 @@ def _base_name(cmp: Comparison) -> str:
 
 
 def _heading(cmp: Comparison, current_name: str) -> list[str]:
-    return [f"Comparison: {current_name} ({_date(cmp.current.started)}) against "
-            f"{_base_name(cmp)} ({_date(cmp.baseline.started)})"]
+    return [f"Comparison: {current_name} ({format_date(cmp.current.started)}) against "
+            f"{_base_name(cmp)} ({format_date(cmp.baseline.started)})"]
 
 
 def comparison_text(cmp: Comparison, current_name: str = "this run",
@@ -400,7 +377,7 @@ def comparison_text(cmp: Comparison, current_name: str = "this run",
             d = t.deltas[unit]
             noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")
             lines.append(f"{t.title if i == 0 else '':<{w}}  {unit.label:<4}  "
-                         f"{_fig(d.baseline, unit):>12}  {_fig(d.current, unit):>12}  "
+                         f"{format_figure(d.baseline, unit):>12}  {format_figure(d.current, unit):>12}  "
                          f"{_pct(d):>9}  {noise:>6}  {_marker(d)}")
     if not cmp.tests:
         lines.append("(no test was measured on both sides)")
@@ -434,8 +411,8 @@ def comparison_markdown(cmp: Comparison, current_name: str = "this run") -> str:
     for t in cmp.tests:
         for unit in GATE_UNITS:
             d = t.deltas[unit]
-            lines.append(f"| {t.title} | {unit.label} | {_fig(d.baseline, unit)} | "
-                         f"{_fig(d.current, unit)} | {_pct(d)} | {d.verdict} |")
+            lines.append(f"| {t.title} | {unit.label} | {format_figure(d.baseline, unit)} | "
+                         f"{format_figure(d.current, unit)} | {_pct(d)} | {d.verdict} |")
     for m in cmp.missing:
         where = current_name if m.side == "current" else _base_name(cmp)
         lines.append(f"\n> Not compared: {m.title}, only in {where} ({m.reason})")

@@ -7,83 +7,85 @@ defaults for whatever could not be read plus a notice naming the file, and the d
 is moved aside to ``settings.json.damaged-<timestamp>`` so that the next save cannot destroy
 what the user may want to repair by hand.
 
+The settings a run uses are declared once, with their rules, in :mod:`diskmark.settings`;
+:data:`AppConfig`'s fields and its checks come from there, plus the few only the app keeps
+(theme, unit, the baseline compared with, the keymap).
+
 Nothing here imports Textual (DESIGN.md §6).
 """
 
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
-import time
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, field, fields, make_dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from diskmark import model
-from diskmark.atomic import remove_stale_temps, write_atomic
+from diskmark.atomic import move_aside, remove_stale_temps, write_atomic
 from diskmark.paths import config_dir
 from diskmark.regular_file import NotRegularFile, read_regular_file
+from diskmark.settings import RULES, SAVED, Rule, Settings, from_json, json_value
 
 SCHEMA = "diskmark.config/1"
 SCHEMA_PREFIX = "diskmark.config/"
 FILE_NAME = "settings.json"
 CONFIG_MAX_BYTES = 1024 * 1024  # a settings file is under a kilobyte
+KEYMAP_MAX = 200  # bindings a keymap may name; diskmark has a few dozen
 
-_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}$")
 _THEME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_. +-]{0,63}$")
+_KEYS_RE = re.compile(r"^[A-Za-z0-9_+,-]{1,100}$")
 
 
-@dataclass
-class AppConfig:
-    """What the TUI remembers between launches."""
+def _is_keymap(value: dict[str, Any]) -> bool:
+    """Binding ids to key lists, as Textual's keymap takes them: ``{"run_all": "r,f5"}``."""
+    return len(value) <= KEYMAP_MAX and all(
+        isinstance(k, str) and 0 < len(k) <= 64 and k.isprintable()
+        and isinstance(v, str) and _KEYS_RE.match(v) for k, v in value.items())
 
-    theme: str = "diskmark"
-    target: str | None = None  # None: the app's fallback (usually the current directory)
-    size: int = model.GIB
-    count: int = 5
-    unit: str = "MB/s"  # a model.Unit value: "MB/s", "GB/s", "IOPS", "us"
-    profile: str = "default"
-    preset: str = "default"
-    mix: int | None = None  # read percentage of +Mix, None for no mix column
-    mode: str = "rw"  # a model.Mode value
-    data: str = "random"  # a model.DataPattern value
-    direct: bool = True
-    nocow: bool = False  # btrfs: the test file in a directory with copy-on-write off
-    measure: float | None = None  # None: the preset's value
-    interval: float | None = None
-    compare: str | None = None  # the baseline the tiles are compared with, by name
-    unstable_pct: float = model.UNSTABLE_PCT  # R/Avg above which a tile is marked unstable
+
+#: What only the app keeps (the settings a run uses are :data:`diskmark.settings.RULES`).
+APP_RULES: dict[str, Rule] = {
+    "theme": Rule(str, "a theme name", accepts=lambda v: bool(_THEME_RE.match(v))),
+    "unit": Rule(model.Unit, "MB/s, GB/s, IOPS or us"),
+    #: the baseline the tiles are compared with, by name
+    "compare": Rule(str, "a baseline name", optional=True,
+                    accepts=lambda v: bool(v.strip()) and v.isprintable() and len(v) <= 200),
+    #: binding id -> keys, replacing the keys of diskmark's bindings (see the help screen)
+    "keymap": Rule(dict, "binding ids mapped to keys, such as {\"run_all\": \"r\"}",
+                   optional=True, accepts=_is_keymap),
+}
+#: The app's saved target may be unset: the app then starts on its fallback (home).
+CONFIG_RULES: dict[str, Rule] = {"theme": APP_RULES["theme"],
+                                 "target": replace(RULES["target"], optional=True),
+                                 **{name: RULES[name] for name in SAVED if name != "target"},
+                                 **{k: v for k, v in APP_RULES.items() if k != "theme"}}
+
+_SETTINGS_DEFAULTS = {f.name: json_value(f.default) for f in fields(Settings)}
+_DEFAULTS: dict[str, Any] = {"theme": "diskmark", "target": None, "unit": model.Unit.MB_S.value,
+                             "compare": None, "keymap": None}
+
+
+class _ConfigMethods:
+    """AppConfig's behaviour; its fields come from :data:`CONFIG_RULES`."""
 
     def to_settings(self, target_fallback: str) -> model.Settings:
         """The engine's Settings for these choices; ``target_fallback`` when no target is set.
 
         Whether the target still exists (an unplugged USB stick) is for the caller to check."""
-        return model.Settings(
-            target=self.target or target_fallback,
-            preset=self.preset,
-            profile=self.profile,
-            mix=self.mix,
-            mode=model.Mode(self.mode),
-            size=self.size,
-            count=self.count,
-            measure=self.measure,
-            interval=self.interval,
-            data=model.DataPattern(self.data),
-            direct=self.direct,
-            nocow=self.nocow,
-            unstable_pct=self.unstable_pct,
-        )
+        values = {name: getattr(self, name) for name in SAVED}
+        values["target"] = values["target"] or target_fallback
+        for name, value in values.items():
+            kind = RULES[name].kind
+            if value is not None and isinstance(kind, type) and issubclass(kind, model.StrEnum):
+                values[name] = kind(value)
+        return model.Settings(**values)
 
-    def with_settings(self, settings: model.Settings) -> "AppConfig":
-        """A copy holding the persisted parts of ``settings`` (theme and unit unchanged)."""
-        return replace(
-            self, target=settings.target, preset=settings.preset, profile=settings.profile,
-            mix=settings.mix, mode=model.Mode(settings.mode).value, size=settings.size,
-            count=settings.count, measure=settings.measure, interval=settings.interval,
-            data=model.DataPattern(settings.data).value, direct=settings.direct,
-            nocow=settings.nocow, unstable_pct=settings.unstable_pct)
+    def with_settings(self, settings: model.Settings):
+        """A copy holding the persisted parts of ``settings`` (theme, unit, … unchanged)."""
+        return replace(self, **{name: json_value(getattr(settings, name)) for name in SAVED})
 
     @property
     def unit_enum(self) -> model.Unit:
@@ -93,135 +95,15 @@ class AppConfig:
         return {"schema": SCHEMA, **asdict(self)}
 
 
-# --- validation, one field at a time ---------------------------------------------------
-
-
-class _Bad(ValueError):
-    pass
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, int) and not isinstance(v, bool)
-
-
-def _is_number(v: Any) -> bool:
-    return (isinstance(v, (int, float)) and not isinstance(v, bool)) and math.isfinite(v)
-
-
-def _v_theme(v: Any) -> str:
-    if not isinstance(v, str) or not _THEME_RE.match(v):
-        raise _Bad(f"theme {v!r} is not a theme name")
-    return v
-
-
-def _v_target(v: Any) -> str | None:
-    if v is None:
-        return None
-    if not isinstance(v, str) or not v.strip() or "\0" in v or len(v) > 4096:
-        raise _Bad(f"target {v!r} is not a directory path")
-    return v
-
-
-def _v_size(v: Any) -> int:
-    if not _is_int(v) or v not in model.SIZES:
-        raise _Bad(f"size {v!r} is not one of CrystalDiskMark's sizes "
-                   f"({model.format_size(model.SIZE_MIN)} … {model.format_size(model.SIZE_MAX)})")
-    return v
-
-
-def _v_count(v: Any) -> int:
-    if not _is_int(v) or not model.COUNT_MIN <= v <= model.COUNT_MAX:
-        raise _Bad(f"count {v!r} is not {model.COUNT_MIN} to {model.COUNT_MAX}")
-    return v
-
-
-def _v_unit(v: Any) -> str:
-    if not isinstance(v, str):
-        raise _Bad(f"unit {v!r} is not a unit")
-    try:
-        return model.Unit.parse(v).value
-    except ValueError:
-        raise _Bad(f"unit {v!r} is not MB/s, GB/s, IOPS or us") from None
-
-
-def _v_id(name: str):
-    def check(v: Any) -> str:
-        if not isinstance(v, str) or not _ID_RE.match(v):
-            raise _Bad(f"{name} {v!r} is not a {name} id")
-        return v
-    return check
-
-
-def _v_mix(v: Any) -> int | None:
-    if v is None:
-        return None
-    if not _is_int(v) or v not in model.MIX_RATIOS:
-        raise _Bad(f"mix {v!r} is not a read percentage of 10, 20 … 90")
-    return v
-
-
-def _v_enum(name: str, enum: type):
-    def check(v: Any) -> str:
-        try:
-            return enum(v).value
-        except (ValueError, TypeError):
-            allowed = ", ".join(e.value for e in enum)
-            raise _Bad(f"{name} {v!r} is not one of {allowed}") from None
-    return check
-
-
-def _v_bool(name: str):
-    def check(v: Any) -> bool:
-        if not isinstance(v, bool):
-            raise _Bad(f"{name} {v!r} is not true or false")
-        return v
-    return check
-
-
-def _v_seconds(name: str, low: float):
-    def check(v: Any) -> float | None:
-        if v is None:
-            return None
-        if not _is_number(v) or not low <= v <= 3600:
-            raise _Bad(f"{name} {v!r} is not {low:g} to 3600 seconds")
-        return float(v)
-    return check
-
-
-def _v_unstable(v: Any) -> float:
-    if not _is_number(v) or not model.UNSTABLE_MIN <= v <= model.UNSTABLE_MAX:
-        raise _Bad(f"unstable_pct {v!r} is not {model.UNSTABLE_MIN:g} to "
-                   f"{model.UNSTABLE_MAX:g} percent")
-    return float(v)
-
-
-def _v_compare(v: Any) -> str | None:
-    if v is None:
-        return None
-    if not isinstance(v, str) or not v.strip() or not v.isprintable() or len(v) > 200:
-        raise _Bad(f"compare {v!r} is not a baseline name")
-    return v
-
-
-_VALIDATORS = {
-    "theme": _v_theme,
-    "target": _v_target,
-    "size": _v_size,
-    "count": _v_count,
-    "unit": _v_unit,
-    "profile": _v_id("profile"),
-    "preset": _v_id("preset"),
-    "mix": _v_mix,
-    "mode": _v_enum("mode", model.Mode),
-    "data": _v_enum("data", model.DataPattern),
-    "direct": _v_bool("direct"),
-    "nocow": _v_bool("nocow"),
-    "measure": _v_seconds("measure", 1),
-    "interval": _v_seconds("interval", 0),
-    "compare": _v_compare,
-    "unstable_pct": _v_unstable,
-}
-assert set(_VALIDATORS) == {f.name for f in fields(AppConfig)}
+#: What the TUI remembers between launches: every saved setting of a run (its default and
+#: rule from :class:`~diskmark.settings.Settings`), plus the theme, the unit, the baseline
+#: compared with and the keymap. Values are as JSON holds them ("rw", not Mode.READ_WRITE).
+AppConfig = make_dataclass(
+    "AppConfig",
+    [(name, Any, field(default=_DEFAULTS[name] if name in _DEFAULTS else _SETTINGS_DEFAULTS[name]))
+     for name in CONFIG_RULES],
+    bases=(_ConfigMethods,))
+AppConfig.__module__ = __name__
 
 
 def parse_config(data: Any) -> tuple[AppConfig, list[str]]:
@@ -240,12 +122,12 @@ def parse_config(data: Any) -> tuple[AppConfig, list[str]]:
                              f"expected {SCHEMA!r})"]
     kw: dict[str, Any] = {}
     problems: list[str] = []
-    for name, check in _VALIDATORS.items():
+    for name, rule in CONFIG_RULES.items():
         if name not in data:
             continue
         try:
-            kw[name] = check(data[name])
-        except _Bad as e:
+            kw[name] = from_json(rule, name, data[name])
+        except ValueError as e:
             problems.append(str(e))
     return AppConfig(**kw), problems
 
@@ -257,24 +139,12 @@ def config_path() -> Path:
     return config_dir() / FILE_NAME
 
 
-def _damaged_name(path: Path) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    candidate = path.with_name(f"{path.name}.damaged-{stamp}")
-    n = 1
-    while candidate.exists():
-        candidate = path.with_name(f"{path.name}.damaged-{stamp}-{n}")
-        n += 1
-    return candidate
-
-
 def _move_aside(path: Path) -> Path | None:
     """Rename a damaged settings file out of the way; None if that was not possible."""
-    target = _damaged_name(path)
     try:
-        os.rename(path, target)
+        return move_aside(path)
     except OSError:
         return None
-    return target
 
 
 def _read(path: Path) -> tuple[AppConfig, list[str]] | None:

@@ -1,170 +1,45 @@
-"""The data that flows through diskmark: tests, settings, results and progress events.
+"""The results that flow through diskmark: tests, passes, sessions and progress events.
 
 Everything here is plain dataclasses with ``to_dict``/``from_dict`` so the same objects feed
 the engine, the TUI, the CLI reports and the saved store (baselines, history) without any of
-them knowing about each other. Nothing here imports Textual.
+them knowing about each other. Methods return numbers; the words for them (an unstable test,
+a dip, a figure the CPU set) are :mod:`diskmark.formatting`'s. What the user chooses is
+:mod:`diskmark.settings`, sizes and units :mod:`diskmark.units`; both are re-exported here.
+Nothing here imports Textual.
 """
 
 from __future__ import annotations
 
-import math
-import re
 import statistics
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from fractions import Fraction
 from typing import Any
 
-KIB = 1024
-MIB = 1024 * KIB
-GIB = 1024 * MIB
+from diskmark.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
+                             TestStarted)
+from diskmark.formatting import dip_notes, unstable_text
+from diskmark.settings import (COUNT_MAX, COUNT_MIN, DIP_THRESHOLD_PCT, MIX_RATIOS, SWEEP_DEPTHS,
+                               UNSTABLE_MAX, UNSTABLE_MIN, UNSTABLE_PCT, DataPattern, Mode, Op,
+                               Settings)
+from diskmark.units import (GIB, KIB, MIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, SIZES, Unit,
+                            format_size, parse_size)
 
-#: CrystalDiskMark's test sizes: 16 … 512 MiB, then 1 … 64 GiB (binary).
-SIZES = [16 * MIB * 2**i for i in range(6)] + [GIB * 2**i for i in range(7)]
-SIZE_MIN, SIZE_MAX = SIZES[0], SIZES[-1]
-COUNT_MIN, COUNT_MAX = 1, 9
-MIX_RATIOS = list(range(10, 100, 10))
-SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # the RAID6 offset/fragmentation article swept iodepth 1/4/8/16
-UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (snow_mountain's fio article's measure)
-UNSTABLE_MIN, UNSTABLE_MAX = 0.5, 100.0
-DIP_THRESHOLD_PCT = 30.0
+__all__ = [  # the names other modules have always imported from here
+    "COUNT_MAX", "COUNT_MIN", "DIP_THRESHOLD_PCT", "GIB", "KIB", "MIB", "MIX_RATIOS",
+    "SIZES", "SIZE_MAX", "SIZE_MIN", "SIZE_STEP", "SWEEP_DEPTHS", "UNSTABLE_MAX",
+    "UNSTABLE_MIN", "UNSTABLE_PCT", "DataPattern", "Mode", "Op", "Settings", "Unit",
+    "format_size", "parse_size",
+    "CPU_BUSY_PCT", "CPU_WANTED_PCT", "CpuLimit", "Event", "FileLayout", "Notice", "Phase",
+    "Progress", "RESULT_SCHEMA", "RunFinished", "RunResult", "SessionResult", "Spread",
+    "Status", "SystemFacts", "TestFinished", "TestResult", "TestSpec", "TestStarted",
+]
+
 #: fio's threads busier than this (% of a core each), or all of the machine's cores this
 #: busy, mean the CPU and not the drive set the figure.
 CPU_BUSY_PCT = 85.0
 #: … but a busy machine limits only a pass whose fio wanted CPU: threads this busy, or more
 #: threads than cores (a disk-bound pass waits for the disk, not for a core).
 CPU_WANTED_PCT = 25.0
-
-
-class Op(StrEnum):
-    READ = "read"
-    WRITE = "write"
-    MIX = "mix"
-
-
-class Mode(StrEnum):
-    """Which operations a session runs (CDM's "Read & Write", "Read only", "Write only")."""
-
-    READ_WRITE = "rw"
-    READ = "read"
-    WRITE = "write"
-
-
-class DataPattern(StrEnum):
-    """What a write test writes. RANDOM is CrystalDiskMark's default as DiskSpd makes it
-    (``-Z``: one buffer of random data, filled once and reused), so compression cannot cheat
-    and generating data does not cap the figure; ZEROS is CDM's "All 0x00"; REFILL writes
-    fresh random data for every I/O, for drives that deduplicate, at a CPU cost that caps
-    fast drives."""
-
-    RANDOM = "random"
-    ZEROS = "zeros"
-    REFILL = "refill"
-
-    @property
-    def label(self) -> str:
-        return {DataPattern.RANDOM: "Random", DataPattern.ZEROS: "All 0x00",
-                DataPattern.REFILL: "Random, refilled for every write"}[self]
-
-
-class Unit(StrEnum):
-    MB_S = "MB/s"
-    GB_S = "GB/s"
-    IOPS = "IOPS"
-    US = "us"
-
-    @classmethod
-    def parse(cls, text: str) -> "Unit":
-        """Any spelling diskmark prints or a user types: the micro sign (U+00B5, what
-        keyboards make) and the Greek mu (U+03BC, what :attr:`label` shows) both mean µs."""
-        key = text.strip().lower().replace("\u00b5", "u").replace("\u03bc", "u")
-        for unit in cls:
-            if unit.value.lower() == key:
-                return unit
-        aliases = {"mbs": cls.MB_S, "mb": cls.MB_S, "gbs": cls.GB_S, "gb": cls.GB_S,
-                   "usec": cls.US, "latency": cls.US, "lat": cls.US}
-        if key in aliases:
-            return aliases[key]
-        raise ValueError(f"unknown unit {text!r}; choose MB/s, GB/s, IOPS or µs (also us)")
-
-    @property
-    def label(self) -> str:
-        return "μs" if self is Unit.US else self.value
-
-    @property
-    def lower_is_better(self) -> bool:
-        return self is Unit.US
-
-
-class Phase(StrEnum):
-    CHECKING = "checking"
-    PREPARING = "preparing"  # writing the test file full of data
-    WARMUP = "warm-up"  # CDM's discarded first pass
-    MEASURING = "measuring"
-    INTERVAL = "interval"  # the pause between tests
-    SYNC = "sync"  # waiting for the kernel to flush what a write test left dirty
-    SETTLE = "settle"  # waiting for the system's dirty pages to drain before measuring
-    CLEANUP = "cleanup"
-
-
-def format_size(nbytes: int) -> str:
-    """16MiB, 512MiB, 1GiB, 64GiB — the binary size names CDM shows."""
-    if nbytes >= GIB and nbytes % GIB == 0:
-        return f"{nbytes // GIB}GiB"
-    if nbytes >= MIB and nbytes % MIB == 0:
-        return f"{nbytes // MIB}MiB"
-    if nbytes >= KIB and nbytes % KIB == 0:
-        return f"{nbytes // KIB}KiB"
-    return f"{nbytes}B"
-
-
-#: Test files are laid out by fio in 1 MiB blocks, so a size must be a whole number of them.
-SIZE_STEP = MIB
-_SIZE_RE = re.compile(r"(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?"
-                      r"\s*(?P<unit>[A-Za-z]*)")
-_BINARY_UNITS = {"": 1, "b": 1, "k": KIB, "kib": KIB, "m": MIB, "mib": MIB,
-                 "g": GIB, "gib": GIB, "t": GIB * 1024, "tib": GIB * 1024}
-_DECIMAL_UNITS = {"kb": "KiB", "mb": "MiB", "gb": "GiB", "tb": "TiB"}
-
-
-def parse_size(text: str) -> int:
-    """A test-file size, 16MiB to 64GiB: '16MiB', '1G', '512m', '1.5 GiB' (binary, as
-    CrystalDiskMark's).
-
-    'MB' and 'GB' are refused rather than guessed at: diskmark's MB is 1,000,000 bytes (as in
-    MB/s), so reading '16mb' as 16 MiB would be wrong one way or the other. The size must be
-    a whole number of MiB, because fio lays the test file out in 1 MiB blocks and a partial
-    last block fails the run after the user has waited for it."""
-    m = _SIZE_RE.fullmatch(text.strip())
-    if not m:
-        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
-    unit, exponent = m.group("unit").lower(), int(m.group("exp") or 0)
-    if abs(exponent) > 30:  # far past 64 GiB either way; 10**huge would not finish
-        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
-    number = Fraction(m.group("num")) * Fraction(10) ** exponent
-    if unit in _DECIMAL_UNITS:
-        binary = _DECIMAL_UNITS[unit]
-        raise ValueError(f"{text.strip()!r}: in diskmark MB and GB are decimal (1 MB = "
-                         f"1,000,000 bytes, as in MB/s), but test sizes are binary; write "
-                         f"{_number(number)}{binary} (or {_number(number)}{binary[0]})")
-    mult = _BINARY_UNITS.get(unit)
-    if mult is None or number <= 0:
-        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
-    nbytes = number * mult
-    if not SIZE_MIN <= nbytes <= SIZE_MAX:
-        shown = format_size(int(nbytes)) if nbytes.denominator == 1 else text.strip()
-        raise ValueError(f"size must be between {format_size(SIZE_MIN)} and "
-                         f"{format_size(SIZE_MAX)}, not {shown}")
-    if nbytes.denominator != 1 or nbytes % SIZE_STEP:
-        below = math.floor(nbytes / SIZE_STEP) * SIZE_STEP
-        raise ValueError(f"{text.strip()!r}: test sizes are whole MiB, as fio lays the test "
-                         f"file out in 1 MiB blocks (try {format_size(below)} or "
-                         f"{format_size(below + SIZE_STEP)})")
-    return int(nbytes)
-
-
-def _number(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
 
 
 @dataclass(frozen=True)
@@ -209,6 +84,19 @@ class TestSpec:
     def delays(self, op: Op) -> tuple[float, float]:
         return float(self.startdelay.get(op.value, 0)), float(self.ramp_time.get(op.value, 0))
 
+    def figure_from_mb_s(self, mb_s: float, unit: Unit) -> float:
+        """A bandwidth of this test in ``unit``, for a live figure that must not jump unit
+        when the pass ends. IOPS is exact for fixed-size blocks; latency is Little's law
+        over the queue (Q×T in flight), which is what libaio keeps full: a fair estimate."""
+        if unit is Unit.MB_S:
+            return mb_s
+        if unit is Unit.GB_S:
+            return mb_s / 1000
+        iops = mb_s * 1e6 / self.block
+        if unit is Unit.IOPS:
+            return iops
+        return self.queues * self.threads / iops * 1e6 if iops > 0 else 0.0
+
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"pattern": self.pattern, "block": self.block,
                              "queues": self.queues, "threads": self.threads}
@@ -219,66 +107,22 @@ class TestSpec:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "TestSpec":
+    def from_dict(cls, d: dict[str, Any]) -> TestSpec:
         return cls(pattern=str(d["pattern"]).upper(), block=int(d["block"]),
                    queues=int(d["queues"]), threads=int(d["threads"]),
                    startdelay=dict(d.get("startdelay", {})), ramp_time=dict(d.get("ramp_time", {})))
 
 
-@dataclass
-class Settings:
-    """What the user chose. The engine turns this plus a preset into a plan of fio runs."""
+@dataclass(frozen=True)
+class CpuLimit:
+    """The CPU set a figure: fio's threads were saturated (``thread_pct``, % of a core
+    each), or every core of the machine was busy (``machine_pct``) while fio wanted CPU.
+    :func:`diskmark.formatting.cpu_limit_text` says it in words."""
 
-    target: str = "."
-    preset: str = "default"
-    profile: str = "default"
-    mix: int | None = None  # read percentage of the +Mix column, None for no mix
-    mode: Mode = Mode.READ_WRITE
-    size: int = GIB
-    count: int = 5
-    measure: float | None = None  # None: the preset's value
-    interval: float | None = None
-    data: DataPattern = DataPattern.RANDOM
-    direct: bool = True  # O_DIRECT; False runs through the page cache
-    nocow: bool = False  # btrfs: put the test file in a directory with copy-on-write off
-    only_test: int | None = None  # a row button: run only this row of the profile
-    sweep: str | None = None  # e.g. "RND4K": one pattern across SWEEP_DEPTHS instead of a profile
-    comment: str = ""
-    unstable_pct: float = UNSTABLE_PCT  # R/Avg above this marks a test unstable
-
-    def validate(self) -> None:
-        if not SIZE_MIN <= self.size <= SIZE_MAX:
-            raise ValueError(f"size must be between {format_size(SIZE_MIN)} and "
-                             f"{format_size(SIZE_MAX)}, not {format_size(self.size)}")
-        if not COUNT_MIN <= self.count <= COUNT_MAX:
-            raise ValueError(f"count must be between {COUNT_MIN} and {COUNT_MAX}, not {self.count}")
-        if self.mix is not None and self.mix not in MIX_RATIOS:
-            raise ValueError(f"mix must be a read percentage of 10, 20 … 90, not {self.mix}")
-        for name in ("measure", "interval"):
-            value = getattr(self, name)
-            if value is not None and (value < 0 or not math.isfinite(value) or value > 3600):
-                raise ValueError(f"{name} must be between 0 and 3600 seconds, not {value}")
-        if self.measure is not None and self.measure < 1:
-            raise ValueError("measure must be at least 1 second")
-        if not (UNSTABLE_MIN <= self.unstable_pct <= UNSTABLE_MAX):
-            raise ValueError(f"the unstable threshold must be between {UNSTABLE_MIN:g} and "
-                             f"{UNSTABLE_MAX:g} percent, not {self.unstable_pct:g}")
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["mode"] = self.mode.value
-        d["data"] = self.data.value
-        return d
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Settings":
-        known = {f.name for f in fields(cls)}
-        kw = {k: v for k, v in d.items() if k in known}
-        if "mode" in kw:
-            kw["mode"] = Mode(kw["mode"])
-        if "data" in kw:
-            kw["data"] = DataPattern(kw["data"])
-        return cls(**kw)
+    threads: int
+    cpus: int | None
+    thread_pct: float | None = None
+    machine_pct: float | None = None
 
 
 @dataclass
@@ -309,8 +153,8 @@ class RunResult:
             return None
         return self.usr_cpu + self.sys_cpu
 
-    def cpu_limit(self, threads: int, cpus: int | None) -> str | None:
-        """Why the CPU, not the drive, set this pass's figure; None when it did not (or
+    def cpu_limit(self, threads: int, cpus: int | None) -> CpuLimit | None:
+        """Whether the CPU, not the drive, set this pass's figure; None when it did not (or
         nothing is known). A fio thread busy all the time cannot submit faster; and when
         every core of the machine was busy while fio wanted CPU, it waited for one,
         whoever kept the machine busy.
@@ -318,14 +162,11 @@ class RunResult:
         cores showed 6% each while the machine was 99% busy, hence the machine's figure.)"""
         pct = self.cpu_pct
         if pct is not None and pct >= CPU_BUSY_PCT:
-            return f"fio's thread{'s were' if threads > 1 else ' was'} busy {pct:.0f}% of the time"
+            return CpuLimit(threads, cpus, thread_pct=pct)
         busy = self.machine_busy_pct
         wanted = (pct is not None and pct >= CPU_WANTED_PCT) or bool(cpus and threads > cpus)
         if busy is not None and busy >= CPU_BUSY_PCT and wanted:
-            cores = f"all {cpus} CPU cores were" if cpus and cpus > 1 else "the CPU was"
-            crowd = (f"; {threads} threads on {cpus} core{'s' if cpus > 1 else ''}"
-                     if cpus and threads > cpus else "")
-            return f"{cores} busy {busy:.0f}% of the time{crowd}"
+            return CpuLimit(threads, cpus, machine_pct=busy)
         return None
 
     def figure(self, unit: Unit) -> float:
@@ -359,7 +200,7 @@ class RunResult:
         return d
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "RunResult":
+    def from_dict(cls, d: dict[str, Any]) -> RunResult:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
@@ -378,7 +219,7 @@ class Spread:
         return (self.max - self.min) / self.mean * 100 if self.mean else 0.0
 
     @classmethod
-    def of(cls, values: list[float]) -> "Spread":
+    def of(cls, values: list[float]) -> Spread:
         if not values:
             return cls(0.0, 0.0, 0.0)
         return cls(min(values), statistics.fmean(values), max(values))
@@ -446,25 +287,19 @@ class TestResult:
     def spread(self, unit: Unit = Unit.MB_S) -> Spread:
         return Spread.of([r.figure(unit) for r in self.runs])
 
-    def unstable(self, threshold_pct: float | None = None) -> str | None:
-        """A short reason when the passes disagree by more than ``threshold_pct`` (R/Avg;
-        by default the threshold the test ran with)."""
+    def unstable(self, threshold_pct: float | None = None) -> float | None:
+        """The passes' R/Avg % when they disagree by more than ``threshold_pct`` (by default
+        the threshold the test ran with), else None."""
         if len(self.runs) < 2:
             return None
         r_avg = self.spread().r_avg_pct
         limit = self.unstable_pct if threshold_pct is None else threshold_pct
-        return f"runs differ by {r_avg:.0f}%" if r_avg > limit else None
+        return r_avg if r_avg > limit else None
 
-    def dips(self) -> list[str]:
-        """Plain-words notes on bandwidth dips in any pass."""
-        notes = []
-        for n, run in enumerate(self.runs, 1):
-            found = run.dips()
-            if found:
-                worst = min(found, key=lambda d: d[1])
-                notes.append(f"pass {n}: {len(found)} s below 70% of the median "
-                             f"(lowest {worst[1]:.1f} MB/s at {worst[0]} s)")
-        return notes
+    def dips(self) -> list[tuple[int, list[tuple[int, float]]]]:
+        """``(pass, [(second, MB/s), …])`` for every pass with bandwidth dips (see
+        :meth:`RunResult.dips`)."""
+        return [(n, found) for n, run in enumerate(self.runs, 1) if (found := run.dips())]
 
     def to_dict(self) -> dict[str, Any]:
         best = None
@@ -492,15 +327,15 @@ class TestResult:
             "sync_seconds": self.sync_seconds,
             "sync_dirty_bytes": self.sync_dirty_bytes,
             "sync_writeback_bytes": self.sync_writeback_bytes,
-            "unstable": self.unstable(),
+            "unstable": unstable_text(self.unstable()),
             "unstable_threshold_pct": self.unstable_pct,
             "cpu_limited": self.cpu_limited,
-            "dips": self.dips(),
+            "dips": dip_notes(self.dips(), DIP_THRESHOLD_PCT),
             "error": self.error,
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "TestResult":
+    def from_dict(cls, d: dict[str, Any]) -> TestResult:
         return cls(
             index=int(d["index"]),
             spec=TestSpec.from_dict(d["spec"]),
@@ -550,7 +385,7 @@ class SystemFacts:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "SystemFacts":
+    def from_dict(cls, d: dict[str, Any]) -> SystemFacts:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
@@ -573,7 +408,7 @@ class FileLayout:
         return asdict(self) | {"fragmented": self.fragmented}  # derived; from_dict ignores it
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "FileLayout":
+    def from_dict(cls, d: dict[str, Any]) -> FileLayout:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
@@ -634,7 +469,7 @@ class SessionResult:
         }
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "SessionResult":
+    def from_dict(cls, d: dict[str, Any]) -> SessionResult:
         schema = d.get("schema")
         if schema != RESULT_SCHEMA:
             raise ValueError(f"not a diskmark result (schema {schema!r}, expected {RESULT_SCHEMA!r})")
@@ -656,57 +491,3 @@ class SessionResult:
             test_file=FileLayout.from_dict(d["test_file"]) if d.get("test_file") else None,
             ioengine=str(d.get("ioengine", "")),
         )
-
-
-# --- progress events: engine -> UI / CLI -------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Progress:
-    """Emitted about once a second while anything runs."""
-
-    phase: Phase
-    message: str = ""  # engine-neutral description, e.g. "SEQ1M Q8T1 Read"
-    test_index: int | None = None  # position in the plan
-    test_key: str | None = None
-    run: int = 0  # 1-based pass number, 0 for the warm-up
-    runs: int = 0
-    percent: float = 0.0  # of the current step, 0..100
-    mb_s: float | None = None  # live bandwidth of the current pass
-    eta_s: float | None = None  # remaining seconds of the whole session
-    session_percent: float = 0.0  # 0..100
-    dirty_bytes: int | None = None  # /proc/meminfo while a write is being flushed
-    writeback_bytes: int | None = None
-
-
-@dataclass(frozen=True)
-class TestStarted:
-    __test__ = False
-    test_index: int
-    result: TestResult  # empty runs; filled as passes finish
-
-
-@dataclass(frozen=True)
-class RunFinished:
-    test_index: int
-    result: TestResult  # with the new pass appended
-    warmup: bool
-
-
-@dataclass(frozen=True)
-class TestFinished:
-    __test__ = False
-    test_index: int
-    result: TestResult
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Something the user should read (a warning about the target, a fallback taken)."""
-
-    text: str
-    severity: str = "warning"
-
-
-Event = Progress | TestStarted | RunFinished | TestFinished | Notice
-

@@ -1,5 +1,6 @@
 """Renderings of a :class:`~diskmark.model.SessionResult`: CrystalDiskMark's text export, a
-terminal grid, JSON, CSV and Markdown, plus the figure and meter helpers the TUI shares.
+terminal grid, a sweep's curve, JSON, CSV and Markdown, and the status line's wording of
+progress. Figures, sizes, dates and labels come from :mod:`diskmark.formatting`.
 
 Pure functions of the model (no Textual, no I/O), so the CLI and the app's export print the
 same thing and tests can check exact strings.
@@ -10,13 +11,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
-from datetime import datetime
 from typing import Any
 
 from diskmark.display import json_utf8
-from diskmark.model import (GIB, MIB, Mode, Op, Phase, Progress, SessionResult,
+from diskmark.formatting import (MODE_REPORT, block_label, disk_kind, dip_notes, format_date,
+                                 format_duration, format_figure, meter_fraction, size_text,
+                                 unstable_text)
+from diskmark.model import (DIP_THRESHOLD_PCT, GIB, MIB, Op, Phase, Progress, SessionResult,
                             Status, TestResult, Unit)
+
+__all__ = ["CPU_MARK", "CSV_FIELDS", "csv_report", "curve_report", "describe_progress",
+           "disk_kind", "format_figure", "format_test_line", "grid_report", "json_report",
+           "markdown_report", "meter_fraction", "text_report"]
 
 RULE = "-" * 78
 #: CDM's SaveText line for one test: the test, then its figures.
@@ -25,71 +31,11 @@ TEST_LINE = TEST_HEAD + " %9.3f MB/s [%9.1f IOPS] <%9.2f us>"
 _OP_TITLES = {Op.READ: "[Read]", Op.WRITE: "[Write]", Op.MIX: "[Mix]"}
 #: After a figure the CPU, not the drive, set (the reason is in [Details] and the JSON).
 CPU_MARK = "[CPU-limited]"
-_MODES = {Mode.READ_WRITE: "Read&Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
-
-# --- figures and meters ------------------------------------------------------------------
-
-
-def _finite(value: float | None) -> float:
-    return value if value is not None and math.isfinite(value) else 0.0
-
-
-def format_figure(value: float | None, unit: Unit) -> str:
-    """CDM's display precision: GB/s %.3f, everything else %.2f; 0 or missing is 0.00."""
-    value = _finite(value)
-    if value == 0:
-        return "0.00"
-    return f"{value:.3f}" if unit is Unit.GB_S else f"{value:.2f}"
-
-
-def meter_fraction(value: float | None, unit: Unit) -> float:
-    """How full a tile's meter bar is, on CDM's log scale, in [0, 1].
-
-    MB/s: log10(MB/s x 10) / 6 (0.1 MB/s empty, 100 MB/s half, 100 GB/s full); GB/s is
-    converted to MB/s first; IOPS: log10(IOPS x 10) / 7; µs: 1 - log10(µs) / 6 (1 µs full,
-    1 ms half, 1 s empty). Nothing measured (0 or less) is an empty bar.
-    """
-    value = _finite(value)
-    if value <= 0:
-        return 0.0
-    if unit is Unit.GB_S:
-        value *= 1000
-    if unit is Unit.US:
-        fraction = 1 - math.log10(value) / 6
-    elif unit is Unit.IOPS:
-        fraction = math.log10(value * 10) / 7
-    else:
-        fraction = math.log10(value * 10) / 6
-    return min(1.0, max(0.0, fraction))
-
-
-# --- helpers -----------------------------------------------------------------------------
 
 
 def _seconds(value: float) -> str:
     """5.0 -> '5', 1.5 -> '1.5': CDM prints whole seconds, but ours may be fractional."""
     return f"{value:g}"
-
-
-def _size(nbytes: int) -> str:
-    """'1 GiB', '512 MiB': CDM's Test line puts a space before the unit."""
-    if nbytes >= GIB and nbytes % GIB == 0:
-        return f"{nbytes // GIB} GiB"
-    return f"{nbytes / MIB:g} MiB"
-
-
-def _block(nbytes: int) -> tuple[int, str]:
-    """The block as CDM's number + unit pair: (1, 'MiB'), (128, 'KiB')."""
-    if nbytes >= MIB and nbytes % MIB == 0:
-        return nbytes // MIB, "MiB"
-    return nbytes // 1024, "KiB"
-
-
-def _date(iso: str) -> str:
-    try:
-        return datetime.fromisoformat(iso).strftime("%Y/%m/%d %H:%M:%S")
-    except (TypeError, ValueError):
-        return iso or "n/a"
 
 
 def _target(session: SessionResult) -> str:
@@ -108,14 +54,6 @@ def _usage(session: SessionResult) -> str:
     else:
         amount = f"{used / MIB:.0f}/{s.total_bytes / MIB:.0f}MiB"
     return f"{_target(session)}: {pct:.0f}% ({amount})"
-
-
-def disk_kind(rotational: bool | None, virtual: str = "") -> str:
-    """"SSD", "HDD", "virtual disk (virtio)" or "" when unknown. A hypervisor's disk claims
-    to rotate (the kernel's default), so it is never called an HDD."""
-    if virtual:
-        return f"virtual disk ({virtual})"
-    return {True: "HDD", False: "SSD"}.get(rotational, "")  # type: ignore[arg-type]
 
 
 def _device(session: SessionResult) -> str:
@@ -165,7 +103,7 @@ def _group_title(op: Op, mix: int | None) -> str:
 def format_test_line(test: TestResult) -> str:
     """One test in CDM's SaveText format; a failed or unmeasured test shows why instead."""
     spec = test.spec
-    head = (spec.pattern, *_block(spec.block), spec.queues, spec.threads)
+    head = (spec.pattern, *block_label(spec.block), spec.queues, spec.threads)
     if test.runs and test.error is None:
         line = TEST_LINE % (*head, test.best_mb_s, test.best_iops, test.best_lat_us)
         return line + (f" {CPU_MARK}" if test.cpu_limited else "")
@@ -217,10 +155,10 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
     interval = session.interval if session.interval else (st.interval or 0)
     lines += [
         f"Profile: {session.profile_name or st.profile}",
-        f"   Test: {_size(st.size)} (x{st.count}) [{_usage(session)}]",
-        f"   Mode: {_MODES[st.mode]}, {st.data.label} data; {_io_mode(session)}",
+        f"   Test: {size_text(st.size)} (x{st.count}) [{_usage(session)}]",
+        f"   Mode: {MODE_REPORT[st.mode]}, {st.data.label} data; {_io_mode(session)}",
         f"   Time: Measure {_seconds(measure)} sec / Interval {_seconds(interval)} sec",
-        f"   Date: {_date(session.started)}",
+        f"   Date: {format_date(session.started, missing='n/a')}",
     ]
     s = session.system
     os_line = s.os or "n/a"
@@ -251,12 +189,12 @@ def _details(session: SessionResult) -> list[str]:
         notes = []
         if len(t.runs) > 1:
             notes.append(f"R/Avg {t.spread().r_avg_pct:.1f}%")
-        if t.unstable():
-            notes.append(f"UNSTABLE, {t.unstable()}")
+        if t.unstable() is not None:
+            notes.append(f"UNSTABLE, {unstable_text(t.unstable())}")
         cpu = _cpu(t)
         if cpu:
             notes.append(cpu)
-        notes.extend(t.dips())
+        notes.extend(dip_notes(t.dips(), DIP_THRESHOLD_PCT))
         if t.sync_seconds is not None:
             dirty = sum(x or 0 for x in (t.sync_dirty_bytes, t.sync_writeback_bytes))
             notes.append(f"sync {t.sync_seconds:.2f} s" + (
@@ -327,9 +265,10 @@ def _star(test: TestResult | None) -> str:
 
 
 def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40) -> str:
-    """A queue-depth sweep as a curve: one line per depth with a bar (as the RAID6 offset/fragmentation article swept it)."""
+    """A queue-depth sweep as a curve: one line per depth with a bar (as the RAID6
+    offset/fragmentation article swept it)."""
     out = []
-    for op, mix, tests in _groups(session):
+    for op, _mix, tests in _groups(session):
         if not tests:
             continue
         top = max((t.figure(unit) for t in tests if t.runs), default=0.0)
@@ -385,7 +324,7 @@ def markdown_report(session: SessionResult) -> str:
     rows, columns, cells = _grid(session)
     where = ", ".join(x for x in (sy.fstype, sy.model) if x)
     summary = (f"**diskmark {session.diskmark_version}** ({session.fio_version or 'fio'}) · "
-               f"`{_target(session)}`{f' ({where})' if where else ''} · {_size(st.size)} "
+               f"`{_target(session)}`{f' ({where})' if where else ''} · {size_text(st.size)} "
                f"x{st.count} · {session.preset_name or st.preset} / "
                f"{session.profile_name or st.profile} · {_io_mode(session)}")
     units = (Unit.MB_S, Unit.IOPS, Unit.US)
@@ -413,12 +352,6 @@ def _mib(nbytes: int | None) -> str:
     return "n/a" if nbytes is None else f"{nbytes / MIB:.1f} MiB"
 
 
-def _eta(seconds: float) -> str:
-    s = int(round(seconds))
-    h, rem = divmod(s, 3600)
-    return f"{h}:{rem // 60:02d}:{rem % 60:02d}" if h else f"{rem // 60}:{rem % 60:02d}"
-
-
 def describe_progress(event: Progress) -> str:
     """CDM's status-bar wording ('Preparing... SEQ1M Q8T1 Read', 'RND4K Q1T1 Write (2/5)'), plus
     the live MB/s and the session's ETA that CDM does not show."""
@@ -439,5 +372,5 @@ def describe_progress(event: Progress) -> str:
         text += (f"  Dirty {_mib(event.dirty_bytes)} · "
                  f"Writeback {_mib(event.writeback_bytes)}")
     if event.eta_s:
-        text += f"  ETA {_eta(event.eta_s)}"
+        text += f"  ETA {format_duration(event.eta_s)}"
     return text

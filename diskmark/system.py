@@ -557,13 +557,3 @@ def list_mounts(include_pseudo: bool = False) -> list[MountInfo]:
                                 rotational=rotational, virtual=virtual, readonly=readonly, pseudo=pseudo,
                                 usable=not reason, reason=reason))
     return result
-
-
-def human_bytes(n: int, digits: int = 1) -> str:
-    """Binary units for display: "512 B", "16.0 MiB", "814.2 GiB"."""
-    value, unit = float(n), "B"
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if abs(value) < 1024 or unit == "PiB":
-            break
-        value /= 1024
-    return f"{int(value)} B" if unit == "B" else f"{value:.{digits}f} {unit}"

@@ -1,12 +1,35 @@
-"""Shared fixtures: an isolated DISKMARK_HOME and a check that nothing is left behind."""
+"""Shared fixtures and helpers: an isolated DISKMARK_HOME, the settings of a tiny real run,
+waiting for the app, and the checks that no fio process and no test file is left behind."""
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import psutil
 import pytest
+
+from diskmark.model import MIB, Settings
+
+#: A real run as short as fio allows: the smallest file, one pass of one second, no rest.
+TINY = dict(size=16 * MIB, count=1, measure=1.0, interval=0.0)
+#: The same on the command line.
+TINY_ARGS = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0"]
+
+
+def tiny(target: Path, **kw) -> Settings:
+    """Settings for a tiny real run in ``target``; ``kw`` changes any of them."""
+    return Settings(**{"target": str(target), **TINY, **kw})
+
+
+async def wait_until(pilot, condition, timeout: float, what: str, step: float = 0.05) -> None:
+    """Let the app run until ``condition()`` holds; fail after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        await pilot.pause(step)
 
 
 @pytest.fixture(autouse=True)
@@ -48,3 +71,20 @@ def no_leftovers():
     for d in dirs:
         assert fio_processes(d) == [], f"fio processes left behind in {d}"
         assert leftovers(d) == [], f"test files left behind in {d}"
+
+
+#: The modules whose tests run real fio (seconds to minutes each): marked ``slow``, so that
+#: ``./test.sh -m "not slow"`` runs everything else in a few minutes. The whole suite, CI's,
+#: runs them all.
+SLOW_MODULES = frozenset({
+    "test_app_baselines", "test_app_markup", "test_app_pilot", "test_app_result", "test_cli",
+    "test_cli_baselines", "test_cli_odd_text", "test_cli_output", "test_cli_pipes", "test_cpu",
+    "test_depth", "test_engine", "test_faults", "test_faults_tui", "test_filesystems",
+    "test_store_damaged",
+})
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if item.module is not None and item.module.__name__ in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import json
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 from textual.widgets import Input
 
+from conftest import tiny, wait_until
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.baseline_dialogs import (BaselineNameDialog, ImportFileDialog,
                                                    PickBaselineDialog)
@@ -19,7 +19,7 @@ from diskmark.app.screens.baselines import BaselinesScreen
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
 from diskmark.app.screens.history import HistoryScreen
-from diskmark.model import MIB, Op, Settings, Unit
+from diskmark.model import Op, Unit
 from diskmark.store import Store
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
@@ -45,16 +45,9 @@ def target(tmp_path, no_leftovers) -> Path:
 
 
 def make_app(target: Path, persist: bool = False) -> DiskmarkApp:
-    settings = Settings(target=str(target), size=16 * MIB, count=1, measure=1.0, interval=0.0)
-    return DiskmarkApp(settings=settings, persist=persist)
+    return DiskmarkApp(settings=tiny(target), persist=persist)
 
 
-async def wait_until(pilot, condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await pilot.pause(0.05)
 
 
 async def run(pilot, key_or_button: str = "a", timeout: float = 180) -> None:

@@ -9,15 +9,14 @@ import subprocess
 import time
 from pathlib import Path
 
-import psutil
 import pytest
 from textual.widgets import Input
 
-from conftest import fio_processes
+from conftest import fio_processes as our_fio, leftovers, tiny, wait_until
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog, SaveFileDialog
-from diskmark.app.widgets.figures import format_figure
-from diskmark.model import MIB, Mode, Op, Settings, Status, Unit
+from diskmark.formatting import format_figure
+from diskmark.model import Mode, Op, Status, Unit
 from diskmark.paths import reports_dir
 from diskmark.store import Store
 
@@ -40,30 +39,16 @@ def target(tmp_path) -> Path:
     return path
 
 
-def tiny(target: Path, **kw) -> Settings:
-    values = dict(target=str(target), size=16 * MIB, count=1, measure=1.0, interval=0.0)
-    return Settings(**{**values, **kw})
 
 
 def make_app(target: Path, **kw) -> DiskmarkApp:
     return DiskmarkApp(settings=tiny(target, **kw), persist=False)
 
 
-async def wait_until(pilot, condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await pilot.pause(0.1)
 
 
-def our_fio(target: Path) -> list[psutil.Process]:
-    """fio processes working in *our* target (other tests may run fio elsewhere)."""
-    return fio_processes(target)
 
 
-def leftovers(target: Path) -> list[Path]:
-    return list(target.glob(".diskmark-*"))
 
 
 def figures(app: DiskmarkApp) -> dict[tuple[int, Op], str]:
@@ -349,7 +334,7 @@ async def test_svg_screenshot_from_the_palette_never_replaces_a_file(target, tmp
     shots = reports_dir()  # under DISKMARK_HOME here; the documents directory otherwise
     shots.mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("diskmark.app.app._stamp", lambda: "20260101-000000")
+    monkeypatch.setattr("diskmark.app.results._stamp", lambda: "20260101-000000")
     theirs = shots / "diskmark-20260101-000000.svg"
     theirs.write_text("someone else's file")
     app = make_app(target)

@@ -6,10 +6,10 @@ Real fio on a tiny target, driven like a user would."""
 from __future__ import annotations
 
 import shutil
-import time
 
 import pytest
 
+from conftest import wait_until
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.details import DetailsScreen
@@ -28,12 +28,6 @@ def home(tmp_path, monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
-async def wait_until(pilot, condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
-        await pilot.pause(0.05)
 
 
 async def test_the_result_keeps_its_own_setup_and_enter_never_reruns(tmp_path):

@@ -93,7 +93,7 @@ async def test_tile_shows_the_unstable_mark_only_when_runs_disagree():
         async with app.run_test(size=size) as pilot:
             tile = app.query_one(ResultTile)
 
-            def shown() -> str:
+            def shown(tile: ResultTile = tile) -> str:
                 return "\n".join(tile.render_line(y).text for y in range(tile.content_size.height))
 
             tile.result = shaky

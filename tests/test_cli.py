@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from conftest import fio_processes, leftovers
+from conftest import TINY_ARGS, fio_processes, leftovers
 
-TINY = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0"]
+TINY = TINY_ARGS
 
 
 def diskmark(*args: str, **kw) -> subprocess.CompletedProcess:

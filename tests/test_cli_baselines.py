@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from conftest import TINY_ARGS
 from diskmark.store import Store
 
 # one test (SEQ1M Q8T1 read), one pass: a couple of seconds per run
-TINY = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0",
-        "--profile", "demo", "--mode", "read"]
+TINY = [*TINY_ARGS, "--profile", "demo", "--mode", "read"]
 
 
 def diskmark(*args: str, home: Path | None = None) -> subprocess.CompletedProcess:

@@ -11,6 +11,7 @@ import sys
 import pytest
 
 from diskmark.engine import Engine
+from diskmark.formatting import cpu_limit_text
 from diskmark.model import MIB, RunResult, Settings, Status
 from diskmark.report import csv_report, grid_report, text_report
 from mounts import can_loop_mount, tmpfs_mount
@@ -21,15 +22,17 @@ def run(**kw) -> RunResult:
 
 
 def test_a_saturated_thread_is_cpu_limited():
-    assert run(usr_cpu=20.0, sys_cpu=75.0).cpu_limit(1, 8) == "fio's thread was busy 95% of the time"
+    limit = run(usr_cpu=20.0, sys_cpu=75.0).cpu_limit(1, 8)
+    assert cpu_limit_text(limit) == "fio's thread was busy 95% of the time"
     assert run(usr_cpu=20.0, sys_cpu=60.0).cpu_limit(1, 8) is None
 
 
 def test_a_busy_machine_limits_only_a_pass_that_wanted_cpu():
     # more threads than cores, on a saturated machine: fio's own figure undercounts
-    assert "16 threads on 2 cores" in run(usr_cpu=1.0, sys_cpu=5.0,
-                                          machine_busy_pct=97.0).cpu_limit(16, 2)
-    assert "busy 97%" in run(usr_cpu=10.0, sys_cpu=30.0, machine_busy_pct=97.0).cpu_limit(1, 2)
+    assert "16 threads on 2 cores" in cpu_limit_text(run(usr_cpu=1.0, sys_cpu=5.0,
+                                                         machine_busy_pct=97.0).cpu_limit(16, 2))
+    assert "busy 97%" in cpu_limit_text(run(usr_cpu=10.0, sys_cpu=30.0,
+                                            machine_busy_pct=97.0).cpu_limit(1, 2))
     # a disk-bound pass (its thread mostly waits) is not the CPU's doing, busy machine or not
     assert run(usr_cpu=1.0, sys_cpu=2.0, machine_busy_pct=99.0).cpu_limit(1, 2) is None
     assert run(usr_cpu=30.0, sys_cpu=30.0, machine_busy_pct=60.0).cpu_limit(1, 2) is None

@@ -13,7 +13,8 @@ import pytest
 
 from diskmark.engine import Engine
 from diskmark.engine.fileinfo import extents, fragments, meminfo
-from diskmark.model import (MIB, SWEEP_DEPTHS, Mode, Op, Phase, Progress, RunResult, Settings,
+from diskmark.formatting import dip_notes, unstable_text
+from diskmark.model import (DIP_THRESHOLD_PCT, MIB, SWEEP_DEPTHS, Mode, Op, Phase, Progress, RunResult, Settings,
                             Status, TestResult, TestSpec, Unit)
 from diskmark.report import curve_report, describe_progress, text_report
 
@@ -44,17 +45,18 @@ def test_unstable_marker_and_dips_from_constructed_results():
     assert steady.unstable() is None
     shaky = TestResult(0, spec, Op.READ, runs=[RunResult(100, 100, 1, 1, 1000),
                                                RunResult(91, 100, 1, 1, 1000)])
-    assert shaky.unstable() == "runs differ by 9%"
+    assert unstable_text(shaky.unstable()) == "runs differ by 9%"
     assert shaky.unstable(threshold_pct=10) is None
     shaky.unstable_pct = 10  # the threshold the test ran with, kept through a save and load
     assert shaky.unstable() is None
     loaded = TestResult.from_dict(shaky.to_dict())
     assert loaded.unstable_pct == 10 and loaded.unstable() is None
-    assert loaded.unstable(threshold_pct=5) == "runs differ by 9%"
+    assert unstable_text(loaded.unstable(threshold_pct=5)) == "runs differ by 9%"
     throttled = RunResult(100, 100, 1, 1, 5000, bw_samples=[500, 510, 490, 200, 505])
     assert throttled.dips() == [(4, 200)]
     t = TestResult(0, spec, Op.WRITE, runs=[throttled])
-    assert t.dips() == ["pass 1: 1 s below 70% of the median (lowest 200.0 MB/s at 4 s)"]
+    assert dip_notes(t.dips(), DIP_THRESHOLD_PCT) == [
+        "pass 1: 1 s below 70% of the median (lowest 200.0 MB/s at 4 s)"]
 
 
 def test_buffered_write_reports_sync_time_and_dirty_pages(tmp_path):
@@ -116,7 +118,7 @@ def test_sweep_gives_one_point_per_depth(tmp_path):
 
 
 def test_a_figure_faster_than_the_link_is_flagged():
-    from diskmark.engine.runner import _faster_than_link
+    from diskmark.engine.fileinfo import faster_than_link as _faster_than_link
     from diskmark.model import SystemFacts
 
     sata = SystemFacts(interface="SATA 6.0 Gb/s", interface_mb_s=600.0)

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from conftest import fio_processes, leftovers
+from conftest import TINY, fio_processes, leftovers
+from diskmark.cli import exit_code_for
 from diskmark.engine import Engine, FioMissing, TargetError
-from diskmark.model import (MIB, DataPattern, Mode, Notice, Op, Phase, Progress, RunFinished,
+from diskmark.model import (DataPattern, Mode, Notice, Op, Phase, Progress, RunFinished,
                             Settings, Status, TestFinished, TestStarted)
 
-TINY = dict(size=16 * MIB, count=1, measure=1, interval=0)
 
 
 def run(settings: Settings, engine: Engine | None = None, on_event=None):
@@ -166,7 +166,7 @@ def test_buffered_run_is_labelled(tmp_path, no_leftovers):
 def test_missing_target_and_file_target_are_refused_before_starting(tmp_path):
     with pytest.raises(TargetError, match="does not exist") as e:
         run(Settings(target=str(tmp_path / "nope"), **TINY))
-    assert e.value.exit_code == 2
+    assert exit_code_for(e.value) == 2
     afile = tmp_path / "file.txt"
     afile.write_text("keep me")
     with pytest.raises(TargetError, match="is a file, not a directory"):
@@ -200,7 +200,7 @@ def test_missing_or_old_fio_is_reported(tmp_path, monkeypatch):
     monkeypatch.setenv("DISKMARK_FIO", str(tmp_path / "no-such-fio"))
     with pytest.raises(FioMissing, match="not found") as e:
         run(Settings(target=str(tmp_path), **TINY))
-    assert "apt-get install fio" in str(e.value) and e.value.exit_code == 2
+    assert "apt-get install fio" in str(e.value) and exit_code_for(e.value) == 2
     old = tmp_path / "old-fio"
     old.write_text("#!/bin/sh\necho fio-2.2.10\n")
     old.chmod(0o755)

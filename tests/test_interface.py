@@ -61,8 +61,8 @@ def nvme_tree(root: Path, gts: str = "8.0 GT/s PCIe", width: str = "4", n: int =
     write(root, f"{ctrl}/current_link_speed", gts)
     write(root, f"{ctrl}/current_link_width", width)
     write(root, f"{ctrl}/vendor", vendor)
-    link(root, f"{ctrl}/nvme/nvme{n}/device", "../../../0000:0{}:00.0".format(n + 1))
-    link(root, f"{dev}/device", "../../nvme{}".format(n))
+    link(root, f"{ctrl}/nvme/nvme{n}/device", f"../../../0000:0{n + 1}:00.0")
+    link(root, f"{dev}/device", f"../../nvme{n}")
     link(root, f"class/nvme/nvme{n}", f"../../{ctrl}/nvme/nvme{n}")
     disk(root, f"nvme{n}n1", dev, f"259:{n * 8}")
     return dev
@@ -204,8 +204,10 @@ def test_dm_over_two_nvme_adds_the_links(sysfs):
     nvme_tree(sysfs, "8.0 GT/s PCIe", "4", n=0)
     nvme_tree(sysfs, "8.0 GT/s PCIe", "4", n=1)
     dm = "devices/virtual/block/dm-0"
-    link(sysfs, f"{dm}/slaves/nvme0n1p1", "../../../../pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/nvme0n1/nvme0n1p1")
-    link(sysfs, f"{dm}/slaves/nvme1n1p1", "../../../../pci0000:00/0000:00:01.2/0000:02:00.0/nvme/nvme1/nvme1n1/nvme1n1p1")
+    link(sysfs, f"{dm}/slaves/nvme0n1p1",
+         "../../../../pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/nvme0n1/nvme0n1p1")
+    link(sysfs, f"{dm}/slaves/nvme1n1p1",
+         "../../../../pci0000:00/0000:00:01.2/0000:02:00.0/nvme/nvme1/nvme1n1/nvme1n1p1")
     link(sysfs, "class/block/dm-0", f"../../{dm}")
     assert interface_of_block("dm-0", sysfs) == ("2× PCIe 3.0 x4 (8.0 GT/s)", pytest.approx(2 * 3938.46, abs=1))
 
@@ -214,7 +216,8 @@ def test_md_over_nvme_and_sata(sysfs):
     nvme_tree(sysfs, "8.0 GT/s PCIe", "4")
     sata_tree(sysfs, "6.0 Gbps")
     md = "devices/virtual/block/md0"
-    link(sysfs, f"{md}/slaves/nvme0n1p1", "../../../../pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/nvme0n1/nvme0n1p1")
+    link(sysfs, f"{md}/slaves/nvme0n1p1",
+         "../../../../pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/nvme0n1/nvme0n1p1")
     link(sysfs, f"{md}/slaves/sda1", f"../../../../{SATA_DISK.removeprefix('devices/')}/sda1")
     link(sysfs, "class/block/md0", f"../../{md}")
     desc, ceiling = interface_of_block("md0", sysfs)

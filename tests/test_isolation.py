@@ -6,7 +6,7 @@ import sys
 import pytest
 
 CORE = ["diskmark.model", "diskmark.engine", "diskmark.presets", "diskmark.report",
-        "diskmark.system", "diskmark.store", "diskmark.compare", "diskmark.config", "diskmark.cli"]
+        "diskmark.system", "diskmark.themes", "diskmark.store", "diskmark.compare", "diskmark.config", "diskmark.cli"]
 
 
 @pytest.mark.parametrize("module", CORE)

@@ -126,7 +126,8 @@ def test_live_rate_gives_one_sample_per_second():
 
 def test_live_rate_restarts_when_fio_resets_counters_after_ramp():
     rate = parse.LiveRate()
-    mk = lambda b, ms: {"jobs": [{"read": {"io_bytes": b}, "write": {"io_bytes": 0}, "job_runtime": ms}]}
+    def mk(b, ms):
+        return {"jobs": [{"read": {"io_bytes": b}, "write": {"io_bytes": 0}, "job_runtime": ms}]}
     assert rate.update(mk(1_000_000, 1000)) == pytest.approx(1.0)
     assert rate.update(mk(3_000_000, 2000)) == pytest.approx(2.0)
     assert rate.update(mk(500_000, 500)) is None  # ramp_time ended: counters restart
@@ -251,7 +252,7 @@ def test_histogram_percentiles_pick_the_bucket_that_covers_the_share():
 
 
 def test_pass_bounds_pick_the_object_nearest_each_boundary():
-    from diskmark.engine.runner import _pass_bounds
+    from diskmark.engine.parse import pass_bounds as _pass_bounds
 
     ticks = [100.0 * i for i in range(1, 31)]  # 0.1 s … 3.0 s; the last ends the last pass
     assert _pass_bounds(ticks, 2, 1000) == [9, 19]  # the objects at 1.0 s and 2.0 s

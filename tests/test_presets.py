@@ -63,7 +63,8 @@ def test_each_planned_test_names_itself_in_full_for_the_status_line():
 def test_user_preset_loads_and_a_broken_one_is_reported_not_fatal(tmp_path):
     (tmp_path / "a_broken.toml").write_text('id = "x"\n[profiles.default]\ntests = [\n  { pattern = "SEQ"\n')
     (tmp_path / "b_badvalue.toml").write_text(
-        'id = "bad"\n\n[profiles.default]\ntests = [\n  { pattern = "SEQ", block = "3KiB", queues = 1, threads = 1 },\n]\n')
+        'id = "bad"\n\n[profiles.default]\ntests = [\n'
+        '  { pattern = "SEQ", block = "3KiB", queues = 1, threads = 1 },\n]\n')
     (tmp_path / "c_good.toml").write_text(
         'id = "mine"\nname = "Mine"\nmeasure = 2\n[profiles.default]\n'
         'tests = [{ pattern = "SEQ", block = "8MiB", queues = 64, threads = 4 }]\n')

@@ -13,7 +13,8 @@ import os
 import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
-from typing import Any, Iterator
+from typing import Any
+from collections.abc import Iterator
 
 import pytest
 

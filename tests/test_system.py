@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from diskmark.model import MIB
-from diskmark.system import MountInfo, facts_for, human_bytes, list_mounts
+from diskmark.formatting import format_bytes as human_bytes
+from diskmark.system import MountInfo, facts_for, list_mounts
 from mounts import can_loop_mount, loop_mount, ramfs_mount, tmpfs_mount
 
 

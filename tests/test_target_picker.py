@@ -10,10 +10,10 @@ from textual.app import App, ComposeResult
 from textual.widgets import Button, Input, Static
 
 from diskmark import system
-from diskmark.app.screens.target_picker import (DirectoryPicker, MountTable, TargetPicker,
-                                                 check_directory, describe, free_total,
-                                                 mount_of, mount_status)
-from diskmark.themes import load_themes, variable_defaults
+from diskmark.app.screens.target_picker import TargetPicker
+from diskmark.app.widgets.mounts import (DirectoryPicker, MountTable, check_directory, describe,
+                                         free_total, mount_of, mount_status)
+from diskmark.app.themes import load_themes, variable_defaults
 
 GIB = 1024**3
 

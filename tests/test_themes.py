@@ -9,8 +9,8 @@ from textual.color import Color
 from textual.theme import BUILTIN_THEMES
 from textual.widgets import Static
 
-from diskmark import themes
-from diskmark.themes import (CUSTOM_VARIABLES, DEFAULT_THEME, MONO_THEME, contrast_ratio,
+from diskmark.app import themes
+from diskmark.app.themes import (CUSTOM_VARIABLES, DEFAULT_THEME, MONO_THEME, contrast_ratio,
                              load_themes, variable_defaults)
 
 OURS = ["diskmark", "diskmark-dark", "diskmark-contrast", "diskmark-mono"]

@@ -114,7 +114,7 @@ def test_hostile_user_themes_are_skipped(isolated_home):
     make_fifo(themes / "fifo.toml")
     make_zero_link(themes / "zero.toml")
     make_deep_toml(themes / "deep.toml")
-    out = python("from diskmark.themes import load_themes\n"
+    out = python("from diskmark.app.themes import load_themes\n"
                  "themes, problems = load_themes()\n"
                  "print(len(themes)); print(*problems, sep='\\n')\n")
     assert out.returncode == 0, out.stderr[-2000:]

@@ -11,9 +11,8 @@ from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
-from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
-                                           MODE_OPTIONS, UNSTABLE_CHOICES, mix_label)
 from diskmark.display import shown
+from diskmark.formatting import mix_label
 from diskmark.model import COUNT_MAX, COUNT_MIN, MIX_RATIOS, SIZES, Unit, format_size
 
 if TYPE_CHECKING:
@@ -28,8 +27,12 @@ def _plain_help(text: str) -> str:
     return escape(shown(text))
 
 
-def commands(app: "DiskmarkApp") -> Iterator[Command]:
+def commands(app: DiskmarkApp) -> Iterator[Command]:
     """Every command the palette offers, most used first; settings only while idle."""
+    # the settings screen's choices, loaded with the palette rather than at start
+    from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
+                                               MODE_OPTIONS, UNSTABLE_CHOICES)
+
     running = app.running
     if running:
         yield "Stop", "Stop fio now and remove the test file", app.action_stop, True
@@ -83,7 +86,7 @@ def commands(app: "DiskmarkApp") -> Iterator[Command]:
         yield f"Mode: {label}", "Which operations run", partial(app.change_settings, mode=mode), False
     yield "+Mix: off", "No mixed read/write column", partial(app.change_settings, mix=None), False
     for ratio in MIX_RATIOS:
-        yield (f"+Mix: {mix_label(ratio)}", "Add a mixed read/write column",
+        yield (f"+Mix: {mix_label(ratio, percent=True)}", "Add a mixed read/write column",
                partial(app.change_settings, mix=ratio), False)
     for label, data in DATA_OPTIONS:
         yield f"Test data: {label}", "What fio writes", partial(app.change_settings, data=data), False
@@ -112,7 +115,7 @@ class DiskmarkCommands(Provider):
     """Palette source for diskmark's actions and settings."""
 
     @property
-    def _app(self) -> "DiskmarkApp":
+    def _app(self) -> DiskmarkApp:
         return self.app  # type: ignore[return-value]
 
     async def discover(self) -> Hits:

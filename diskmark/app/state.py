@@ -1,9 +1,9 @@
 """What the app remembers between launches, bridged to :mod:`diskmark.config`.
 
-The app works with the engine's :class:`~diskmark.model.Settings` plus the two things only
-the screen cares about (unit and theme); this module converts to and from the persisted
-:class:`~diskmark.config.AppConfig` and turns every failure into a message, never an
-exception: losing a preference must not stop a benchmark.
+The app works with the engine's :class:`~diskmark.model.Settings` plus what only the
+screen cares about (unit, theme, the baseline compared with and the keymap); this module
+converts to and from the persisted :class:`~diskmark.config.AppConfig` and turns every
+failure into a message, never an exception: losing a preference must not stop a benchmark.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from diskmark.config import CONFIG_MAX_BYTES, AppConfig, config_path, load_confi
 from diskmark.paths import default_target
 from diskmark.model import Settings, Unit
 from diskmark.regular_file import read_regular_file
-from diskmark.themes import MONO_THEME
+from diskmark.app.themes import MONO_THEME
 
 
 @dataclass
@@ -26,6 +26,8 @@ class UiState:
     unit: Unit = Unit.MB_S
     theme: str = AppConfig.theme
     compare: str | None = None  # name of the baseline the tiles are compared with
+    #: binding id -> keys, as the user remapped them ({"run_all": "r"}); see the help screen
+    keymap: dict[str, str] | None = None
 
 
 def _theme_was_saved() -> bool:
@@ -60,14 +62,14 @@ def load_state(target: str | None = None) -> tuple[UiState, list[str]]:
     theme = cfg.theme
     if os.environ.get("NO_COLOR") and not _theme_was_saved():
         theme = MONO_THEME
-    return UiState(settings, unit, theme, cfg.compare), notices
+    return UiState(settings, unit, theme, cfg.compare, cfg.keymap), notices
 
 
 def save_state(state: UiState) -> str | None:
     """Persist; returns a message when that failed."""
     try:
-        cfg = AppConfig(theme=state.theme, unit=state.unit.value,
-                        compare=state.compare).with_settings(state.settings)
+        cfg = AppConfig(theme=state.theme, unit=state.unit.value, compare=state.compare,
+                        keymap=state.keymap).with_settings(state.settings)
         save_config(cfg)
     except Exception as e:  # disk full, read-only home, damaged file that cannot be moved
         return f"Settings could not be saved: {e}"

@@ -1,10 +1,20 @@
-"""The measurement engine: preset + settings → fio runs → results. Knows nothing of Textual."""
+"""The measurement engine: preset + settings → fio runs → results. Knows nothing of Textual.
 
-from diskmark.engine.errors import (DirectIOUnsupported, DiskmarkError, FioFailed, FioMissing,
-                                    TargetError)
-from diskmark.engine.fio import Fio, locate
-from diskmark.engine.plan import Plan, PlannedTest, build_plan
-from diskmark.engine.runner import Engine
+The names below load when first asked for: the app imports :mod:`diskmark.engine.plan` or
+:mod:`~diskmark.engine.errors` at start, which must not pull in the runner (psutil, the
+system readers) before the first frame.
+"""
 
-__all__ = ["DirectIOUnsupported", "DiskmarkError", "Engine", "Fio", "FioFailed", "FioMissing",
-           "Plan", "PlannedTest", "TargetError", "build_plan", "locate"]
+from importlib import import_module
+
+_HOME = {"DirectIOUnsupported": "errors", "DiskmarkError": "errors", "FioFailed": "errors",
+         "FioMissing": "errors", "TargetError": "errors", "Fio": "fio", "locate": "fio",
+         "Plan": "plan", "PlannedTest": "plan", "build_plan": "plan", "Engine": "runner"}
+
+__all__ = sorted(_HOME)
+
+
+def __getattr__(name: str):
+    if name in _HOME:
+        return getattr(import_module(f"diskmark.engine.{_HOME[name]}"), name)
+    raise AttributeError(f"module 'diskmark.engine' has no attribute {name!r}")

@@ -4,6 +4,7 @@
   sequential figures worse on spinning disks, and where it starts on the disk matters too
   (outer tracks are faster).
 - Dirty and Writeback from /proc/meminfo: what a buffered write left for the kernel to flush.
+- A figure faster than the device's link can carry: a cache answered, not the disk.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import fcntl
 import os
 import struct
 from dataclasses import dataclass
+
+from diskmark.model import FileLayout, TestResult
 
 FS_IOC_FIEMAP = 0xC020660B
 FIEMAP_FLAG_SYNC = 0x1
@@ -83,3 +86,24 @@ def meminfo(keys: tuple[str, ...] = ("Dirty", "Writeback")) -> dict[str, int]:
     except (OSError, ValueError, IndexError):
         pass
     return out
+
+
+def file_layout(fd: int, disk_bytes: int | None) -> FileLayout | None:
+    """Where the open file lies on its disk: its extents, how fragmented, where it starts
+    (as a fraction of the disk when its size is known). None when FIEMAP says nothing."""
+    exts = extents(fd)
+    if not exts:
+        return None
+    start = exts[0].physical
+    fraction = start / disk_bytes if disk_bytes else None
+    return FileLayout(len(exts), fragments(exts), start,
+                      min(fraction, 1.0) if fraction is not None else None)
+
+
+def faster_than_link(result: TestResult, facts) -> str | None:
+    """A figure above what the device's link can carry came from a cache, not the disk."""
+    ceiling = facts.interface_mb_s
+    if not ceiling or result.best_mb_s <= ceiling * 1.05:
+        return None
+    return (f"{result.label} {result.op.value}: {result.best_mb_s:.0f} MB/s is faster than the "
+            f"{facts.interface} link can carry ({ceiling:.0f} MB/s): a cache answered, not the disk.")

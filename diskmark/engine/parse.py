@@ -127,7 +127,7 @@ def run_result(entry: dict[str, Any], op: Op, bw_samples: list[float] | None = N
     ios = [_num(s, "total_ios", n) for s, n in zip(sides, names)]
     lat = [_num(_lat(s, n), "mean", f"{n}.lat_ns") / 1000 for s, n in zip(sides, names)]
     total_ios = sum(ios)
-    lat_us = sum(l * n for l, n in zip(lat, ios)) / total_ios if total_ios else 0.0
+    lat_us = sum(mean * n for mean, n in zip(lat, ios)) / total_ios if total_ios else 0.0
     return RunResult(
         mb_s=sum(mb),
         iops=sum(_num(s, "iops", n) for s, n in zip(sides, names)),
@@ -345,3 +345,23 @@ class SecondRate:
 
     def between(self, start_ms: float, end_ms: float) -> list[float]:
         return [rate for t, rate in self.samples if start_ms < t <= end_ms + 1]
+
+
+def pass_bounds(times: list[float], count: int, measure_ms: float) -> list[int] | None:
+    """Which status objects end the warm-up and the first ``count`` - 1 passes: for each
+    boundary k × measure, the object nearest it, each later than the one before and
+    before the last object (which ends the last pass). None when the objects are too few
+    to tell the passes apart."""
+    bounds: list[int] = []
+    low = 0
+    for k in range(1, count + 1):
+        target = k * measure_ms
+        candidates = range(low, len(times) - 1)
+        if not candidates:
+            return None
+        best = min(candidates, key=lambda i: abs(times[i] - target))
+        if times[best] <= (times[bounds[-1]] if bounds else 0.0):
+            return None
+        bounds.append(best)
+        low = best + 1
+    return bounds

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskmark.engine.workspace import TEST_FILE
+from diskmark.formatting import test_title
 from diskmark.model import DataPattern, Mode, Op, Settings, TestSpec
 from diskmark.presets import Preset, Profile, sweep_profile
 
@@ -46,9 +47,7 @@ class PlannedTest:
     def title(self) -> str:
         """The test in full, as the status line names it: 'SEQ1M Q8T1 Read', 'RND4K Q1T1
         Mix R70/W30' (CDM's 'Sequential Read' does not say which of four rows runs)."""
-        if self.op is Op.MIX and self.mix_read is not None:
-            return f"{self.spec.label} Mix R{self.mix_read}/W{100 - self.mix_read}"
-        return f"{self.spec.label} {self.op.value.capitalize()}"
+        return test_title(self.spec.label, self.op, self.mix_read)
 
     def rw(self) -> str:
         if self.op is Op.MIX:
@@ -94,12 +93,19 @@ def operations(mode: Mode) -> list[Op]:
                                  (Op.WRITE, (Mode.READ_WRITE, Mode.WRITE))) if mode in modes]
 
 
-def build_plan(preset: Preset, settings: Settings) -> Plan:
-    settings.validate()
-    profile = sweep_profile(settings.sweep) if settings.sweep else preset.profile(settings.profile)
+def times(preset: Preset, profile: Profile, settings: Settings) -> tuple[float, float]:
+    """The measure and interval seconds a run uses: the settings' own, else the profile's,
+    else the preset's. The one place this rule lives; the app asks it before a run."""
     measure = settings.measure if settings.measure is not None else (profile.measure or preset.measure)
     interval = settings.interval if settings.interval is not None else (
         profile.interval if profile.interval is not None else preset.interval)
+    return float(measure), float(interval)
+
+
+def build_plan(preset: Preset, settings: Settings) -> Plan:
+    settings.validate()
+    profile = sweep_profile(settings.sweep) if settings.sweep else preset.profile(settings.profile)
+    measure, interval = times(preset, profile, settings)
     rows = list(enumerate(profile.tests))
     if settings.only_test is not None:
         if not 0 <= settings.only_test < len(rows):
@@ -112,7 +118,7 @@ def build_plan(preset: Preset, settings: Settings) -> Plan:
     if settings.mix is not None and profile.mix:
         for row, spec in rows:
             planned.append(PlannedTest(len(planned), row, spec, Op.MIX, settings.mix))
-    return Plan(preset, profile, settings, float(measure), float(interval), tuple(planned))
+    return Plan(preset, profile, settings, measure, interval, tuple(planned))
 
 
 def data_args(data: DataPattern) -> list[str]:

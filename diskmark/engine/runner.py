@@ -14,16 +14,15 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
-from datetime import datetime
 from typing import Any
 
-import psutil
 
 from diskmark import __version__, system
 from diskmark.engine import fileinfo, ioengine, parse
-from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError
+from diskmark.engine.parse import pass_bounds
+from diskmark.engine.clock import Eta, MachineLoad, now_iso, usable_cpus
+from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError, fio_failure
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan,
                                   PlannedTest, build_plan, continuous_args, prepare_args,
@@ -31,6 +30,7 @@ from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan,
 from diskmark.engine.process import WATCHDOG_S, FioProcess
 from diskmark.engine.target import TargetCheck, open_target
 from diskmark.engine.workspace import Workspace
+from diskmark.formatting import cpu_limit_text
 from diskmark.model import (MIB, Event, FileLayout, Notice, Op, Phase, Progress, RunFinished,
                             RunResult, SessionResult, Status, TestFinished, TestResult,
                             TestStarted)
@@ -50,68 +50,6 @@ EventSink = Callable[[Event], None]
 
 class Stopped(Exception):
     """The user asked to stop; not an error."""
-
-
-def _now() -> str:
-    return datetime.now().astimezone().isoformat(timespec="seconds")
-
-
-def _cpus() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except OSError:
-        return os.cpu_count() or 1
-
-
-@dataclass
-class _MachineLoad:
-    """How busy all CPUs were over a stretch of time, from /proc/stat (steal counts as
-    busy: the hypervisor gave the time to someone else; I/O wait does not)."""
-
-    busy: float = 0.0
-    total: float = 0.0
-
-    @staticmethod
-    def now() -> tuple[float, float]:
-        t = psutil.cpu_times()
-        total = sum(t)
-        return total - t.idle - getattr(t, "iowait", 0.0), total
-
-    def add(self, before: tuple[float, float], after: tuple[float, float]) -> None:
-        self.busy += after[0] - before[0]
-        self.total += after[1] - before[1]
-
-    @property
-    def pct(self) -> float | None:
-        return 100.0 * self.busy / self.total if self.total > 0 else None
-
-
-class _Eta:
-    """Session ETA from the plan's expected durations, corrected as steps finish."""
-
-    def __init__(self, total: float):
-        self.total = total
-        self.done = 0.0
-        self.step = 0.0
-        self.step_started = time.monotonic()
-
-    def begin(self, expected: float) -> None:
-        self.step = expected
-        self.step_started = time.monotonic()
-
-    def end(self) -> None:
-        self.done += self.step
-        self.step = 0.0
-
-    def replace_estimate(self, expected: float, actual: float) -> None:
-        self.total += actual - expected
-
-    def remaining(self) -> float:
-        into = min(time.monotonic() - self.step_started, self.step)
-        return max(self.total - self.done - into, 0.0)
-
-    def percent(self) -> float:
-        return 100.0 * (1 - self.remaining() / self.total) if self.total else 100.0
 
 
 class Engine:
@@ -151,9 +89,13 @@ class Engine:
                 self._proc.interrupt()
 
     def plan(self, settings) -> Plan:
-        catalog = self.catalog or load_catalog()
+        """The tests ``settings`` would run. Presets come from the catalogue the engine was
+        given (the app passes the one its selectors show), else from one loaded on first
+        use and kept: the plan and the choices on screen never come from two readings."""
+        if self.catalog is None:
+            self.catalog = load_catalog()
         try:
-            preset = catalog.get(settings.preset)
+            preset = self.catalog.get(settings.preset)
             return build_plan(preset, settings)
         except (KeyError, ValueError) as e:
             raise TargetError(str(e).strip("'\"")) from None
@@ -164,7 +106,7 @@ class Engine:
         if self._fio is None:  # `fio --version` is a subprocess: not on the event loop
             self._fio = await asyncio.to_thread(locate)
         fio = self._fio
-        plan = self.plan(settings)
+        plan = await asyncio.to_thread(self.plan, settings)  # a first plan reads the presets
         check = await asyncio.to_thread(open_target, settings.target, settings.size,
                                         settings.direct, settings.nocow)
         workspace = self._workspace = check.workspace
@@ -173,7 +115,7 @@ class Engine:
             for note in check.notes:
                 emit(Notice(note, "information"))
             facts = await asyncio.to_thread(system.facts_for, check.path)
-            facts.cpus = _cpus()
+            facts.cpus = usable_cpus()
             engine, why_not = await asyncio.to_thread(ioengine.choose, fio.path)
             if why_not:
                 check.notes.append(f"fio uses libaio: {why_not}.")
@@ -181,7 +123,7 @@ class Engine:
             session = SessionResult(
                 settings=settings, system=facts, preset_name=plan.preset.name,
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
-                fio_version=fio.version, diskmark_version=__version__, started=_now(),
+                fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
                 warnings=list(check.notes), ioengine=engine)
             await self._measure(fio, plan, session, check, emit)
         finally:
@@ -196,7 +138,7 @@ class Engine:
                 if session is not None:
                     session.warnings.append(note)
             self._workspace = None
-        session.finished = _now()
+        session.finished = now_iso()
         return session
 
     async def _measure(self, fio: Fio, plan: Plan, session: SessionResult, check: TargetCheck,
@@ -207,12 +149,12 @@ class Engine:
         mem = fileinfo.meminfo()
         self._pending_at_start = mem.get("Dirty", 0) + mem.get("Writeback", 0)
         prep_guess = plan.settings.size / PREP_RATE_GUESS
-        eta = _Eta(prep_guess + plan.total_seconds())
+        eta = Eta(prep_guess + plan.total_seconds())
         ws = check.workspace
         try:
             await asyncio.to_thread(ws.create_test_file, plan.settings.size)
             await self._prepare(fio, plan, session, ws, eta, prep_guess, emit)
-            session.test_file = _layout(ws, session.system)
+            session.test_file = await asyncio.to_thread(_layout, ws, session.system)
             if session.test_file and session.test_file.fragmented:
                 note = (f"The test file is fragmented ({session.test_file.fragments} pieces): "
                         f"sequential figures may be lower than the device can do.")
@@ -226,7 +168,7 @@ class Engine:
                 result = await self._run_test(fio, plan, session, test, ws, eta, emit)
                 session.tests.append(result)
                 emit(TestFinished(test.index, result))
-                note = _faster_than_link(result, session.system)
+                note = fileinfo.faster_than_link(result, session.system)
                 if note:
                     session.warnings.append(note)
                     emit(Notice(note))
@@ -250,7 +192,7 @@ class Engine:
     # --- steps ------------------------------------------------------------------------
 
     async def _prepare(self, fio: Fio, plan: Plan, session: SessionResult, ws: Workspace,
-                       eta: _Eta, guess: float, emit: EventSink) -> None:
+                       eta: Eta, guess: float, emit: EventSink) -> None:
         size = plan.settings.size
         eta.begin(guess)
         started = time.monotonic()
@@ -286,7 +228,7 @@ class Engine:
         eta.step = time.monotonic() - started
         eta.end()
 
-    async def _interval(self, plan: Plan, test: PlannedTest, eta: _Eta, emit: EventSink) -> None:
+    async def _interval(self, plan: Plan, test: PlannedTest, eta: Eta, emit: EventSink) -> None:
         eta.begin(plan.interval)
         total = plan.interval
         end = time.monotonic() + total
@@ -298,7 +240,7 @@ class Engine:
             await self._sleep(min(1.0, left))
         eta.end()
 
-    async def _settle(self, plan: Plan, eta: _Eta, emit: EventSink,
+    async def _settle(self, plan: Plan, eta: Eta, emit: EventSink,
                       test: PlannedTest | None = None) -> float:
         """Wait until what the kernel still has to write (Dirty + Writeback, system-wide)
         is back near where it was when the session began, so no test is measured while
@@ -331,7 +273,7 @@ class Engine:
             raise Stopped
 
     async def _run_test(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
-                        ws: Workspace, eta: _Eta, emit: EventSink) -> TestResult:
+                        ws: Workspace, eta: Eta, emit: EventSink) -> TestResult:
         result = TestResult(index=test.row, spec=test.spec, op=test.op, mix_read=test.mix_read,
                             fio_command=run_args(fio.path, plan, test, session.ioengine),
                             unstable_pct=plan.settings.unstable_pct)
@@ -344,7 +286,8 @@ class Engine:
             await self._run_windows(fio, plan, session, test, result, ws, eta, emit)
         best = result.best_run
         if best is not None:
-            result.cpu_limited = best.cpu_limit(test.spec.threads, session.system.cpus)
+            result.cpu_limited = cpu_limit_text(best.cpu_limit(test.spec.threads,
+                                                               session.system.cpus))
         if test.op is not Op.READ:
             result.sync_seconds = await self._sync(ws, test, result, eta, emit)
             await self._settle(plan, eta, emit, test)
@@ -361,7 +304,7 @@ class Engine:
         emit(RunFinished(test.index, result, warmup=n == 0))
 
     def _progress(self, plan: Plan, test: PlannedTest, n: int, into_s: float,
-                  mb_s: float | None, eta: _Eta) -> Progress:
+                  mb_s: float | None, eta: Eta) -> Progress:
         per_pass = plan.pass_seconds(test)
         return Progress(Phase.WARMUP if n == 0 else Phase.MEASURING, test.title,
                         test_index=test.index, test_key=test.key, run=n,
@@ -370,7 +313,7 @@ class Engine:
                         mb_s=mb_s, eta_s=eta.remaining(), session_percent=eta.percent())
 
     async def _run_windows(self, fio: Fio, plan: Plan, session: SessionResult,
-                           test: PlannedTest, result: TestResult, ws: Workspace, eta: _Eta,
+                           test: PlannedTest, result: TestResult, ws: Workspace, eta: Eta,
                            emit: EventSink) -> None:
         """The warm-up and the passes as one continuous fio job. Pass *k* ends at the status
         object nearest k × measure on the job's own clock, and its figures are the
@@ -384,7 +327,7 @@ class Engine:
         snaps: list[parse.Snapshot] = []
         cpu_at: list[tuple[float, float]] = []  # the machine's CPU counters at each snapshot
         live: list[parse.Snapshot] = [parse.ZERO]  # where each pass began, as seen so far
-        state: dict[str, Any] = {"t0": time.monotonic(), "cpu0": _MachineLoad.now()}
+        state: dict[str, Any] = {"t0": time.monotonic(), "cpu0": MachineLoad.now()}
 
         def last_t() -> float:
             return snaps[-1].t_ms if snaps else 0.0
@@ -400,7 +343,7 @@ class Engine:
                 emit(self._progress(plan, test, len(live) - 1, 0.0, None, eta))
                 return
             snaps.append(snap)
-            cpu_at.append(_MachineLoad.now())
+            cpu_at.append(MachineLoad.now())
             rate = seconds.update(snap)
             n = len(live) - 1
             if n < count and snap.t_ms >= (n + 1) * measure_ms - STATUS_MS / 2:
@@ -418,8 +361,8 @@ class Engine:
             end = parse.snapshot(parse.job(final), test.op, threads)
             if not snaps or snaps[-1] != end:
                 snaps.append(end)
-                cpu_at.append(_MachineLoad.now())
-            bounds = _pass_bounds([s.t_ms for s in snaps], count, measure_ms)
+                cpu_at.append(MachineLoad.now())
+            bounds = pass_bounds([s.t_ms for s in snaps], count, measure_ms)
             if bounds is None:
                 raise parse.FioOutputError(
                     "fio's status reports stalled, so the passes could not be told apart "
@@ -445,23 +388,23 @@ class Engine:
                 cpu: tuple[tuple[float, float], tuple[float, float]] | None) -> RunResult:
         run = parse.window(a, b, test.op, seconds.between(a.t_ms, b.t_ms))
         if cpu is not None:
-            load = _MachineLoad()
+            load = MachineLoad()
             load.add(*cpu)
             run.machine_busy_pct = load.pct
         return run
 
     async def _run_pass(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
-                        n: int, ws: Workspace, eta: _Eta, emit: EventSink) -> RunResult:
+                        n: int, ws: Workspace, eta: Eta, emit: EventSink) -> RunResult:
         """Pass ``n`` of a test with delays, as a fio process of its own."""
         eta.begin(plan.pass_seconds(test) + PROCESS_OVERHEAD_S)
         rate = parse.LiveRate(threads=test.spec.threads)
-        load = _MachineLoad()
-        state: dict[str, Any] = {"cpu": _MachineLoad.now(), "since": time.monotonic()}
+        load = MachineLoad()
+        state: dict[str, Any] = {"cpu": MachineLoad.now(), "since": time.monotonic()}
         emit(self._progress(plan, test, n, 0.0, None, eta))
 
         def on_status(obj: dict[str, Any]) -> None:
             self._check(ws)
-            cpu = _MachineLoad.now()
+            cpu = MachineLoad.now()
             load.add(state["cpu"], cpu)
             state["cpu"] = cpu
             emit(self._progress(plan, test, n, time.monotonic() - state["since"],
@@ -479,7 +422,7 @@ class Engine:
         return run
 
     async def _sync(self, ws: Workspace, test: PlannedTest, result: TestResult,
-                    eta: _Eta, emit: EventSink) -> float:
+                    eta: Eta, emit: EventSink) -> float:
         """How long the kernel needs to get what a write test left in the cache onto the disk
         (black_cat timed `sync` after each write, "Linux でディスクのアクセス速度を測定する
         その4"); the peak Dirty/Writeback goes on ``result``. An fsync cannot be interrupted:
@@ -540,38 +483,9 @@ class Engine:
         if outcome.returncode is None:
             raise FioFailed(f"fio did not exit while {what}.")
         if outcome.returncode != 0 or last is None or parse.job_error(last):
-            raise FioFailed(_fio_failure(what, outcome.returncode, outcome.stderr,
+            raise FioFailed(fio_failure(what, outcome.returncode, outcome.stderr,
                                          outcome.noise, last))
         return last
-
-
-def _pass_bounds(times: list[float], count: int, measure_ms: float) -> list[int] | None:
-    """Which status objects end the warm-up and the first ``count`` - 1 passes: for each
-    boundary k × measure, the object nearest it, each later than the one before and
-    before the last object (which ends the last pass). None when the objects are too few
-    to tell the passes apart."""
-    bounds: list[int] = []
-    low = 0
-    for k in range(1, count + 1):
-        target = k * measure_ms
-        candidates = range(low, len(times) - 1)
-        if not candidates:
-            return None
-        best = min(candidates, key=lambda i: abs(times[i] - target))
-        if times[best] <= (times[bounds[-1]] if bounds else 0.0):
-            return None
-        bounds.append(best)
-        low = best + 1
-    return bounds
-
-
-def _faster_than_link(result: TestResult, facts) -> str | None:
-    """A figure above what the device's link can carry came from a cache, not the disk."""
-    ceiling = facts.interface_mb_s
-    if not ceiling or result.best_mb_s <= ceiling * 1.05:
-        return None
-    return (f"{result.label} {result.op.value}: {result.best_mb_s:.0f} MB/s is faster than the "
-            f"{facts.interface} link can carry ({ceiling:.0f} MB/s): a cache answered, not the disk.")
 
 
 def _layout(ws: Workspace, facts) -> FileLayout | None:
@@ -580,25 +494,6 @@ def _layout(ws: Workspace, facts) -> FileLayout | None:
     except OSError:
         return None
     try:
-        exts = fileinfo.extents(fd)
+        return fileinfo.file_layout(fd, facts.total_bytes)
     finally:
         os.close(fd)
-    if not exts:
-        return None
-    start = exts[0].physical
-    fraction = start / facts.total_bytes if facts.total_bytes else None
-    return FileLayout(len(exts), fileinfo.fragments(exts), start,
-                      min(fraction, 1.0) if fraction is not None else None)
-
-
-def _fio_failure(what: str, rc: int, stderr: str, noise: list[str], last: dict[str, Any] | None) -> str:
-    lines = [ln.strip() for ln in stderr.splitlines() + noise if ln.strip()]
-    text = "\n".join(lines[-6:])
-    errno_ = parse.job_error(last) if last else 0
-    if errno_ == 28 or "No space left" in text:
-        head = f"The target ran out of space while {what}."
-    elif rc < 0:
-        head = f"fio was killed by signal {-rc} while {what}."
-    else:
-        head = f"fio failed while {what} (exit status {rc}{f', error {errno_}' if errno_ else ''})."
-    return f"{head}\n{text}" if text else head

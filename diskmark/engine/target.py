@@ -17,7 +17,8 @@ from pathlib import Path
 from diskmark.engine.errors import TargetError
 from diskmark.engine.workspace import Workspace, sweep_target
 from diskmark.model import format_size
-from diskmark.system import facts_for, human_bytes
+from diskmark.formatting import format_bytes as human_bytes
+from diskmark.system import facts_for
 
 MARGIN = 16 * 1024 * 1024  # room for metadata beyond the test file itself
 

@@ -88,7 +88,7 @@ class Workspace:
     # --- making it --------------------------------------------------------------------
 
     @classmethod
-    def create(cls, target: Path, target_fd: int) -> "Workspace":
+    def create(cls, target: Path, target_fd: int) -> Workspace:
         """Make the directory (0700) and lock it. Raises OSError as mkdir does."""
         st_target = os.fstat(target_fd)
         for _ in range(100):
@@ -364,7 +364,7 @@ class Swept:
     reason: str = ""
 
     def describe(self) -> str:
-        from diskmark.system import human_bytes
+        from diskmark.formatting import format_bytes as human_bytes
 
         if self.removed:
             what = f" and its {human_bytes(self.size)} test file" if self.size else ""

@@ -162,8 +162,8 @@ def parse_preset(data: dict[str, Any], source: str, fallback_id: str) -> Preset:
 
 
 def sweep_profile(pattern: str, threads: int = 1) -> Profile:
-    """A queue-depth sweep (after the RAID6 offset/fragmentation article): one pattern such as ``RND4K`` or ``SEQ128K`` at each
-    depth of SWEEP_DEPTHS, shown as a curve."""
+    """A queue-depth sweep (after the RAID6 offset/fragmentation article): one pattern such
+    as ``RND4K`` or ``SEQ128K`` at each depth of SWEEP_DEPTHS, shown as a curve."""
     m = re.fullmatch(r"\s*(SEQ|RND)\s*(\d+\s*[KkMm])\s*", pattern.upper())
     if not m:
         raise PresetError(f"sweep pattern {pattern!r} should look like RND4K, SEQ1M or SEQ128K")

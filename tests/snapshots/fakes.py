@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 
 from diskmark.engine.plan import build_plan, run_args
+from diskmark.formatting import cpu_limit_text
 from diskmark.model import (KIB, MIB, FileLayout, Op, Phase, Progress, RunFinished, RunResult,
                             SessionResult, Status, SystemFacts, TestFinished, TestResult,
                             TestStarted)
@@ -145,7 +146,7 @@ class FakeEngine:
                 shape = DIPPING if shaky and n == 2 else STEADY
                 result.runs.append(_run(base, spec, factors[n % 5], shape, busy))
                 emit(RunFinished(test.index, result, warmup=False))
-            result.cpu_limited = result.best_run.cpu_limit(spec.threads, FACTS.cpus)
+            result.cpu_limited = cpu_limit_text(result.best_run.cpu_limit(spec.threads, FACTS.cpus))
             if test.index == self.flush_at:
                 emit(Progress(Phase.SYNC, "Flushing to disk", test_index=test.index,
                               test_key=test.key, eta_s=61.0,

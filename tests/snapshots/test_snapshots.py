@@ -30,6 +30,8 @@ from diskmark.engine.fio import INSTALL_HINT  # noqa: E402
 from diskmark.model import GIB, Mode, Op, Settings, Unit  # noqa: E402
 
 BIG, SMALL = (120, 40), (80, 24)
+#: One snapshot per terminal size: the window as most terminals open it, and a small one.
+SIZES = pytest.mark.parametrize("size", [BIG, SMALL], ids=["big", "small"])
 TARGET = "/mnt/data"
 
 
@@ -69,30 +71,25 @@ def check(app: DiskmarkApp, matched: bool) -> None:
     assert matched
 
 
-def test_idle(snap_compare):
+@SIZES
+def test_idle(snap_compare, size):
     app = make()
 
     async def ready(pilot):
         await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
         assert len(app.grid.tiles) == 8 and not any(t.text for t in app.grid.tiles)
         assert str(app.query_one("#all").label) == "All"
-        # the times are labelled, not a bare "5 s / 5 s"
-        assert str(app.query_one("#setup").render()).endswith("measure 5 s, interval 5 s")
+        if size == BIG:
+            # the times are labelled, not a bare "5 s / 5 s"
+            assert str(app.query_one("#setup").render()).endswith("measure 5 s, interval 5 s")
+        else:
+            assert app.has_class("-short") and app.has_class("-narrow")
 
-    check(app, snap_compare(app, terminal_size=BIG, run_before=ready))
-
-
-def test_idle_small(snap_compare):
-    app = make()
-
-    async def ready(pilot):
-        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
-        assert app.has_class("-short") and app.has_class("-narrow")
-
-    check(app, snap_compare(app, terminal_size=SMALL, run_before=ready))
+    check(app, snap_compare(app, terminal_size=size, run_before=ready))
 
 
-def test_running(snap_compare):
+@SIZES
+def test_running(snap_compare, size):
     app = make(FakeEngine(block_at=2))
 
     async def running(pilot):
@@ -103,29 +100,13 @@ def test_running(snap_compare):
         assert app.running and str(app.query_one("#all").label) == "Stop"
         assert "RND4K Q32T1 Read (2/5)" in app.status.message
 
-    check(app, snap_compare(app, terminal_size=BIG, run_before=running))
+    check(app, snap_compare(app, terminal_size=size, run_before=running))
 
 
-def test_running_small(snap_compare):
-    app = make(FakeEngine(block_at=2))
-
-    async def running(pilot):
-        await pilot.press("a")
-        await settle(pilot, lambda: any(t.live and t.live.mb_s for t in app.grid.tiles),
-                     "a live figure")
-        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
-
-    check(app, snap_compare(app, terminal_size=SMALL, run_before=running))
-
-
-def test_finished(snap_compare):
+@SIZES
+def test_finished(snap_compare, size):
     app = make()
-    check(app, snap_compare(app, terminal_size=BIG, run_before=finished))
-
-
-def test_finished_small(snap_compare):
-    app = make()
-    check(app, snap_compare(app, terminal_size=SMALL, run_before=finished))
+    check(app, snap_compare(app, terminal_size=size, run_before=finished))
 
 
 def test_finished_iops_with_mix(snap_compare):
@@ -439,21 +420,17 @@ async def compared(pilot) -> None:
     assert summary.counts == {"better": 3, "worse": 2, "same": 3}
 
 
-def test_compared_run(snap_compare, fixed_home):
-    save_baseline()
-    app = make()
-    check(app, snap_compare(app, terminal_size=BIG, run_before=compared))
-
-
-def test_compared_run_small(snap_compare, fixed_home):
+@SIZES
+def test_compared_run(snap_compare, fixed_home, size):
     save_baseline()
     app = make()
 
     async def run(pilot):
         await compared(pilot)
-        assert not app.query_one("#facts-line").display  # the comparison line took its place
+        if size == SMALL:
+            assert not app.query_one("#facts-line").display  # the comparison line took its place
 
-    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+    check(app, snap_compare(app, terminal_size=size, run_before=run))
 
 
 def test_compared_run_mono(snap_compare, fixed_home):

@@ -20,7 +20,7 @@ from textual.widgets.option_list import Option
 
 from diskmark.app.screens.dialogs import ConfirmDialog
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
-from diskmark.app.widgets.comparison_line import short_date
+from diskmark.formatting import short_date
 from diskmark.display import shown
 from diskmark.model import SessionResult
 from diskmark.store import Entry, Store, StoreError, check_name

@@ -15,7 +15,7 @@ from textual.binding import Binding
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, NameChoice
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb
-from diskmark.app.widgets.comparison_line import short_date
+from diskmark.formatting import short_date
 from diskmark.model import SessionResult
 from diskmark.store import (HEADLINE_LABEL, DestinationExists, Entry, InvalidFile, NameTaken,
                             NotFound, Store, StoreError)

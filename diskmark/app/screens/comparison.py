@@ -11,12 +11,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
-from diskmark.app.widgets.comparison_line import short_date
-from diskmark.app.widgets.figures import DELTA_GLYPHS, format_delta, format_figure
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
+from diskmark.formatting import short_date
 from diskmark.compare import (BETTER, DEFAULT_NOISE_PCT, SAME, UNITS, WORSE, Comparison,
                               comparison_text)
 from diskmark.display import shown
+from diskmark.formatting import DELTA_GLYPHS, format_delta, format_figure
 from diskmark.model import SessionResult, format_size
 
 
@@ -120,7 +120,7 @@ class ComparisonScreen(ModalScreen[None]):
                     unit.label,
                     Text(format_figure(d.current, unit), justify="right"),
                     Text(format_figure(d.baseline, unit), justify="right"),
-                    Text(format_delta(d), style=style, justify="right"),
+                    Text(format_delta(d.pct, d.verdict), style=style, justify="right"),
                     Text(noise, justify="right", style="dim"),
                     key=f"{t.key}/{unit.value}")
         if not self.comparison.tests:

@@ -16,9 +16,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
-from diskmark.app.widgets.figures import format_bytes, format_figure
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.display import shown
+from diskmark.formatting import format_bytes, format_figure, unstable_text
 from diskmark.model import (DIP_THRESHOLD_PCT, FileLayout, Op, RunResult,
                             SessionResult, TestResult, Unit)
 
@@ -39,7 +39,7 @@ def stability_text(result: TestResult) -> tuple[str, bool]:
         return ("One measured pass: no spread to judge (a count of 2 or more shows whether "
                 "the figure repeats).", False)
     r_avg = result.spread().r_avg_pct
-    reason = result.unstable()
+    reason = unstable_text(result.unstable())
     if reason:
         return (f"~ Unstable: {reason} (R/Avg {r_avg:.1f}%, above {result.unstable_pct:g}%). The best "
                 f"pass may be luck; a longer measure, a larger file or the Stable profile "
@@ -177,7 +177,7 @@ class DetailsScreen(ModalScreen[None]):
         text.append(f"   best of {len(r.runs)}", style="dim")
         if self.buffered:
             text.append("   buffered (page cache)", style="italic")
-        reason = r.unstable()
+        reason = unstable_text(r.unstable())
         if reason:
             text.append(f"   ~ unstable: {reason}", style="bold")
         return text

@@ -8,7 +8,7 @@ from textual.binding import Binding
 
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, NameChoice, suggest_name
 from diskmark.app.screens.saved import SavedResultsScreen, mb
-from diskmark.app.widgets.comparison_line import short_date
+from diskmark.formatting import short_date
 from diskmark.model import format_size
 from diskmark.store import HEADLINE_LABEL, Entry, StoreError
 

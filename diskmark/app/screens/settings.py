@@ -15,11 +15,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from diskmark.app.widgets.plain import PlainStatic, plain
+from diskmark.formatting import MODE_LABELS, mix_label
 from diskmark.model import MIX_RATIOS, UNSTABLE_PCT, DataPattern, Mode, Settings
 from diskmark.presets import PresetCatalog
 
-MODE_OPTIONS = [("Read & Write", Mode.READ_WRITE), ("Read only", Mode.READ),
-                ("Write only", Mode.WRITE)]
+MODE_OPTIONS = [(label, mode) for mode, label in MODE_LABELS.items()]
 DATA_OPTIONS = [("Random (as CrystalDiskMark)", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS),
                 ("Random, fresh per write", DataPattern.REFILL)]
 IO_OPTIONS = [("Direct (O_DIRECT)", True), ("Buffered (page cache)", False)]
@@ -29,10 +29,6 @@ MEASURE_CHOICES = [1, 3, 5, 10, 20, 30, 60]
 INTERVAL_CHOICES = [0, 1, 3, 5, 10, 30, 60, 180, 300, 600]
 UNSTABLE_CHOICES = [2, 3, 5, 10, 20]  # R/Avg %; 5 is snow_mountain's and the default
 PRESET_DEFAULT = -1.0  # a Select cannot hold None as a value: stands for "the preset's"
-
-
-def mix_label(read: int) -> str:
-    return f"R{read}%/W{100 - read}%"
 
 
 def unstable_options(current: float) -> list[tuple[str, float]]:
@@ -72,7 +68,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
                 yield Label("Mode")
                 yield Select(MODE_OPTIONS, value=s.mode, allow_blank=False, compact=True, id="mode")
                 yield Label("+Mix")
-                yield Select([("Off", 0)] + [(mix_label(r), r) for r in MIX_RATIOS],
+                yield Select([("Off", 0)] + [(mix_label(r, percent=True), r) for r in MIX_RATIOS],
                              value=s.mix or 0, allow_blank=False, compact=True, id="mix")
                 yield Label("Test data")
                 yield Select(DATA_OPTIONS, value=s.data, allow_blank=False, compact=True, id="data")

@@ -19,8 +19,9 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Label, Select, Static
 
-from diskmark.app.widgets.figures import format_figure
 from diskmark.app.widgets.plain import PlainStatic
+from diskmark.engine.plan import operations
+from diskmark.formatting import format_figure
 from diskmark.model import SWEEP_DEPTHS, Mode, Op, SessionResult, Status, TestResult, Unit
 from diskmark.report import curve_report
 
@@ -29,10 +30,6 @@ PATTERNS = [("RND4K: random 4 KiB", "RND4K"), ("SEQ1M: sequential 1 MiB", "SEQ1M
 SWEEP_MODES = [("Read", Mode.READ), ("Write", Mode.WRITE), ("Read & Write", Mode.READ_WRITE)]
 UNITS = list(Unit)
 _PARTIAL = " ▏▎▍▌▋▊▉"
-
-
-def ops_of(mode: Mode) -> list[Op]:
-    return {Mode.READ: [Op.READ], Mode.WRITE: [Op.WRITE], Mode.READ_WRITE: [Op.READ, Op.WRITE]}[mode]
 
 
 class SweepDialog(ModalScreen[tuple[str, Mode] | None]):
@@ -170,7 +167,7 @@ class SweepScreen(ModalScreen[None]):
     def __init__(self, pattern: str, mode: Mode, unit: Unit = Unit.MB_S) -> None:
         super().__init__(classes="details sweep")
         self.pattern = pattern
-        self.ops = ops_of(mode)
+        self.ops = operations(mode)
         self.unit = unit
         self.results: dict[tuple[Op, int], TestResult] = {}
         self.current: tuple[Op, int] | None = None

@@ -1,9 +1,10 @@
 """Per-second bandwidth of every measured pass, side by side, as a block-character chart.
 
 Olli Graf's fio article (raspithek.de) drew fio's bandwidth log over time: a dip shows
-thermal throttling or a full SLC cache, which a single MB/s figure hides. The layout is a pure function of the samples (so it
-can be tested as text); the widget only colours it from the theme. Dips are marked with a
-glyph under the axis as well as a colour, so a monochrome terminal shows them too.
+thermal throttling or a full SLC cache, which a single MB/s figure hides. The layout is a
+pure function of the samples (so it can be tested as text); the widget only colours it from
+the theme. Dips are marked with a glyph under the axis as well as a colour, so a monochrome
+terminal shows them too.
 """
 
 from __future__ import annotations

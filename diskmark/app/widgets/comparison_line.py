@@ -5,24 +5,15 @@ terminals it takes the place of the facts line, so the tiles keep their height."
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from diskmark.app.widgets.figures import DELTA_GLYPHS
 from diskmark.app.widgets.tiles import foreground_style
 from diskmark.compare import BETTER, SAME, WORSE
 from diskmark.display import shown
-
-
-def short_date(iso: str, time: bool = True) -> str:
-    """``2024/05/01 10:00`` (CDM's date order), or the text as it is when it is no date."""
-    try:
-        return datetime.fromisoformat(iso).strftime("%Y/%m/%d %H:%M" if time else "%Y/%m/%d")
-    except (TypeError, ValueError):
-        return iso or "unknown date"
+from diskmark.formatting import DELTA_GLYPHS, short_date
 
 
 @dataclass(frozen=True)

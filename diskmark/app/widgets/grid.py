@@ -16,6 +16,7 @@ from textual.widgets import Static
 
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.compare import Comparison
+from diskmark.formatting import mix_label
 from diskmark.model import Op, TestResult, TestSpec, Unit
 from diskmark.presets import Profile
 
@@ -43,7 +44,7 @@ def layout_rows(profile: Profile) -> list[GridRow]:
 
 def column_title(op: Op, unit: Unit, mix_read: int | None = None) -> str:
     if op is Op.MIX and mix_read is not None:
-        return f"Mix R{mix_read}/W{100 - mix_read} ({unit.label})"
+        return f"Mix {mix_label(mix_read)} ({unit.label})"
     return f"{op.value.capitalize()} ({unit.label})"
 
 

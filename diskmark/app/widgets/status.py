@@ -7,9 +7,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from diskmark.app.widgets.figures import format_duration
 from diskmark.app.widgets.tiles import foreground_style
 from diskmark.display import shown
+from diskmark.formatting import format_duration
 
 
 class StatusLine(Widget):

@@ -20,8 +20,8 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button
 
-from diskmark.app.widgets.figures import format_delta, format_figure, meter_fraction
 from diskmark.compare import BETTER, WORSE, Delta
+from diskmark.formatting import format_delta, format_figure, meter_fraction, unstable_text
 from diskmark.model import Op, TestResult, TestSpec, Unit
 
 
@@ -32,22 +32,6 @@ class Live:
     fraction: float  # 0..1 over the warm-up and all measured passes
     mb_s: float | None
     caption: str  # "warm-up", "2/5", "sync"
-
-
-def live_figure(mb_s: float, unit: Unit, spec: TestSpec) -> float:
-    """Express live MB/s in the tile's unit, so a figure never jumps unit when the pass ends.
-
-    IOPS is exact for fixed-size blocks; latency is Little's law over the queue (Q×T in
-    flight), which is what libaio keeps full, so it is a fair live estimate.
-    """
-    if unit is Unit.MB_S:
-        return mb_s
-    if unit is Unit.GB_S:
-        return mb_s / 1000
-    iops = mb_s * 1e6 / spec.block
-    if unit is Unit.IOPS:
-        return iops
-    return spec.queues * spec.threads / iops * 1e6 if iops > 0 else 0.0
 
 
 def foreground_style(widget: Widget, component: str) -> Style:
@@ -118,7 +102,7 @@ class ResultTile(Widget, can_focus=True):
     class Selected(Message):
         """The user asked for the details behind a tile."""
 
-        def __init__(self, tile: "ResultTile") -> None:
+        def __init__(self, tile: ResultTile) -> None:
             super().__init__()
             self.tile = tile
 
@@ -143,7 +127,7 @@ class ResultTile(Widget, can_focus=True):
     def value(self) -> float | None:
         """The number on the tile right now (live while running), or None when empty."""
         if self.live is not None and self.live.mb_s is not None:
-            return live_figure(self.live.mb_s, self.shown_unit, self.spec)
+            return self.spec.figure_from_mb_s(self.live.mb_s, self.shown_unit)
         if self.result is not None and self.result.runs:
             return self.result.figure(self.shown_unit)
         return None
@@ -166,7 +150,7 @@ class ResultTile(Widget, can_focus=True):
     def delta_text(self) -> str:
         """The change as printed (``▲ +4.2%``), ``""`` when there is none."""
         delta = self.delta
-        return format_delta(delta) if delta is not None else ""
+        return format_delta(delta.pct, delta.verdict) if delta is not None else ""
 
     def set_unit(self, unit: Unit) -> None:
         if self.fixed_unit is None:
@@ -185,7 +169,7 @@ class ResultTile(Widget, can_focus=True):
     def watch_result(self) -> None:
         self._invalidate()
         self.set_class(self.result is not None and bool(self.result.runs), "-done")
-        reason = self.result.unstable() if self.result is not None else None
+        reason = unstable_text(self.result.unstable()) if self.result is not None else None
         cpu = self.result.cpu_limited if self.result is not None else None
         self.set_class(reason is not None, "-unstable")
         self.set_class(bool(cpu), "-cpu-limited")
@@ -274,7 +258,7 @@ class ResultTile(Widget, can_focus=True):
             y0 = max((bottom - rows - extra + 1) // 2, 0)
             put(y0, right - len(text), text, role)
         if delta is not None:
-            change = format_delta(delta)
+            change = format_delta(delta.pct, delta.verdict)
             if len(change) > width - 1:  # a very narrow tile: the glyph and the number
                 change = change.replace(" ", "", 1)[-max(width - 1, 0):]
             put(y0 + rows, right - len(change), change,

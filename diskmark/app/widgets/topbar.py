@@ -14,10 +14,9 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Button, Select, Static
 
-from diskmark.app.widgets.figures import format_bytes
 from diskmark.display import shown
 from diskmark.model import COUNT_MAX, COUNT_MIN, SIZES, SystemFacts, Unit, format_size
-from diskmark.report import disk_kind
+from diskmark.formatting import disk_kind, format_bytes
 
 UNIT_OPTIONS = [(unit.label, unit) for unit in Unit]
 

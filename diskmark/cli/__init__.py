@@ -9,20 +9,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import signal
 import sys
 from pathlib import Path
 
 from diskmark import __version__
 from diskmark.destination import Destination, DestinationError, DestinationExists
-from diskmark.display import json_utf8, shown
-from diskmark.streams import ensure_std_streams, stdout_gone, write_err, write_out
-from diskmark.model import (COUNT_MAX, COUNT_MIN, GIB, MIX_RATIOS, DataPattern, Mode, Notice,
-                            Progress, Settings, Status, TestFinished, UNSTABLE_PCT, Unit,
-                            parse_size)
+from diskmark.display import shown
+from diskmark.streams import ensure_std_streams, stdout_gone, write_err
+from diskmark.model import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings, Status, Unit
+from diskmark.settings import text_parser
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+from diskmark.cli.baselines import cmd_baselines
+from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
+                                 EXIT_USAGE, ProgressLine, error, exit_code_for, gate, out,
+                                 render, say)
+
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_REGRESSION", "EXIT_USAGE",
+           "ProgressLine", "build_parser", "exit_code_for", "main", "render"]
+
+DEFAULTS = Settings()
 #: What stops a run cleanly (fio stopped, test file removed): Ctrl+C, a kill, the terminal
 #: or SSH session closing, Ctrl+\. A second one stops fio at once. SIGKILL cannot be caught:
 #: fio dies with diskmark, and the next start removes the test file.
@@ -58,11 +64,18 @@ went away (e.g. `| head -1`; the run is still kept).
 """
 
 
-def _size(text: str) -> int:
-    try:
-        return parse_size(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
+def _setting(name: str):
+    """The argparse type of setting ``name``: its parser from the one settings schema, its
+    messages as argparse prints them ("argument --measure: must be between …")."""
+    parse = text_parser(name)
+
+    def convert(text: str):
+        try:
+            return parse(text)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    convert.__name__ = name
+    return convert
 
 
 def _unit(text: str) -> Unit:
@@ -72,20 +85,6 @@ def _unit(text: str) -> Unit:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def _seconds_between(low: float, high: float = 3600):
-    """An argparse type for a number of seconds, with one message for the whole range."""
-    def seconds(text: str) -> float:
-        try:
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-        if not low <= value <= high:  # NaN fails this too
-            raise argparse.ArgumentTypeError(
-                f"must be between {low:g} and {high:g} seconds, not {text}")
-        return value
-    return seconds
-
-
 def _percent(text: str) -> float:
     try:
         value = float(text.rstrip("%"))
@@ -93,16 +92,6 @@ def _percent(text: str) -> float:
         raise argparse.ArgumentTypeError(f"not a percentage: {text!r}") from None
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError("the percentage must be 0 or more")
-    return value
-
-
-def _mix(text: str) -> int:
-    try:
-        value = int(text.rstrip("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--mix takes a read percentage, not {text!r}") from None
-    if value not in MIX_RATIOS:
-        raise argparse.ArgumentTypeError("--mix read percentage must be 10, 20, … 90")
     return value
 
 
@@ -143,21 +132,21 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--profile", default="default",
                      help="default (4 rows), peak, real (real world), demo, or stable "
                           "(the start delays and ramp times of snow_mountain's fio article)")
-    run.add_argument("--mix", nargs="?", const=70, type=_mix, metavar="PCT",
+    run.add_argument("--mix", nargs="?", const=70, type=_setting("mix"), metavar="PCT",
                      help="add the +Mix tests: PCT%% reads, the rest writes (default 70)")
-    run.add_argument("--mode", choices=[m.value for m in Mode], default=Mode.READ_WRITE.value,
+    run.add_argument("--mode", choices=[m.value for m in Mode], default=DEFAULTS.mode.value,
                      help="rw: reads and writes (default); read: reads only; write: writes only")
-    run.add_argument("--size", type=_size, default=GIB, metavar="SIZE",
+    run.add_argument("--size", type=_setting("size"), default=DEFAULTS.size, metavar="SIZE",
                      help="test file size in whole MiB, 16MiB … 64GiB (default 1GiB); K, M, "
                           "G and KiB, MiB, GiB are binary; MB and GB are refused, as diskmark's "
                           "MB is 1,000,000 bytes")
-    run.add_argument("--count", type=int, default=5, metavar="N",
+    run.add_argument("--count", type=_setting("count"), default=DEFAULTS.count, metavar="N",
                      help=f"measured passes per test, {COUNT_MIN}-{COUNT_MAX}; the best is kept (default 5)")
-    run.add_argument("--measure", type=_seconds_between(1), metavar="SEC",
+    run.add_argument("--measure", type=_setting("measure"), metavar="SEC",
                      help="seconds each pass measures (default: the preset's, 5)")
-    run.add_argument("--interval", type=_seconds_between(0), metavar="SEC",
+    run.add_argument("--interval", type=_setting("interval"), metavar="SEC",
                      help="seconds of rest between tests (default: the preset's, 5)")
-    run.add_argument("--data", choices=[d.value for d in DataPattern], default="random",
+    run.add_argument("--data", choices=[d.value for d in DataPattern], default=DEFAULTS.data.value,
                      help="test data: random (default; one buffer of random data filled once "
                           "and reused, as CrystalDiskMark's DiskSpd -Z), zeros (CDM's All "
                           "0x00), or refill (fresh random data for every write, for drives "
@@ -171,7 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--sweep", metavar="PATTERN",
                      help="instead of a profile, run one pattern (e.g. RND4K, SEQ1M, SEQ128K) at "
                           "queue depths 1, 2, 4, 8, 16, 32 and draw the curve")
-    run.add_argument("--unstable", type=_percent, default=UNSTABLE_PCT, metavar="PCT",
+    run.add_argument("--unstable", type=_setting("unstable_pct"), default=UNSTABLE_PCT,
+                     metavar="PCT",
                      help="mark a test unstable when its passes differ by more than PCT percent "
                           f"(R/Avg: range over mean; default {UNSTABLE_PCT:g})")
     run.add_argument("--unit", type=_unit, default=Unit.MB_S, metavar="UNIT",
@@ -321,22 +311,6 @@ def sweep_leftovers() -> None:
         error(found.describe())
 
 
-def out(text: str) -> None:
-    """Write what the user asked for to stdout, with the control characters and undecodable
-    bytes of names, notes, paths and device strings shown escaped (see diskmark.display).
-    Raises BrokenPipeError when the reader has gone; ``main`` ends the command then."""
-    write_out(shown(text))
-
-
-def say(line: str) -> None:
-    """One message line on stderr, escaped as ``out`` does; a broken stderr is ignored."""
-    write_err(shown(line) + "\n")
-
-
-def error(message: str) -> None:
-    say(f"diskmark: {message}")
-
-
 def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Check everything that can be checked (arguments, --output, the store) before the
     benchmark starts, so that a mistake costs no wait."""
@@ -397,7 +371,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
     except DiskmarkError as e:
         progress.clear()
         error(str(e))
-        return e.exit_code
+        return exit_code_for(e)
     progress.clear()
     kept = _keep(store, session, args)
     comparison = None
@@ -420,7 +394,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
     if kept != EXIT_OK:
         return kept
     if comparison is not None and args.fail_on_regression is not None:
-        return _gate(comparison, args.fail_on_regression, f"baseline {reference.name!r}",
+        return gate(comparison, args.fail_on_regression, f"baseline {reference.name!r}",
                      args.quiet) or delivered
     return delivered
 
@@ -467,10 +441,10 @@ def _open_store(args: argparse.Namespace, parser: argparse.ArgumentParser):
             store.check_free(args.save_baseline, replace=args.replace)
     except NameTaken as e:
         error(f"{e}; choose another name, or add --replace to replace it")
-        return e.exit_code
+        return exit_code_for(e)
     except StoreError as e:
         error(str(e))
-        return e.exit_code
+        return exit_code_for(e)
     return store, reference
 
 
@@ -493,178 +467,10 @@ def _keep(store, session, args: argparse.Namespace) -> int:
         entry = store.save_baseline(session, args.save_baseline, args.note, replace=args.replace)
     except StoreError as e:
         error(f"not saved as baseline: {e}")
-        return e.exit_code
+        return exit_code_for(e)
     if not args.quiet:
         say(f"diskmark: saved as baseline {entry.name!r} ({entry.path})")
     return EXIT_OK
-
-
-def _gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
-    from diskmark.compare import gate
-
-    verdict, lines = gate(comparison, pct, against)
-    if verdict == "pass":
-        if not quiet:
-            say("\n".join(f"diskmark: {line}" for line in lines))
-        return EXIT_OK
-    say("\n".join(f"diskmark: {line}" for line in lines))
-    return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
-
-
-def cmd_baselines(args: argparse.Namespace) -> int:
-    from diskmark.store import DestinationExists, NameTaken, Store, StoreError
-
-    store = Store()
-    try:
-        if args.action == "list":
-            return _baselines_list(store)
-        if args.action == "show":
-            from diskmark.report import text_report
-
-            entry = store.get_baseline(args.name)
-            note = f"    Note: {entry.note}\n" if entry.note else ""
-            out(f"Baseline: {entry.name}\n{note}   Saved: {entry.saved}\n"
-                f"    File: {entry.path}\n\n{text_report(entry.session)}")
-            return EXIT_OK
-        if args.action == "compare":
-            return _baselines_compare(store, args)
-        if args.action == "delete":
-            entry = store.delete_baseline(args.name)
-            say(f"diskmark: deleted baseline {entry.name!r} ({entry.path})")
-            return EXIT_OK
-        if args.action == "export":
-            try:
-                dest = store.export_baseline(args.name, Path(args.file), force=args.force)
-            except DestinationExists as e:
-                error(f"{e} (--force replaces it)")
-                return e.exit_code
-            say(f"diskmark: exported baseline {args.name!r} to {dest}")
-            return EXIT_OK
-        if args.action == "import":
-            try:
-                entry = store.import_baseline(Path(args.file), args.name, replace=args.force)
-            except NameTaken as e:
-                error(f"{e}; import it under another name with --name N, or replace it "
-                      f"with --force")
-                return e.exit_code
-            say(f"diskmark: imported {args.file} as baseline {entry.name!r} ({entry.path})")
-            return EXIT_OK
-    except StoreError as e:
-        error(str(e))
-        return e.exit_code
-    return EXIT_USAGE
-
-
-def _baselines_list(store) -> int:
-    from diskmark.store import format_listing
-
-    entries = store.baselines()
-    if not entries:
-        say(f"No baselines in {store.baselines_dir}. Save one with "
-            f"`diskmark run --save-baseline NAME`.")
-        return EXIT_OK
-    out(format_listing(entries))
-    return EXIT_OK
-
-
-def _baselines_compare(store, args: argparse.Namespace) -> int:
-    from diskmark.compare import compare, comparison_markdown, comparison_text
-
-    a, b = store.get_baseline(args.a), store.get_baseline(args.b)
-    cmp = compare(b.session, a.session, a.name)
-    if args.format == "json":
-        import json
-
-        out(json_utf8(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
-                                 ensure_ascii=False)) + "\n")
-    elif args.format == "markdown":
-        out(comparison_markdown(cmp, f"baseline {b.name!r}"))
-    else:
-        out(comparison_text(cmp, f"baseline {b.name!r}"))
-    if args.fail_on_regression is not None:
-        return _gate(cmp, args.fail_on_regression, f"baseline {a.name!r}")
-    return EXIT_OK
-
-
-def render(session, fmt: str, unit: Unit, comparison=None) -> str:
-    """The report as it is printed or written to --output: text, CSV and Markdown show
-    control characters and undecodable bytes escaped; JSON escapes them its own way."""
-    text = _render(session, fmt, unit, comparison)
-    return text if fmt == "json" else shown(text)
-
-
-def _render(session, fmt: str, unit: Unit, comparison=None) -> str:
-    from diskmark import report
-
-    if fmt == "json":
-        extra = {"comparison": comparison.to_dict()} if comparison is not None else None
-        return report.json_report(session, extra=extra)
-    if fmt == "csv":
-        return report.csv_report(session)
-    if fmt == "markdown":
-        text = report.markdown_report(session)
-        if comparison is not None:
-            from diskmark.compare import comparison_markdown
-
-            text += "\n" + comparison_markdown(comparison)
-        return text
-    text = report.grid_report(session, unit) + "\n"
-    if session.settings.sweep:
-        text += report.curve_report(session, unit) + "\n"
-    text += report.text_report(session)
-    if comparison is not None:
-        from diskmark.compare import comparison_text
-
-        text += "\n" + comparison_text(comparison)
-    return text
-
-
-#: Notices shown even with --quiet: a file left on disk or a failure must never go unsaid.
-LOUD_SEVERITIES = ("warning", "error")
-
-
-class ProgressLine:
-    """Progress on stderr: one live line on a terminal, a line per finished test otherwise.
-    With ``enabled`` False (--quiet) only warnings and errors are printed."""
-
-    def __init__(self, enabled: bool = True):
-        self.enabled = enabled
-        self.tty = sys.stderr.isatty()
-        self._width = 0
-
-    def on_event(self, event) -> None:
-        from diskmark.report import describe_progress, format_figure
-
-        if isinstance(event, Notice):
-            if self.enabled or event.severity in LOUD_SEVERITIES:
-                self.clear()
-                say(f"diskmark: note: {event.text}")
-            return
-        if not self.enabled:
-            return
-        if isinstance(event, Progress) and self.tty:
-            line = shown(describe_progress(event), one_line=True)[:_columns() - 1]
-            if write_err("\r" + line.ljust(self._width)):
-                self._width = len(line)
-        elif isinstance(event, TestFinished):
-            r = event.result
-            line = (f"{r.label:14} {r.op.value:5} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
-                    f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
-                    f"{format_figure(r.best_lat_us, Unit.US):>10} us")
-            self.clear()
-            say(line)
-
-    def clear(self) -> None:
-        if self.enabled and self.tty and self._width:
-            write_err("\r" + " " * self._width + "\r")
-            self._width = 0
-
-
-def _columns() -> int:
-    try:
-        return os.get_terminal_size(sys.stderr.fileno()).columns
-    except OSError:
-        return 80
 
 
 if __name__ == "__main__":

@@ -1,0 +1,109 @@
+"""How long diskmark takes to draw its first frame, against a minimal Textual app.
+
+    .venv/bin/python benchmarks/first_frame.py [--rounds 15] [--size 120x40]
+
+Each round starts both programs on a fresh pseudo-terminal, in an order rotated every round,
+and times from the moment the process is started to the moment the word its first frame
+shows (diskmark: the status line's "Ready", which the main screen writes while mounting;
+the minimal app: a Static saying "Ready") has come out of the terminal. That is what the
+user waits for: Python starting, imports, reading settings, presets and themes, composing,
+styling and the first write. Both run with the same interpreter, DISKMARK_HOME in a fresh
+temporary directory (no saved settings, no user presets or themes) and the same size.
+
+Printed: each program's median and spread (min … max) over the rounds, and the ratio of the
+medians, diskmark ÷ minimal, which issue 12 wants at 1.5 or below.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import pty
+import re
+import select
+import statistics
+import struct
+import sys
+import tempfile
+import termios
+import fcntl
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+MINIMAL = """
+from textual.app import App
+from textual.widgets import Static
+
+class Minimal(App):
+    def compose(self):
+        yield Static("Ready")
+
+Minimal().run()
+"""
+DISKMARK = "import sys; from diskmark.cli import main; sys.exit(main(['--target', sys.argv[1]]))"
+ANSI = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
+MARKER = b"Ready"
+TIMEOUT_S = 30.0
+
+
+def first_frame(code: list[str], env: dict[str, str], size: tuple[int, int]) -> float:
+    """Seconds from starting ``code`` on a new terminal until MARKER is on it."""
+    started = time.perf_counter()
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the program, on the terminal
+        os.execve(sys.executable, [sys.executable, *code], env)
+    cols, rows = size
+    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    seen = b""
+    try:
+        while True:
+            left = started + TIMEOUT_S - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError(f"no first frame within {TIMEOUT_S:g} s: {code}")
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:  # the program ended
+                raise RuntimeError(f"ended before its first frame: {seen[-400:]!r}") from None
+            seen += chunk
+            if MARKER in ANSI.sub(b"", seen):
+                return time.perf_counter() - started
+    finally:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        os.close(fd)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=15)
+    parser.add_argument("--size", default="120x40")
+    args = parser.parse_args()
+    size = tuple(int(n) for n in args.size.split("x"))
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, DISKMARK_HOME=str(Path(tmp) / "home"), TERM="xterm-256color",
+                   COLUMNS=str(size[0]), LINES=str(size[1]))
+        env.pop("NO_COLOR", None)
+        env["PYTHONPATH"] = str(ROOT)
+        programs = {"minimal": ["-c", MINIMAL], "diskmark": ["-c", DISKMARK, tmp]}
+        times: dict[str, list[float]] = {name: [] for name in programs}
+        for _ in range(2):  # warm the page cache (.pyc files) before measuring
+            for code in programs.values():
+                first_frame(code, env, size)
+        names = list(programs)
+        for n in range(args.rounds):
+            for name in names[n % 2:] + names[:n % 2]:
+                times[name].append(first_frame(programs[name], env, size))
+    for name, values in times.items():
+        print(f"{name:9} median {statistics.median(values):.3f} s "
+              f"({min(values):.3f} … {max(values):.3f}, {len(values)} rounds)")
+    ratio = statistics.median(times["diskmark"]) / statistics.median(times["minimal"])
+    print(f"ratio    diskmark / minimal = {ratio:.2f} (wanted: 1.5 or below)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

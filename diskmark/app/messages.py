@@ -1,0 +1,47 @@
+"""What the benchmark worker tells the app, as typed messages (one per outcome), instead of
+the app reading worker states: an engine event, then finished, failed or stopped."""
+
+from __future__ import annotations
+
+from textual.message import Message
+
+from diskmark.model import Event, Progress, SessionResult
+
+
+class EngineEvent(Message):
+    """An engine event delivered on the app's queue. Progress is coalesced: a newer one
+    replaces an older one still waiting, so a fast stream cannot flood the UI; the events
+    that carry results are never dropped."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__()
+        self.event = event
+
+    def can_replace(self, message: Message) -> bool:
+        return (isinstance(message, EngineEvent) and isinstance(message.event, Progress)
+                and isinstance(self.event, Progress))
+
+
+class RunEnded(Message):
+    """The worker is done, one way or another."""
+
+
+class RunFinished(RunEnded):
+    """The engine returned a session: complete, stopped by the user, or failed part-way
+    (its status says which)."""
+
+    def __init__(self, session: SessionResult) -> None:
+        super().__init__()
+        self.session = session
+
+
+class RunFailed(RunEnded):
+    """The engine raised: nothing was started (an unusable target, no fio) or a bug."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__()
+        self.error = error
+
+
+class RunStopped(RunEnded):
+    """The worker was cancelled (quitting could not wait any longer)."""

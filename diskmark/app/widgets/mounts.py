@@ -1,0 +1,237 @@
+"""What the target picker shows: the mounted filesystems with what each is good for (or why
+it cannot be used), a typed path judged before it is accepted, and a directory tree of
+directories only. The judging functions are plain and tested directly."""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import DataTable, DirectoryTree
+
+from diskmark import system
+from diskmark.display import shown
+from diskmark.formatting import format_bytes
+
+RAM_FS = {"tmpfs", "ramfs"}
+NO_DIRECT_FS = {"ramfs"}
+
+
+# --- what the table shows and how a path is judged (plain functions, tested directly) ----
+
+
+def mount_status(m: system.MountInfo) -> str:
+    """"ok", or why the mount cannot be used, plus what to know (RAM, no O_DIRECT)."""
+    if not m.usable:
+        return m.reason or "cannot be used"
+    notes = []
+    if m.fstype in RAM_FS:
+        notes.append("RAM")
+    if m.fstype in NO_DIRECT_FS:
+        notes.append("no O_DIRECT")
+    return " · ".join(["ok"] + notes) if notes else "ok"
+
+
+def free_total(m: system.MountInfo) -> str:
+    if m.pseudo or m.total_bytes <= 0:
+        return "—"
+    free, total = format_bytes(m.free_bytes), format_bytes(m.total_bytes)
+    f_num, _, f_unit = free.partition(" ")
+    t_num, _, t_unit = total.partition(" ")
+    if f_unit == t_unit:
+        return f"{f_num} / {t_num} {t_unit}"
+    return f"{free} / {total}"
+
+
+def mount_of(path: str, mounts: Iterable[system.MountInfo]) -> system.MountInfo | None:
+    """The mount holding ``path`` (the longest mount point that contains it)."""
+    real = os.path.realpath(path)
+    best = None
+    for m in mounts:
+        mp = m.mountpoint.rstrip("/") or "/"
+        if real == mp or real.startswith(mp if mp.endswith("/") else mp + "/"):
+            if best is None or len(mp) > len(best.mountpoint.rstrip("/") or "/"):
+                best = m
+    return best
+
+
+def mount_notes(m: system.MountInfo | None) -> str:
+    if m is None:
+        return ""
+    if m.fstype in NO_DIRECT_FS:
+        return ("ramfs keeps files in RAM and refuses O_DIRECT: it measures memory, "
+                "and runs only buffered")
+    if m.fstype in RAM_FS:
+        return "tmpfs keeps files in RAM: it measures memory, not a disk"
+    return ""
+
+
+def check_directory(text: str, mounts: Iterable[system.MountInfo] = ()) -> tuple[str | None, str]:
+    """(absolute path, "") when ``text`` names a usable directory, else (None, reason)."""
+    raw = text.strip()
+    if not raw:
+        return None, "Type a directory, or choose a mount or a folder above."
+    path = os.path.abspath(os.path.expanduser(raw))
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None, f"{path} does not exist."
+    except PermissionError:
+        return None, f"{path} cannot be reached: permission denied."
+    except OSError as e:
+        return None, f"{path} cannot be used: {e.strerror or e}."
+    if not stat.S_ISDIR(mode):
+        kind = "a file" if stat.S_ISREG(mode) else "not a directory"
+        return None, f"{path} is {kind}; choose a directory."
+    m = mount_of(path, mounts)
+    if m is not None and m.pseudo:
+        return None, f"{path} is on a {m.reason or 'pseudo filesystem'}; choose a disk."
+    if m is not None and m.readonly:
+        return None, f"{path} is on a read-only filesystem ({m.mountpoint})."
+    if m is not None and not m.usable:
+        return None, f"{path} is on {m.mountpoint}, which cannot be used: {m.reason}."
+    if not os.access(path, os.W_OK | os.X_OK):
+        return None, (f"{path} is not writable for you; choose a directory you can write to "
+                      f"(for example one in your home directory).")
+    return path, ""
+
+
+def describe(path: str, m: system.MountInfo | None) -> str:
+    """One line about where ``path`` lives: filesystem, device, model, free space."""
+    if m is None:
+        return path
+    parts = [f"{m.fstype} on {m.device}" if m.device and m.device != m.fstype else m.fstype]
+    if m.model:
+        parts.append(m.model)
+    if m.total_bytes > 0:
+        parts.append(f"{format_bytes(m.free_bytes)} free of "
+                     f"{format_bytes(m.total_bytes)}")
+    return f"{path}: " + ", ".join(parts)
+
+
+def _clip(text: str, width: int, *, keep_end: bool = False) -> str:
+    if width <= 0:
+        return ""
+    if len(text) <= width:
+        return text
+    if width == 1:
+        return "…"
+    return "…" + text[-(width - 1):] if keep_end else text[:width - 1] + "…"
+
+
+# --- widgets ---------------------------------------------------------------------------
+
+
+class MountTable(DataTable):
+    """Mounted filesystems; Enter or a double click chooses the row."""
+
+    BINDINGS = [Binding("enter", "choose", "Use this mount", show=True)]
+
+    class Chosen(Message):
+        def __init__(self, row_key: str) -> None:
+            super().__init__()
+            self.row_key = row_key
+
+    #: Set once the user moves the cursor (key or click), so that the cursor placed by the
+    #: picker when it fills the table does not overwrite the path field.
+    user_moved = False
+
+    def on_key(self, event: events.Key) -> None:
+        self.user_moved = True
+
+    def action_choose(self) -> None:
+        if self.row_count and 0 <= self.cursor_row < self.row_count:
+            key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+            if key is not None:
+                self.post_message(self.Chosen(key))
+
+    def on_click(self, event: events.Click) -> None:
+        # Runs before DataTable's own click handling (which moves the cursor).
+        self.user_moved = True
+        if event.chain >= 2 and event.style.meta.get("row", -1) >= 0:
+            self.action_choose()
+
+
+class DirectoryPicker(DirectoryTree):
+    """A DirectoryTree of directories only (hidden ones left out). Enter or a double click
+    chooses the highlighted directory; a single click selects it into the path field."""
+
+    BINDINGS = [
+        Binding("enter", "choose", "Use this directory", show=True),
+        Binding("right", "expand", "Open", show=False),
+        Binding("left", "collapse", "Close", show=False),
+        Binding("backspace", "parent", "Parent directory", show=True),
+    ]
+
+    class Chosen(Message):
+        def __init__(self, path: Path) -> None:
+            super().__init__()
+            self.path = path
+
+    def process_label(self, label):  # type: ignore[no-untyped-def]
+        """Directory names are data: a directory called ``[/]`` is shown as it is named,
+        not read as markup (which would end the app)."""
+        if isinstance(label, str):
+            label = Text(shown(label, one_line=True))
+        return super().process_label(label)
+
+    def render_label(self, node, base_style, style):  # type: ignore[no-untyped-def]
+        """The root shows its full path (``~/bench``), not just its name."""
+        if node is not self.root or node.data is None:
+            return super().render_label(node, base_style, style)
+        full = str(node.data.path)
+        home = os.path.expanduser("~")
+        if home != "/" and (full == home or full.startswith(home + "/")):
+            full = "~" + full[len(home):]
+        original = node._label
+        node._label = self.process_label(full)
+        try:
+            return super().render_label(node, base_style, style)
+        finally:
+            node._label = original
+
+    def filter_paths(self, paths: Iterable[Path]) -> Iterable[Path]:
+        return [p for p in paths if not p.name.startswith(".") and self._safe_is_dir(p)]
+
+    def _cursor_path(self) -> Path | None:
+        node = self.cursor_node
+        return node.data.path if node is not None and node.data is not None else None
+
+    def action_choose(self) -> None:
+        path = self._cursor_path()
+        if path is not None:
+            self.post_message(self.Chosen(path))
+
+    def action_expand(self) -> None:
+        node = self.cursor_node
+        if node is not None and node.allow_expand and not node.is_expanded:
+            node.expand()
+        elif node is not None and node.children:
+            self.action_cursor_down()
+
+    def action_collapse(self) -> None:
+        node = self.cursor_node
+        if node is None:
+            return
+        if node.is_expanded and node is not self.root:
+            node.collapse()
+        elif node.parent is not None:
+            self.move_cursor(node.parent)
+        else:
+            self.action_parent()
+
+    def action_parent(self) -> None:
+        current = Path(self.path).expanduser().resolve()
+        if current.parent != current:
+            self.path = current.parent
+
+    def on_click(self, event: events.Click) -> None:
+        # Runs alongside Tree's own click handling (which moves the cursor and toggles).
+        if event.chain >= 2 and "line" in event.style.meta:
+            self.action_choose()

@@ -1,0 +1,5 @@
+import sys
+
+from diskmark.cli import main
+
+sys.exit(main())

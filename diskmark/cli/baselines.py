@@ -1,0 +1,84 @@
+"""``diskmark baselines``: list, show, compare, delete, export and import saved baselines."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, exit_code_for, gate, out, say
+from diskmark.display import json_utf8
+
+
+def cmd_baselines(args: argparse.Namespace) -> int:
+    from diskmark.store import DestinationExists, NameTaken, Store, StoreError
+
+    store = Store()
+    try:
+        if args.action == "list":
+            return _baselines_list(store)
+        if args.action == "show":
+            from diskmark.report import text_report
+
+            entry = store.get_baseline(args.name)
+            note = f"    Note: {entry.note}\n" if entry.note else ""
+            out(f"Baseline: {entry.name}\n{note}   Saved: {entry.saved}\n"
+                f"    File: {entry.path}\n\n{text_report(entry.session)}")
+            return EXIT_OK
+        if args.action == "compare":
+            return _baselines_compare(store, args)
+        if args.action == "delete":
+            entry = store.delete_baseline(args.name)
+            say(f"diskmark: deleted baseline {entry.name!r} ({entry.path})")
+            return EXIT_OK
+        if args.action == "export":
+            try:
+                dest = store.export_baseline(args.name, Path(args.file), force=args.force)
+            except DestinationExists as e:
+                error(f"{e} (--force replaces it)")
+                return exit_code_for(e)
+            say(f"diskmark: exported baseline {args.name!r} to {dest}")
+            return EXIT_OK
+        if args.action == "import":
+            try:
+                entry = store.import_baseline(Path(args.file), args.name, replace=args.force)
+            except NameTaken as e:
+                error(f"{e}; import it under another name with --name N, or replace it "
+                      f"with --force")
+                return exit_code_for(e)
+            say(f"diskmark: imported {args.file} as baseline {entry.name!r} ({entry.path})")
+            return EXIT_OK
+    except StoreError as e:
+        error(str(e))
+        return exit_code_for(e)
+    return EXIT_USAGE
+
+
+def _baselines_list(store) -> int:
+    from diskmark.store import format_listing
+
+    entries = store.baselines()
+    if not entries:
+        say(f"No baselines in {store.baselines_dir}. Save one with "
+            f"`diskmark run --save-baseline NAME`.")
+        return EXIT_OK
+    out(format_listing(entries))
+    return EXIT_OK
+
+
+def _baselines_compare(store, args: argparse.Namespace) -> int:
+    from diskmark.compare import compare, comparison_markdown, comparison_text
+
+    a, b = store.get_baseline(args.a), store.get_baseline(args.b)
+    cmp = compare(b.session, a.session, a.name)
+    if args.format == "json":
+        import json
+
+        out(json_utf8(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
+                                 ensure_ascii=False)) + "\n")
+    elif args.format == "markdown":
+        out(comparison_markdown(cmp, f"baseline {b.name!r}"))
+    else:
+        out(comparison_text(cmp, f"baseline {b.name!r}"))
+    if args.fail_on_regression is not None:
+        return gate(cmp, args.fail_on_regression, f"baseline {a.name!r}")
+    return EXIT_OK

@@ -1,0 +1,137 @@
+"""What the command line prints and the status it exits with: the report in the format
+asked for, progress and notes on stderr, and what an error or a regression means to a
+script (the exceptions say what happened; this module says which exit code that is)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from diskmark.display import shown
+from diskmark.model import Notice, Progress, TestFinished, Unit
+from diskmark.streams import write_err, write_out
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+
+def exit_code_for(error: Exception) -> int:
+    """What a failure means to a script: EXIT_USAGE when nothing was started or changed (an
+    unusable target, fio missing, a bad baseline name or file), EXIT_FAILED when the work
+    failed part-way (fio, reading or writing a file)."""
+    from diskmark.engine.errors import NotStarted
+    from diskmark.store import StoreError, StoreIOError
+
+    if isinstance(error, NotStarted):
+        return EXIT_USAGE
+    if isinstance(error, StoreError) and not isinstance(error, StoreIOError):
+        return EXIT_USAGE
+    return EXIT_FAILED
+
+
+def out(text: str) -> None:
+    """Write what the user asked for to stdout, with the control characters and undecodable
+    bytes of names, notes, paths and device strings shown escaped (see diskmark.display).
+    Raises BrokenPipeError when the reader has gone; ``main`` ends the command then."""
+    write_out(shown(text))
+
+
+def say(line: str) -> None:
+    """One message line on stderr, escaped as ``out`` does; a broken stderr is ignored."""
+    write_err(shown(line) + "\n")
+
+
+def error(message: str) -> None:
+    say(f"diskmark: {message}")
+
+
+def gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
+    from diskmark.compare import gate
+
+    verdict, lines = gate(comparison, pct, against)
+    if verdict == "pass":
+        if not quiet:
+            say("\n".join(f"diskmark: {line}" for line in lines))
+        return EXIT_OK
+    say("\n".join(f"diskmark: {line}" for line in lines))
+    return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
+
+
+def render(session, fmt: str, unit: Unit, comparison=None) -> str:
+    """The report as it is printed or written to --output: text, CSV and Markdown show
+    control characters and undecodable bytes escaped; JSON escapes them its own way."""
+    text = _render(session, fmt, unit, comparison)
+    return text if fmt == "json" else shown(text)
+
+
+def _render(session, fmt: str, unit: Unit, comparison=None) -> str:
+    from diskmark import report
+
+    if fmt == "json":
+        extra = {"comparison": comparison.to_dict()} if comparison is not None else None
+        return report.json_report(session, extra=extra)
+    if fmt == "csv":
+        return report.csv_report(session)
+    if fmt == "markdown":
+        text = report.markdown_report(session)
+        if comparison is not None:
+            from diskmark.compare import comparison_markdown
+
+            text += "\n" + comparison_markdown(comparison)
+        return text
+    text = report.grid_report(session, unit) + "\n"
+    if session.settings.sweep:
+        text += report.curve_report(session, unit) + "\n"
+    text += report.text_report(session)
+    if comparison is not None:
+        from diskmark.compare import comparison_text
+
+        text += "\n" + comparison_text(comparison)
+    return text
+
+
+#: Notices shown even with --quiet: a file left on disk or a failure must never go unsaid.
+LOUD_SEVERITIES = ("warning", "error")
+
+
+class ProgressLine:
+    """Progress on stderr: one live line on a terminal, a line per finished test otherwise.
+    With ``enabled`` False (--quiet) only warnings and errors are printed."""
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self._width = 0
+
+    def on_event(self, event) -> None:
+        from diskmark.report import describe_progress, format_figure
+
+        if isinstance(event, Notice):
+            if self.enabled or event.severity in LOUD_SEVERITIES:
+                self.clear()
+                say(f"diskmark: note: {event.text}")
+            return
+        if not self.enabled:
+            return
+        if isinstance(event, Progress) and self.tty:
+            line = shown(describe_progress(event), one_line=True)[:_columns() - 1]
+            if write_err("\r" + line.ljust(self._width)):
+                self._width = len(line)
+        elif isinstance(event, TestFinished):
+            r = event.result
+            line = (f"{r.label:14} {r.op.value:5} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
+                    f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
+                    f"{format_figure(r.best_lat_us, Unit.US):>10} us")
+            self.clear()
+            say(line)
+
+    def clear(self) -> None:
+        if self.enabled and self.tty and self._width:
+            write_err("\r" + " " * self._width + "\r")
+            self._width = 0
+
+
+def _columns() -> int:
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except OSError:
+        return 80

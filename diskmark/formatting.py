@@ -1,0 +1,239 @@
+"""Numbers and names in words: the one place that decides how diskmark writes a figure, a
+size, a duration, a date, a mode, a change against a baseline, and the notes on a result
+(unstable passes, bandwidth dips, a figure the CPU set).
+
+The CLI, the reports, the store's listings and the app all print through these, so a figure
+reads the same everywhere. Everything here is a pure function of numbers and the basic
+names (:mod:`diskmark.units`, :mod:`diskmark.settings`): the results themselves
+(:mod:`diskmark.model`) return numbers and leave the words to this module.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from diskmark.settings import Mode, Op
+from diskmark.units import GIB, MIB, Unit, format_size
+
+if TYPE_CHECKING:
+    from diskmark.model import CpuLimit
+    from diskmark.store import Entry
+
+__all__ = ["DELTA_GLYPHS", "MODE_LABELS", "MODE_REPORT", "block_label", "cpu_limit_text",
+           "dip_note", "dip_notes", "disk_kind", "format_bytes", "format_date", "format_delta",
+           "format_duration", "format_figure", "format_size", "meter_fraction", "mix_label",
+           "short_date", "signed_pct", "size_text", "test_title", "unstable_text"]
+
+# --- figures -------------------------------------------------------------------------------
+
+
+def _finite(value: float | None) -> float:
+    return value if value is not None and math.isfinite(value) else 0.0
+
+
+def format_figure(value: float | None, unit: Unit) -> str:
+    """CDM's display precision: GB/s %.3f, everything else %.2f; 0 or missing is 0.00."""
+    value = _finite(value)
+    if value == 0:
+        return "0.00"
+    return f"{value:.3f}" if unit is Unit.GB_S else f"{value:.2f}"
+
+
+def meter_fraction(value: float | None, unit: Unit) -> float:
+    """How full a tile's meter bar is, on CDM's log scale, in [0, 1].
+
+    MB/s: log10(MB/s x 10) / 6 (0.1 MB/s empty, 100 MB/s half, 100 GB/s full); GB/s is
+    converted to MB/s first; IOPS: log10(IOPS x 10) / 7; µs: 1 - log10(µs) / 6 (1 µs full,
+    1 ms half, 1 s empty). Nothing measured (0 or less) is an empty bar.
+    """
+    value = _finite(value)
+    if value <= 0:
+        return 0.0
+    if unit is Unit.GB_S:
+        value *= 1000
+    if unit is Unit.US:
+        fraction = 1 - math.log10(value) / 6
+    elif unit is Unit.IOPS:
+        fraction = math.log10(value * 10) / 7
+    else:
+        fraction = math.log10(value * 10) / 6
+    return min(1.0, max(0.0, fraction))
+
+
+# --- sizes, durations, dates ---------------------------------------------------------------
+
+
+def size_text(nbytes: int) -> str:
+    """'1 GiB', '512 MiB': CDM's Test line puts a space before the unit."""
+    if nbytes >= GIB and nbytes % GIB == 0:
+        return f"{nbytes // GIB} GiB"
+    return f"{nbytes / MIB:g} MiB"
+
+
+def block_label(nbytes: int) -> tuple[int, str]:
+    """A block size as CDM's number + unit pair: (1, 'MiB'), (128, 'KiB')."""
+    if nbytes >= MIB and nbytes % MIB == 0:
+        return nbytes // MIB, "MiB"
+    return nbytes // 1024, "KiB"
+
+
+def format_bytes(n: int, digits: int = 1) -> str:
+    """Binary units for display: "512 B", "16.0 MiB", "814.2 GiB"."""
+    value, unit = float(n), "B"
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):  # noqa: B007 - the last one stays
+        if abs(value) < 1024 or unit == "PiB":
+            break
+        value /= 1024
+    return f"{int(value)} B" if unit == "B" else f"{value:.{digits}f} {unit}"
+
+
+def format_duration(seconds: float) -> str:
+    """``1:05`` or ``1:02:05``: compact enough for a status line."""
+    seconds = max(int(round(seconds)), 0)
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def format_date(iso: str, *, seconds: bool = True, time: bool = True,
+                missing: str = "unknown date") -> str:
+    """``2024/05/01 10:00:00`` (CDM's date order), shorter without ``seconds`` or ``time``;
+    the text as it is when it is no date, ``missing`` when there is none."""
+    try:
+        when = datetime.fromisoformat(iso)
+    except (TypeError, ValueError):
+        return iso or missing
+    return when.strftime("%Y/%m/%d" + (" %H:%M" if time else "") + (":%S" if time and seconds else ""))
+
+
+# --- names ---------------------------------------------------------------------------------
+
+#: A mode as the app names it …
+MODE_LABELS = {Mode.READ_WRITE: "Read & Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
+#: … and as CrystalDiskMark's text report does.
+MODE_REPORT = {Mode.READ_WRITE: "Read&Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
+
+
+def mix_label(read: int | None, *, percent: bool = False) -> str:
+    """``R70/W30`` (``R70%/W30%``), or ``none`` without a mix."""
+    if read is None:
+        return "none"
+    sign = "%" if percent else ""
+    return f"R{read}{sign}/W{100 - read}{sign}"
+
+
+def test_title(label: str, op: Op, mix_read: int | None = None) -> str:
+    """The test in full: 'SEQ1M Q8T1 Read', 'RND4K Q1T1 Mix R70/W30' (CDM's 'Sequential
+    Read' does not say which of four rows runs)."""
+    if op is Op.MIX:
+        return f"{label} Mix {mix_label(mix_read or 0)}"
+    return f"{label} {op.value.capitalize()}"
+
+
+test_title.__test__ = False  # type: ignore[attr-defined]  # a function, not a pytest test
+
+
+def disk_kind(rotational: bool | None, virtual: str = "") -> str:
+    """"SSD", "HDD", "virtual disk (virtio)" or "" when unknown. A hypervisor's disk claims
+    to rotate (the kernel's default), so it is never called an HDD."""
+    if virtual:
+        return f"virtual disk ({virtual})"
+    return {True: "HDD", False: "SSD"}.get(rotational, "")  # type: ignore[arg-type]
+
+
+# --- changes against a baseline ------------------------------------------------------------
+
+#: The verdict as a glyph, so that a monochrome terminal tells better from worse too.
+DELTA_GLYPHS = {"better": "▲", "worse": "▼", "same": "="}
+
+
+def format_delta(pct: float | None, verdict: str, *, glyph: bool = True) -> str:
+    """``▲ +4.2%``, ``▼ −7.9%``, ``= +0.8%``: the glyph is the verdict (▲ better, whatever
+    the direction: for latency a fall is better), the number the change of the figure."""
+    if pct is None:
+        change = "from 0"
+    elif round(abs(pct), 1) == 0:
+        change = "±0.0%"
+    else:
+        change = f"{'+' if pct > 0 else '−'}{abs(pct):.1f}%"
+    return f"{DELTA_GLYPHS[verdict]} {change}" if glyph else change
+
+
+def signed_pct(pct: float | None) -> str:
+    """``+4.2%``, ``n/a`` when there is no change to speak of (a baseline of 0)."""
+    return "n/a" if pct is None else f"{pct:+.1f}%"
+
+
+# --- notes on a result ---------------------------------------------------------------------
+
+
+def unstable_text(r_avg_pct: float | None) -> str | None:
+    """The passes disagree: ``runs differ by 9%`` (None when they do not)."""
+    return None if r_avg_pct is None else f"runs differ by {r_avg_pct:.0f}%"
+
+
+def dip_note(pass_no: int, dips: list[tuple[int, float]], threshold_pct: float) -> str:
+    """One pass's bandwidth dips (``(second, MB/s)`` pairs) in plain words, its worst one
+    named."""
+    second, lowest = min(dips, key=lambda d: d[1])
+    return (f"pass {pass_no}: {len(dips)} s below {100 - threshold_pct:g}% of the median "
+            f"(lowest {lowest:.1f} MB/s at {second} s)")
+
+
+def dip_notes(passes: list[tuple[int, list[tuple[int, float]]]], threshold_pct: float) -> list[str]:
+    """Every pass's dips in words (``passes``: what ``TestResult.dips()`` returns)."""
+    return [dip_note(n, found, threshold_pct) for n, found in passes]
+
+
+def cpu_limit_text(limit: CpuLimit | None) -> str | None:
+    """Why the CPU, not the drive, set a figure (None: it did not): fio's threads were
+    saturated, or every core of the machine was busy while fio wanted CPU."""
+    if limit is None:
+        return None
+    threads, cpus = limit.threads, limit.cpus
+    if limit.thread_pct is not None:
+        return (f"fio's thread{'s were' if threads > 1 else ' was'} busy "
+                f"{limit.thread_pct:.0f}% of the time")
+    cores = f"all {cpus} CPU cores were" if cpus and cpus > 1 else "the CPU was"
+    crowd = (f"; {threads} threads on {cpus} core{'s' if cpus > 1 else ''}"
+             if cpus and threads > cpus else "")
+    return f"{cores} busy {limit.machine_pct or 0:.0f}% of the time{crowd}"
+
+
+def short_date(iso: str, time: bool = True) -> str:
+    """``2024/05/01 10:00`` (``2024/05/01`` without ``time``): a date in a list or a line."""
+    return format_date(iso, seconds=False, time=time)
+
+
+def _listing_date(iso: str) -> str:
+    return format_date(iso, seconds=False, missing="-")
+
+
+def _mb(value: float | None) -> str:
+    return f"{value:.2f}" if value is not None else "-"
+
+
+def format_listing(entries: list[Entry]) -> str:
+    """Baselines as a table: name, date of the run, device, filesystem and the headline test's
+    read/write MB/s, then the note; damaged files flagged with their reason and path."""
+    if not entries:
+        return ""
+    ok = [e for e in entries if e.ok]
+    nw = max([4] + [len(e.name) for e in entries])
+    dw = max([6] + [len(e.device) for e in ok])
+    fw = max([2] + [len(e.fstype) for e in ok])
+    head = (f"{'NAME':<{nw}}  {'RUN DATE':<16}  {'DEVICE':<{dw}}  {'FS':<{fw}}  "
+            f"{'READ MB/s':>10}  {'WRITE MB/s':>10}  HEADLINE TEST / NOTE")
+    lines = [head]
+    for e in entries:
+        if not e.ok:
+            lines.append(f"{e.name:<{nw}}  DAMAGED: {e.damaged} [{e.path}]")
+            continue
+        label, read, write = e.headline()
+        extra = " / ".join(x for x in (label, e.note.replace("\n", " ")) if x)
+        lines.append(f"{e.name:<{nw}}  {_listing_date(e.started or e.saved):<16}  "
+                     f"{e.device or '-':<{dw}}  {e.fstype or '-':<{fw}}  "
+                     f"{_mb(read):>10}  {_mb(write):>10}  {extra}")
+    return "\n".join(lines) + "\n"
