@@ -148,16 +148,16 @@ def _row(values: sqlite3.Row | tuple) -> Row:
 
 
 def canonical(document: dict[str, Any]) -> str:
-    """The document as JSON text, as it is stored: exact, UTF-8, no NaN (refused)."""
-    return json.dumps(document, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    """The document as JSON text, as it is stored: exact (any string, even one holding a
+    lone surrogate, survives as an escape), no NaN (refused)."""
+    return json.dumps(document, allow_nan=False, separators=(",", ":"))
 
 
 def digest(document: dict[str, Any]) -> str:
     """A fingerprint of the content, whatever the formatting or key order of the file it came
     from: the same run imported twice has the same digest."""
-    text = json.dumps(document, ensure_ascii=False, allow_nan=False, sort_keys=True,
-                      separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+    text = json.dumps(document, allow_nan=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def timestamp(iso: str) -> float | None:

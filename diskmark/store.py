@@ -663,7 +663,9 @@ class Store:
                 text = database.document(conn, row.id) if row is not None else None
         if row is not None:
             return self._entry(row, text)
-        return next((e for e in kept if norm in (e.path.stem, e.path.name)), None)
+        direct = self.baseline_path(norm)  # the file an earlier diskmark kept it in, damaged
+        return next((e for e in kept if e.path == direct), None) or \
+            next((e for e in kept if norm in (e.path.stem, e.path.name)), None)
 
     def get_baseline(self, name: str, allow_damaged: bool = False) -> Entry:
         """The baseline called ``name``. Raises NotFound, or Damaged (unless
@@ -971,7 +973,7 @@ def _plain(document: dict[str, Any]) -> dict[str, Any]:
     """The document as it reads back from JSON (tuples become lists, and so on), so that what
     is returned after a save equals what a later read gives."""
     try:
-        return json.loads(json.dumps(document, allow_nan=False))
+        return json.loads(json_utf8(json.dumps(document, ensure_ascii=False, allow_nan=False)))
     except ValueError as e:
         raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
 
