@@ -720,7 +720,8 @@ class Store:
         version = version or __version__
         try:
             with (nullcontext(conn) if conn is not None else self.db()) as c:
-                with database.transaction(c):
+                # inside the caller's transaction (a batch of imports), or in one of its own
+                with nullcontext(c) if c.in_transaction else database.transaction(c):
                     if replace_id is not None:
                         database.delete(c, [replace_id])
                     row_id = database.insert(c, kind, name, note, saved, version, document)
@@ -758,20 +759,33 @@ class Store:
                 continue  # the same second and the same random id: try another
         raise StoreIOError(f"cannot find a free id for a run in {self.database}")
 
-    def import_history(self, src: Path) -> tuple[Entry | None, database.Row | None]:
-        """Import one result file (``diskmark run --format json`` output, or an export)
-        into the history. Returns (the new entry, None), or (None, the run it duplicates).
-        Raises InvalidFile (or NotFound, StoreIOError) and writes nothing on bad input."""
+    def import_history(self, sources: list[Path]) -> list[tuple[Path, str, str]]:
+        """Import result files (``diskmark run --format json`` reports, or exports) into the
+        history, a batch of files per transaction. Returns (file, outcome, detail) for each:
+        ``imported`` (detail: the new id), ``duplicate`` (detail: the id of the run it
+        repeats) or ``invalid`` (detail: why; nothing of it was written)."""
         from diskmark import legacy_json
 
-        header, document = legacy_json.read_result_file(Path(src))
+        out: list[tuple[Path, str, str]] = []
         with self.db() as conn:
-            same = database.by_digest(conn, "history", database.digest(document))
-            if same is not None:
-                return None, same
-            entry_id = header.get("name") if header.get("kind") == "history" else None
-            return self.add_history(document, header.get("saved"), header.get("diskmark_version", ""),
-                                    entry_id, conn=conn), None
+            for start in range(0, len(sources), legacy_json.BATCH):
+                with database.transaction(conn):
+                    for src in sources[start:start + legacy_json.BATCH]:
+                        try:
+                            header, document = legacy_json.read_result_file(Path(src))
+                        except (InvalidFile, NotFound) as e:
+                            out.append((src, "invalid", str(e)))
+                            continue
+                        same = database.by_digest(conn, "history", database.digest(document))
+                        if same is not None:
+                            out.append((src, "duplicate", same.name))
+                            continue
+                        entry_id = header.get("name") if header.get("kind") == "history" else None
+                        entry = self.add_history(document, header.get("saved"),
+                                                 header.get("diskmark_version", ""), entry_id,
+                                                 conn=conn)
+                        out.append((src, "imported", entry.name))
+        return out
 
     def save_baseline(self, session: SessionResult, name: str, note: str = "",
                       replace: bool = False) -> Entry:
