@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sqlite3
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -275,6 +276,22 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
         raise
 
 
+def _use_wal(conn: sqlite3.Connection) -> None:
+    """Switch a new file to WAL (it stays so). SQLite answers "database is locked" at once,
+    without waiting out the busy timeout, when another process opens the file meanwhile (two
+    diskmark processes starting on a new data directory): try again until the timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
 @contextmanager
 def connect(path: Path, create: bool = True) -> Iterator[sqlite3.Connection | None]:
     """A connection to the database at ``path``, migrated, closed afterwards. With
@@ -292,8 +309,7 @@ def connect(path: Path, create: bool = True) -> Iterator[sqlite3.Connection | No
     try:
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                conn.execute("PRAGMA journal_mode = WAL")
+            _use_wal(conn)
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
             _migrate(conn, path)
@@ -359,17 +375,21 @@ def delete(conn: sqlite3.Connection, ids: list[int]) -> int:
 @dataclass
 class Filters:
     """What a listing is narrowed to; empty strings match everything. ``device``,
-    ``target`` and ``host`` match exactly or, failing that, as a substring."""
+    ``target`` and ``host`` match exactly or, unless ``exact``, as a substring."""
 
     device: str = ""
     target: str = ""
     host: str = ""
+    exact: bool = False  # a value chosen from a list: /dev/sda must not match /dev/sda1
 
     def where(self) -> tuple[str, list[Any]]:
         clauses, args = [], []
         for column in ("device", "target", "host"):
             value = getattr(self, column)
-            if value:
+            if value and self.exact:
+                clauses.append(f"{column} = ?")
+                args.append(value)
+            elif value:
                 clauses.append(f"({column} = ? OR instr({column}, ?) > 0)")
                 args += [value, value]
         return (" AND " + " AND ".join(clauses) if clauses else ""), args
@@ -468,8 +488,13 @@ def points(conn: sqlite3.Connection, label: str, op: str, filters: Filters | Non
     return [Point(*r) for r in conn.execute(sql, params)]
 
 
-def saved_tests(conn: sqlite3.Connection) -> list[tuple[str, str, int]]:
-    """(label, op, how many results) of every test ever saved, most common first."""
+def saved_tests(conn: sqlite3.Connection,
+                filters: Filters | None = None) -> list[tuple[str, str, int]]:
+    """(label, op, how many results) of every test ever saved (in the results ``filters``
+    match), most common first."""
+    extra, args = (filters or Filters()).where()
+    extra = extra.replace("device", "r.device").replace("target", "r.target") \
+        .replace("host", "r.host")
     return [tuple(r) for r in conn.execute(
-        "SELECT label, op, count(*) FROM figures GROUP BY label, op "
-        "ORDER BY count(*) DESC, label, op")]
+        "SELECT f.label, f.op, count(*) FROM figures f JOIN results r ON r.id = f.result_id "
+        f"WHERE 1{extra} GROUP BY f.label, f.op ORDER BY count(*) DESC, f.label, f.op", args)]

@@ -104,7 +104,9 @@ def adopt(store: "Store", kind: str) -> list[Entry]:
     if not files:
         return []
     loaded = [load(path, kind) for path in files]
-    kept = [entry for entry, document in loaded if document is None]
+    # a file gone meanwhile was imported and moved aside by another diskmark: not damaged
+    kept = [entry for entry, document in loaded
+            if document is None and (entry.path.exists() or entry.path.is_symlink())]
     good = [(entry, document) for entry, document in loaded if document is not None]
     if not good:
         return kept

@@ -927,7 +927,16 @@ class Store:
             history_entry = self.get_history(history_entry)
         if history_entry.session is None:
             raise Damaged(f"history entry {history_entry.name!r} is damaged: {history_entry.damaged}")
-        return self.save_baseline(history_entry.session, name, note, replace=replace)
+        if history_entry.document is None:
+            return self.save_baseline(history_entry.session, name, note, replace=replace)
+        # the run's document as it was saved (fields of a newer diskmark included), so the
+        # baseline and the run are one and the same in a trend
+        name = check_name(name)
+        if not isinstance(note, str):
+            raise StoreError("a note must be text")
+        if not database.measured_figures(history_entry.document):
+            raise StoreError("cannot save a result without any measured test as a baseline")
+        return self._save_baseline(history_entry.document, name, note, replace)
 
     # --- export / import -----------------------------------------------------------------
 
