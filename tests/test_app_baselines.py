@@ -324,7 +324,7 @@ async def test_history_lists_runs_and_promotes_one(target):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
         await on_screen(pilot, HistoryScreen, "the history")
-        assert app.screen.entries == []
+        assert app.screen.items == []
         assert "No run has finished yet" in str(app.screen.query_one("#saved-detail").render())
         await pilot.press("escape")
 
@@ -333,9 +333,10 @@ async def test_history_lists_runs_and_promotes_one(target):
         await wait_until(pilot, lambda: len(Store().history()) == 2, 5, "the history files")
         await pilot.press("h")
         await on_screen(pilot, HistoryScreen, "the history")
-        entries = app.screen.entries
-        assert len(entries) == 2
-        assert {t.label for t in entries[0].session.tests} == {"RND4K Q1T1"}  # newest first
+        rows = app.screen.rows
+        assert len(rows) == 2
+        newest = app.screen.entry_of(rows[0])
+        assert {t.label for t in newest.session.tests} == {"RND4K Q1T1"}  # newest first
 
         await pilot.press("c")  # against what the window shows: rows 0 and 3
         await on_screen(pilot, ComparisonScreen, "the comparison")
