@@ -227,8 +227,12 @@ def estimated_height(session: SessionResult, reference: bool) -> int:
     """Roughly how tall the page is at 1100 px wide, for a screenshot that shows all of it."""
     rows = len(_grid(session)[0])
     charts = sum(1 for t in session.tests if t.complete and any(r.bw_samples for r in t.runs))
-    commands = sum(1 for t in session.tests if t.fio_command)
-    height = 140 + rows * 80 + 60 + ((charts + 1) // 2) * 230 + 60 + 13 * 32 + commands * 90
+    # a command's box: its label, padding, and a 16 px line per ~140 characters it wraps to
+    commands = sum(44 + 16 * -(-len(shlex.join(t.fio_command)) // 140)
+                   for t in session.tests if t.fio_command)
+    notes = 44 * len(session.warnings) + (32 if session.settings.comment else 0)
+    height = (140 + rows * 80 + 60 + ((charts + 1) // 2) * 230 + 60 + 13 * 32 + notes
+              + (60 if commands else 0) + commands + 120)
     if reference:
         height += 160 + len(session.tests) * len(GATE_UNITS) * 30
     return height

@@ -57,7 +57,8 @@ def bandwidth_svg(runs: list[RunResult], colours: dict[str, str], title: str) ->
             parts.append(f'<circle cx="{LEFT + (x0 + second - 1) * step:.1f}" cy="{y(mb_s):.1f}" '
                          f'r="3" fill="{warn}"><title>pass {n}, second {second}: '
                          f'{mb_s:.1f} MB/s</title></circle>')
-        mid = LEFT + (x0 + (len(run.bw_samples) - 1) / 2) * step
+        # a pass of one second at the right edge: its label still inside the picture
+        mid = min(LEFT + (x0 + (len(run.bw_samples) - 1) / 2) * step, WIDTH - RIGHT - 18)
         parts.append(f'<text x="{mid:.1f}" y="{HEIGHT - 6}" text-anchor="middle">pass {n}</text>')
         x0 += len(run.bw_samples) + gap
     parts.append("</svg>")
