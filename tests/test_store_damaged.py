@@ -69,6 +69,8 @@ def mutated(doc: dict, path: tuple, value: Any = None, delete: bool = False) -> 
             del node[path[-1]]
         else:
             node.pop(path[-1])
+    elif isinstance(node, list) and path[-1] == len(node):
+        node.append(value)  # a pass of under a second has no whole second to damage: add one
     else:
         node[path[-1]] = value
     return doc
