@@ -780,7 +780,9 @@ class Store:
                         if same is not None:
                             out.append((src, "duplicate", same.name))
                             continue
-                        entry_id = header.get("name") if header.get("kind") == "history" else None
+                        # an export of this history (<id>.json) keeps its id where it is free
+                        entry_id = header.get("name") if header.get("kind") == "history" else \
+                            Path(src).stem
                         entry = self.add_history(document, header.get("saved"),
                                                  header.get("diskmark_version", ""), entry_id,
                                                  conn=conn)
