@@ -214,7 +214,12 @@ def noise_band(current: TestResult, baseline: TestResult, unit: Unit) -> tuple[f
     single pass says nothing about noise, the other side's passes do); neither: the 3 %
     default. Returns (band, from_runs)."""
     u = Unit.MB_S if unit is Unit.GB_S else unit
-    known = [t.spread(u).r_avg_pct for t in (current, baseline) if len(t.runs) >= 2]
+    return noise_from([t.spread(u).r_avg_pct for t in (current, baseline) if len(t.runs) >= 2])
+
+
+def noise_from(known: list[float]) -> tuple[float, bool]:
+    """The band of :func:`noise_band` from the R/Avg % of the sides that have two passes or
+    more (a trend has the spreads without the passes): the largest, else the default."""
     if known:
         return max(known), True
     return DEFAULT_NOISE_PCT, False

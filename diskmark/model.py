@@ -375,6 +375,7 @@ class SystemFacts:
     kernel: str = ""
     os: str = ""
     cpus: int | None = None  # CPU cores diskmark could use, for the CPU-limited verdict
+    hostname: str = ""  # the machine that measured, so a history gathered from many can be told apart
 
     @property
     def spinning(self) -> bool:

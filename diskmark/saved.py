@@ -12,9 +12,12 @@ the errors the store raises.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from dataclasses import dataclass
+import re
+import unicodedata
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -73,9 +76,13 @@ class StoreIOError(StoreError):
 
 @dataclass
 class Entry:
-    """One saved file. ``session`` is None exactly when ``damaged`` holds the reason."""
+    """One saved result. ``session`` is None exactly when ``damaged`` holds the reason.
 
-    name: str  # baselines: the display name; history: the file's id; damaged: the file stem
+    A result in the database has its row ``id`` and ``path`` is the database file; a JSON
+    file that could not be imported (damaged, or a clash) has ``id`` None and ``path`` is
+    that file, which diskmark keeps where it is."""
+
+    name: str  # baselines: the display name; history: the run's id; damaged: the file stem
     note: str
     saved: str  # ISO 8601, when it was written
     path: Path
@@ -83,10 +90,26 @@ class Entry:
     session: SessionResult | None = None
     damaged: str | None = None
     diskmark_version: str = ""
+    id: int | None = None  # the database row
+    #: the diskmark.result/1 document as saved (unknown fields of a newer diskmark included)
+    document: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
     def ok(self) -> bool:
         return self.damaged is None and self.session is not None
+
+    @property
+    def ident(self) -> tuple:
+        """What tells two entries apart (their row, or their file)."""
+        return ("row", self.id) if self.id is not None else ("file", str(self.path))
+
+    @property
+    def file_name(self) -> str:
+        """The name its JSON export takes: ``<slug>.json`` for a baseline, ``<id>.json``
+        for a run, the file's own name for a file that was not imported."""
+        if self.id is None:
+            return self.path.name
+        return f"{slug(self.name)}.json" if self.kind == "baseline" else f"{self.name}.json"
 
     @property
     def started(self) -> str:
@@ -123,7 +146,7 @@ class Entry:
             raise Damaged(f"{self.path.name} is damaged: {self.damaged}")
         return {"schema": SCHEMA, "kind": self.kind, "name": self.name, "note": self.note,
                 "saved": self.saved, "diskmark_version": self.diskmark_version or __version__,
-                "result": self.session.to_dict()}
+                "result": self.document if self.document is not None else self.session.to_dict()}
 
 
 
@@ -274,7 +297,7 @@ _SETTINGS_FIELDS = {name: _by_rule(rule) for name, rule in SETTINGS_RULES.items(
 _SYSTEM_FIELDS = {
     **{name: _check_text for name in ("target", "mountpoint", "device", "fstype",
                                       "mount_options", "model", "scheduler", "interface",
-                                      "kernel", "os", "virtual")},
+                                      "kernel", "os", "virtual", "hostname")},
     "total_bytes": _figure, "free_bytes": _figure, "rotational": _check_rotational,
     "interface_mb_s": _maybe_figure, "cpus": _optional(_check_positive),
 }
@@ -406,3 +429,35 @@ def session_problem(session: SessionResult) -> str | None:
     except ValueError as e:
         return str(e)
     return None
+
+
+# --- names -------------------------------------------------------------------------------
+
+
+def normalize_name(name: str) -> str:
+    """The canonical form of a baseline name: NFC, surrounding whitespace removed."""
+    return unicodedata.normalize("NFC", str(name)).strip()
+
+
+def check_name(name: str) -> str:
+    """Return the canonical name, or raise StoreError saying what is wrong with it."""
+    if not isinstance(name, str):
+        raise StoreError("a baseline name must be text")
+    norm = normalize_name(name)
+    if not norm:
+        raise StoreError("a baseline name cannot be empty")
+    if len(norm) > NAME_MAX:
+        raise StoreError(f"a baseline name can have at most {NAME_MAX} characters, not {len(norm)}")
+    if not norm.isprintable():
+        raise StoreError(f"a baseline name must be printable text (no newlines, tabs or "
+                         f"control characters): {norm!r}")
+    return norm
+
+
+def slug(name: str) -> str:
+    """A file-system-safe, distinct stem for a name: ``nvme-ext4-1a2b3c4d``."""
+    norm = normalize_name(name)
+    ascii_ = unicodedata.normalize("NFKD", norm).encode("ascii", "ignore").decode().lower()
+    base = re.sub(r"[^a-z0-9]+", "-", ascii_).strip("-")[:40].strip("-") or "baseline"
+    digest = hashlib.sha256(norm.encode("utf-8")).hexdigest()[:8]
+    return f"{base}-{digest}"

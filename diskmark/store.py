@@ -1,90 +1,62 @@
-"""Saved results: the run history and named baselines, as versioned JSON files.
+"""Saved results: the run history and named baselines, in one SQLite file.
 
-Layout under :func:`diskmark.paths.data_dir` (``DISKMARK_HOME/data`` when that is set)::
+Under :func:`diskmark.paths.data_dir` (``DISKMARK_HOME/data`` when that is set) the file
+``diskmark.sqlite3`` (see :mod:`diskmark.database`) holds every finished session and every
+named baseline: the whole ``diskmark.result/1`` document of each, plus indexed columns for
+listings, filters and trends. Writes are transactions (WAL, ``synchronous=FULL``), so a crash
+or a ``kill -9`` leaves what was committed, never half of a save; two processes saving at
+once both succeed.
 
-    history/<started, UTC>-<shortid>.json    every finished session
-    baselines/<slug>-<hash>.json             one file per named baseline
+Sharing stays JSON: a baseline exports to (and imports from) a ``diskmark.saved/1`` file,
+``{"schema", "kind", "name", "note", "saved", "diskmark_version", "result"}``; the history
+imports the reports of ``diskmark run --format json``. The JSON files of earlier versions
+(``history/*.json``, ``baselines/*.json``) are imported when found and then moved aside to
+``imported-json/`` (see :mod:`diskmark.legacy_json`).
 
-Each file holds ``{"schema": "diskmark.saved/1", "kind": "history"|"baseline", "name",
-"note", "saved", "diskmark_version", "result": SessionResult.to_dict()}``; the result carries
-the settings, the system facts, fio's version and every pass of every test. Files are written
-atomically (:func:`diskmark.atomic.write_atomic`: temporary file, fsync, rename), so a crash
-leaves the old file or the new one, never half of one.
+A file or row that cannot be read (empty, truncated, not JSON, another program's, written by
+a newer diskmark, with impossible figures) is listed as an :class:`Entry` with ``damaged``
+set to the reason. It never raises out of a listing and is never replaced without
+``replace=True``; a damaged file is then moved aside to ``<file>.damaged-<timestamp>``.
 
-A file that cannot be read (empty, truncated, not JSON, another program's, written by a newer
-diskmark, with impossible figures) is listed as an :class:`Entry` with ``damaged`` set to the
-reason. It never raises out of a listing and is never replaced without ``replace=True``, which
-first moves it aside to ``<file>.damaged-<timestamp>``.
-
-Baseline names are any printable text. The file name is a safe slug of the name plus a short
-hash of it, so "NVMe / ext4" and "nvme-ext4" stay distinct; the name itself lives in the file.
+Baseline names are any printable text; an export's file name is a safe slug of the name plus
+a short hash of it, so "NVMe / ext4" and "nvme-ext4" stay distinct.
 
 Nothing here imports Textual; the TUI and the CLI both call :class:`Store`.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 import secrets
-import unicodedata
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from diskmark import __version__, paths
-from diskmark.atomic import move_aside, remove_stale_temps, write_atomic
+from diskmark import __version__, database, paths
+from diskmark.atomic import move_aside, remove_stale_temps
 from diskmark.destination import Destination
 from diskmark.destination import DestinationError as UnusableDestination
 from diskmark.destination import DestinationExists as FileInTheWay
 from diskmark.destination import DestinationUnwritable
 from diskmark.display import json_utf8
 from diskmark.formatting import format_listing
-from diskmark.model import RESULT_SCHEMA, SessionResult
+from diskmark.model import SessionResult
 from diskmark.saved import (HEADLINE_LABEL, KINDS, NAME_MAX, SCHEMA, Damaged,
                             DestinationExists, Entry, InvalidFile, NameTaken, NotFound,
-                            StoreError, StoreIOError, parse_saved, read_json, session_problem,
-                            validate_result)
+                            StoreError, StoreIOError, check_name, normalize_name, parse_saved,
+                            read_json, session_problem, slug, validate_result)
 
-__all__ = ["HEADLINE_LABEL", "KINDS", "NAME_MAX", "SCHEMA", "Damaged", "DestinationExists", "Entry", "InvalidFile",
-           "NameTaken", "NotFound", "Store", "StoreError", "StoreIOError", "check_name",
-           "format_listing", "normalize_name", "parse_saved", "read_json", "slug",
+__all__ = ["HEADLINE_LABEL", "KINDS", "NAME_MAX", "SCHEMA", "Damaged", "DestinationExists", "Entry",
+           "InvalidFile", "NameTaken", "NotFound", "Store", "StoreError", "StoreIOError",
+           "check_name", "format_listing", "normalize_name", "parse_saved", "read_json", "slug",
            "validate_result"]
 
-# --- names -------------------------------------------------------------------------------
-
-
-def normalize_name(name: str) -> str:
-    """The canonical form of a baseline name: NFC, surrounding whitespace removed."""
-    return unicodedata.normalize("NFC", str(name)).strip()
-
-
-def check_name(name: str) -> str:
-    """Return the canonical name, or raise StoreError saying what is wrong with it."""
-    if not isinstance(name, str):
-        raise StoreError("a baseline name must be text")
-    norm = normalize_name(name)
-    if not norm:
-        raise StoreError("a baseline name cannot be empty")
-    if len(norm) > NAME_MAX:
-        raise StoreError(f"a baseline name can have at most {NAME_MAX} characters, not {len(norm)}")
-    if not norm.isprintable():
-        raise StoreError(f"a baseline name must be printable text (no newlines, tabs or "
-                         f"control characters): {norm!r}")
-    return norm
-
-
-def slug(name: str) -> str:
-    """A file-system-safe, distinct stem for a name: ``nvme-ext4-1a2b3c4d``."""
-    norm = normalize_name(name)
-    ascii_ = unicodedata.normalize("NFKD", norm).encode("ascii", "ignore").decode().lower()
-    base = re.sub(r"[^a-z0-9]+", "-", ascii_).strip("-")[:40].strip("-") or "baseline"
-    digest = hashlib.sha256(norm.encode("utf-8")).hexdigest()[:8]
-    return f"{base}-{digest}"
-
-
-# --- validation --------------------------------------------------------------------------
+# --- times ---------------------------------------------------------------------------------
 
 
 def _now() -> str:
@@ -104,10 +76,19 @@ def _dumps(d: dict[str, Any]) -> str:
 
 # --- the store ---------------------------------------------------------------------------
 
+#: A run's id: when it started (UTC) and a random part, e.g. 20260101T045959Z-3fa2c1.
+HISTORY_ID = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
+
 
 class Store:
     """History and baselines under ``root`` (default: the data directory, read each time so
-    ``DISKMARK_HOME`` set later still applies)."""
+    ``DISKMARK_HOME`` set later still applies), in one SQLite file (diskmark.database).
+
+    The JSON directories of earlier versions (``history/``, ``baselines/``) are still
+    watched: a file found there (left by an older diskmark, or copied in by hand) is
+    imported the next time that kind is listed or looked up, checked against what was
+    written, and only then moved aside to ``imported-json/``; a file that cannot be imported
+    stays where it is and is listed with the reason (see diskmark.legacy_json)."""
 
     def __init__(self, root: Path | None = None):
         self._root = Path(root) if root is not None else None
@@ -119,78 +100,139 @@ class Store:
         return self._root if self._root is not None else paths.data_dir()
 
     @property
+    def database(self) -> Path:
+        return self.root / database.FILE_NAME
+
+    @property
     def history_dir(self) -> Path:
+        """Where earlier versions kept one JSON file per run (imported when found)."""
         return self.root / "history"
 
     @property
     def baselines_dir(self) -> Path:
+        """Where earlier versions kept one JSON file per baseline (imported when found)."""
         return self.root / "baselines"
+
+    @property
+    def imported_dir(self) -> Path:
+        """Where imported JSON files are moved to: kept, never deleted."""
+        return self.root / "imported-json"
+
+    @contextmanager
+    def db(self, create: bool = True) -> Iterator[sqlite3.Connection | None]:
+        """A connection to the database; failures become StoreIOError (exit status 1) with
+        the file named. Yields None when ``create`` is False and there is no file yet."""
+        try:
+            with database.connect(self.database, create) as conn:
+                yield conn
+        except database.DatabaseError as e:
+            raise StoreIOError(str(e)) from None
+        except sqlite3.Error as e:
+            raise StoreIOError(f"cannot write {self.database}: {e}") from None
+        except OSError as e:
+            raise StoreIOError(_write_failure(self.database, e)) from None
+
+    # --- rows and entries ----------------------------------------------------------------
+
+    def _entry(self, row: database.Row, text: str | None) -> Entry:
+        """The full entry of a row: its document parsed and checked (a row that fails is
+        listed as damaged, with the reason)."""
+        entry = Entry(name=row.name, note=row.note, saved=row.saved, path=self.database,
+                      kind=row.kind, diskmark_version=row.diskmark_version, id=row.id)
+        try:
+            doc = json.loads(text) if text is not None else None
+            if doc is None:
+                raise ValueError("it was removed meanwhile")
+            entry.session = validate_result(doc)
+            entry.document = doc
+        except (ValueError, RecursionError) as e:
+            entry.damaged = str(e)
+        return entry
+
+    def entry(self, row: database.Row) -> Entry:
+        """The full entry (document parsed) of a row from a listing."""
+        with self.db(create=False) as conn:
+            text = database.document(conn, row.id) if conn is not None else None
+        if text is None:
+            raise NotFound(f"no {'baseline' if row.kind == 'baseline' else 'history entry'} "
+                           f"{row.name!r} (deleted meanwhile?)")
+        return self._entry(row, text)
+
+    def _all(self, kind: str) -> list[Entry]:
+        with self.db(create=False) as conn:
+            if conn is None:
+                return []
+            rows = conn.execute(f"SELECT {database.ROW_COLUMNS}, document FROM results "
+                                f"WHERE kind = ?", (kind,)).fetchall()
+        return [self._entry(database.Row(*r[:-1]), r[-1]) for r in rows]
+
+    def _adopt(self, kind: str) -> list[Entry]:
+        """Import what lies in that kind's JSON directory; returns the files kept there."""
+        from diskmark import legacy_json
+
+        return legacy_json.adopt(self, kind)
+
+    def load(self, path: Path, kind: str) -> Entry:
+        """Read one JSON file as an Entry; never raises: problems become ``damaged``."""
+        from diskmark import legacy_json
+
+        return legacy_json.load(path, kind)[0]
 
     # --- reading -------------------------------------------------------------------------
 
-    def load(self, path: Path, kind: str) -> Entry:
-        """Read one file as an Entry; never raises: problems become ``damaged``."""
-        path = Path(path)
-        fallback = Entry(name=path.stem, note="", saved="", path=path, kind=kind)
-        try:
-            data = read_json(path)
-            header, session = parse_saved(data)
-        except ValueError as e:
-            fallback.damaged = str(e)
-            return fallback
-        except OSError as e:
-            fallback.damaged = f"cannot read: {e.strerror or e}"
-            return fallback
-        name = header["name"] if kind == "baseline" else path.stem
-        if kind == "baseline":
-            try:
-                name = check_name(name)
-            except StoreError as e:
-                fallback.damaged = str(e)
-                return fallback
-        return Entry(name=name, note=header["note"], saved=header["saved"], path=path,
-                     kind=kind, session=session, diskmark_version=header["diskmark_version"])
-
-    def _scan(self, directory: Path, kind: str) -> list[Entry]:
-        try:
-            files = [p for p in directory.iterdir()
-                     if p.name.endswith(".json") and not p.name.startswith(".")]
-        except FileNotFoundError:
-            return []
-        except OSError as e:
-            raise StoreIOError(f"cannot list {directory}: {e.strerror or e}") from None
-        return [self.load(p, kind) for p in files]
-
     def history(self) -> list[Entry]:
-        """Every history entry, newest first; damaged files included (by modification time)."""
-        return sorted(self._scan(self.history_dir, "history"), key=_age_key, reverse=True)
+        """Every history entry, newest first, documents parsed; JSON files that could not be
+        imported included (by modification time). For a long history use :meth:`page`."""
+        return sorted(self._adopt("history") + self._all("history"), key=_age_key, reverse=True)
+
+    def page(self, limit: int | None = 50, offset: int = 0,
+             filters: database.Filters | None = None, kind: str = "history") -> list[database.Row]:
+        """One page of the history (or baselines), newest first, without parsing a document."""
+        with self.db(create=False) as conn:
+            return database.page(conn, kind, limit, offset, filters) if conn is not None else []
+
+    def count(self, filters: database.Filters | None = None, kind: str = "history") -> int:
+        with self.db(create=False) as conn:
+            return database.count(conn, kind, filters) if conn is not None else 0
+
+    def distinct(self, column: str, kind: str = "history") -> list[tuple[str, int]]:
+        """The devices (targets, hosts) in the history, with how many runs each."""
+        with self.db(create=False) as conn:
+            return database.distinct(conn, kind, column) if conn is not None else []
+
+    def unimported(self, kind: str = "history") -> list[Entry]:
+        """Import what can be imported from the JSON directory; the files that are left
+        (damaged, or clashing), each with the reason."""
+        return self._adopt(kind)
 
     def baselines(self) -> list[Entry]:
         """Every baseline, sorted by name (case-insensitive); damaged files included."""
-        return sorted(self._scan(self.baselines_dir, "baseline"),
+        return sorted(self._adopt("baseline") + self._all("baseline"),
                       key=lambda e: (e.name.casefold(), e.name, str(e.path)))
 
     def baseline_path(self, name: str) -> Path:
+        """Where an earlier diskmark kept baseline ``name`` as JSON (and the name an export
+        of it takes)."""
         return self.baselines_dir / f"{slug(name)}.json"
 
     def find_baseline(self, name: str) -> Entry | None:
-        """The baseline called ``name`` (or whose file stem is ``name``), damaged or not."""
+        """The baseline called ``name`` (or whose file name is ``name``), damaged or not."""
         norm = normalize_name(name)
         if not norm:
             return None
-        direct = self.baseline_path(norm)
-        if direct.exists():
-            entry = self.load(direct, "baseline")
-            if entry.damaged or entry.name == norm:
-                return entry
-        entries = self._scan(self.baselines_dir, "baseline")
-        for entry in entries:
-            if entry.ok and entry.name == norm:
-                return entry
-        for entry in entries:
-            if entry.path.stem == norm or entry.path.name == norm:
-                return entry
-        return None
+        kept = self._adopt("baseline")
+        with self.db(create=False) as conn:
+            row = database.by_name(conn, "baseline", norm) if conn is not None else None
+            text = database.document(conn, row.id) if row is not None else None
+            if row is None and conn is not None:  # an export's file stem: nvme-1a2b3c4d
+                row = next((r for r in database.page(conn, "baseline", None)
+                            if norm in (slug(r.name), f"{slug(r.name)}.json")), None)
+                text = database.document(conn, row.id) if row is not None else None
+        if row is not None:
+            return self._entry(row, text)
+        direct = self.baseline_path(norm)  # the file an earlier diskmark kept it in, damaged
+        return next((e for e in kept if e.path == direct), None) or \
+            next((e for e in kept if norm in (e.path.stem, e.path.name)), None)
 
     def get_baseline(self, name: str, allow_damaged: bool = False) -> Entry:
         """The baseline called ``name``. Raises NotFound, or Damaged (unless
@@ -204,51 +246,121 @@ class Store:
             raise Damaged(f"baseline {name!r} ({entry.path}) is damaged: {entry.damaged}")
         return entry
 
+    def find_history(self, entry_id: str) -> list[database.Row]:
+        """The runs whose id is ``entry_id`` or starts with it (as git takes a short id)."""
+        entry_id = entry_id.strip().removesuffix(".json")
+        if not entry_id:
+            return []
+        with self.db(create=False) as conn:
+            if conn is None:
+                return []
+            exact = database.by_name(conn, "history", entry_id)
+            return [exact] if exact is not None else database.by_prefix(conn, "history", entry_id)
+
     def get_history(self, entry_id: str) -> Entry:
-        path = self.history_dir / f"{entry_id.removesuffix('.json')}.json"
-        if not path.exists():
+        """The run ``entry_id`` (its full id or a unique beginning of it); NotFound,
+        Damaged (with the reason) or StoreError when the beginning fits several."""
+        self._adopt("history")
+        found = self.find_history(entry_id)
+        if not found:
+            kept = next((e for e in self._adopt("history")
+                         if entry_id in (e.path.stem, e.path.name)), None)
+            if kept is not None:
+                raise Damaged(f"history entry {entry_id!r} is damaged: {kept.damaged}")
             raise NotFound(f"no history entry {entry_id!r}")
-        entry = self.load(path, "history")
+        if len(found) > 1:
+            raise StoreError(f"{entry_id!r} fits several runs ({', '.join(r.name for r in found)}"
+                             f"{', …' if len(found) >= 5 else ''}); give more of the id")
+        entry = self.entry(found[0])
         if entry.damaged:
-            raise Damaged(f"history entry {entry_id!r} is damaged: {entry.damaged}")
+            raise Damaged(f"history entry {entry.name!r} is damaged: {entry.damaged}")
         return entry
 
     # --- writing -------------------------------------------------------------------------
 
-    def _write(self, entry: Entry, exclusive: bool) -> None:
-        text = _dumps(entry.to_file_dict())
+    def _insert(self, kind: str, name: str, note: str, document: dict[str, Any],
+                saved: str | None = None, version: str = "", replace_id: int | None = None,
+                conn: sqlite3.Connection | None = None) -> Entry:
+        """Add a row in one transaction (replacing row ``replace_id`` in the same one).
+        Raises NameTaken when ``(kind, name)`` is taken."""
+        saved = saved or _now()
+        version = version or __version__
         try:
-            write_atomic(entry.path, text, exclusive=exclusive)
-        except FileExistsError as e:
-            if not entry.path.exists():
-                raise StoreIOError(_write_failure(entry.path, e)) from None
-            raise NameTaken(f"a baseline named {entry.name!r} exists already "
-                            f"({entry.path})") from None
-        except OSError as e:
-            raise StoreIOError(_write_failure(entry.path, e)) from None
+            with (nullcontext(conn) if conn is not None else self.db()) as c:
+                # inside the caller's transaction (a batch of imports), or in one of its own
+                with nullcontext(c) if c.in_transaction else database.transaction(c):
+                    if replace_id is not None:
+                        database.delete(c, [replace_id])
+                    row_id = database.insert(c, kind, name, note, saved, version, document)
+        except sqlite3.IntegrityError:
+            raise NameTaken(f"a baseline named {name!r} exists already ({self.database})" if
+                            kind == "baseline" else f"history entry {name!r} exists already") \
+                from None
+        except sqlite3.Error as e:
+            raise StoreIOError(f"cannot write {self.database}: {e}") from None
+        except ValueError as e:  # NaN or infinity somewhere in the figures
+            raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
+        return Entry(name=name, note=note, saved=saved, path=self.database, kind=kind,
+                     session=SessionResult.from_dict(document), diskmark_version=version,
+                     id=row_id, document=document)
 
     def save_history(self, session: SessionResult) -> Entry:
         """Keep a finished session in the history. Returns its entry (name = its id)."""
         problem = session_problem(session)
         if problem:
             raise StoreError(f"cannot save this result: {problem}")
-        stamp = _started_stamp(session.started)
-        for _ in range(5):
-            entry_id = f"{stamp}-{secrets.token_hex(3)}"
-            entry = Entry(name=entry_id, note="", saved=_now(), path=self.history_dir / f"{entry_id}.json",
-                          kind="history", session=session, diskmark_version=__version__)
+        return self.add_history(_plain(session.to_dict()))
+
+    def add_history(self, document: dict[str, Any], saved: str | None = None,
+                    version: str = "", entry_id: str | None = None,
+                    conn: sqlite3.Connection | None = None) -> Entry:
+        """Keep a (validated) result document in the history under a new id, or
+        ``entry_id`` when it is free."""
+        stamp = _started_stamp(str(document.get("started", "")))
+        wanted = [entry_id] if entry_id and HISTORY_ID.fullmatch(entry_id) else []
+        for candidate in wanted + [f"{stamp}-{secrets.token_hex(3)}" for _ in range(5)]:
             try:
-                self._write(entry, exclusive=True)
+                return self._insert("history", candidate, "", document, saved, version,
+                                    conn=conn)
             except NameTaken:
                 continue  # the same second and the same random id: try another
-            return entry
-        raise StoreIOError(f"cannot find a free file name in {self.history_dir}")
+        raise StoreIOError(f"cannot find a free id for a run in {self.database}")
+
+    def import_history(self, sources: list[Path]) -> list[tuple[Path, str, str]]:
+        """Import result files (``diskmark run --format json`` reports, or exports) into the
+        history, a batch of files per transaction. Returns (file, outcome, detail) for each:
+        ``imported`` (detail: the new id), ``duplicate`` (detail: the id of the run it
+        repeats) or ``invalid`` (detail: why; nothing of it was written)."""
+        from diskmark import legacy_json
+
+        out: list[tuple[Path, str, str]] = []
+        with self.db() as conn:
+            for start in range(0, len(sources), legacy_json.BATCH):
+                with database.transaction(conn):
+                    for src in sources[start:start + legacy_json.BATCH]:
+                        try:
+                            header, document = legacy_json.read_result_file(Path(src))
+                        except (InvalidFile, NotFound) as e:
+                            out.append((src, "invalid", str(e)))
+                            continue
+                        same = database.by_digest(conn, "history", database.digest(document))
+                        if same is not None:
+                            out.append((src, "duplicate", same.name))
+                            continue
+                        # an export of this history (<id>.json) keeps its id where it is free
+                        entry_id = header.get("name") if header.get("kind") == "history" else \
+                            Path(src).stem
+                        entry = self.add_history(document, header.get("saved"),
+                                                 header.get("diskmark_version", ""), entry_id,
+                                                 conn=conn)
+                        out.append((src, "imported", entry.name))
+        return out
 
     def save_baseline(self, session: SessionResult, name: str, note: str = "",
                       replace: bool = False) -> Entry:
-        """Save ``session`` as baseline ``name``. Raises NameTaken if the name exists (or its
-        file exists but is damaged) unless ``replace``; a damaged file being replaced is first
-        moved aside to ``<file>.damaged-<timestamp>``."""
+        """Save ``session`` as baseline ``name``. Raises NameTaken if the name exists (or a
+        damaged file of that name lies in the baselines directory) unless ``replace``; such
+        a file is first moved aside to ``<file>.damaged-<timestamp>``."""
         name = check_name(name)
         if not isinstance(note, str):
             raise StoreError("a note must be text")
@@ -257,16 +369,18 @@ class Store:
             raise StoreError(f"cannot save this result: {problem}")
         if not any(t.complete for t in session.tests):
             raise StoreError("cannot save a result without any measured test as a baseline")
-        path = self.baseline_path(name)
+        return self._save_baseline(_plain(session.to_dict()), name, note, replace)
+
+    def _save_baseline(self, document: dict[str, Any], name: str, note: str,
+                       replace: bool) -> Entry:
         existing = self.check_free(name, replace)
-        if replace and path.exists() and self.load(path, "baseline").damaged:
-            self._move_aside(path)
-        entry = Entry(name=name, note=note, saved=_now(), path=path, kind="baseline",
-                      session=session, diskmark_version=__version__)
-        self._write(entry, exclusive=not replace)
-        if existing is not None and existing.path != path and existing.ok:
-            self._unlink(existing.path)  # the same name under another file name
-        return entry
+        replace_id = None
+        if existing is not None:
+            if existing.id is None:  # a file in the baselines directory: kept, moved aside
+                self._move_aside(existing.path)
+            else:
+                replace_id = existing.id
+        return self._insert("baseline", name, note, document, replace_id=replace_id)
 
     def check_free(self, name: str, replace: bool = False) -> Entry | None:
         """Check, before any work, that baseline ``name`` can be saved: raises StoreError for
@@ -276,17 +390,22 @@ class Store:
         existing = self.conflict(name)
         if existing is not None and not replace:
             what = f"is damaged ({existing.damaged})" if existing.damaged else "exists already"
-            raise NameTaken(f"a baseline named {name!r} {what} ({existing.path})")
+            where = existing.path if existing.id is None else self.database
+            raise NameTaken(f"a baseline named {name!r} {what} ({where})")
         return existing
 
     def conflict(self, name: str) -> Entry | None:
-        """What saving baseline ``name`` would clash with: the file its name maps to (damaged
-        or not), or a readable baseline of the same name under another file name."""
+        """What saving baseline ``name`` would clash with: a baseline of that name, or a
+        file in the baselines directory under that name's file name that could not be
+        imported (damaged, say)."""
+        kept = self._adopt("baseline")
         path = self.baseline_path(name)
-        if path.exists() or path.is_symlink():
-            return self.load(path, "baseline")
-        return next((e for e in self._scan(self.baselines_dir, "baseline")
-                     if e.ok and e.name == name), None)
+        stuck = next((e for e in kept if e.path == path), None)
+        if stuck is not None:
+            return stuck
+        with self.db(create=False) as conn:
+            row = database.by_name(conn, "baseline", name) if conn is not None else None
+            return self._entry(row, database.document(conn, row.id)) if row is not None else None
 
     def _move_aside(self, path: Path) -> Path:
         try:
@@ -294,13 +413,12 @@ class Store:
         except OSError as e:
             raise StoreIOError(f"cannot move the damaged {path} aside: {e.strerror or e}") from None
 
-    def _unlink(self, path: Path) -> None:
+    def _update(self, entry: Entry, **fields: str) -> None:
         try:
-            path.unlink()
-        except FileNotFoundError:
-            pass
-        except OSError as e:
-            raise StoreIOError(f"cannot remove {path}: {e.strerror or e}") from None
+            with self.db() as conn, database.transaction(conn):
+                database.update_header(conn, entry.id, **fields)
+        except sqlite3.IntegrityError:
+            raise NameTaken(f"a baseline named {fields.get('name')!r} exists already") from None
 
     def rename_baseline(self, old: str, new: str) -> Entry:
         entry = self.get_baseline(old)
@@ -311,28 +429,59 @@ class Store:
         if clash is not None:
             what = f"is damaged ({clash.damaged})" if clash.damaged else "exists already"
             raise NameTaken(f"a baseline named {new!r} {what} ({clash.path})")
-        renamed = Entry(name=new, note=entry.note, saved=entry.saved, path=self.baseline_path(new),
-                        kind="baseline", session=entry.session,
-                        diskmark_version=entry.diskmark_version)
-        self._write(renamed, exclusive=True)
-        self._unlink(entry.path)
-        return renamed
+        self._update(entry, name=new)
+        entry.name = new
+        return entry
 
     def set_note(self, name: str, note: str) -> Entry:
         entry = self.get_baseline(name)
+        self._update(entry, note=note)
         entry.note = note
-        self._write(entry, exclusive=False)
         return entry
+
+    def _delete(self, entry: Entry) -> None:
+        """Remove a row; a JSON file that was never imported is moved aside, not deleted."""
+        if entry.id is None:
+            self._move_aside(entry.path)
+            return
+        with self.db() as conn, database.transaction(conn):
+            database.delete(conn, [entry.id])
 
     def delete_baseline(self, name: str) -> Entry:
-        """Remove a baseline (a damaged one too, by its name or file stem). Returns it."""
+        """Remove a baseline (a damaged file too, by its name or file stem). Returns it."""
         entry = self.get_baseline(name, allow_damaged=True)
-        self._unlink(entry.path)
+        self._delete(entry)
         return entry
 
-    def delete_history(self, entry: Entry | str) -> None:
-        path = entry.path if isinstance(entry, Entry) else self.history_dir / f"{entry}.json"
-        self._unlink(path)
+    def delete_history(self, entry: Entry | str | database.Row) -> None:
+        if isinstance(entry, database.Row):
+            with self.db() as conn, database.transaction(conn):
+                database.delete(conn, [entry.id])
+            return
+        if isinstance(entry, str):
+            kept = next((e for e in self._adopt("history")
+                         if entry in (e.path.stem, e.path.name)), None)
+            entry = kept if kept is not None else self.get_history(entry)
+        self._delete(entry)
+
+    def prune(self, keep: int | None = None, older_than_days: float | None = None,
+              filters: database.Filters | None = None, dry_run: bool = False) -> list[database.Row]:
+        """Remove runs from the history (never baselines): all but the ``keep`` newest, or
+        those that started more than ``older_than_days`` ago, among those ``filters``
+        match. Returns what was (or, with ``dry_run``, would be) removed."""
+        with self.db(create=False) as conn:
+            if conn is None:
+                return []
+            rows = database.page(conn, "history", None, 0, filters)
+            if keep is not None:
+                doomed = rows[keep:]
+            else:
+                limit = time.time() - (older_than_days or 0) * 86400
+                doomed = [r for r in rows if r.started_ts is not None and r.started_ts < limit]
+            if doomed and not dry_run:
+                with database.transaction(conn):
+                    database.delete(conn, [r.id for r in doomed])
+        return doomed
 
     def promote(self, history_entry: Entry | str, name: str, note: str = "",
                 replace: bool = False) -> Entry:
@@ -341,20 +490,32 @@ class Store:
             history_entry = self.get_history(history_entry)
         if history_entry.session is None:
             raise Damaged(f"history entry {history_entry.name!r} is damaged: {history_entry.damaged}")
-        return self.save_baseline(history_entry.session, name, note, replace=replace)
+        if history_entry.document is None:
+            return self.save_baseline(history_entry.session, name, note, replace=replace)
+        # the run's document as it was saved (fields of a newer diskmark included), so the
+        # baseline and the run are one and the same in a trend
+        name = check_name(name)
+        if not isinstance(note, str):
+            raise StoreError("a note must be text")
+        if not database.measured_figures(history_entry.document):
+            raise StoreError("cannot save a result without any measured test as a baseline")
+        return self._save_baseline(history_entry.document, name, note, replace)
 
     # --- export / import -----------------------------------------------------------------
 
     def export_baseline(self, name: str, dest: Path, force: bool = False) -> Path:
         """Write baseline ``name`` to ``dest`` (a file, or an existing directory to put it
-        in). Never replaces an existing file unless ``force``; a FIFO or character device
-        (``/dev/stdout``) is written into, never replaced (see diskmark.destination).
-        Returns the path written."""
+        in) as a ``diskmark.saved/1`` file. Never replaces an existing file unless
+        ``force``; a FIFO or character device (``/dev/stdout``) is written into, never
+        replaced (see diskmark.destination). Returns the path written."""
         entry = self.get_baseline(name)
-        dest = Path(dest)
+        return self.export(entry, Path(dest), _dumps(entry.to_file_dict()), force)
+
+    def export(self, entry: Entry, dest: Path, text: str, force: bool = False) -> Path:
+        """Write ``text`` (an export of ``entry``) to ``dest``, or into it when it is a
+        directory, by the rules of :meth:`export_baseline`."""
         if dest.is_dir():
-            dest = dest / entry.path.name
-        text = _dumps(entry.to_file_dict())
+            dest = dest / entry.file_name
         try:
             destination = Destination(dest, force=force, make_parents=True)
         except FileInTheWay:
@@ -381,30 +542,26 @@ class Store:
         """Import a baseline file (an export, or ``diskmark run --format json`` output) under
         its own name or ``name``. Validates everything first; on failure raises InvalidFile
         (or NameTaken) and writes nothing."""
+        from diskmark import legacy_json
+
         src = Path(src)
-        try:
-            data = read_json(src)
-        except FileNotFoundError:
-            raise NotFound(f"{src}: no such file") from None
-        except ValueError as e:
-            raise InvalidFile(f"{src} cannot be imported: {e}") from None
-        except OSError as e:
-            raise StoreIOError(f"cannot read {src}: {e.strerror or e}") from None
-        try:
-            if isinstance(data, dict) and data.get("schema") == RESULT_SCHEMA:
-                session = validate_result(data)  # a plain report from `diskmark run --format json`
-                header = {"name": src.stem, "note": ""}
-            else:
-                header, session = parse_saved(data)
-        except ValueError as e:
-            raise InvalidFile(f"{src} cannot be imported: {e}") from None
-        if not any(t.complete for t in session.tests):
+        header, document = legacy_json.read_result_file(src)
+        if not database.measured_figures(document):
             raise InvalidFile(f"{src} cannot be imported: it holds no measured test")
         try:
             chosen = check_name(name if name is not None else header["name"])
         except StoreError as e:
             raise InvalidFile(f"{src} cannot be imported: {e}") from None
-        return self.save_baseline(session, chosen, header["note"], replace=replace)
+        return self._save_baseline(document, chosen, header["note"], replace)
+
+
+def _plain(document: dict[str, Any]) -> dict[str, Any]:
+    """The document as it reads back from JSON (tuples become lists, and so on), so that what
+    is returned after a save equals what a later read gives."""
+    try:
+        return json.loads(json_utf8(json.dumps(document, ensure_ascii=False, allow_nan=False)))
+    except ValueError as e:
+        raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
 
 
 def _write_failure(path: Path, e: OSError) -> str:

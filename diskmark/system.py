@@ -491,7 +491,8 @@ def facts_for(path: str | Path) -> SystemFacts:
     A path that does not exist (yet) is described by its nearest existing parent.
     """
     target, existing, majmins, mount = _locate(path)
-    facts = SystemFacts(target=str(target), kernel=platform.release(), os=os_name())
+    facts = SystemFacts(target=str(target), kernel=platform.release(), os=os_name(),
+                        hostname=platform.node())
     if mount:
         facts.mountpoint, facts.fstype, facts.mount_options = mount.mountpoint, mount.fstype, mount.options
     facts.total_bytes, facts.free_bytes = _usage(str(existing), facts.fstype)

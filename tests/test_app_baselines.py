@@ -150,7 +150,7 @@ async def test_run_save_restart_compare_every_tile(target):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.baseline is not None and app.baseline.name == "baseline"
-    Store().get_baseline("baseline").path.unlink()
+    Store().delete_baseline("baseline")
     app = make_app(target, persist=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -168,14 +168,14 @@ async def test_saving_under_a_taken_name_asks_first(target):
         await run(pilot, "#row-0")
         await save_as(pilot, "nvme", "one")
         first = Store().get_baseline("nvme")
-        saved = first.path.read_text()
+        saved = first.to_file_dict()
 
         await save_as(pilot, "nvme", "two")
         await on_screen(pilot, ConfirmDialog, "the question")
         assert "exists already" in app.screen.question
         await pilot.click("#no")  # keep it: back in the name dialog, nothing written
         await on_screen(pilot, BaselineNameDialog, "the name dialog again")
-        assert first.path.read_text() == saved
+        assert Store().get_baseline("nvme").to_file_dict() == saved
         await pilot.press("enter")
         await on_screen(pilot, ConfirmDialog, "the question")
         await pilot.click("#yes")
@@ -260,7 +260,8 @@ async def test_import_export_and_damaged_files(target, tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         await run(pilot, "#row-0")
         Store().save_baseline(app.current_session(), "mine")
-        broken = Store().baselines_dir / "broken-1234.json"
+        broken = Store().baselines_dir / "broken-1234.json"  # as an earlier diskmark left it
+        broken.parent.mkdir(parents=True, exist_ok=True)
         broken.write_text("")
 
         await pilot.press("b")
@@ -316,7 +317,7 @@ async def test_history_lists_runs_and_promotes_one(target):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("h")
         await on_screen(pilot, HistoryScreen, "the history")
-        assert app.screen.entries == []
+        assert app.screen.items == []
         assert "No run has finished yet" in str(app.screen.query_one("#saved-detail").render())
         await pilot.press("escape")
 
@@ -325,9 +326,10 @@ async def test_history_lists_runs_and_promotes_one(target):
         await wait_until(pilot, lambda: len(Store().history()) == 2, 5, "the history files")
         await pilot.press("h")
         await on_screen(pilot, HistoryScreen, "the history")
-        entries = app.screen.entries
-        assert len(entries) == 2
-        assert {t.label for t in entries[0].session.tests} == {"RND4K Q1T1"}  # newest first
+        rows = app.screen.rows
+        assert len(rows) == 2
+        newest = app.screen.entry_of(rows[0])
+        assert {t.label for t in newest.session.tests} == {"RND4K Q1T1"}  # newest first
 
         await pilot.press("c")  # against what the window shows: rows 0 and 3
         await on_screen(pilot, ComparisonScreen, "the comparison")

@@ -63,7 +63,7 @@ async def test_markup_and_escapes_in_names_and_data_are_shown_as_typed(target, t
         assert f"“{SLASH}”" in notices(app) and f"“{BOLD}”" in notices(app)
         # a baseline from elsewhere whose device facts look like markup
         entry = Store().get_baseline(SLASH)
-        data = json.loads(entry.path.read_text())
+        data = entry.to_file_dict()  # what its export holds
         data["name"], data["result"]["system"]["model"] = "[italic]", "[/] model"
         data["result"]["system"]["device"] = "/dev/[b]"
         imported = tmp_path / "[x].json"

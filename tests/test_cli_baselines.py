@@ -47,13 +47,17 @@ def real_baseline(tmp_path_factory) -> Path:
     out = diskmark("run", "--target", str(target), *TINY, "--save-baseline", "real",
                    "--note", "from a real fio run", "-q", home=home)
     assert out.returncode == 0, out.stderr
-    files = list((home / "data" / "baselines").glob("*.json"))
+    exported = tmp_path_factory.mktemp("exported")
+    out = diskmark("baselines", "export", "real", str(exported), home=home)
+    assert out.returncode == 0, out.stderr
+    files = list(exported.glob("*.json"))
     assert len(files) == 1
     return files[0]
 
 
 def install(src: Path, name: str | None = None) -> Path:
-    """Put a copy of a saved baseline into this test's store (optionally renamed)."""
+    """Put a copy of a saved baseline into this test's store (optionally renamed), as a file
+    in the baselines directory of earlier versions: imported when the store next looks."""
     store = Store()
     if name is None:
         dest = store.baselines_dir / src.name
@@ -81,7 +85,7 @@ def test_save_compare_and_gate_with_real_runs(tmp_path, isolated_home):
     assert out.returncode == 0, out.stderr
     base = store.get_baseline("base")
     assert base.note == "first run" and base.session.tests[0].key == "SEQ1M Q8T1/read"
-    assert base.path.parent == isolated_home / "data" / "baselines"
+    assert base.path == isolated_home / "data" / "diskmark.sqlite3"
     assert len(store.history()) == 1  # every finished run is kept
 
     # a name that exists is refused before anything runs
@@ -108,7 +112,9 @@ def test_save_compare_and_gate_with_real_runs(tmp_path, isolated_home):
     assert "no test is worse than baseline 'base' by more than 1000%" in out.stderr
 
     # the baseline becomes 100x faster than any real run: a 5 % gate must fail, naming the test
-    scale_figures(base.path, 100)
+    exported = store.export_baseline("base", tmp_path / "base.json")
+    scale_figures(exported, 100)
+    store.import_baseline(exported, replace=True)
     out = diskmark("run", "--target", str(target), *TINY, "--compare", "base",
                    "--fail-on-regression", "5", "-q")
     assert out.returncode == 3, out.stderr
@@ -143,7 +149,7 @@ def test_replace_an_existing_baseline(tmp_path, real_baseline):
                    "--replace", "--note", "again", "-q")
     assert out.returncode == 0, out.stderr
     entry = Store().get_baseline("real")
-    assert entry.note == "again" and entry.path == old
+    assert entry.note == "again" and entry.file_name == old.name
     assert entry.session.started != before or entry.saved
 
 

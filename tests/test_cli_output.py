@@ -19,6 +19,8 @@ import pytest
 
 from mounts import _mounted, can_loop_mount
 
+from diskmark.store import Store
+
 QUICK = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0",
          "--profile", "demo", "--mode", "read"]
 ROOT = os.geteuid() == 0
@@ -29,8 +31,8 @@ def diskmark(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
                           text=True, stdin=subprocess.DEVNULL, timeout=timeout)
 
 
-def history(home: Path) -> list[Path]:
-    return list((home / "data" / "history").glob("*.json"))
+def history(home: Path) -> list:
+    return Store(home / "data").history()
 
 
 @pytest.fixture

@@ -14,6 +14,8 @@ import pytest
 
 from conftest import fio_processes, leftovers
 
+from diskmark.store import Store
+
 QUICK = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0",
          "--profile", "demo", "--mode", "read"]
 EXIT_PIPE = 141
@@ -35,7 +37,8 @@ def closed_reader(*args: str, stderr_too: bool = False, errors: Path | None = No
 
 
 def history(home: Path) -> list[dict]:
-    return [json.loads(p.read_text()) for p in (home / "data" / "history").glob("*.json")]
+    """Every kept run as its diskmark.saved/1 export holds it."""
+    return [e.to_file_dict() for e in Store(home / "data").history()]
 
 
 @pytest.fixture
@@ -100,6 +103,6 @@ def test_a_closed_stderr_neither_stops_the_run_nor_spills_into_the_report(tmp_pa
     assert out.returncode == 0
     assert json.loads(out.stdout)["status"] == "complete"
     assert len(history(isolated_home)) == 1
-    (baseline,) = (isolated_home / "data" / "baselines").glob("*.json")
-    assert json.loads(baseline.read_text())["name"] == "closed"
+    (baseline,) = Store(isolated_home / "data").baselines()
+    assert baseline.to_file_dict()["name"] == "closed"
     assert fio_processes(tmp_path) == [] and leftovers(tmp_path) == []

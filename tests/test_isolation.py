@@ -6,7 +6,9 @@ import sys
 import pytest
 
 CORE = ["diskmark.model", "diskmark.engine", "diskmark.presets", "diskmark.report",
-        "diskmark.system", "diskmark.themes", "diskmark.store", "diskmark.compare", "diskmark.config", "diskmark.cli"]
+        "diskmark.system", "diskmark.themes", "diskmark.store", "diskmark.compare", "diskmark.config",
+        "diskmark.cli", "diskmark.database", "diskmark.legacy_json", "diskmark.trend",
+        "diskmark.share", "diskmark.cli.history"]
 
 
 @pytest.mark.parametrize("module", CORE)

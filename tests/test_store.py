@@ -1,16 +1,18 @@
-"""The store: history and baselines as real JSON files under DISKMARK_HOME (set per test by
-conftest's isolated_home), atomic writes, damaged files, names, export and import."""
+"""The store: history and baselines in the SQLite file under DISKMARK_HOME (set per test by
+conftest's isolated_home), atomic saves, damaged files (JSON files in the directories of
+earlier versions), names, export and import."""
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import re
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+from diskmark import database
 from diskmark import store as store_mod
 from diskmark.model import (GIB, MIB, Mode, Op, RunResult, SessionResult, Settings, SystemFacts,
                             TestResult, TestSpec)
@@ -48,8 +50,14 @@ def store() -> Store:
 
 
 def baseline_files(store: Store) -> list[str]:
-    d = store.baselines_dir
-    return sorted(p.name for p in d.iterdir()) if d.exists() else []
+    """The file name each saved baseline exports to, and any file left in the directory of
+    earlier versions (damaged, say)."""
+    return sorted(e.file_name for e in store.baselines())
+
+
+def saved_document(store: Store, name: str) -> dict:
+    """Baseline ``name`` as its diskmark.saved/1 export holds it."""
+    return store.get_baseline(name).to_file_dict()
 
 
 # --- round trips -------------------------------------------------------------------------
@@ -58,14 +66,14 @@ def baseline_files(store: Store) -> list[str]:
 def test_store_lives_in_diskmark_home(store, isolated_home):
     assert store.root == isolated_home / "data"
     entry = store.save_baseline(make_session(), "first")
-    assert entry.path.parent == isolated_home / "data" / "baselines"
+    assert entry.path == isolated_home / "data" / "diskmark.sqlite3" and entry.path.exists()
 
 
-def test_baseline_round_trip(store):
+def test_baseline_round_trip(store, tmp_path):
     session = make_session()
     entry = store.save_baseline(session, "new NVMe, ext4", note="firmware 4B2QGXA7")
     assert entry.kind == "baseline" and entry.ok and entry.path.exists()
-    data = json.loads(entry.path.read_text())
+    data = json.loads(store.export_baseline("new NVMe, ext4", tmp_path / "x.json").read_text())
     assert data["schema"] == SCHEMA == "diskmark.saved/1"
     assert data["kind"] == "baseline" and data["name"] == "new NVMe, ext4"
     assert data["note"] == "firmware 4B2QGXA7" and data["saved"] and data["diskmark_version"]
@@ -82,7 +90,7 @@ def test_baseline_round_trip(store):
 def test_explicit_root(tmp_path):
     s = Store(tmp_path / "elsewhere")
     s.save_history(make_session())
-    assert len(list((tmp_path / "elsewhere" / "history").glob("*.json"))) == 1
+    assert (tmp_path / "elsewhere" / "diskmark.sqlite3").exists() and len(s.history()) == 1
     assert Store().history() == []  # the default root is untouched
 
 
@@ -96,17 +104,17 @@ def test_history_newest_first(store):
                                             "2025-12-31T23:59:59-05:00"]
     assert all(e.kind == "history" and e.ok for e in entries)
     for e in entries:
-        assert re.fullmatch(r"\d{8}T\d{6}Z-[0-9a-f]{6}\.json", e.path.name)
-        assert e.name == e.path.stem
-    # the UTC timestamp in the file name: 2025-12-31 23:59:59 -05:00 is 2026-01-01 04:59:59 UTC
-    assert entries[2].path.name.startswith("20260101T045959Z-")
+        assert re.fullmatch(r"\d{8}T\d{6}Z-[0-9a-f]{6}\.json", e.file_name)
+        assert e.name == Path(e.file_name).stem
+    # the UTC timestamp in the id: 2025-12-31 23:59:59 -05:00 is 2026-01-01 04:59:59 UTC
+    assert entries[2].name.startswith("20260101T045959Z-")
     assert store.get_history(entries[0].name).session.started == entries[0].started
 
 
 def test_two_saves_in_the_same_second_are_two_files(store):
     a = store.save_history(make_session())
     b = store.save_history(make_session())
-    assert a.path != b.path and len(store.history()) == 2
+    assert a.name != b.name and a.id != b.id and len(store.history()) == 2
 
 
 def test_promote_history_entry(store):
@@ -131,7 +139,7 @@ def test_rename_and_delete(store):
     with pytest.raises(NotFound):
         store.get_baseline("old name")
     deleted = store.delete_baseline("new name")
-    assert not deleted.path.exists()
+    assert store.find_baseline(deleted.name) is None
     assert [e.name for e in store.baselines()] == ["other"]
     with pytest.raises(NotFound, match="no baseline named 'gone'.*'other'"):
         store.delete_baseline("gone")
@@ -172,26 +180,30 @@ def test_name_normalization():
 
 def test_name_taken_is_not_replaced_silently(store):
     first = store.save_baseline(make_session(mb=100), "base", "first")
-    before = first.path.read_bytes()
+    before = saved_document(store, "base")
     with pytest.raises(NameTaken, match="exists already"):
         store.save_baseline(make_session(mb=200), "base", "second")
-    assert first.path.read_bytes() == before
+    assert saved_document(store, "base") == before
     with pytest.raises(NameTaken):
         store.check_free("base")
     assert store.check_free("base", replace=True).name == "base"
     assert store.check_free("free") is None
     replaced = store.save_baseline(make_session(mb=200), "base", "second", replace=True)
-    assert replaced.path == first.path
+    assert replaced.file_name == first.file_name
     got = store.get_baseline("base")
     assert got.note == "second" and got.session.tests[0].best_mb_s == 200
     assert len(baseline_files(store)) == 1
 
 
-def test_same_name_under_a_foreign_file_name_counts_as_taken(store):
-    entry = store.save_baseline(make_session(), "moved")
-    moved = entry.path.with_name("hand-copied.json")
-    entry.path.rename(moved)
-    assert store.get_baseline("moved").path == moved
+def test_same_name_under_a_foreign_file_name_counts_as_taken(store, tmp_path):
+    """A baseline file copied by hand into the baselines directory, under any file name, is
+    imported by its name; that name is then taken."""
+    other = Store(tmp_path / "other")
+    other.save_baseline(make_session(), "moved")
+    store.baselines_dir.mkdir(parents=True)
+    copied = other.export_baseline("moved", store.baselines_dir / "hand-copied.json")
+    assert store.get_baseline("moved").ok and not copied.exists()
+    assert (store.imported_dir / "baselines" / "hand-copied.json").exists()  # kept, aside
     with pytest.raises(NameTaken):
         store.save_baseline(make_session(), "moved")
     store.save_baseline(make_session(mb=5), "moved", replace=True)
@@ -203,11 +215,9 @@ def test_same_name_under_a_foreign_file_name_counts_as_taken(store):
 
 
 def _valid_text() -> str:
-    s = Store()
-    e = s.save_baseline(make_session(), "tmp-valid")
-    text = e.path.read_text()
-    e.path.unlink()
-    return text
+    return json.dumps(Entry(name="tmp-valid", note="", saved="2026-01-01T00:00:00+00:00",
+                            path=Path("x"), kind="baseline",
+                            session=make_session()).to_file_dict(), indent=2)
 
 
 def _mutated(fn) -> str:
@@ -240,6 +250,7 @@ DAMAGED = {
 def test_damaged_file_is_listed_with_its_reason(store, kind):
     make, reason = DAMAGED[kind]
     store.save_baseline(make_session(), "good")
+    store.baselines_dir.mkdir(parents=True, exist_ok=True)  # as an earlier diskmark left it
     bad = store.baselines_dir / f"{kind}.json"
     bad.write_text(make())
     entries = {e.path.name: e for e in store.baselines()}
@@ -247,7 +258,7 @@ def test_damaged_file_is_listed_with_its_reason(store, kind):
     assert reason in entries[bad.name].damaged, entries[bad.name].damaged
     assert entries[bad.name].session is None and not entries[bad.name].ok
     assert entries[bad.name].name == kind  # the file stem stands in for the unknown name
-    assert entries[store.baseline_path("good").name].ok
+    assert entries[store.database.name].ok and entries[store.database.name].name == "good"
     with pytest.raises(Damaged, match=re.escape(reason)):
         store.get_baseline(kind)
     assert store.get_baseline(kind, allow_damaged=True).damaged
@@ -281,7 +292,7 @@ def test_damaged_file_under_the_name_is_never_overwritten_silently(store):
         store.save_baseline(make_session(), "precious")
     assert path.read_bytes() == original
     entry = store.save_baseline(make_session(), "precious", replace=True)
-    assert entry.path == path and store.get_baseline("precious").ok
+    assert entry.file_name == path.name and store.get_baseline("precious").ok
     aside = list(path.parent.glob(f"{path.name}.damaged-*"))
     assert len(aside) == 1 and aside[0].read_bytes() == original
     # the moved-aside file is not a .json file: it is not listed
@@ -295,44 +306,68 @@ def test_delete_a_damaged_file_by_its_stem(store):
     assert store.baselines() == []
 
 
-# --- atomic writes -----------------------------------------------------------------------
+# --- atomic saves ------------------------------------------------------------------------
 
 
-def _tmp_files(directory: Path) -> list[Path]:
-    return [p for p in directory.iterdir() if p.name.endswith(".tmp")]
-
-
-@pytest.mark.parametrize("fail", ["replace", "fsync"])
-def test_interrupted_replace_leaves_the_old_file(store, monkeypatch, fail):
-    entry = store.save_baseline(make_session(mb=100), "base", "old")
-    before = entry.path.read_bytes()
-    real = getattr(os, fail)
+def _fail_mid_save(monkeypatch, error: str) -> list:
+    """Make every save fail after its row is written and before its transaction commits, as
+    a full disk or an I/O error would: the database must hold what it held before."""
+    real = database.insert
     calls = []
 
-    def boom(*args, **kw):
-        calls.append(args)
-        raise OSError(28, "No space left on device")
+    def half_then_fail(conn, *args, **kw):
+        calls.append(real(conn, *args, **kw))
+        raise sqlite3.OperationalError(error)
 
-    monkeypatch.setattr(os, fail, boom)
-    with pytest.raises(StoreIOError, match="No space left on device"):
+    monkeypatch.setattr(database, "insert", half_then_fail)
+    calls.append(lambda: monkeypatch.setattr(database, "insert", real))  # calls[0]() restores
+    return calls
+
+
+@pytest.mark.parametrize("error", ["database or disk is full", "disk I/O error"])
+def test_interrupted_replace_leaves_the_old_baseline(store, monkeypatch, error):
+    store.save_baseline(make_session(mb=100), "base", "old")
+    before = saved_document(store, "base")
+    calls = _fail_mid_save(monkeypatch, error)
+    with pytest.raises(StoreIOError, match=error):
         store.save_baseline(make_session(mb=999), "base", "new", replace=True)
-    monkeypatch.setattr(os, fail, real)
-    assert calls, "the write never reached the step that was made to fail"
-    assert entry.path.read_bytes() == before
-    assert _tmp_files(store.baselines_dir) == []
+    calls[0]()
+    assert len(calls) == 2, "the save never reached the step that was made to fail"
+    assert saved_document(store, "base") == before
     assert store.get_baseline("base").note == "old"
+
+
+def test_a_real_full_disk_leaves_the_old_baseline(store, monkeypatch):
+    """SQLite's own 'disk is full', from a database that may not grow (max_page_count)."""
+    store.save_baseline(make_session(mb=100), "base", "old")
+    before = saved_document(store, "base")
+    real_connect = sqlite3.connect
+
+    def capped(*args, **kw):
+        conn = real_connect(*args, **kw)
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages}")
+        return conn
+
+    big = make_session(mb=999)
+    big.tests[0].runs = big.tests[0].runs * 400  # needs more pages than the file has
+    monkeypatch.setattr(database.sqlite3, "connect", capped)
+    with pytest.raises(StoreIOError, match="full"):
+        store.save_baseline(big, "base", "new", replace=True)
+    monkeypatch.setattr(database.sqlite3, "connect", real_connect)
+    assert saved_document(store, "base") == before
 
 
 def test_interrupted_new_baseline_leaves_nothing(store, monkeypatch):
     store.save_baseline(make_session(), "existing")
-    monkeypatch.setattr(os, "link", lambda *a, **k: (_ for _ in ()).throw(OSError(5, "I/O error")))
+    calls = _fail_mid_save(monkeypatch, "disk I/O error")
     with pytest.raises(StoreIOError, match="I/O error"):
         store.save_baseline(make_session(), "new one")
     with pytest.raises(StoreIOError):
         store.save_history(make_session())
+    calls[0]()
     assert baseline_files(store) == [store.baseline_path("existing").name]
-    assert _tmp_files(store.baselines_dir) == []
-    assert not store.history_dir.exists() or list(store.history_dir.iterdir()) == []
+    assert store.history() == [] and store.count() == 0
 
 
 def test_non_finite_figures_are_not_saved(store):

@@ -235,6 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--name", metavar="N", help="save it under this name instead of its own")
     imp.add_argument("--force", action="store_true",
                      help="replace a baseline of the same name")
+
+    from diskmark.cli.history import add_parser as add_history_parser
+
+    add_history_parser(sub, {"unit": _unit})
     return parser
 
 
@@ -256,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
 def _command(argv: list[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command in ("run", "presets", "baselines"):
+    if args.command in ("run", "presets", "baselines", "history"):
         sweep_leftovers()  # the app does it itself, on screen
     if args.command == "run":
         try:
@@ -268,6 +272,10 @@ def _command(argv: list[str] | None) -> int:
         return cmd_presets()
     if args.command == "baselines":
         return cmd_baselines(args)
+    if args.command == "history":
+        from diskmark.cli.history import cmd_history
+
+        return cmd_history(args)
     return cmd_app(args)
 
 

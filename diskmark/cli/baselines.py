@@ -58,7 +58,7 @@ def _baselines_list(store) -> int:
 
     entries = store.baselines()
     if not entries:
-        say(f"No baselines in {store.baselines_dir}. Save one with "
+        say(f"No baselines in {store.root}. Save one with "
             f"`diskmark run --save-baseline NAME`.")
         return EXIT_OK
     out(format_listing(entries))

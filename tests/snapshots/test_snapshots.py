@@ -377,18 +377,25 @@ BASELINE_SCALE = {(0, Op.READ): 0.95, (0, Op.WRITE): 1.0, (1, Op.READ): 1.12,
 
 @pytest.fixture
 def fixed_home(monkeypatch):
-    """Baselines in a fixed place with a fixed save date: the baselines screen shows both."""
+    """Baselines in a fixed place with a fixed save date: the baselines screen shows both.
+    The place is the same for every checkout on the machine, so two test runs at once
+    (two worktrees) take turns: a lock is held while a test uses it."""
+    import fcntl
     import shutil
 
     from diskmark import store
 
     home = Path(tempfile.gettempdir()) / "diskmark-snapshot-home"
-    shutil.rmtree(home, ignore_errors=True)
-    home.mkdir(parents=True)
-    monkeypatch.setenv("DISKMARK_HOME", str(home))
-    monkeypatch.setattr(store, "_now", lambda: "2024-04-01T10:05:00+02:00")
-    yield home
-    shutil.rmtree(home, ignore_errors=True)
+    with open(f"{home}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        shutil.rmtree(home, ignore_errors=True)
+        home.mkdir(parents=True)
+        monkeypatch.setenv("DISKMARK_HOME", str(home))
+        monkeypatch.setattr(store, "_now", lambda: "2024-04-01T10:05:00+02:00")
+        try:
+            yield home
+        finally:
+            shutil.rmtree(home, ignore_errors=True)
 
 
 def save_baseline(name: str = "new NVMe", note: str = "firmware 4B2QGXA7", *,
@@ -458,6 +465,8 @@ def test_baselines_screen(snap_compare, fixed_home):
     save_baseline()
     save_baseline("old SATA SSD", "", size=GIB, scale={k: 0.08 for k in BASELINE_SCALE},
                   started="2023-11-12T18:30:00+01:00")
+    # a damaged file an earlier diskmark left in its baselines directory: listed, never imported
+    (fixed_home / "data" / "baselines").mkdir(parents=True, exist_ok=True)
     (fixed_home / "data" / "baselines" / "broken-0000.json").write_text('{"schema": "diskm')
     app = make()
 

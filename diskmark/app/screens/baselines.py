@@ -147,7 +147,7 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
             self.notify(f"Exported to {written}", title="Baseline exported")
 
         self.app.push_screen(SaveFileDialog(f"Export “{clip(entry.name, 40)}”",
-                                            f"{entry.path.stem}.json"), chosen)
+                                            entry.file_name), chosen)
 
     def action_import(self) -> None:
         def chosen(path: Path | None) -> None:

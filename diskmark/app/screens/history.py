@@ -1,33 +1,141 @@
-"""Every finished run, newest first, as the store keeps it: view one, compare it with this
-run or with a baseline, promote it to a baseline, delete it."""
+"""Every finished run, newest first, a page at a time: view one, compare it with this run or
+with a baseline, promote it to a baseline, delete it, narrow the list to one device or target
+(f), and see the trend of a test on the highlighted run's drive (t).
+
+A page is read from the database's indexed columns (no result document is parsed), so the
+screen opens as fast with thousands of runs as with ten; a run's document is read only when
+it is opened, compared, promoted or deleted. JSON files an earlier diskmark left that could
+not be imported (damaged ones) head the first page, with the reason."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, DataTable, OptionList, Static
+from textual.widgets.option_list import Option
 
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, NameChoice, suggest_name
-from diskmark.app.screens.saved import SavedResultsScreen, mb
+from diskmark.app.screens.saved import SavedResultsScreen, clip, fit_widths, mb
+from diskmark.app.widgets.plain import PlainLabel, PlainStatic
+from diskmark.database import Filters, Row
+from diskmark.display import shown
 from diskmark.formatting import short_date
 from diskmark.model import format_size
 from diskmark.store import HEADLINE_LABEL, Entry, StoreError
+
+#: Runs on one page of the table: enough to scroll through, few enough to open at once.
+PAGE_SIZE = 100
+
+
+@dataclass
+class HistoryPage:
+    """What one read of the database gives the screen."""
+
+    rows: list[Row]
+    total: int  # runs that match the filter, on every page
+    kept: list[Entry]  # JSON files that could not be imported (first page only)
+    offset: int = 0  # of the first row
+    problem: str | None = None
+
+
+def describe_filter(filters: Filters) -> str:
+    parts = [f"device {filters.device}" if filters.device else "",
+             f"target {filters.target}" if filters.target else ""]
+    return " and ".join(p for p in parts if p)
 
 
 class HistoryScreen(SavedResultsScreen[None]):
     BINDINGS = [
         Binding("enter", "view", "View", priority=True),
         Binding("p", "promote", "As baseline", tooltip="Save this run as a baseline"),
+        Binding("f", "filter", "Filter", tooltip="Only the runs of one device or target"),
+        Binding("t", "trend", "Trend", tooltip="A test's figures over time on this drive"),
+        Binding("e", "share", "Share", tooltip="Save the run as an HTML page (and a PNG) "
+                                                "in the reports directory"),
+        Binding("right_square_bracket", "page(1)", "Older",
+                tooltip=f"The next {PAGE_SIZE} runs, older"),
+        Binding("left_square_bracket", "page(-1)", "Newer",
+                tooltip=f"The {PAGE_SIZE} runs before, newer"),
     ]
 
     title_text = "History"
     empty_text = "No run has finished yet. Every run that completes is kept here."
 
+    def __init__(self, store, current=None, in_use=None) -> None:
+        super().__init__(store, current, in_use)
+        self.filters = Filters()
+        self.page_start = 0  # of the first row of this page, among the matching runs
+        self.total = 0
+        self.rows: list[Row] = []  # this page's runs
+        self.kept: list[Entry] = []  # damaged JSON files, above the runs on the first page
+        self._loaded_entries: dict[int, Entry] = {}  # documents read so far, by row id
+
     def hint_text(self) -> str:
         return ("Every completed run, newest first. p saves the highlighted one as a baseline; "
-                "c compares it with this run, k with a baseline.")
+                "c compares it with this run, k with a baseline; t shows a test's trend on its "
+                "drive, f narrows the list to one device or target, e shares it as a page; [ "
+                "and ] turn the page.")
 
-    def list_entries(self) -> list[Entry]:
-        return self.store.history()
+    # --- reading a page -------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="saved-list", exit_on_error=False)
+    def reload(self, select: str | None = None) -> None:
+        """Read the page at ``self.page_start`` in a thread; ``select`` puts the cursor on the run
+        of that id."""
+        page = self.read_page(self.page_start)
+        self.app.call_from_thread(self._show_page, page, select)
+
+    def read_page(self, offset: int) -> HistoryPage:
+        """The page from ``offset``, or the last one when runs were deleted meanwhile."""
+        try:
+            total = self.store.count(self.filters)
+            if offset >= total:
+                offset = max(0, (total - 1) // PAGE_SIZE * PAGE_SIZE)
+            kept = self.store.unimported("history") if offset == 0 else []
+            rows = self.store.page(PAGE_SIZE, offset, self.filters)
+        except StoreError as e:
+            return HistoryPage([], 0, [], 0, str(e))
+        return HistoryPage(rows, total, kept, offset)
+
+    def _show_page(self, page: HistoryPage, select: str | None) -> None:
+        keep = select
+        if keep is None and self.items:
+            item = self.items[min(self.query_one(DataTable).cursor_row, len(self.items) - 1)]
+            keep = item.name
+        self.rows, self.kept, self.total = page.rows, page.kept, page.total
+        self.page_start = page.offset
+        self._loaded_entries = {}
+        self._fill_table(keep)
+        self._title()
+        detail = self.query_one("#saved-detail", Static)
+        if page.problem:
+            detail.update(page.problem)
+        elif not self.items:
+            detail.update(self.empty_text if not describe_filter(self.filters) else
+                          f"No run of {describe_filter(self.filters)}; f changes the filter.")
+        else:
+            self._show_detail()
+        self.loaded = True
+
+    @property
+    def items(self) -> list[Row | Entry]:
+        return [*self.kept, *self.rows]
+
+    def _title(self) -> None:
+        box = self.query_one("#saved-box")
+        what = describe_filter(self.filters)
+        box.border_title = self.title_text + (f": {what}" if what else "")
+        if self.total > len(self.rows) or self.page_start:
+            first, last = self.page_start + 1, self.page_start + len(self.rows)
+            box.border_subtitle = f"runs {first}–{last} of {self.total:,}"
+        else:
+            box.border_subtitle = f"{self.total:,} run{'s' * (self.total != 1)}"
 
     def columns(self) -> list[tuple[str, str, int, int]]:
         # a date is never cut: "2026/11/2…" says nothing
@@ -42,43 +150,199 @@ class HistoryScreen(SavedResultsScreen[None]):
     def drop_order(self) -> list[int]:
         return [3, 4, 2]  # device, filesystem, size: the line under the table has them
 
-    def cells(self, entry: Entry) -> list[str | Text]:
-        if not entry.ok or entry.session is None:
-            return [entry.name, "damaged", "", entry.damaged or "", "", Text(""), Text(""), Text("")]
-        s = entry.session
-        _label, read, write = entry.headline()
-        setup = " · ".join(x for x in (s.preset_name, s.profile_name)
-                           if x and x != "Default") or "Default"
-        return [short_date(entry.started or entry.saved), setup,
-                f"{format_size(s.settings.size)}×{s.settings.count}", entry.device or "—",
-                entry.fstype or "—", mb(read), mb(write),
-                Text(str(sum(t.complete for t in s.tests)), justify="right")]
+    def row_cells(self, item: Row | Entry) -> list[str | Text]:
+        if isinstance(item, Entry):
+            return [item.name, "damaged", "", item.damaged or "", "", Text(""), Text(""),
+                    Text("")]
+        setup = " · ".join(x for x in (item.preset, item.profile) if x and x != "Default") \
+            or "Default"
+        size = f"{format_size(item.size)}×{item.count}" if item.size else "—"
+        return [short_date(item.started or item.saved), setup, size, item.device or "—",
+                item.fstype or "—", mb(item.head_read), mb(item.head_write),
+                Text(str(item.tests), justify="right")]
 
-    def describe(self, entry: Entry) -> str:
-        s = entry.session
-        assert s is not None
-        label, _read, _write = entry.headline()
-        parts = [f"Run of {short_date(entry.started)}",
-                 f"{format_size(s.settings.size)}×{s.settings.count}"]
-        where = " ".join(x for x in (entry.device, entry.fstype) if x)
+    def _fill_table(self, keep: str | None) -> None:
+        table = self.query_one(DataTable)
+        table.clear(columns=True)
+        items = self.items
+        cols = self.columns()
+        rows = [[cell if isinstance(cell, Text) else shown(cell, one_line=True)
+                 for cell in self.row_cells(item)] for item in items]
+        want = [min(cap, max([len(label)] + [len(r[i].plain if isinstance(r[i], Text) else r[i])
+                                             for r in rows]))
+                for i, (label, _key, cap, _floor) in enumerate(cols)]
+        box = min(self.app.size.width - 2, 132) - 4
+        avail = max(table.size.width or box, 40) - 2
+        widths = fit_widths(want, [min(c[3], w) for c, w in zip(cols, want)], avail,
+                            self.shrink_order(), self.drop_order())
+        for (label, key, _cap, _floor), width in zip(cols, widths):
+            if width:
+                justify = "right" if key in ("read", "write", "tests") else "left"
+                table.add_column(Text(label, justify=justify), key=key, width=width)
+        damaged = self.get_component_rich_style("saved--damaged", partial=True)
+        for i, (item, cells) in enumerate(zip(items, rows)):
+            row = []
+            for cell, width in zip(cells, widths):
+                if not width:
+                    continue
+                text = cell if isinstance(cell, Text) else Text(clip(cell, width))
+                if isinstance(item, Entry):
+                    text.stylize(damaged)
+                row.append(text)
+            table.add_row(*row, key=str(i))
+        if items:
+            target = next((i for i, it in enumerate(items) if it.name == keep), 0)
+            table.move_cursor(row=target, animate=False)
+
+    # --- the highlighted run --------------------------------------------------------------
+
+    @property
+    def highlighted_item(self) -> Row | Entry | None:
+        table = self.query_one(DataTable)
+        items = self.items
+        if not items or not (0 <= table.cursor_row < len(items)):
+            return None
+        return items[table.cursor_row]
+
+    @property
+    def highlighted(self) -> Entry | None:
+        """The highlighted run with its document read (once), or the damaged file."""
+        item = self.highlighted_item
+        if item is None or isinstance(item, Entry):
+            return item
+        return self.entry_of(item)
+
+    def entry_of(self, row: Row) -> Entry:
+        if row.id not in self._loaded_entries:
+            try:
+                self._loaded_entries[row.id] = self.store.entry(row)
+            except StoreError as e:
+                return Entry(name=row.name, note="", saved=row.saved, path=self.store.database,
+                             kind="history", damaged=str(e), id=row.id)
+        return self._loaded_entries[row.id]
+
+    def _show_detail(self) -> None:
+        item = self.highlighted_item
+        if item is None:
+            return
+        if isinstance(item, Entry):
+            text = (f"Damaged: {item.damaged}. File: {item.path}. It is never overwritten "
+                    f"without asking; d moves it aside, or repair it by hand.")
+        else:
+            text = self.describe_row(item)
+        self.query_one("#saved-detail", Static).update(text)
+
+    def describe_row(self, row: Row) -> str:
+        parts = [f"Run {row.name} of {short_date(row.started)}"]
+        if row.size:
+            parts.append(f"{format_size(row.size)}×{row.count}")
+        where = " ".join(x for x in (row.device, row.fstype) if x)
         if where:
             parts.append(where)
-        if s.settings.comment:
-            parts.append(f"comment: {s.settings.comment}")
-        if entry.model:
-            parts.append(entry.model)
-        if s.settings.target:
-            parts.append(f"target {s.settings.target}")
-        if label != HEADLINE_LABEL:
-            parts.append(f"figures: {label}")
-        parts.append(f"file: {entry.path}")
+        for text in (row.model, f"target {row.target}" if row.target else "",
+                     f"host {row.host}" if row.host else "", row.io if row.io != "direct" else ""):
+            if text:
+                parts.append(text)
+        if row.head_label and row.head_label != HEADLINE_LABEL:
+            parts.append(f"figures: {row.head_label}")
         return " · ".join(parts)
+
+    def describe(self, entry: Entry) -> str:
+        if entry.id is not None:
+            row = next((r for r in self.rows if r.id == entry.id), None)
+            if row is not None:
+                return self.describe_row(row)
+        return f"Run {entry.name} of {short_date(entry.started)}"
 
     def title_of(self, entry: Entry) -> str:
         return f"The run of {short_date(entry.started)}" if entry.ok else entry.path.name
 
     def delete_entry(self, entry: Entry) -> None:
         self.store.delete_history(entry)
+
+    # --- pages and filters ----------------------------------------------------------------
+
+    def action_page(self, step: int) -> None:
+        offset = self.page_start + step * PAGE_SIZE
+        if offset < 0 or (step > 0 and offset >= self.total):
+            self.notify("This is the " + ("first" if step < 0 else "last") + " page.",
+                        severity="information", timeout=2)
+            return
+        self.page_start = offset
+        self.loaded = False
+        self.query_one(DataTable).move_cursor(row=0, animate=False)
+        self.reload()
+
+    def action_filter(self) -> None:
+        try:
+            devices = self.store.distinct("device")
+            targets = self.store.distinct("target")
+        except StoreError as e:
+            self.notify(str(e), severity="error")
+            return
+
+        def chosen(filters: Filters | None) -> None:
+            if filters is not None:
+                self.filters, self.page_start = filters, 0
+                self.loaded = False
+                self.reload()
+
+        self.app.push_screen(HistoryFilterDialog(devices, targets, self.filters), chosen)
+
+    def action_trend(self) -> None:
+        item = self.highlighted_item
+        if item is None or isinstance(item, Entry):
+            self.notify("Highlight a run first: the trend is of its drive.", severity="warning")
+            return
+        from diskmark.app.screens.trend import TrendScreen
+
+        self.app.push_screen(TrendScreen(self.store, item, self.current))
+
+    def action_share(self) -> None:
+        """The highlighted run as one self-contained HTML page in the reports directory,
+        and, when Chromium is there to draw it, as a PNG beside it (in a thread: it takes
+        a few seconds)."""
+        from diskmark.atomic import write_atomic
+        from diskmark.paths import reports_dir
+        from diskmark.share import find_chromium, render_html, theme_colours
+        from diskmark.share.colours import UnknownTheme
+
+        entry = self._usable()
+        if entry is None or entry.session is None:
+            return
+        try:
+            colours = theme_colours(self.app.theme)
+        except UnknownTheme:  # one of Textual's own themes: the page takes diskmark's
+            colours = theme_colours("diskmark")
+        html = render_html(entry.session, colours, title=f"diskmark: run {entry.name}")
+        folder = reports_dir()
+        path, n = folder / f"diskmark-run-{entry.name}.html", 1
+        while path.exists():
+            n += 1
+            path = folder / f"diskmark-run-{entry.name}-{n}.html"
+        try:
+            write_atomic(path, html, exclusive=True)
+        except OSError as e:
+            self.notify(f"Could not save {path}: {e.strerror or e}", severity="error")
+            return
+        if find_chromium() is None:
+            self.notify(f"Saved to {path}. (A PNG needs Chromium, which is not installed.)",
+                        title="Page saved")
+            return
+        self.notify(f"Saved to {path}; drawing the PNG…", title="Page saved")
+        self._share_png(html, path.with_suffix(".png"), entry)
+
+    @work(thread=True, group="share", exit_on_error=False)
+    def _share_png(self, html: str, dest, entry: Entry) -> None:
+        from diskmark.share import render_png
+        from diskmark.share.page import estimated_height
+
+        try:
+            render_png(html, dest, estimated_height(entry.session, False))
+        except (RuntimeError, OSError) as e:
+            self.app.call_from_thread(self.notify, f"No PNG: {e}", severity="error")
+            return
+        self.app.call_from_thread(self.notify, f"Saved to {dest}", title="PNG saved")
 
     def action_promote(self) -> None:
         entry = self._usable()
@@ -103,3 +367,61 @@ class HistoryScreen(SavedResultsScreen[None]):
             f"The run of {short_date(entry.started)}, {done} test{'s' * (done != 1)}. A name "
             f"that exists already is replaced only if you say so.",
             name=suggest_name(session), note=session.settings.comment), named)
+
+
+class HistoryFilterDialog(ModalScreen[Filters | None]):
+    """Choose one device or one target directory (with how many runs each), or all runs."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, devices: list[tuple[str, int]], targets: list[tuple[str, int]],
+                 current: Filters) -> None:
+        super().__init__(classes="dialog pick-baseline")
+        self.choices: list[Filters] = [Filters()]
+        self.labels: list[Text] = [Text("All runs", style="bold")]
+        for value, n in devices:
+            if value:
+                self.choices.append(Filters(device=value, exact=True))
+                self.labels.append(self._label("device", value, n))
+        for value, n in targets:
+            if value:
+                self.choices.append(Filters(target=value, exact=True))
+                self.labels.append(self._label("target", value, n))
+        self.current = current
+
+    @staticmethod
+    def _label(what: str, value: str, n: int) -> Text:
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append(f"{what:<7} ", style="dim")
+        text.append(shown(value, one_line=True), style="bold")
+        text.append(f"  {n} run{'s' * (n != 1)}", style="dim")
+        return text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog-box"):
+            yield PlainLabel("Show the runs of…", classes="dialog-title")
+            yield PlainStatic("One device (every target on it) or one target directory.",
+                              classes="dialog-hint")
+            yield OptionList(*(Option(label, id=str(i)) for i, label in enumerate(self.labels)),
+                             id="filters")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Show", id="choose", variant="primary")
+                yield Button("Cancel", id="cancel")
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        options.focus()
+        options.highlighted = next((i for i, f in enumerate(self.choices)
+                                    if f == self.current), 0)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(self.choices[int(event.option.id or 0)])
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        index = self.query_one(OptionList).highlighted
+        if event.button.id == "choose" and index is not None:
+            self.dismiss(self.choices[index])
+        else:
+            self.dismiss(None)

@@ -289,7 +289,7 @@ class SavedResultsScreen(ModalScreen[T]):
         if entry is None or entry.session is None:
             return
         try:
-            others = [e for e in self.store.baselines() if e.path != entry.path]
+            others = [e for e in self.store.baselines() if e.ident != entry.ident]
         except StoreError as e:
             self.notify(str(e), severity="error")
             return
@@ -327,8 +327,10 @@ class SavedResultsScreen(ModalScreen[T]):
             self.notify(f"Deleted {what}.")
             self.reload()
 
+        gone = (f"The file {entry.path} is moved aside to {entry.path.name}.damaged-…, where "
+                f"diskmark no longer lists it." if entry.id is None else
+                "It is removed from the database; this cannot be undone.")
         self.app.push_screen(ConfirmDialog(f"Delete {what}?",
                                            f"{self.describe(entry) if entry.ok else entry.damaged}"
-                                           f"\n\nThe file {entry.path} is removed; this cannot "
-                                           f"be undone.", yes="Delete", no="Keep it"), answered)
+                                           f"\n\n{gone}", yes="Delete", no="Keep it"), answered)
 

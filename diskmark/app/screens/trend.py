@@ -1,0 +1,238 @@
+"""A drive's story: one test's best figure in every saved run on the drive of the run it was
+opened from, oldest to newest, baselines marked, every change beyond the runs' noise marked
+▲ or ▼ (the comparison's rule, as ``diskmark history trend``). ← and → pick a run; Enter
+opens it, c compares the run the trend was opened from with it.
+
+The figures come from the database's ``figures`` table, read in a thread: a few numbers per
+run, whatever the number of runs."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from diskmark import database, trend
+from diskmark.app.screens.comparison import ComparisonScreen
+from diskmark.app.screens.saved import ResultReportScreen
+from diskmark.formatting import short_date
+from diskmark.app.widgets.plain import PlainStatic
+from diskmark.app.widgets.trend_chart import TrendChart
+from diskmark.compare import compare
+from diskmark.database import Filters, Row
+from diskmark.model import SessionResult, Unit
+from diskmark.report import format_figure
+from diskmark.store import HEADLINE_LABEL, Entry, Store, StoreError
+
+UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)
+
+
+class TrendScreen(ModalScreen[None]):
+    BINDINGS = [
+        Binding("escape,q", "close", "Back"),
+        Binding("left", "move(-1)", "Earlier", show=False),
+        Binding("right", "move(1)", "Later", show=False),
+        Binding("home", "move_to(0)", "First", show=False),
+        Binding("end", "move_to(-1)", "Last", show=False),
+        Binding("enter", "open", "Open run", priority=True),
+        Binding("c", "compare", "Compare", tooltip="The run you came from against this one"),
+        Binding("s", "test(1)", "Next test"),
+        Binding("S", "test(-1)", "Previous test", show=False),
+        Binding("r", "kind", "Read/write/mix"),
+        Binding("u", "unit", "Unit"),
+    ]
+
+    def __init__(self, store: Store, origin: Row, current: SessionResult | None = None,
+                 label: str | None = None, kind: str = "read", unit: Unit = Unit.MB_S) -> None:
+        super().__init__(classes="saved")
+        self.store, self.origin, self.current = store, origin, current
+        self.label = label or origin.head_label or HEADLINE_LABEL
+        self.kind, self.unit = kind, unit
+        self.tests: list[tuple[str, str]] = []  # (label, op) measured on this drive
+        self.series: trend.Series | None = None
+        self.cursor: int | None = None
+        self.loaded = False
+
+    @property
+    def drive_filter(self) -> Filters:
+        return Filters(device=self.origin.device, host=self.origin.host, exact=True)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="saved-box"):
+            yield PlainStatic("", id="trend-summary")
+            yield TrendChart(id="trend-chart")
+            yield PlainStatic("", id="saved-detail")
+            yield PlainStatic("", id="trend-changes")
+        yield Footer(compact=self.app.size.width < 100)
+
+    def on_mount(self) -> None:
+        self.query_one("#saved-box").border_title = "Trend"
+        self.load()
+
+    # --- reading --------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="trend", exit_on_error=False)
+    def load(self) -> None:
+        problem = None
+        tests: list[tuple[str, str]] = []
+        series: list[trend.Series] = []
+        try:
+            with self.store.db(create=False) as conn:
+                if conn is not None:
+                    tests = [(label, op) for label, op, _n
+                             in database.saved_tests(conn, self.drive_filter)]
+                    series = trend.trend(conn, self.label, self.kind, self.unit,
+                                         self.drive_filter)
+        except StoreError as e:
+            problem = str(e)
+        self.app.call_from_thread(self._show, tests, series, problem)
+
+    def _show(self, tests: list[tuple[str, str]], found: list[trend.Series],
+              problem: str | None) -> None:
+        self.tests = sorted(tests, key=lambda t: (t[0], ("read", "write", "mix").index(t[1])
+                                                  if t[1] in ("read", "write", "mix") else 3))
+        a = self.origin
+        mine = [s for s in found if (s.host, s.device, s.model) == (a.host, a.device, a.model)]
+        self.series = mine[0] if mine else (found[0] if found else None)
+        self.cursor = None
+        if self.series is not None:
+            here = [i for i, p in enumerate(self.series.points) if p.point.result_id == a.id]
+            self.cursor = here[0] if here else len(self.series.points) - 1
+        box = self.query_one("#saved-box")
+        box.border_title = f"Trend: {self.label} {self.kind.capitalize()} in {self.unit.label}"
+        summary = self.query_one("#trend-summary", Static)
+        if problem:
+            summary.update(problem)
+        elif self.series is None:
+            summary.update(f"No saved run on {a.device or 'this drive'} measured {self.label} "
+                           f"{self.kind}. s picks another test, r read, write or mix.")
+        else:
+            s = self.series
+            runs = sum(1 for p in s.points if not p.is_baseline_only)
+            marked = sum(1 for p in s.points if p.baselines)
+            summary.update(f"{s.title}: {runs} run{'s' * (runs != 1)}"
+                           + (f", {marked} baseline{'s' * (marked != 1)} (B)" if marked else "")
+                           + f". {len(s.changes)} change{'s' * (len(s.changes) != 1)} beyond "
+                             f"the runs' noise (▲ better, ▼ worse, each against the run "
+                             f"before). ← → pick a run, s the test, r read/write/mix, u the "
+                             f"unit.")
+        self._update()
+        self.loaded = True
+
+    def _update(self) -> None:
+        self.query_one(TrendChart).show(self.series, self.unit, self.cursor)
+        detail = self.query_one("#saved-detail", Static)
+        changes = self.query_one("#trend-changes", Static)
+        tp = self.point
+        if tp is None or self.series is None:
+            detail.update("")
+            changes.update("")
+            return
+        unit = self.unit
+        where = f"run {self.cursor + 1} of {len(self.series.points)}"
+        text = (f"{short_date(tp.point.started)} · {format_figure(tp.value, unit)} {unit.label}"
+                f" · {trend.point_label(tp)} · {where}")
+        if tp.verdict is not None:
+            text += f"\n{trend.describe_change(tp, unit)} against the run before"
+        if tp.point.result_id == self.origin.id:
+            text += " (the run you came from)"
+        detail.update(text)
+        recent = self.series.changes[-3:]
+        changes.update("\n".join(f"{short_date(p.point.started)}  {format_figure(p.value, unit)}"
+                                 f"  {trend.describe_change(p, unit)}" for p in recent)
+                       if recent else "No change beyond the runs' noise.")
+
+    @property
+    def point(self) -> trend.TrendPoint | None:
+        if self.series is None or self.cursor is None:
+            return None
+        return self.series.points[self.cursor]
+
+    # --- moving ---------------------------------------------------------------------------
+
+    def action_move(self, step: int) -> None:
+        if self.series is None or self.cursor is None:
+            return
+        self.cursor = max(0, min(len(self.series.points) - 1, self.cursor + step))
+        self._update()
+
+    def action_move_to(self, index: int) -> None:
+        if self.series is None:
+            return
+        self.cursor = index % len(self.series.points)
+        self._update()
+
+    def action_test(self, step: int) -> None:
+        if not self.tests:
+            return
+        here = (self.label, self.kind)
+        i = self.tests.index(here) if here in self.tests else -1 if step > 0 else 0
+        self.label, self.kind = self.tests[(i + step) % len(self.tests)]
+        self.loaded = False
+        self.load()
+
+    def action_kind(self) -> None:
+        kinds = [op for label, op in self.tests if label == self.label] or ["read"]
+        self.kind = kinds[(kinds.index(self.kind) + 1) % len(kinds)] if self.kind in kinds \
+            else kinds[0]
+        self.loaded = False
+        self.load()
+
+    def action_unit(self) -> None:
+        self.unit = UNITS[(UNITS.index(self.unit) + 1) % len(UNITS)]
+        self.loaded = False
+        self.load()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    # --- the chosen run -------------------------------------------------------------------
+
+    def _point_entry(self, tp: trend.TrendPoint) -> Entry | None:
+        p = tp.point
+        try:
+            if p.kind == "history":
+                return self.store.get_history(p.name)
+            return self.store.get_baseline(p.name)
+        except StoreError as e:
+            self.notify(str(e), severity="error")
+            return None
+
+    def _point_name(self, tp: trend.TrendPoint) -> str:
+        if tp.point.kind == "baseline":
+            return f"baseline “{tp.point.name}”"
+        return f"the run of {short_date(tp.point.started)}"
+
+    def action_open(self) -> None:
+        tp = self.point
+        if tp is None:
+            return
+        entry = self._point_entry(tp)
+        if entry is not None and entry.session is not None:
+            self.app.push_screen(ResultReportScreen(self._point_name(tp).capitalize(), entry.session,
+                                                    entry.note))
+
+    def action_compare(self) -> None:
+        tp = self.point
+        if tp is None:
+            return
+        if tp.point.result_id == self.origin.id:
+            self.notify("This is the run you came from: pick another run (← →) to compare "
+                        "it with.", severity="warning")
+            return
+        other = self._point_entry(tp)
+        try:
+            mine = self.store.entry(self.origin)
+        except StoreError as e:
+            self.notify(str(e), severity="error")
+            return
+        if other is None or other.session is None or mine.session is None:
+            if mine.damaged:
+                self.notify(f"The run you came from is damaged: {mine.damaged}", severity="error")
+            return
+        self.app.push_screen(ComparisonScreen(
+            compare(mine.session, other.session, other.name),
+            f"The run of {short_date(self.origin.started)}", self._point_name(tp)))

@@ -1,0 +1,78 @@
+"""One test's figures over time on one drive, as bars in the theme's colours, with a cursor
+on one run. The layout is :func:`diskmark.trend.chart_cells` (the CLI prints the same
+chart as text); marks under the axis (▲ ▼ B) say what the colours say, so a monochrome
+terminal shows them too."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widget import Widget
+
+from diskmark import trend
+from diskmark.model import Unit
+
+
+class TrendChart(Widget):
+    DEFAULT_CSS = """
+    TrendChart {
+        height: 12;
+        width: 1fr;
+    }
+    TrendChart > .trend--bar { color: $primary; }
+    TrendChart > .trend--baseline { color: $accent; }
+    TrendChart > .trend--better { color: $better-color; text-style: bold; }
+    TrendChart > .trend--worse { color: $worse-color; text-style: bold; }
+    TrendChart > .trend--axis { color: $foreground 60%; }
+    TrendChart > .trend--label { color: $foreground; }
+    TrendChart > .trend--cursor { color: $warning; text-style: bold; }
+    """
+
+    COMPONENT_CLASSES = {"trend--bar", "trend--baseline", "trend--better", "trend--worse",
+                         "trend--axis", "trend--label", "trend--cursor"}
+
+    PLOT_ROWS = 10
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self.series: trend.Series | None = None
+        self.unit = Unit.MB_S
+        self.cursor: int | None = None
+
+    def show(self, series: trend.Series | None, unit: Unit, cursor: int | None) -> None:
+        self.series, self.unit, self.cursor = series, unit, cursor
+        self.refresh()
+
+    @property
+    def text(self) -> str:
+        if self.series is None:
+            return ""
+        return trend.chart_text(self.series, self.unit, self.content_size.width or 80,
+                                self.PLOT_ROWS)
+
+    def render(self) -> Text:
+        if self.series is None:
+            return Text("")
+        cells = trend.chart_cells(self.series, self.unit, self.content_size.width,
+                                  self.PLOT_ROWS, self.cursor)
+        role_class = {trend.BAR: "trend--bar", trend.BASELINE: "trend--baseline",
+                      trend.BETTER_MARK: "trend--better", trend.WORSE_MARK: "trend--worse",
+                      trend.AXIS: "trend--axis", trend.LABEL: "trend--label",
+                      trend.CURSOR: "trend--cursor"}
+        styles = {role: self.get_component_rich_style(name, partial=True)
+                  for role, name in role_class.items()}
+        styles[trend.BLANK] = None
+        out = Text(no_wrap=True, overflow="crop")
+        for y, row in enumerate(cells):
+            if y:
+                out.append("\n")
+            run_text, run_role = "", None
+            for ch, role in row:
+                if role == run_role:
+                    run_text += ch
+                    continue
+                if run_text:
+                    out.append(run_text, styles[run_role])
+                run_text, run_role = ch, role
+            if run_text:
+                out.append(run_text, styles[run_role])
+        return out

@@ -1,0 +1,371 @@
+"""``diskmark history``: list, show, import, export, delete, prune, trend and share the runs
+the store keeps.
+
+Every finished run is kept; a team that gathers runs from many machines (or from CI) imports
+their ``diskmark run --format json`` reports here and sees each drive's story with
+``history trend``. A listing reads indexed columns only, so it takes the same time for
+thirty runs as for thousands. Exit status: 0 done, 1 a file or the database could not be
+read or written, 2 bad arguments, an unknown run or a file that cannot be imported (the
+others are imported all the same).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+EPILOG = """\
+examples:
+  diskmark history list --limit 20 --device nvme0n1
+  diskmark history show 20260101T045959Z          # an id, or a unique beginning of one
+  diskmark history import ci-results/ other-host.json
+  diskmark history trend "SEQ1M Q8T1" --kind write --unit MB/s
+  diskmark history share 20260101T045959Z --output run.html       # or run.png
+  diskmark history share NEW --against OLD --output cmp.html      # a comparison
+  diskmark history prune --keep 500
+
+A trend judges each run against the one before it by the comparison's rule: "same" when
+neither is more than the runs' noise (their R/Avg %, else 3%) below the other.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any]) -> None:
+    """The ``history`` command and its actions; ``types`` holds the CLI's argument types
+    (``unit``), so every command reads a unit the same way."""
+    hist = sub.add_parser(
+        "history", help="list, show, import, export, delete, prune, trend and share past runs",
+        description="Every finished run, kept in the data directory (DISKMARK_HOME/data when "
+                    "set), newest first.",
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
+    hsub = hist.add_subparsers(dest="action", metavar="ACTION", required=True)
+
+    def filters(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--device", default="", help="only runs on this device (e.g. "
+                                                     "/dev/nvme0n1, or part of its name)")
+        p.add_argument("--target", default="", help="only runs in this directory (or part of it)")
+        p.add_argument("--host", default="", help="only runs measured on this host")
+
+    ls = hsub.add_parser("list", help="runs, newest first: id, date, host, device, headline MB/s")
+    ls.add_argument("--limit", type=int, default=50, metavar="N",
+                    help="show the N newest (default 50; 0 shows all)")
+    ls.add_argument("--offset", type=int, default=0, metavar="N", help="skip the N newest first")
+    filters(ls)
+    ls.add_argument("--format", choices=["text", "json"], default="text")
+
+    show = hsub.add_parser("show", help="a run's report")
+    show.add_argument("id", metavar="ID", help="the run's id, or a unique beginning of it")
+    show.add_argument("--format", choices=["text", "json"], default="text",
+                      help="text: the CrystalDiskMark report; json: the saved result, exactly")
+
+    imp = hsub.add_parser("import", help="add the JSON reports of `diskmark run --format json` "
+                                         "(files, or directories of them); duplicates are skipped")
+    imp.add_argument("sources", nargs="+", metavar="FILE|DIR")
+
+    exp = hsub.add_parser("export", help="write runs as JSON reports (what import reads)")
+    exp.add_argument("dest", metavar="DIR|FILE",
+                     help="a directory (one <id>.json per run), or a .json file for one run")
+    exp.add_argument("ids", nargs="*", metavar="ID", help="these runs (default: all that match)")
+    filters(exp)
+    exp.add_argument("--force", action="store_true", help="replace files that exist")
+
+    dele = hsub.add_parser("delete", help="remove runs from the history (baselines stay)")
+    dele.add_argument("ids", nargs="+", metavar="ID")
+
+    prune = hsub.add_parser("prune", help="remove old runs (baselines stay)")
+    how = prune.add_mutually_exclusive_group(required=True)
+    how.add_argument("--keep", type=int, metavar="N", help="keep the N newest runs")
+    how.add_argument("--older-than", type=float, metavar="DAYS",
+                     help="remove runs that started more than DAYS days ago")
+    filters(prune)
+    prune.add_argument("--dry-run", action="store_true", help="say what would go; remove nothing")
+
+    tr = hsub.add_parser("trend", help="one test's best figure over time, per drive",
+                         description="One test's best figure over time for each drive (host, "
+                                     "device, model), baselines marked B, and every change "
+                                     "beyond the runs' noise marked ▲ (better) or ▼ (worse).")
+    tr.add_argument("test", metavar="TEST", help='e.g. "SEQ1M Q8T1" or "RND4K Q32T1"')
+    tr.add_argument("--kind", choices=["read", "write", "mix"], default=None,
+                    help="which operation (default read)")
+    tr.add_argument("--unit", type=types["unit"], default=None, metavar="UNIT",
+                    help="MB/s (default), GB/s, IOPS or µs (also us)")
+    filters(tr)
+    tr.add_argument("--format", choices=["text", "json"], default="text")
+    tr.add_argument("--width", type=int, default=0, metavar="COLS",
+                    help="width of the chart (default: the terminal's)")
+
+    share = hsub.add_parser("share", help="a run, or a comparison, as one HTML file or a PNG",
+                            description="Write a run (or a run against another run or a "
+                                        "baseline) as one self-contained HTML file (no network "
+                                        "access needed to view it) or as a PNG image (rendered "
+                                        "by headless Chromium).")
+    share.add_argument("id", metavar="ID")
+    against = share.add_mutually_exclusive_group()
+    against.add_argument("--against", metavar="ID", help="compare with this run (the reference)")
+    against.add_argument("--baseline", metavar="NAME", help="compare with this baseline")
+    share.add_argument("--output", required=True, metavar="FILE",
+                       help="FILE.html or FILE.png (the format follows the extension)")
+    share.add_argument("--theme", default="diskmark",
+                       help="colours: diskmark (default), diskmark-dark, diskmark-contrast, "
+                            "diskmark-mono or a user theme")
+    share.add_argument("--force", action="store_true", help="replace FILE if it exists")
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from diskmark.cli.output import EXIT_USAGE, error, exit_code_for
+    from diskmark.store import Store, StoreError
+
+    store = Store()
+    try:
+        action = {"list": _list, "show": _show, "import": _import, "export": _export,
+                  "delete": _delete, "prune": _prune, "trend": _trend, "share": _share}
+        return action[args.action](store, args)
+    except StoreError as e:
+        error(str(e))
+        return exit_code_for(e)
+    except ValueError as e:
+        error(str(e))
+        return EXIT_USAGE
+
+
+def _filters(args: argparse.Namespace):
+    from diskmark.database import Filters
+
+    return Filters(device=args.device, target=args.target, host=args.host)
+
+
+def _report_unimported(store) -> None:
+    from diskmark.cli.output import error
+
+    for entry in store.unimported("history"):
+        error(f"not imported, kept in place: {entry.path}: {entry.damaged}")
+
+
+def _date(iso: str) -> str:
+    from diskmark.formatting import format_date
+
+    return format_date(iso, seconds=False, missing="-")
+
+
+def _list(store, args: argparse.Namespace) -> int:
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out, say
+    from diskmark.model import format_size
+
+    if args.limit < 0 or args.offset < 0:
+        error("--limit and --offset must be 0 or more")
+        return EXIT_USAGE
+    _report_unimported(store)
+    filters = _filters(args)
+    rows = store.page(args.limit or None, args.offset, filters)
+    total = store.count(filters)
+    if args.format == "json":
+        out(json.dumps({"total": total, "offset": args.offset,
+                        "runs": [_row_dict(r) for r in rows]}, indent=2, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    if not rows:
+        say("No runs in the history" + (" match" if filters.where()[0] else "") +
+            ". Every run that completes is kept (`diskmark run`, or the app).")
+        return EXIT_OK
+    table = [("ID", "RUN DATE", "HOST", "DEVICE", "FS", "SET-UP", "READ MB/s", "WRITE MB/s")]
+    for r in rows:
+        setup = " ".join(x for x in (r.profile if r.profile not in ("", "Default") else "",
+                                     f"{format_size(r.size)}×{r.count}" if r.size else "") if x)
+        table.append((r.name, _date(r.started or r.saved), r.host or "-", r.device or "-",
+                      r.fstype or "-", setup or "-", _mb(r.head_read), _mb(r.head_write)))
+    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
+    for row in table:
+        cells = [c.rjust(w) if i >= 6 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        out("  ".join(cells).rstrip() + "\n")
+    shown = f"{args.offset + 1}–{args.offset + len(rows)}" if args.offset else f"{len(rows)}"
+    if len(rows) < total:
+        say(f"{shown} of {total} runs, newest first; --limit N or --offset N shows others.")
+    return EXIT_OK
+
+
+def _mb(value: float | None) -> str:
+    return f"{value:.2f}" if value is not None else "-"
+
+
+def _row_dict(row) -> dict[str, Any]:
+    d = dict(row.__dict__)
+    d["id"] = d.pop("name")
+    for k in ("kind", "digest", "note", "started_ts"):
+        d.pop(k, None)
+    return d
+
+
+def _show(store, args: argparse.Namespace) -> int:
+    from diskmark.cli.output import EXIT_OK, out
+    from diskmark.display import json_utf8
+    from diskmark.report import text_report
+
+    entry = store.get_history(args.id)
+    if args.format == "json":
+        out(json_utf8(json.dumps(entry.document, indent=2, ensure_ascii=False)) + "\n")
+        return EXIT_OK
+    held = [e.name for e in store.baselines() if e.ok and e.document == entry.document]
+    lines = [f"Run: {entry.name}", f"Saved: {entry.saved}"]
+    if entry.session.system.hostname:
+        lines.append(f"Host: {entry.session.system.hostname}")
+    if held:
+        lines.append("Baseline: " + ", ".join(repr(n) for n in held))
+    out("\n".join(lines) + "\n\n" + text_report(entry.session))
+    return EXIT_OK
+
+
+def _sources(paths: list[str]) -> tuple[list[Path], list[str]]:
+    """Files named, and every *.json under directories named; what does not exist."""
+    files, missing = [], []
+    for name in paths:
+        p = Path(name)
+        if p.is_dir():
+            files += sorted(q for q in p.rglob("*.json") if q.is_file())
+        elif p.exists():
+            files.append(p)
+        else:
+            missing.append(name)
+    return files, missing
+
+
+def _import(store, args: argparse.Namespace) -> int:
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, say
+
+    files, missing = _sources(args.sources)
+    for name in missing:
+        error(f"{name}: no such file or directory")
+    results = store.import_history(files) if files else []
+    counts = {"imported": 0, "duplicate": 0, "invalid": 0}
+    for src, outcome, detail in results:
+        counts[outcome] += 1
+        if outcome == "imported":
+            say(f"diskmark: imported {src} as {detail}")
+        elif outcome == "duplicate":
+            say(f"diskmark: {src} is already in the history as {detail}; skipped")
+        else:
+            error(detail)
+    say(f"diskmark: {counts['imported']} imported, {counts['duplicate']} duplicate(s) skipped, "
+        f"{counts['invalid'] + len(missing)} refused")
+    return EXIT_USAGE if counts["invalid"] or missing or not files else EXIT_OK
+
+
+def _export(store, args: argparse.Namespace) -> int:
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, say
+    from diskmark.display import json_utf8
+    from diskmark.store import DestinationExists
+
+    if args.ids:
+        entries = [store.get_history(i) for i in args.ids]
+    else:
+        entries = [store.entry(r) for r in store.page(None, 0, _filters(args))]
+    dest = Path(args.dest)
+    single = dest.suffix == ".json" and not dest.is_dir()
+    if single and len(entries) != 1:
+        error(f"{dest} is one file, but {len(entries)} runs match; name a directory")
+        return EXIT_USAGE
+    if not single:
+        dest.mkdir(parents=True, exist_ok=True)
+    written = 0
+    for entry in entries:
+        text = json_utf8(json.dumps(entry.document, indent=2, ensure_ascii=False)) + "\n"
+        try:
+            store.export(entry, dest, text, force=args.force)
+        except DestinationExists as e:
+            error(f"{e} (--force replaces it)")
+            continue
+        written += 1
+    say(f"diskmark: exported {written} run(s) to {dest}")
+    return EXIT_OK if written == len(entries) else EXIT_USAGE
+
+
+def _delete(store, args: argparse.Namespace) -> int:
+    from diskmark.cli.output import EXIT_OK, say
+
+    entries = [store.get_history(i) for i in args.ids]  # every id checked before any goes
+    for entry in entries:
+        store.delete_history(entry)
+        say(f"diskmark: deleted run {entry.name} ({_date(entry.started)})")
+    return EXIT_OK
+
+
+def _prune(store, args: argparse.Namespace) -> int:
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, say
+
+    if (args.keep is not None and args.keep < 0) or (args.older_than is not None
+                                                     and not args.older_than >= 0):
+        error("--keep and --older-than take 0 or more")
+        return EXIT_USAGE
+    gone = store.prune(args.keep, args.older_than, _filters(args), dry_run=args.dry_run)
+    verb = "would remove" if args.dry_run else "removed"
+    span = f" ({_date(gone[-1].started)} … {_date(gone[0].started)})" if gone else ""
+    say(f"diskmark: {verb} {len(gone)} run(s){span}; baselines are never pruned")
+    return EXIT_OK
+
+
+def _trend(store, args: argparse.Namespace) -> int:
+    from diskmark import trend
+    from diskmark.cli.output import EXIT_OK, out, say
+    from diskmark.model import Unit
+
+    label, kind = trend.parse_test(args.test)
+    kind = args.kind or kind or "read"
+    unit = args.unit or Unit.MB_S
+    _report_unimported(store)
+    store.unimported("baseline")
+    with store.db(create=False) as conn:
+        series = trend.trend(conn, label, kind, unit, _filters(args)) if conn is not None else []
+    if args.format == "json":
+        out(json.dumps(trend.to_dict(series, label, kind, unit), indent=2, ensure_ascii=False) + "\n")
+        return EXIT_OK
+    if not series:
+        say(f"No saved run measured {label} {kind}" + (" that matches" if _filters(args).where()[0]
+                                                        else "") + ".")
+        return EXIT_OK
+    width = args.width or min(120, shutil.get_terminal_size((100, 24)).columns)
+    out(trend.trend_text(series, label, kind, unit, max(width, 30)))
+    return EXIT_OK
+
+
+def _share(store, args: argparse.Namespace) -> int:
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
+    from diskmark.destination import Destination, DestinationError
+    from diskmark.share import ChromiumMissing, render_html, render_png, theme_colours
+    from diskmark.share.page import estimated_height
+
+    dest = Path(args.output)
+    kind = dest.suffix.lower()
+    if kind not in (".html", ".htm", ".png"):
+        error(f"{dest}: the file name must end in .html or .png")
+        return EXIT_USAGE
+    entry = store.get_history(args.id)
+    reference = name = None
+    if args.against:
+        other = store.get_history(args.against)
+        reference, name = other.session, f"the run of {_date(other.started)} ({other.name})"
+    elif args.baseline:
+        other = store.get_baseline(args.baseline)
+        reference, name = other.session, f"baseline “{other.name}”"
+    html = render_html(entry.session, theme_colours(args.theme), reference=reference,
+                       reference_name=name, title=f"diskmark: run {entry.name}")
+    if kind == ".png":
+        if dest.exists() and not args.force:
+            error(f"{dest} exists; not replacing it (--force replaces it)")
+            return EXIT_USAGE
+        try:
+            render_png(html, dest, estimated_height(entry.session, reference is not None))
+        except (ChromiumMissing, RuntimeError, OSError) as e:
+            error(f"no PNG written: {e}")
+            return EXIT_FAILED
+    else:
+        try:
+            destination = Destination(dest, force=args.force, make_parents=True)
+            try:
+                destination.write(html)
+            finally:
+                destination.close()
+        except (DestinationError, OSError) as e:
+            error(f"{e}" + (" (--force replaces it)" if dest.exists() else ""))
+            return EXIT_USAGE
+    say(f"diskmark: wrote {dest}")
+    return EXIT_OK
