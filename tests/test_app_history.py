@@ -164,3 +164,27 @@ async def test_history_pages_filters_and_trend(store, tmp_path, isolated_home):
         await pilot.press("escape")
         await pilot.pause()
     assert app.return_code in (0, None)
+
+
+async def test_the_first_look_after_an_upgrade_counts_the_imported_runs_and_fits_80_columns(
+        tmp_path, isolated_home):
+    """The JSON files of an earlier version are imported when the history first opens: the
+    count under the list must include them (it said "0 runs" above three runs), and at 80×24
+    the footer shows every key it lists whole."""
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    from history_data import LEGACY
+
+    shutil.copytree(LEGACY, isolated_home / "data", ignore=shutil.ignore_patterns("README.md"))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("h")
+        await on_screen(pilot, HistoryScreen, "the history")
+        screen = app.screen
+        assert len(screen.rows) == 3 and screen.total == 3
+        assert screen.query_one("#saved-box").border_subtitle == "3 runs"
+        await pilot.pause(0.2)
+        keys = list(screen.query_one(Footer).query(FooterKey))
+        assert keys and all(k.region.right <= 80 for k in keys), \
+            [(k.description, k.region.right) for k in keys]

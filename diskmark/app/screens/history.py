@@ -53,14 +53,15 @@ def describe_filter(filters: Filters) -> str:
 class HistoryScreen(SavedResultsScreen[None]):
     BINDINGS = [
         Binding("enter", "view", "View", priority=True),
-        Binding("p", "promote", "As baseline", tooltip="Save this run as a baseline"),
+        # p, [ and ] are told in the screen's first lines; the footer keeps room at 80 columns
+        Binding("p", "promote", "As baseline", show=False, tooltip="Save this run as a baseline"),
         Binding("f", "filter", "Filter", tooltip="Only the runs of one device or target"),
         Binding("t", "trend", "Trend", tooltip="A test's figures over time on this drive"),
         Binding("e", "share", "Share", tooltip="Save the run as an HTML page (and a PNG) "
                                                 "in the reports directory"),
-        Binding("right_square_bracket", "page(1)", "Older",
+        Binding("right_square_bracket", "page(1)", "Older", show=False,
                 tooltip=f"The next {PAGE_SIZE} runs, older"),
-        Binding("left_square_bracket", "page(-1)", "Newer",
+        Binding("left_square_bracket", "page(-1)", "Newer", show=False,
                 tooltip=f"The {PAGE_SIZE} runs before, newer"),
     ]
 
@@ -94,10 +95,12 @@ class HistoryScreen(SavedResultsScreen[None]):
     def read_page(self, offset: int) -> HistoryPage:
         """The page from ``offset``, or the last one when runs were deleted meanwhile."""
         try:
+            # first the JSON files of an earlier version, imported now, so the count has them
+            kept = self.store.unimported("history") if offset == 0 else []
             total = self.store.count(self.filters)
             if offset >= total:
                 offset = max(0, (total - 1) // PAGE_SIZE * PAGE_SIZE)
-            kept = self.store.unimported("history") if offset == 0 else []
+                kept = kept if offset == 0 else []
             rows = self.store.page(PAGE_SIZE, offset, self.filters)
         except StoreError as e:
             return HistoryPage([], 0, [], 0, str(e))
