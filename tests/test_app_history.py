@@ -145,6 +145,11 @@ async def test_history_pages_filters_and_trend(store, tmp_path, isolated_home):
         await on_screen(pilot, ComparisonScreen, "the comparison")
         cmp = app.screen.comparison
         assert cmp.tests and all(t.deltas[Unit.MB_S].verdict == WORSE for t in cmp.tests)
+        await pilot.press("e")  # shared as one page: both results, the change on every tile
+        pages = sorted((isolated_home / "reports").glob("diskmark-comparison-*.html"))
+        assert len(pages) == 1, pages
+        page = pages[0].read_text()
+        assert "Against" in page and "worse" in page and "<script" not in page
         await pilot.press("escape")
         await on_screen(pilot, TrendScreen, "the trend")
 

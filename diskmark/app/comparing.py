@@ -191,4 +191,5 @@ class Comparing:
                         severity="warning")
             return
         comparison = compare(session, self.baseline.session, self.baseline.name)
-        self.push_screen(ComparisonScreen(comparison, "This run", f"“{self.baseline.name}”"))
+        self.push_screen(ComparisonScreen(comparison, "This run", f"“{self.baseline.name}”",
+                                          (session, self.baseline.session)))

@@ -38,12 +38,17 @@ class ComparisonScreen(ModalScreen[None]):
     BINDINGS = [
         Binding("escape,q", "dismiss(None)", "Close"),
         Binding("c", "copy", "Copy as text"),
+        Binding("e", "share", "Share", tooltip="Save the comparison as an HTML page (and a "
+                                                "PNG) in the reports directory"),
     ]
 
     def __init__(self, comparison: Comparison, current_name: str = "This run",
-                 baseline_name: str | None = None) -> None:
+                 baseline_name: str | None = None,
+                 sessions: tuple[SessionResult, SessionResult] | None = None) -> None:
+        """``sessions``: (this result, the reference), when the comparison can be shared."""
         super().__init__(classes="details comparison")
         self.comparison = comparison
+        self.sessions = sessions
         self.current_name = shown(current_name, one_line=True)
         self.baseline_name = shown(baseline_name or (f"“{comparison.baseline_name}”"
                                                      if comparison.baseline_name else "Baseline"),
@@ -74,6 +79,9 @@ class ComparisonScreen(ModalScreen[None]):
                                   classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Copy as text", id="copy")
+                if self.sessions is not None:
+                    yield Button("Share as a page", id="share", tooltip="An HTML page (and a PNG) "
+                                 "in the reports directory: e")
                 yield Button("Close", id="close", variant="primary")
 
     def on_mount(self) -> None:
@@ -131,10 +139,27 @@ class ComparisonScreen(ModalScreen[None]):
         self.app.copy_with_notice(  # type: ignore[attr-defined]
             comparison_text(self.comparison, self.current_name.lower()), "The comparison")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.sessions is not None if action == "share" else True
+
+    def action_share(self) -> None:
+        """Both results as one page: the tiles with their change, the table, the charts."""
+        from diskmark.app.sharing import share_page
+
+        if self.sessions is None:
+            return
+        current, reference = self.sessions
+        stamp = "".join(ch for ch in current.started[:16] if ch.isdigit()) or "now"
+        share_page(self, current, f"diskmark-comparison-{stamp}",
+                   f"diskmark: {self.current_name} against {self.baseline_name}",
+                   reference=reference, reference_name=self.comparison.baseline_name)
+
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
         if event.button.id == "copy":
             self.action_copy()
+        elif event.button.id == "share":
+            self.action_share()
         else:
             self.dismiss(None)
 

@@ -302,50 +302,13 @@ class HistoryScreen(SavedResultsScreen[None]):
         self.app.push_screen(TrendScreen(self.store, item, self.current))
 
     def action_share(self) -> None:
-        """The highlighted run as one self-contained HTML page in the reports directory,
-        and, when Chromium is there to draw it, as a PNG beside it (in a thread: it takes
-        a few seconds)."""
-        from diskmark.atomic import write_atomic
-        from diskmark.paths import reports_dir
-        from diskmark.share import find_chromium, render_html, theme_colours
-        from diskmark.share.colours import UnknownTheme
+        """The highlighted run as a page to share (HTML, and a PNG when Chromium is there)."""
+        from diskmark.app.sharing import share_page
 
         entry = self._usable()
         if entry is None or entry.session is None:
             return
-        try:
-            colours = theme_colours(self.app.theme)
-        except UnknownTheme:  # one of Textual's own themes: the page takes diskmark's
-            colours = theme_colours("diskmark")
-        html = render_html(entry.session, colours, title=f"diskmark: run {entry.name}")
-        folder = reports_dir()
-        path, n = folder / f"diskmark-run-{entry.name}.html", 1
-        while path.exists():
-            n += 1
-            path = folder / f"diskmark-run-{entry.name}-{n}.html"
-        try:
-            write_atomic(path, html, exclusive=True)
-        except OSError as e:
-            self.notify(f"Could not save {path}: {e.strerror or e}", severity="error")
-            return
-        if find_chromium() is None:
-            self.notify(f"Saved to {path}. (A PNG needs Chromium, which is not installed.)",
-                        title="Page saved")
-            return
-        self.notify(f"Saved to {path}; drawing the PNG…", title="Page saved")
-        self._share_png(html, path.with_suffix(".png"), entry)
-
-    @work(thread=True, group="share", exit_on_error=False)
-    def _share_png(self, html: str, dest, entry: Entry) -> None:
-        from diskmark.share import render_png
-        from diskmark.share.page import estimated_height
-
-        try:
-            render_png(html, dest, estimated_height(entry.session, False))
-        except (RuntimeError, OSError) as e:
-            self.app.call_from_thread(self.notify, f"No PNG: {e}", severity="error")
-            return
-        self.app.call_from_thread(self.notify, f"Saved to {dest}", title="PNG saved")
+        share_page(self, entry.session, f"diskmark-run-{entry.name}", f"diskmark: run {entry.name}")
 
     def action_promote(self) -> None:
         entry = self._usable()

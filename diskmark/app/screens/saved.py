@@ -281,7 +281,8 @@ class SavedResultsScreen(ModalScreen[T]):
                         severity="warning")
             return
         self.app.push_screen(ComparisonScreen(compare(self.current, entry.session, entry.name),
-                                              "This run", self.title_of(entry)))
+                                              "This run", self.title_of(entry),
+                                              (self.current, entry.session)))
 
     def action_compare_baseline(self) -> None:
         """This result against a baseline chosen from a list (two saved results, nothing run)."""
@@ -301,7 +302,8 @@ class SavedResultsScreen(ModalScreen[T]):
         def chosen(other: Entry | None) -> None:
             if other is not None and other.session is not None and entry.session is not None:
                 self.app.push_screen(ComparisonScreen(
-                    compare(entry.session, other.session, other.name), this, f"“{other.name}”"))
+                    compare(entry.session, other.session, other.name), this, f"“{other.name}”",
+                    (entry.session, other.session)))
 
         self.app.push_screen(PickBaselineDialog(f"Compare {this} with…", others,
                                                 "The baseline you choose is the reference."),

@@ -235,4 +235,5 @@ class TrendScreen(ModalScreen[None]):
             return
         self.app.push_screen(ComparisonScreen(
             compare(mine.session, other.session, other.name),
-            f"The run of {short_date(self.origin.started)}", self._point_name(tp)))
+            f"The run of {short_date(self.origin.started)}", self._point_name(tp),
+            (mine.session, other.session)))

@@ -1,0 +1,59 @@
+"""A result, or a result against another, saved as a page people can open anywhere: one
+self-contained HTML file in the reports directory and, when Chromium is there to draw it, a
+PNG beside it (drawn in a thread: it takes a few seconds)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.screen import Screen
+
+from diskmark.model import SessionResult
+
+
+def share_page(screen: Screen, session: SessionResult, stem: str, title: str,
+               reference: SessionResult | None = None, reference_name: str = "") -> Path | None:
+    """Write the page as ``<stem>.html`` (``<stem>-2.html``… when taken); say where on
+    ``screen``. Returns the HTML's path, or None when it could not be written."""
+    from diskmark.atomic import write_atomic
+    from diskmark.paths import reports_dir
+    from diskmark.share import find_chromium, render_html, theme_colours
+    from diskmark.share.colours import UnknownTheme
+
+    try:
+        colours = theme_colours(screen.app.theme)
+    except UnknownTheme:  # one of Textual's own themes: the page takes diskmark's
+        colours = theme_colours("diskmark")
+    html = render_html(session, colours, reference=reference, reference_name=reference_name,
+                       title=title)
+    folder = reports_dir()
+    path, n = folder / f"{stem}.html", 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stem}-{n}.html"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, html, exclusive=True)
+    except OSError as e:
+        screen.notify(f"Could not save {path}: {e.strerror or e}", severity="error")
+        return None
+    if find_chromium() is None:
+        screen.notify(f"Saved to {path}. (A PNG needs Chromium, which is not installed.)",
+                      title="Page saved")
+        return path
+    screen.notify(f"Saved to {path}; drawing the PNG…", title="Page saved")
+    dest = path.with_suffix(".png")
+
+    def draw() -> None:
+        from diskmark.share import render_png
+        from diskmark.share.page import estimated_height
+
+        try:
+            render_png(html, dest, estimated_height(session, reference is not None))
+        except (RuntimeError, OSError) as e:
+            screen.app.call_from_thread(screen.notify, f"No PNG: {e}", severity="error")
+            return
+        screen.app.call_from_thread(screen.notify, f"Saved to {dest}", title="PNG saved")
+
+    screen.run_worker(draw, thread=True, group="share", exit_on_error=False)
+    return path
