@@ -21,7 +21,7 @@ from textual.widgets import Button, DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, NameChoice, suggest_name
-from diskmark.app.screens.saved import SavedResultsScreen, clip, fit_widths, mb
+from diskmark.app.screens.saved import SavedResultsScreen, mb
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.database import Filters, Row
 from diskmark.display import shown
@@ -165,37 +165,9 @@ class HistoryScreen(SavedResultsScreen[None]):
                 Text(str(item.tests), justify="right")]
 
     def _fill_table(self, keep: str | None) -> None:
-        table = self.query_one(DataTable)
-        table.clear(columns=True)
         items = self.items
-        cols = self.columns()
-        rows = [[cell if isinstance(cell, Text) else shown(cell, one_line=True)
-                 for cell in self.row_cells(item)] for item in items]
-        want = [min(cap, max([len(label)] + [len(r[i].plain if isinstance(r[i], Text) else r[i])
-                                             for r in rows]))
-                for i, (label, _key, cap, _floor) in enumerate(cols)]
-        box = min(self.app.size.width - 2, 132) - 4
-        avail = max(table.size.width or box, 40) - 2
-        widths = fit_widths(want, [min(c[3], w) for c, w in zip(cols, want)], avail,
-                            self.shrink_order(), self.drop_order())
-        for (label, key, _cap, _floor), width in zip(cols, widths):
-            if width:
-                justify = "right" if key in ("read", "write", "tests") else "left"
-                table.add_column(Text(label, justify=justify), key=key, width=width)
-        damaged = self.get_component_rich_style("saved--damaged", partial=True)
-        for i, (item, cells) in enumerate(zip(items, rows)):
-            row = []
-            for cell, width in zip(cells, widths):
-                if not width:
-                    continue
-                text = cell if isinstance(cell, Text) else Text(clip(cell, width))
-                if isinstance(item, Entry):
-                    text.stylize(damaged)
-                row.append(text)
-            table.add_row(*row, key=str(i))
-        if items:
-            target = next((i for i, it in enumerate(items) if it.name == keep), 0)
-            table.move_cursor(row=target, animate=False)
+        self.fill_table(items, [self.row_cells(it) for it in items],
+                        [isinstance(it, Entry) for it in items], keep)
 
     # --- the highlighted run --------------------------------------------------------------
 

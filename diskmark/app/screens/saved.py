@@ -162,25 +162,16 @@ class SavedResultsScreen(ModalScreen[T]):
     def describe(self, entry: Entry) -> str:
         raise NotImplementedError
 
-    @work(thread=True, exclusive=True, group="saved-list", exit_on_error=False)
-    def reload(self, select: str | None = None) -> None:
-        """Read the list in a thread; ``select`` puts the cursor on the entry of that name."""
-        try:
-            entries, problem = self.list_entries(), None
-        except StoreError as e:
-            entries, problem = [], str(e)
-        self.app.call_from_thread(self._fill, entries, select, problem)
-
-    def _fill(self, entries: list[Entry], select: str | None, problem: str | None) -> None:
+    def fill_table(self, items: list, cells: list[list[str | Text]], damaged: list[bool],
+                   keep: str | None) -> None:
+        """The table anew: columns as wide as their text allows in the box (others give way,
+        see :func:`fit_widths`), one row per item, damaged ones styled so, the cursor on the
+        item named ``keep`` (else the first)."""
         table = self.query_one(DataTable)
-        keep = select
-        if keep is None and (entry := self.highlighted) is not None:
-            keep = entry.name
-        self.entries = entries
         table.clear(columns=True)
         cols = self.columns()
-        rows = [[cell if isinstance(cell, Text) else shown(cell, one_line=True)
-                 for cell in self.cells(entry)] for entry in entries]
+        rows = [[cell if isinstance(cell, Text) else shown(cell, one_line=True) for cell in row]
+                for row in cells]
         want = [min(cap, max([len(label)] + [len(r[i].plain if isinstance(r[i], Text) else r[i])
                                              for r in rows]))
                 for i, (label, _key, cap, _floor) in enumerate(cols)]
@@ -195,20 +186,37 @@ class SavedResultsScreen(ModalScreen[T]):
                 continue
             justify = "right" if key in ("read", "write", "tests") else "left"
             table.add_column(Text(label, justify=justify), key=key, width=width)
-        damaged = self.get_component_rich_style("saved--damaged", partial=True)
-        for i, (entry, cells) in enumerate(zip(entries, rows)):
+        style = self.get_component_rich_style("saved--damaged", partial=True)
+        for i, (row_cells, bad) in enumerate(zip(rows, damaged)):
             row = []
-            for cell, width in zip(cells, widths):
+            for cell, width in zip(row_cells, widths):
                 if not width:
                     continue
                 text = cell if isinstance(cell, Text) else Text(clip(cell, width))
-                if not entry.ok:
-                    text.stylize(damaged)
+                if bad:
+                    text.stylize(style)
                 row.append(text)
             table.add_row(*row, key=str(i))
-        target = next((i for i, e in enumerate(entries) if e.name == keep), 0)
-        if entries:
+        if items:
+            target = next((i for i, it in enumerate(items) if it.name == keep), 0)
             table.move_cursor(row=target, animate=False)
+
+    @work(thread=True, exclusive=True, group="saved-list", exit_on_error=False)
+    def reload(self, select: str | None = None) -> None:
+        """Read the list in a thread; ``select`` puts the cursor on the entry of that name."""
+        try:
+            entries, problem = self.list_entries(), None
+        except StoreError as e:
+            entries, problem = [], str(e)
+        self.app.call_from_thread(self._fill, entries, select, problem)
+
+    def _fill(self, entries: list[Entry], select: str | None, problem: str | None) -> None:
+        keep = select
+        if keep is None and (entry := self.highlighted) is not None:
+            keep = entry.name
+        self.entries = entries
+        self.fill_table(entries, [self.cells(e) for e in entries],
+                        [not e.ok for e in entries], keep)
         detail = self.query_one("#saved-detail", Static)
         if problem:
             detail.update(problem)

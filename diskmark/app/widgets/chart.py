@@ -169,18 +169,24 @@ class BandwidthChart(Widget):
             LABEL: self.get_component_rich_style("chart--label", partial=True),
             MEDIAN: self.get_component_rich_style("chart--median", partial=True),
         }
-        out = Text(no_wrap=True, overflow="crop")
-        for y, row in enumerate(cells):
-            if y:
-                out.append("\n")
-            run_text, run_role = "", None
-            for ch, role in row:
-                if role == run_role:
-                    run_text += ch
-                    continue
-                if run_text:
-                    out.append(run_text, styles[run_role])
-                run_text, run_role = ch, role
+        return paint(cells, styles)
+
+
+def paint(cells, styles) -> Text:
+    """A grid of ``(character, role)`` cells as one Text, each run of one role styled once
+    (a style per cell would make every frame of a large chart slow to draw)."""
+    out = Text(no_wrap=True, overflow="crop")
+    for y, row in enumerate(cells):
+        if y:
+            out.append("\n")
+        run_text, run_role = "", None
+        for ch, role in row:
+            if role == run_role:
+                run_text += ch
+                continue
             if run_text:
                 out.append(run_text, styles[run_role])
-        return out
+            run_text, run_role = ch, role
+        if run_text:
+            out.append(run_text, styles[run_role])
+    return out

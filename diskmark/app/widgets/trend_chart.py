@@ -9,6 +9,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from diskmark import trend
+from diskmark.app.widgets.chart import paint
 from diskmark.model import Unit
 
 
@@ -61,18 +62,4 @@ class TrendChart(Widget):
         styles = {role: self.get_component_rich_style(name, partial=True)
                   for role, name in role_class.items()}
         styles[trend.BLANK] = None
-        out = Text(no_wrap=True, overflow="crop")
-        for y, row in enumerate(cells):
-            if y:
-                out.append("\n")
-            run_text, run_role = "", None
-            for ch, role in row:
-                if role == run_role:
-                    run_text += ch
-                    continue
-                if run_text:
-                    out.append(run_text, styles[run_role])
-                run_text, run_role = ch, role
-            if run_text:
-                out.append(run_text, styles[run_role])
-        return out
+        return paint(cells, styles)
