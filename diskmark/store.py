@@ -7,9 +7,9 @@ listings, filters and trends. Writes are transactions (WAL, ``synchronous=FULL``
 or a ``kill -9`` leaves what was committed, never half of a save; two processes saving at
 once both succeed.
 
-Sharing stays JSON: a baseline exports to (and imports from) a ``diskmark.saved/1`` file,
-``{"schema", "kind", "name", "note", "saved", "diskmark_version", "result"}``; the history
-imports the reports of ``diskmark run --format json``. The JSON files of earlier versions
+Sharing stays JSON (:mod:`diskmark.store_files`): a baseline exports to (and imports from) a
+``diskmark.saved/1`` file, ``{"schema", "kind", "name", "note", "saved", "diskmark_version",
+"result"}``; the history imports the reports of ``diskmark run --format json``. The JSON files of earlier versions
 (``history/*.json``, ``baselines/*.json``) are imported when found and then moved aside to
 ``imported-json/`` (see :mod:`diskmark.legacy_json`).
 
@@ -39,13 +39,10 @@ from typing import Any
 
 from diskmark import __version__, database, paths
 from diskmark.atomic import move_aside, remove_stale_temps
-from diskmark.destination import Destination
-from diskmark.destination import DestinationError as UnusableDestination
-from diskmark.destination import DestinationExists as FileInTheWay
-from diskmark.destination import DestinationUnwritable
 from diskmark.display import json_utf8
 from diskmark.formatting import format_listing
 from diskmark.model import SessionResult
+from diskmark.store_files import FileExchange, write_failure
 from diskmark.saved import (HEADLINE_LABEL, KINDS, NAME_MAX, SCHEMA, Damaged,
                             DestinationExists, Entry, InvalidFile, NameTaken, NotFound,
                             StoreError, StoreIOError, check_name, normalize_name, parse_saved,
@@ -67,20 +64,13 @@ def _stamp() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
 
 
-def _dumps(d: dict[str, Any]) -> str:
-    try:
-        return json_utf8(json.dumps(d, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
-    except ValueError as e:  # NaN or infinity somewhere in the figures
-        raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
-
-
 # --- the store ---------------------------------------------------------------------------
 
 #: A run's id: when it started (UTC) and a random part, e.g. 20260101T045959Z-3fa2c1.
 HISTORY_ID = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
 
 
-class Store:
+class Store(FileExchange):
     """History and baselines under ``root`` (default: the data directory, read each time so
     ``DISKMARK_HOME`` set later still applies), in one SQLite file (diskmark.database).
 
@@ -130,7 +120,7 @@ class Store:
         except sqlite3.Error as e:
             raise StoreIOError(f"cannot write {self.database}: {e}") from None
         except OSError as e:
-            raise StoreIOError(_write_failure(self.database, e)) from None
+            raise StoreIOError(write_failure(self.database, e)) from None
 
     # --- rows and entries ----------------------------------------------------------------
 
@@ -326,36 +316,6 @@ class Store:
                 continue  # the same second and the same random id: try another
         raise StoreIOError(f"cannot find a free id for a run in {self.database}")
 
-    def import_history(self, sources: list[Path]) -> list[tuple[Path, str, str]]:
-        """Import result files (``diskmark run --format json`` reports, or exports) into the
-        history, a batch of files per transaction. Returns (file, outcome, detail) for each:
-        ``imported`` (detail: the new id), ``duplicate`` (detail: the id of the run it
-        repeats) or ``invalid`` (detail: why; nothing of it was written)."""
-        from diskmark import legacy_json
-
-        out: list[tuple[Path, str, str]] = []
-        with self.db() as conn:
-            for start in range(0, len(sources), legacy_json.BATCH):
-                with database.transaction(conn):
-                    for src in sources[start:start + legacy_json.BATCH]:
-                        try:
-                            header, document = legacy_json.read_result_file(Path(src))
-                        except (InvalidFile, NotFound) as e:
-                            out.append((src, "invalid", str(e)))
-                            continue
-                        same = database.by_digest(conn, "history", database.digest(document))
-                        if same is not None:
-                            out.append((src, "duplicate", same.name))
-                            continue
-                        # an export of this history (<id>.json) keeps its id where it is free
-                        entry_id = header.get("name") if header.get("kind") == "history" else \
-                            Path(src).stem
-                        entry = self.add_history(document, header.get("saved"),
-                                                 header.get("diskmark_version", ""), entry_id,
-                                                 conn=conn)
-                        out.append((src, "imported", entry.name))
-        return out
-
     def save_baseline(self, session: SessionResult, name: str, note: str = "",
                       replace: bool = False) -> Entry:
         """Save ``session`` as baseline ``name``. Raises NameTaken if the name exists (or a
@@ -501,60 +461,6 @@ class Store:
             raise StoreError("cannot save a result without any measured test as a baseline")
         return self._save_baseline(history_entry.document, name, note, replace)
 
-    # --- export / import -----------------------------------------------------------------
-
-    def export_baseline(self, name: str, dest: Path, force: bool = False) -> Path:
-        """Write baseline ``name`` to ``dest`` (a file, or an existing directory to put it
-        in) as a ``diskmark.saved/1`` file. Never replaces an existing file unless
-        ``force``; a FIFO or character device (``/dev/stdout``) is written into, never
-        replaced (see diskmark.destination). Returns the path written."""
-        entry = self.get_baseline(name)
-        return self.export(entry, Path(dest), _dumps(entry.to_file_dict()), force)
-
-    def export(self, entry: Entry, dest: Path, text: str, force: bool = False) -> Path:
-        """Write ``text`` (an export of ``entry``) to ``dest``, or into it when it is a
-        directory, by the rules of :meth:`export_baseline`."""
-        if dest.is_dir():
-            dest = dest / entry.file_name
-        try:
-            destination = Destination(dest, force=force, make_parents=True)
-        except FileInTheWay:
-            raise DestinationExists(f"{dest} exists; not replacing it") from None
-        except DestinationUnwritable as e:
-            raise StoreIOError(str(e)) from None
-        except UnusableDestination as e:
-            raise StoreError(str(e)) from None
-        try:
-            destination.write(text)
-        except FileExistsError as e:
-            if not dest.exists():
-                raise StoreIOError(_write_failure(dest, e)) from None
-            raise DestinationExists(f"{dest} exists; not replacing it") from None
-        except UnusableDestination as e:
-            raise StoreError(str(e)) from None
-        except OSError as e:
-            raise StoreIOError(_write_failure(dest, e)) from None
-        finally:
-            destination.close()
-        return dest
-
-    def import_baseline(self, src: Path, name: str | None = None, replace: bool = False) -> Entry:
-        """Import a baseline file (an export, or ``diskmark run --format json`` output) under
-        its own name or ``name``. Validates everything first; on failure raises InvalidFile
-        (or NameTaken) and writes nothing."""
-        from diskmark import legacy_json
-
-        src = Path(src)
-        header, document = legacy_json.read_result_file(src)
-        if not database.measured_figures(document):
-            raise InvalidFile(f"{src} cannot be imported: it holds no measured test")
-        try:
-            chosen = check_name(name if name is not None else header["name"])
-        except StoreError as e:
-            raise InvalidFile(f"{src} cannot be imported: {e}") from None
-        return self._save_baseline(document, chosen, header["note"], replace)
-
-
 def _plain(document: dict[str, Any]) -> dict[str, Any]:
     """The document as it reads back from JSON (tuples become lists, and so on), so that what
     is returned after a save equals what a later read gives."""
@@ -562,20 +468,6 @@ def _plain(document: dict[str, Any]) -> dict[str, Any]:
         return json.loads(json_utf8(json.dumps(document, ensure_ascii=False, allow_nan=False)))
     except ValueError as e:
         raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
-
-
-def _write_failure(path: Path, e: OSError) -> str:
-    """'cannot write X: No space left on device', naming the culprit when it is another path
-    (a parent that is a file, say)."""
-    reason = e.strerror or str(e)
-    for culprit in (path.parent, *path.parent.parents):
-        if culprit.exists():
-            if not culprit.is_dir():
-                return f"cannot write {path}: {culprit} is not a directory"
-            break
-    if e.filename and str(e.filename) != str(path) and not str(e.filename).endswith(".tmp"):
-        reason += f" ({e.filename})"
-    return f"cannot write {path}: {reason}"
 
 
 def _started_stamp(started: str) -> str:

@@ -8,68 +8,20 @@ decorate a benchmark and must never stop one.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import platform
 import re
-import shutil
-import threading
-from dataclasses import dataclass
 from pathlib import Path
 
+from diskmark import mount_table as mt
 from diskmark.model import SystemFacts
+from diskmark.mount_table import MountInfo
 
-#: Kernel filesystems with nothing to benchmark (listing them would only be noise).
-PSEUDO_FS = frozenset({
-    "proc", "sysfs", "cgroup", "cgroup2", "devpts", "devtmpfs", "securityfs", "debugfs",
-    "tracefs", "bpf", "pstore", "mqueue", "hugetlbfs", "configfs", "fusectl", "autofs",
-    "binfmt_misc", "efivarfs", "nsfs", "rpc_pipefs", "selinuxfs", "nfsd", "fuse.gvfsd-fuse",
-    "fuse.portal", "fuse.lxcfs",
-})
-#: Filesystems that cannot be written whatever their mount options say.
-READONLY_FS = frozenset({"squashfs", "iso9660", "udf", "erofs", "cramfs"})
-#: statvfs on these can block for a long time when the server is gone (df's classic hang).
-NETWORK_FS = frozenset({"nfs", "nfs4", "cifs", "smb3", "smbfs", "ceph", "glusterfs", "9p",
-                        "afs", "fuse.sshfs", "fuse.rclone", "fuse.s3fs", "davfs"})
-STATVFS_TIMEOUT = 0.1  # seconds to wait for a network filesystem's statvfs
+__all__ = ["MountInfo", "facts_for", "interface_for", "interface_of_block", "list_mounts",
+           "os_name", "virtual_disk_of_block"]
+
 #: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
 _SYS = Path("/sys")
-
-
-@dataclass
-class _Mount:
-    """One line of /proc/self/mountinfo, unescaped."""
-
-    majmin: str  # "254:0"; virtual ("0:45") for btrfs, tmpfs, overlay…
-    mountpoint: str
-    fstype: str
-    source: str
-    options: str  # per-mount options merged with the superblock's, like /proc/mounts
-    readonly: bool
-
-
-@dataclass
-class MountInfo:
-    """A mounted filesystem as the target picker shows it."""
-
-    mountpoint: str
-    device: str
-    fstype: str
-    options: str
-    total_bytes: int = 0
-    free_bytes: int = 0  # available to an unprivileged user (f_bavail)
-    model: str = ""
-    rotational: bool | None = None
-    virtual: str = ""  # the hypervisor's kind of disk ("virtio", "VMware"…), "" for a real one
-    readonly: bool = False
-    pseudo: bool = False
-    usable: bool = True
-    reason: str = ""  # why it cannot be benchmarked; "" when usable
-
-
-def _unescape(field: str) -> str:
-    r"""The kernel writes space, tab, newline and backslash in paths as \040, \011, \012, \134."""
-    return re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), field)
 
 
 def _read(path: str | Path) -> str:
@@ -77,54 +29,6 @@ def _read(path: str | Path) -> str:
         return Path(path).read_text(errors="replace").strip()
     except OSError:
         return ""
-
-
-def _mount_table() -> list[_Mount]:
-    """All mounts in mount order (later lines shadow earlier ones on the same mount point)."""
-    try:
-        with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
-            lines = f.read().splitlines()
-    except OSError:
-        return _psutil_mount_table()
-    mounts = []
-    for line in lines:
-        # id parent maj:min root mountpoint mount-opts [optional…] - fstype source super-opts
-        left, sep, right = line.partition(" - ")
-        a, b = left.split(), right.split()
-        if not sep or len(a) < 6 or len(b) < 2:
-            continue
-        mnt_opts = a[5].split(",")
-        super_opts = b[2].split(",") if len(b) > 2 else []
-        readonly = "ro" in mnt_opts or "ro" in super_opts
-        opts = ["ro" if readonly else "rw"] + [o for o in mnt_opts if o not in ("ro", "rw")]
-        opts += [o for o in super_opts if o not in ("ro", "rw") and o not in opts]
-        mounts.append(_Mount(a[2], _unescape(a[4]), _unescape(b[0]), _unescape(b[1]),
-                             ",".join(opts), readonly))
-    return mounts
-
-
-def _psutil_mount_table() -> list[_Mount]:
-    """Fallback without /proc/self/mountinfo: psutil's view, without major:minor."""
-    try:
-        import psutil
-        parts = psutil.disk_partitions(all=True)
-    except Exception:  # psutil missing or /etc/mtab unreadable: no mounts known
-        return []
-    return [_Mount("", p.mountpoint, p.fstype, p.device, p.opts, "ro" in p.opts.split(","))
-            for p in parts]
-
-
-def _contains(mountpoint: str, path: str) -> bool:
-    return path == mountpoint or path.startswith(mountpoint.rstrip("/") + "/")
-
-
-def _mount_of(path: str, mounts: list[_Mount]) -> _Mount | None:
-    """The longest mount point containing ``path``; the last mounted wins on a tie."""
-    best = None
-    for m in mounts:
-        if _contains(m.mountpoint, path) and (best is None or len(m.mountpoint) >= len(best.mountpoint)):
-            best = m
-    return best
 
 
 # --- block devices in /sys ----------------------------------------------------------------
@@ -201,29 +105,6 @@ def _device_name(source: str, block_name: str) -> str:
     if block_name and source in ("/dev/root", ""):
         return f"/dev/{block_name}"
     return source
-
-
-def _usage(path: str, fstype: str) -> tuple[int, int]:
-    """(total, free to the user) in bytes; (0, 0) when unknown.
-
-    Network filesystems are asked in a daemon thread so a dead server cannot hang the caller.
-    """
-    result = [0, 0]
-
-    def ask() -> None:
-        try:
-            du = shutil.disk_usage(path)
-            result[:] = [du.total, du.free]
-        except OSError:
-            pass
-
-    if fstype in NETWORK_FS or fstype.startswith("fuse."):
-        t = threading.Thread(target=ask, daemon=True, name=f"statvfs {path}")
-        t.start()
-        t.join(STATVFS_TIMEOUT)
-    else:
-        ask()
-    return result[0], result[1]
 
 
 # --- the link a disk hangs on ----------------------------------------------------------------
@@ -370,7 +251,7 @@ def _combine(links: list[tuple[str, float | None]]) -> tuple[str, float | None]:
 
 
 def _interface(path: str | Path, sys_root: Path, depth: int) -> tuple[str, float | None]:
-    _, _, majmins, mount = _locate(path)
+    _, _, majmins, mount = mt.locate(path)
     block = _sys_block_dir(majmins + ([mount.majmin] if mount and mount.majmin else []),
                            mount.source if mount else "", sys_root)
     return interface_of_block(block, sys_root, _depth=depth) if block is not None else ("", None)
@@ -469,33 +350,17 @@ def os_name() -> str:
     return platform.system()
 
 
-def _locate(path: str | Path) -> tuple[Path, Path, list[str], _Mount | None]:
-    """(target made absolute, its nearest existing path, that path's st_dev as ["maj:min"], mount)."""
-    target = Path(path).expanduser().absolute()
-    with contextlib.suppress(OSError, RuntimeError):  # RuntimeError: a symlink loop
-        target = target.resolve()
-    existing = target
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    try:
-        st_dev = os.stat(existing).st_dev
-        majmins = [f"{os.major(st_dev)}:{os.minor(st_dev)}"]
-    except OSError:
-        majmins = []
-    return target, existing, majmins, _mount_of(str(existing), _mount_table())
-
-
 def facts_for(path: str | Path) -> SystemFacts:
     """Where a benchmark of ``path`` runs: mount, device, filesystem, sizes and disk model.
 
     A path that does not exist (yet) is described by its nearest existing parent.
     """
-    target, existing, majmins, mount = _locate(path)
+    target, existing, majmins, mount = mt.locate(path)
     facts = SystemFacts(target=str(target), kernel=platform.release(), os=os_name(),
                         hostname=platform.node())
     if mount:
         facts.mountpoint, facts.fstype, facts.mount_options = mount.mountpoint, mount.fstype, mount.options
-    facts.total_bytes, facts.free_bytes = _usage(str(existing), facts.fstype)
+    facts.total_bytes, facts.free_bytes = mt.usage(str(existing), facts.fstype)
     source = mount.source if mount else ""
     block = _sys_block_dir(majmins + ([mount.majmin] if mount else []), source)
     name, facts.model, facts.rotational, facts.scheduler, facts.virtual = _block_facts(block)
@@ -537,21 +402,21 @@ def interface_for(path: str | Path, sys_root: Path = _SYS) -> tuple[str, float |
 
 def list_mounts(include_pseudo: bool = False) -> list[MountInfo]:
     """Mounted filesystems a user might benchmark, one per mount point, sorted by it."""
-    visible: dict[str, _Mount] = {}
-    for m in _mount_table():
+    visible: dict[str, mt.Mount] = {}
+    for m in mt.mount_table():
         visible[m.mountpoint] = m  # a later mount on the same point hides the earlier one
     result = []
     for mp in sorted(visible):
         m = visible[mp]
-        kernel_dir = next((d for d in ("/proc", "/sys") if _contains(d, mp)), "")
-        pseudo = m.fstype in PSEUDO_FS or m.fstype.startswith("cgroup") or bool(kernel_dir)
+        kernel_dir = next((d for d in ("/proc", "/sys") if mt.contains(d, mp)), "")
+        pseudo = m.fstype in mt.PSEUDO_FS or m.fstype.startswith("cgroup") or bool(kernel_dir)
         if pseudo and not include_pseudo:
             continue
-        readonly = m.readonly or m.fstype in READONLY_FS
-        total, free = (0, 0) if pseudo else _usage(mp, m.fstype)
+        readonly = m.readonly or m.fstype in mt.READONLY_FS
+        total, free = (0, 0) if pseudo else mt.usage(mp, m.fstype)
         name, model, rotational, _, virtual = _block_facts(
             _sys_block_dir([m.majmin] if m.majmin else [], m.source))
-        where = f" under {kernel_dir}" if kernel_dir and m.fstype not in PSEUDO_FS else ""
+        where = f" under {kernel_dir}" if kernel_dir and m.fstype not in mt.PSEUDO_FS else ""
         reason = (f"pseudo filesystem ({m.fstype}{where})" if pseudo else "read-only" if readonly else "")
         result.append(MountInfo(mountpoint=mp, device=_device_name(m.source, name), fstype=m.fstype,
                                 options=m.options, total_bytes=total, free_bytes=free, model=model,

@@ -1,0 +1,133 @@
+"""Saved results as files to share: export a baseline, import results into the history
+and the baselines.
+
+Sharing stays JSON while the store is SQLite: a baseline exports to a ``diskmark.saved/1``
+file, and the history and baselines import those files and the reports of
+``diskmark run --format json``. An export never replaces a file unless asked, and is written
+into, never over, a FIFO or character device (``/dev/stdout``); an import checks everything
+before it writes anything. :class:`FileExchange` is a part of :class:`diskmark.store.Store`:
+it needs the store's connection and its ``add_history``, ``get_baseline`` and
+``_save_baseline``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from diskmark import database
+from diskmark.destination import Destination
+from diskmark.destination import DestinationError as UnusableDestination
+from diskmark.destination import DestinationExists as FileInTheWay
+from diskmark.destination import DestinationUnwritable
+from diskmark.display import json_utf8
+from diskmark.saved import (DestinationExists, Entry, InvalidFile, NotFound, StoreError,
+                            StoreIOError, check_name)
+
+
+class FileExchange:
+    """Export and import, as methods of the store."""
+
+    def import_history(self, sources: list[Path]) -> list[tuple[Path, str, str]]:
+        """Import result files (``diskmark run --format json`` reports, or exports) into the
+        history, a batch of files per transaction. Returns (file, outcome, detail) for each:
+        ``imported`` (detail: the new id), ``duplicate`` (detail: the id of the run it
+        repeats) or ``invalid`` (detail: why; nothing of it was written)."""
+        from diskmark import legacy_json
+
+        out: list[tuple[Path, str, str]] = []
+        with self.db() as conn:
+            for start in range(0, len(sources), legacy_json.BATCH):
+                with database.transaction(conn):
+                    for src in sources[start:start + legacy_json.BATCH]:
+                        try:
+                            header, document = legacy_json.read_result_file(Path(src))
+                        except (InvalidFile, NotFound) as e:
+                            out.append((src, "invalid", str(e)))
+                            continue
+                        same = database.by_digest(conn, "history", database.digest(document))
+                        if same is not None:
+                            out.append((src, "duplicate", same.name))
+                            continue
+                        # an export of this history (<id>.json) keeps its id where it is free
+                        entry_id = header.get("name") if header.get("kind") == "history" else \
+                            Path(src).stem
+                        entry = self.add_history(document, header.get("saved"),
+                                                 header.get("diskmark_version", ""), entry_id,
+                                                 conn=conn)
+                        out.append((src, "imported", entry.name))
+        return out
+
+    def export_baseline(self, name: str, dest: Path, force: bool = False) -> Path:
+        """Write baseline ``name`` to ``dest`` (a file, or an existing directory to put it
+        in) as a ``diskmark.saved/1`` file. Never replaces an existing file unless
+        ``force``; a FIFO or character device (``/dev/stdout``) is written into, never
+        replaced (see diskmark.destination). Returns the path written."""
+        entry = self.get_baseline(name)
+        return self.export(entry, Path(dest), _dumps(entry.to_file_dict()), force)
+
+    def export(self, entry: Entry, dest: Path, text: str, force: bool = False) -> Path:
+        """Write ``text`` (an export of ``entry``) to ``dest``, or into it when it is a
+        directory, by the rules of :meth:`export_baseline`."""
+        if dest.is_dir():
+            dest = dest / entry.file_name
+        try:
+            destination = Destination(dest, force=force, make_parents=True)
+        except FileInTheWay:
+            raise DestinationExists(f"{dest} exists; not replacing it") from None
+        except DestinationUnwritable as e:
+            raise StoreIOError(str(e)) from None
+        except UnusableDestination as e:
+            raise StoreError(str(e)) from None
+        try:
+            destination.write(text)
+        except FileExistsError as e:
+            if not dest.exists():
+                raise StoreIOError(write_failure(dest, e)) from None
+            raise DestinationExists(f"{dest} exists; not replacing it") from None
+        except UnusableDestination as e:
+            raise StoreError(str(e)) from None
+        except OSError as e:
+            raise StoreIOError(write_failure(dest, e)) from None
+        finally:
+            destination.close()
+        return dest
+
+    def import_baseline(self, src: Path, name: str | None = None, replace: bool = False) -> Entry:
+        """Import a baseline file (an export, or ``diskmark run --format json`` output) under
+        its own name or ``name``. Validates everything first; on failure raises InvalidFile
+        (or NameTaken) and writes nothing."""
+        from diskmark import legacy_json
+
+        src = Path(src)
+        header, document = legacy_json.read_result_file(src)
+        if not database.measured_figures(document):
+            raise InvalidFile(f"{src} cannot be imported: it holds no measured test")
+        try:
+            chosen = check_name(name if name is not None else header["name"])
+        except StoreError as e:
+            raise InvalidFile(f"{src} cannot be imported: {e}") from None
+        return self._save_baseline(document, chosen, header["note"], replace)
+
+
+
+def _dumps(d: dict[str, Any]) -> str:
+    try:
+        return json_utf8(json.dumps(d, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
+    except ValueError as e:  # NaN or infinity somewhere in the figures
+        raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
+
+
+def write_failure(path: Path, e: OSError) -> str:
+    """'cannot write X: No space left on device', naming the culprit when it is another path
+    (a parent that is a file, say)."""
+    reason = e.strerror or str(e)
+    for culprit in (path.parent, *path.parent.parents):
+        if culprit.exists():
+            if not culprit.is_dir():
+                return f"cannot write {path}: {culprit} is not a directory"
+            break
+    if e.filename and str(e.filename) != str(path) and not str(e.filename).endswith(".tmp"):
+        reason += f" ({e.filename})"
+    return f"cannot write {path}: {reason}"
