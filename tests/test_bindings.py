@@ -3,14 +3,16 @@ the bindings the app really has, and a keymap from the settings file remapping t
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from diskmark.app.app import DiskmarkApp
-from diskmark.app.screens.help import KEYS
+from diskmark.app.screens.help import KEYS, spelled
 from diskmark.config import parse_config
 from diskmark.model import MIB, Settings
 
@@ -29,8 +31,8 @@ def app_keys() -> dict[str, set[str]]:
 def help_keys() -> set[str]:
     keys: set[str] = set()
     for _section, rows in KEYS:
-        for spelled, _what in rows:
-            for part in spelled.split("  "):
+        for row, _what in rows:
+            for part in spelled(row).split("  "):
                 if "click" in part or part.startswith("("):
                     continue
                 keys.update(SPELLED.get(k, k) for k in part.split())
@@ -87,6 +89,16 @@ async def test_a_saved_keymap_remaps_a_key_and_survives_a_save(tmp_path, home):
         await pilot.press("y")
         await pilot.pause()
         assert type(app.screen).__name__ == "HistoryScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("f1")  # the help shows the user's key, not the default
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        console = Console(width=120, record=True, file=io.StringIO())
+        console.print(app.screen.query_one(".help-body Static").content)
+        lines = [ln for ln in console.export_text().splitlines()
+                 if "history of every completed run" in ln]
+        assert len(lines) == 1 and lines[0].split()[0] == "y", lines
         await pilot.press("escape")
         await pilot.pause()
         app.set_unit(next(u for u in type(app.unit) if u != app.unit))  # saves the settings

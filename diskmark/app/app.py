@@ -132,7 +132,7 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
         if state.keymap:
             self.set_keymap(state.keymap)  # the user's keys for diskmark's binding ids
         self._register_themes()
-        self._wanted_theme = state.theme
+        self._preset_theme(state.theme)
         self._theme_started = False
         self._main: MainScreen | None = None
 
@@ -347,7 +347,7 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
     def action_help(self) -> None:
         from diskmark.app.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen())
+        self.push_screen(HelpScreen(self.keymap))
 
     def action_settings(self) -> None:
         from diskmark.app.screens.settings import SettingsScreen

@@ -1,4 +1,5 @@
-"""The keys, in one place, for people who prefer a list to the footer and the palette."""
+"""The keys, in one place, for people who prefer a list to the footer and the palette; the
+user's own keys where the settings file remaps a binding."""
 
 from __future__ import annotations
 
@@ -10,44 +11,69 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-KEYS: list[tuple[str, list[tuple[str, str]]]] = [
+from diskmark.app.keys import BINDINGS
+
+#: What the help lists: binding ids (shown with their keys, the user's own when the settings
+#: file remaps them) or, for what is not a binding of the app, the words to show.
+Row = tuple["tuple[str, ...] | str", str]
+KEYS: list[tuple[str, list[Row]]] = [
     ("Measure", [
-        ("a", "All: run every test of the profile"),
+        (("run_all",), "All: run every test of the profile"),
         ("click a green button", "run that row only"),
-        ("Esc  ctrl+c", "Stop: fio ends within 2 s, the test file is removed"),
-        ("w", "queue-depth sweep: one pattern at Q1 … Q32, as a curve"),
+        (("stop", "stop_ctrl_c"), "Stop: fio ends within 2 s, the test file is removed"),
+        (("sweep",), "queue-depth sweep: one pattern at Q1 … Q32, as a curve"),
     ]),
     ("Results", [
-        ("1 2 3 4  u", "unit: MB/s, GB/s, IOPS, μs (u cycles)"),
+        (("unit_mb_s", "unit_gb_s", "unit_iops", "unit_us", "cycle_unit"),
+         "unit: MB/s, GB/s, IOPS, μs (u cycles)"),
         ("enter / click a tile", "every pass, spread, latency, bandwidth chart, fio command"),
-        ("s", "save the text report to a file"),
-        ("c", "copy the text report to the clipboard"),
-        ("p  ctrl+s", "save an SVG screenshot"),
-        ("n", "type a comment for the report; Esc or Enter leaves it"),
+        (("save_report",), "save the text report to a file"),
+        (("copy_report",), "copy the text report to the clipboard"),
+        (("save_svg",), "save an SVG screenshot"),
+        (("edit_comment",), "type a comment for the report; Esc or Enter leaves it"),
     ]),
     ("Baselines", [
-        ("B  (shift+b)", "save the result on screen as a named baseline"),
-        ("b", "baselines: compare, view, rename, delete, export, import"),
-        ("x", "compare the tiles with a baseline: ▲ better  ▼ worse  = within noise"),
-        ("v", "the comparison: every test and unit, side by side"),
-        ("X  (shift+x)", "stop comparing"),
-        ("h", "history of every completed run; p there saves one as a baseline"),
+        (("save_baseline",), "save the result on screen as a named baseline"),
+        (("baselines",), "baselines: compare, view, rename, delete, export, import"),
+        (("compare_with",), "compare the tiles with a baseline: ▲ better  ▼ worse  = within noise"),
+        (("show_comparison",), "the comparison: every test and unit, side by side"),
+        (("clear_comparison",), "stop comparing"),
+        (("history",), "history of every completed run; p there saves one as a baseline"),
     ]),
     ("Setup", [
-        ("t", "choose the target directory"),
-        ("o  F2", "settings: preset, profile, mode, +Mix, test data, times"),
-        ("m", "+Mix column on / off"),
+        (("pick_target",), "choose the target directory"),
+        (("settings",), "settings: preset, profile, mode, +Mix, test data, times"),
+        (("toggle_mix",), "+Mix column on / off"),
         ("ctrl+p", "command palette: every action and setting, themes"),
     ]),
     ("Move around", [
-        ("tab  shift+tab", "next / previous control"),
-        ("?  F1", "this help"),
-        ("ctrl+q", "quit (a running test is stopped and cleaned up first)"),
+        (("focus_next", "focus_previous"), "next / previous control"),
+        (("help",), "this help"),
+        (("quit",), "quit (a running test is stopped and cleaned up first)"),
     ]),
 ]
 
+#: How a key reads on screen, where Textual's name for it is not what is printed on the key.
+_SPELLED = {"escape": "Esc", "question_mark": "?", "f1": "F1", "f2": "F2"}
 
-def keys_table() -> Table:
+
+def _spell(key: str) -> str:
+    key = key.strip()
+    if len(key) == 1 and key.isupper():
+        return f"{key}  (shift+{key.lower()})"
+    return _SPELLED.get(key, key)
+
+
+def spelled(row: tuple[str, ...] | str, keymap: dict[str, str] | None = None) -> str:
+    """The keys of a row as the help shows them: the keymap's for a remapped binding id."""
+    if isinstance(row, str):
+        return row
+    defaults = {b.id: b.key for b in BINDINGS}
+    keys = ((keymap or {}).get(i) or defaults[i] for i in row)
+    return "  ".join(_spell(k) for ks in keys for k in ks.split(","))
+
+
+def keys_table(keymap: dict[str, str] | None = None) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="bold", no_wrap=True)
     table.add_column()
@@ -56,21 +82,22 @@ def keys_table() -> Table:
             table.add_row("", "")
         table.add_row(Text(section, style="bold underline"), "")
         for keys, what in rows:
-            table.add_row(keys, what)
+            table.add_row(spelled(keys, keymap), what)
     return table
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss(None)", "Close")]
 
-    def __init__(self) -> None:
+    def __init__(self, keymap: dict[str, str] | None = None) -> None:
         super().__init__(classes="dialog help")
+        self.keymap = keymap
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog-box"):
             yield Label("diskmark keys", classes="dialog-title")
             with VerticalScroll(classes="help-body"):
-                yield Static(keys_table())
+                yield Static(keys_table(self.keymap))
                 yield Static("Figures: MB/s = 1,000,000 bytes/s as in CrystalDiskMark; sizes are "
                              "binary (MiB, GiB). Each test runs a discarded warm-up pass, then "
                              "`count` passes; the tile shows the best.", classes="dialog-hint")
