@@ -152,13 +152,21 @@ class Comparing:
         self.push_screen(HistoryScreen(self.store, self.current_session(), in_use))
 
     def action_compare_with(self) -> None:
-        from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
+        self._list_baselines_to_pick()
 
+    @work(thread=True, exclusive=True, group="pick-baseline", exit_on_error=False)
+    def _list_baselines_to_pick(self) -> None:
+        """Read the baselines off the event loop (each is a whole document to check), then
+        offer them."""
         try:
             entries = self.store.baselines()
         except StoreError as e:
-            self.notify(str(e), severity="error")
+            self.call_from_thread(self.notify, str(e), severity="error")
             return
+        self.call_from_thread(self._pick_baseline, entries)
+
+    def _pick_baseline(self, entries: list[Entry]) -> None:
+        from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
 
         def chosen(entry: Entry | None) -> None:
             if entry is not None:

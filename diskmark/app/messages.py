@@ -1,11 +1,19 @@
 """What the benchmark worker tells the app, as typed messages (one per outcome), instead of
-the app reading worker states: an engine event, then finished, failed or stopped."""
+the app reading worker states: started, engine events, then finished, failed or stopped."""
 
 from __future__ import annotations
 
 from textual.message import Message
 
-from diskmark.model import Event, Progress, SessionResult
+from diskmark.model import Event, Progress, SessionResult, Settings
+
+
+class RunStarted(Message):
+    """The worker has begun: the engine checks the target before its first event."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
 
 
 class EngineEvent(Message):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from textual import work
 
-from diskmark.app.messages import EngineEvent, RunFailed, RunFinished, RunStopped
+from diskmark.app.messages import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped
 from diskmark.app.widgets.tiles import Live
 from diskmark.compare import BETTER, SAME, WORSE
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
@@ -81,7 +81,6 @@ class Runs:
         self._run_settings = settings
         self._update_comparison()
         self.running = True
-        self.status.show("Checking the target…", 0.0)
         self._bench(settings)
 
     def _repeats_a_row_of(self, result: SessionResult | None, settings: Settings) -> bool:
@@ -97,8 +96,10 @@ class Runs:
 
     @work(exclusive=True, group="bench", exit_on_error=False)
     async def _bench(self, settings: Settings) -> None:
-        """The engine's run, told back as messages: its events, then finished, failed or
-        stopped. (That it started is ``running``, set before the worker is.)"""
+        """The engine's run, told back as messages: started, its events, then finished,
+        failed or stopped. (``running`` is set before the worker starts, so a second key
+        press cannot start a second run.)"""
+        self.post_message(RunStarted(settings))
         try:
             session = await self.engine.run(settings, self._forward_engine_event)
         except asyncio.CancelledError:
@@ -108,6 +109,10 @@ class Runs:
             self.post_message(RunFailed(e))
         else:
             self.post_message(RunFinished(session))
+
+    def on_run_started(self, _message: RunStarted) -> None:
+        if self.running:
+            self.status.show("Checking the target…", 0.0)
 
     def _forward_engine_event(self, event: Event) -> None:
         """Called by the engine on the app's loop; queue it so the engine never waits on
