@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.app import App
+
 from diskmark.app.themes import DEFAULT_THEME, load_themes, variable_defaults
 
 
@@ -21,22 +23,30 @@ class Theming:
         for theme in themes:
             self.register_theme(theme)
 
-    def _start_theme(self) -> None:
-        """The saved theme, then saving every change of it (once, whichever of the app and
-        its main screen mounts first)."""
-        if self._theme_started:
-            return
-        self._theme_started = True
-        self._apply_theme(self._wanted_theme)
-        self.theme_changed_signal.subscribe(self, self._on_theme_change)
-
-    def _apply_theme(self, name: str) -> None:
+    def _preset_theme(self, name: str) -> None:
+        """The saved theme, in place before anything is styled: set as the theme watcher
+        would, without it. Set later (on mount), the whole window was styled twice, and
+        the second time cost a third of the first frame's time."""
         if name not in self.available_themes:
             fallback = DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark"
             if name:
                 self._notices.append(f"Theme {name!r} is not available; using {fallback}.")
             name = fallback
-        self.theme = name
+        self.set_reactive(App.theme, name)
+        dark = self.current_theme.dark
+        self.set_class(True, f"-theme-{name}", update=False)
+        self.set_class(dark, "-dark-mode", update=False)
+        self.set_class(not dark, "-light-mode", update=False)
+        self._refresh_truecolor_filter(self.ansi_theme)
+        self.stylesheet.set_variables(self.get_css_variables())  # nothing is parsed yet
+
+    def _start_theme(self) -> None:
+        """From now on every change of theme is saved (once, whichever of the app and its
+        main screen mounts first)."""
+        if self._theme_started:
+            return
+        self._theme_started = True
+        self.theme_changed_signal.subscribe(self, self._on_theme_change)
 
     def set_theme(self, name: str) -> None:
         self.theme = name
