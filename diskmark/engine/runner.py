@@ -183,9 +183,9 @@ class Engine:
         finally:
             self._wake = None
 
-    def _check(self, ws: Workspace) -> None:
-        """Between steps and on every status object: a vanished target fails the run."""
-        lost = ws.lost()
+    def _check(self, ws: Workspace, while_running: bool = False) -> None:
+        """Between steps, and now and then while fio runs: a vanished target fails the run."""
+        lost = ws.lost_now_and_then() if while_running else ws.lost()
         if lost:
             raise FioFailed(lost)
 
@@ -200,7 +200,7 @@ class Engine:
         rate = parse.LiveRate()
 
         def on_status(obj: dict[str, Any]) -> None:
-            self._check(ws)
+            self._check(ws, while_running=True)
             done = parse.io_bytes(parse.job(obj))
             emit(Progress(Phase.PREPARING, "Preparing the test file",
                           percent=min(100.0, 100.0 * done / size),
@@ -333,7 +333,7 @@ class Engine:
             return snaps[-1].t_ms if snaps else 0.0
 
         def on_status(obj: dict[str, Any]) -> None:
-            self._check(ws)
+            self._check(ws, while_running=True)
             snap = parse.snapshot(parse.job(obj), test.op, threads)
             wall_ms = (time.monotonic() - state["t0"]) * 1000
             if not sum(snap.ios) or not last_t() <= snap.t_ms <= wall_ms + 250:
@@ -403,7 +403,7 @@ class Engine:
         emit(self._progress(plan, test, n, 0.0, None, eta))
 
         def on_status(obj: dict[str, Any]) -> None:
-            self._check(ws)
+            self._check(ws, while_running=True)
             cpu = MachineLoad.now()
             load.add(state["cpu"], cpu)
             state["cpu"] = cpu

@@ -51,6 +51,7 @@ YOUNG_S = 5.0
 FORGET_S = 90 * 24 * 3600.0
 FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
 FS_NOCOW_FL = 0x00800000
+CHECK_EVERY_S = 1.0  # while fio runs, how often the target and the test file are checked
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -76,6 +77,7 @@ class Workspace:
     file_id: tuple[int, int] | None = None
     problems: list[str] = field(default_factory=list)  # what remove() could not do
     _closed: bool = False
+    _checked_at: float = 0.0  # when lost_now_and_then() last looked (monotonic)
 
     @property
     def path(self) -> Path:
@@ -197,6 +199,16 @@ class Workspace:
         fcntl.ioctl(self.fd, FS_IOC_SETFLAGS, flags, True)
 
     # --- while it runs ----------------------------------------------------------------
+
+    def lost_now_and_then(self) -> str | None:
+        """:meth:`lost`, at most every :data:`CHECK_EVERY_S` (None in between), for while fio
+        runs: four stat calls on every status object (10 a second) competed with a Q1 test
+        (benchmarks/steps_ab.py: a session without them 1.18 and 1.23 of one with them)."""
+        now = time.monotonic()
+        if now - self._checked_at < CHECK_EVERY_S:
+            return None
+        self._checked_at = now
+        return self.lost()
 
     def lost(self) -> str | None:
         """Why the run can no longer be trusted, or None: the target was unmounted or
