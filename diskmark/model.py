@@ -40,6 +40,9 @@ CPU_BUSY_PCT = 85.0
 #: … but a busy machine limits only a pass whose fio wanted CPU: threads this busy, or more
 #: threads than cores (a disk-bound pass waits for the disk, not for a core).
 CPU_WANTED_PCT = 25.0
+#: … and with twice as many threads as cores or more, the run queue never empties: a machine
+#: this busy held them back already (RND4K Q32T16 on 2 cores, memory disk: 86–99 % busy).
+CPU_CROWDED_BUSY_PCT = 70.0
 
 
 @dataclass(frozen=True)
@@ -165,7 +168,8 @@ class RunResult:
             return CpuLimit(threads, cpus, thread_pct=pct)
         busy = self.machine_busy_pct
         wanted = (pct is not None and pct >= CPU_WANTED_PCT) or bool(cpus and threads > cpus)
-        if busy is not None and busy >= CPU_BUSY_PCT and wanted:
+        bar = CPU_CROWDED_BUSY_PCT if cpus and threads >= 2 * cpus else CPU_BUSY_PCT
+        if busy is not None and busy >= bar and wanted:
             return CpuLimit(threads, cpus, machine_pct=busy)
         return None
 

@@ -36,6 +36,11 @@ def test_a_busy_machine_limits_only_a_pass_that_wanted_cpu():
     # a disk-bound pass (its thread mostly waits) is not the CPU's doing, busy machine or not
     assert run(usr_cpu=1.0, sys_cpu=2.0, machine_busy_pct=99.0).cpu_limit(1, 2) is None
     assert run(usr_cpu=30.0, sys_cpu=30.0, machine_busy_pct=60.0).cpu_limit(1, 2) is None
+    # twice as many threads as cores or more: a machine 70 % busy already held them back
+    assert "busy 75%" in cpu_limit_text(run(usr_cpu=1.0, sys_cpu=5.0,
+                                            machine_busy_pct=75.0).cpu_limit(16, 2))
+    assert run(usr_cpu=1.0, sys_cpu=5.0, machine_busy_pct=65.0).cpu_limit(16, 2) is None
+    assert run(usr_cpu=30.0, sys_cpu=30.0, machine_busy_pct=75.0).cpu_limit(3, 2) is None
 
 
 def test_nothing_known_is_no_verdict():

@@ -325,7 +325,6 @@ class Engine:
         eta.begin((count + 1) * plan.pass_seconds(test) + PROCESS_OVERHEAD_S)
         seconds = parse.SecondRate()
         snaps: list[parse.Snapshot] = []
-        cpu_at: list[tuple[float, float]] = []  # the machine's CPU counters at each snapshot
         live: list[parse.Snapshot] = [parse.ZERO]  # where each pass began, as seen so far
         state: dict[str, Any] = {"t0": time.monotonic(), "cpu0": MachineLoad.now()}
 
@@ -343,7 +342,6 @@ class Engine:
                 emit(self._progress(plan, test, len(live) - 1, 0.0, None, eta))
                 return
             snaps.append(snap)
-            cpu_at.append(MachineLoad.now())
             rate = seconds.update(snap)
             n = len(live) - 1
             if n < count and snap.t_ms >= (n + 1) * measure_ms - STATUS_MS / 2:
@@ -361,7 +359,10 @@ class Engine:
             end = parse.snapshot(parse.job(final), test.op, threads)
             if not snaps or snaps[-1] != end:
                 snaps.append(end)
-                cpu_at.append(MachineLoad.now())
+            # How busy the machine was: over the whole job, for every pass. Status objects can
+            # arrive in a burst at the end when fio's threads outnumber the cores (the reader
+            # waits for a core too), so the counters read on their arrival fit no pass.
+            job_load = (state["cpu0"], MachineLoad.now())
             bounds = pass_bounds([s.t_ms for s in snaps], count, measure_ms)
             if bounds is None:
                 raise parse.FioOutputError(
@@ -372,9 +373,7 @@ class Engine:
             for k in range(count + 1):
                 a = snaps[starts[k]] if starts[k] >= 0 else parse.ZERO
                 b = snaps[bounds[k] if k < count else len(snaps) - 1]
-                cpu_a = cpu_at[starts[k]] if starts[k] >= 0 else state["cpu0"]
-                cpu_b = cpu_at[bounds[k] if k < count else len(snaps) - 1]
-                runs.append(self._window(test, a, b, seconds, (cpu_a, cpu_b)))
+                runs.append(self._window(test, a, b, seconds, job_load))
         except parse.FioOutputError as e:
             raise FioFailed(f"fio's output could not be read while running {what}: {e}") from None
         for n in range(len(live) - 1, count + 1):  # passes not announced while running
