@@ -52,6 +52,19 @@ def continuous(cmd: list[str], path: Path, count: int, measure: float, op: Op) -
     return max(parse.window(near(ms * n), near(ms * (n + 1)), op).mb_s for n in range(1, count + 1))
 
 
+def lay_out_as_diskmark(path: Path, size: int) -> None:
+    """The raw file laid out by the command diskmark's engine uses for its own."""
+    from diskmark.engine.plan import prepare_args
+    from diskmark.model import Settings
+
+    path.unlink(missing_ok=True)
+    with open(path, "xb") as f:
+        f.truncate(size)
+    args = prepare_args(vs_fio.FIO, Settings(target=str(path.parent), size=size), "io_uring")
+    args = [a if not a.startswith("--filename=") else f"--filename={path}" for a in args]
+    subprocess.run(args, capture_output=True, check=True, stdin=subprocess.DEVNULL)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("target", type=Path)
@@ -64,9 +77,13 @@ def main() -> int:
     ap.add_argument("--fresh-file", action="store_true",
                     help="lay the raw file out again right before the job and the raw side, as "
                          "the session lays out its own right before its test")
+    ap.add_argument("--layout-as-diskmark", action="store_true",
+                    help="with --fresh-file: lay the file out with diskmark's own command "
+                         "(io_uring, --thread) instead of libaio processes")
     a = ap.parse_args()
     a.interval, a.mode = 0, a.op
     op = Op(a.op)
+    lay = lay_out_as_diskmark if a.layout_as_diskmark else vs_fio.lay_out
     target = a.target.resolve()
     raw = target / ".session-ab-raw.bench"
     home = Path(tempfile.mkdtemp(prefix="session-ab-home-"))
@@ -93,11 +110,11 @@ def main() -> int:
                     cmd = cmd or list(t["fio_command"])
                 elif side == "job":
                     if a.fresh_file:
-                        vs_fio.lay_out(raw, a.size)
+                        lay(raw, a.size)
                     res[side].append(continuous(cmd, raw, a.count, a.measure, op))
                 else:
                     if a.fresh_file:
-                        vs_fio.lay_out(raw, a.size)
+                        lay(raw, a.size)
                     res[side].append(max(vs_fio.fio_test(raw, a.size, a.test, a.op, "io_uring",
                                                          a.count, a.measure)))
             print(f"  round {rnd + 1}: " + "  ".join(f"{k} {v[-1]:.1f}" for k, v in res.items())
