@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/vs_fio.py TARGET [--size 1GiB] [--rounds 3] [--tests SEQ1M-Q8T1 ...]
         [--mode rw|read|write] [--count 3] [--measure 5] [--interval 0] [--engines libaio,io_uring]
+        [--cpu 0]
 
 Best on a target where the tool, not the disk, is the bottleneck: a memory-backed ext4
 (`sudo benchmarks/memdisk.sh up /mnt/md 8G`). Each round runs, in an order rotated every round:
@@ -26,6 +27,14 @@ file as fast as raw fio does, and diskmark's own flushes after writes). Last, th
 diskmark's recorded write command (`tests[].fio_command`) against the same job with fio's
 default buffers: fio's usr+sys CPU (× numjobs) per GB/s.
 
+With `--cpu N` (root) every side runs on CPU N alone, and so do the kernel's unbound workers
+(`/sys/devices/virtual/workqueue/cpumask`, restored afterwards), the loop device's among them.
+On a VM a queue-depth-1 test on the memory disk is otherwise decided by where the scheduler
+puts fio's thread and the loop device's worker: on one vCPU RND4K Q1T1 write ran at a steady
+~250 MB/s, on two at 45–60, and unpinned a job starts near the first and drifts towards the
+second within seconds, so fresh jobs beat windows of a long one. Pinned, that placement is the
+same for every side and the tool is the bottleneck again.
+
 The script reads diskmark's JSON tolerantly: `tests[].runs[].mb_s`, `runtime_ms`, and, when
 present, `tests[].runs[].cpu` (a number, or a dict with usr/sys) are used; new fields are
 ignored. DISKMARK_FIO selects fio for both sides.
@@ -43,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,6 +144,27 @@ class Cell:
 
 
 # --- raw fio ------------------------------------------------------------------------------
+
+WORKQUEUE_CPUMASK = Path("/sys/devices/virtual/workqueue/cpumask")
+
+
+@contextmanager
+def one_cpu(cpu: int | None):
+    """This process (and so every side it starts) and the kernel's unbound workers on one CPU;
+    both put back as they were afterwards."""
+    if cpu is None:
+        yield
+        return
+    mine = os.sched_getaffinity(0)
+    before = WORKQUEUE_CPUMASK.read_text().strip()
+    WORKQUEUE_CPUMASK.write_text(f"{1 << cpu:x}\n")
+    os.sched_setaffinity(0, {cpu})
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, mine)
+        WORKQUEUE_CPUMASK.write_text(before + "\n")
+
 
 def run_fio(args: list[str]) -> dict:
     out = subprocess.run([FIO, *args, "--output-format=json"], capture_output=True, text=True,
@@ -325,7 +356,14 @@ def main() -> int:
     ap.add_argument("--no-diskspd", action="store_true", help="skip diskspd even if present")
     ap.add_argument("--cpu-rounds", type=int, help="rounds of the CPU-cost comparison (default --rounds)")
     ap.add_argument("--json", type=Path, help="also write every round's figures to this file")
+    ap.add_argument("--cpu", type=int, metavar="N",
+                    help="run every side and the kernel's unbound workers on CPU N (root)")
     a = ap.parse_args()
+    with one_cpu(a.cpu):
+        return run(a, ap)
+
+
+def run(a, ap) -> int:
     tests = a.tests or [Test.parse(t) for t in DEFAULT_TESTS]
     ops = {"rw": ["read", "write"], "read": ["read"], "write": ["write"]}[a.mode]
     engines = [e for e in a.engines.split(",") if e]
@@ -342,7 +380,7 @@ def main() -> int:
     print(f"target {target}, size {a.size / 2**20:g} MiB, {len(tests)} tests × {ops}, count {a.count}, "
           f"measure {a.measure:g} s, interval {a.interval:g} s, rounds {a.rounds}; raw fio: "
           f"{', '.join(engines)}, default buffers; diskspd: {dspd or 'not found'}; "
-          f"{os.cpu_count()} CPUs, load {loadavg()}")
+          f"{os.cpu_count()} CPUs{'' if a.cpu is None else f' (all on CPU {a.cpu})'}, load {loadavg()}")
     try:
         for rnd in range(a.rounds):
             sides = ["diskmark", "fio"] + (["diskspd"] if dspd else [])
