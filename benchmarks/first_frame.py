@@ -87,6 +87,9 @@ def main() -> int:
         env = dict(os.environ, DISKMARK_HOME=str(Path(tmp) / "home"), TERM="xterm-256color",
                    COLUMNS=str(size[0]), LINES=str(size[1]))
         env.pop("NO_COLOR", None)
+        # Python writes bytecode caches by default, as it does for a user; a shell that turned
+        # that off would have diskmark compile its own modules from source on every start.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPATH"] = str(ROOT)
         programs = {"minimal": ["-c", MINIMAL], "diskmark": ["-c", DISKMARK, tmp]}
         times: dict[str, list[float]] = {name: [] for name in programs}
