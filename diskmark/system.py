@@ -17,7 +17,7 @@ from diskmark import mount_table as mt
 from diskmark.model import SystemFacts
 from diskmark.mount_table import MountInfo
 
-__all__ = ["MountInfo", "facts_for", "interface_for", "interface_of_block", "list_mounts",
+__all__ = ["MountInfo", "facts_for", "facts_for_device", "interface_for", "interface_of_block", "list_mounts",
            "os_name", "virtual_disk_of_block"]
 
 #: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
@@ -366,6 +366,24 @@ def facts_for(path: str | Path) -> SystemFacts:
     name, facts.model, facts.rotational, facts.scheduler, facts.virtual = _block_facts(block)
     facts.device = _device_name(source, name)
     if block is not None:
+        facts.interface, facts.interface_mb_s = interface_of_block(block)
+    return facts
+
+
+def facts_for_device(path: str | Path) -> SystemFacts:
+    """A block device measured itself: its model, kind and link, its size; no mount, no
+    filesystem."""
+    facts = SystemFacts(target=str(path), device=str(path), target_kind="device",
+                        kernel=platform.release(), os=os_name(), hostname=platform.node())
+    try:
+        rdev = os.stat(path).st_rdev
+    except OSError:
+        return facts
+    block = _sys_block_dir([f"{os.major(rdev)}:{os.minor(rdev)}"], "")
+    _, facts.model, facts.rotational, facts.scheduler, facts.virtual = _block_facts(block)
+    if block is not None:
+        sectors = _read(block / "size")
+        facts.total_bytes = int(sectors) * 512 if sectors.isdigit() else 0
         facts.interface, facts.interface_mb_s = interface_of_block(block)
     return facts
 
