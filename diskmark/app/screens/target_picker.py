@@ -168,7 +168,8 @@ class TargetPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="picker-box"):
             with Horizontal(classes="picker-heading-row"):
-                yield Label("Mounted filesystems", id="mounts-heading", classes="picker-heading")
+                yield Label("Mounted filesystems, then block devices (read tests only)",
+                            id="mounts-heading", classes="picker-heading")
                 yield Label("p shows pseudo filesystems", id="pseudo-hint", classes="picker-hint")
             yield MountTable(id="mounts", cursor_type="row", zebra_stripes=True)
             with Horizontal(classes="picker-heading-row"):
@@ -215,6 +216,7 @@ class TargetPicker(ModalScreen[str | None]):
         try:
             # statvfs on a hung network mount can block: never on the UI thread
             mounts = await asyncio.to_thread(system.list_mounts, include_pseudo=True)
+            mounts += await asyncio.to_thread(system.list_block_devices)
         except Exception as e:  # the picker still works by typing or browsing
             mounts = []
             self._message(f"Could not list the mounted filesystems: {e}", "warning")
