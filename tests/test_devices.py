@@ -22,6 +22,8 @@ import pytest
 from conftest import TINY_ARGS, fio_processes, tiny
 from faults import as_nobody, can_drop_privileges
 from mounts import can_loop_mount
+from diskmark import system
+from diskmark.app.widgets.mounts import check_directory, describe, mount_status
 from diskmark.engine.device import fio_path
 from diskmark.engine.errors import TargetError
 from diskmark.engine.runner import Engine
@@ -243,3 +245,15 @@ def test_fio_is_given_the_kernel_name_not_a_link_it_could_misread(loop_device, t
     link = tmp_path / "by-id:usb;disk#1"
     link.symlink_to(device)
     assert fio_path(link, os.stat(device).st_rdev) == device
+
+
+def test_the_picker_offers_devices_labelled_as_such(loop_device):
+    device, image = loop_device()
+    found = {m.mountpoint: m for m in system.list_block_devices()}
+    m = found[str(device)]
+    assert m.block_device and m.device == "disk" and m.total_bytes == IMAGE_MIB * MIB
+    assert m.model == f"loop: {image}"
+    assert mount_status(m) == "device · reads only"
+    assert check_directory(str(device)) == (str(device), "")
+    line = describe(str(device), m)
+    assert line.startswith(f"{device}: block device (disk)") and "read tests only" in line
