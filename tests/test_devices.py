@@ -19,10 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import TINY_ARGS, fio_processes, tiny
+from conftest import TINY_ARGS, fio_processes, tiny, wait_until
 from faults import as_nobody, can_drop_privileges
 from mounts import can_loop_mount
 from diskmark import system
+from diskmark.app.app import DiskmarkApp
 from diskmark.app.widgets.mounts import check_directory, describe, mount_status
 from diskmark.engine.device import fio_path
 from diskmark.engine.errors import TargetError
@@ -257,3 +258,24 @@ def test_the_picker_offers_devices_labelled_as_such(loop_device):
     assert check_directory(str(device)) == (str(device), "")
     line = describe(str(device), m)
     assert line.startswith(f"{device}: block device (disk)") and "read tests only" in line
+
+
+@pytest.mark.slow
+async def test_the_app_runs_the_read_tests_of_a_device_and_says_why_not_the_writes(loop_device):
+    device, image = loop_device()
+    before = sha256(image)
+    app = DiskmarkApp(settings=tiny(device, mix=70), persist=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_until(pilot, lambda: app.facts is not None, 10, "the device's facts")
+        assert app.facts.target_kind == "device"
+        await pilot.click("#all")
+        await wait_until(pilot, lambda: app.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.running, 120, "All to finish")
+        await pilot.pause()
+        session = app.history[0]
+        assert [t.op for t in session.tests] == [Op.READ] * 4
+        assert any("Write tests skipped" in w for w in session.warnings)
+        written = [t for t in app.grid.tiles if t.op is not Op.READ and t.value is not None]
+        assert written == []
+    assert sha256(image) == before
+    assert fio_processes(device) == []
