@@ -405,7 +405,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
     if delivered == EXIT_FAILED:
         return EXIT_FAILED
     if session.status is Status.CANCELLED or interrupted:
-        error("interrupted; fio stopped and the test file removed.")
+        error("interrupted; fio stopped and " + ("the device closed (nothing was laid out on it)."
+                                                 if session.system.target_kind else "the test file removed."))
         return EXIT_INTERRUPTED
     if session.status is Status.FAILED:
         error(session.error or "the benchmark failed")

@@ -129,7 +129,7 @@ class Engine:
         finally:
             if self._proc is not None:
                 self._proc.kill()
-            emit(Progress(Phase.CLEANUP, "Removing the test file", eta_s=0.0,
+            emit(Progress(Phase.CLEANUP, "Closing the device" if check.device else "Removing the test file", eta_s=0.0,
                           session_percent=100.0))
             for problem in workspace.remove():
                 note = (f"Could not remove {problem}. diskmark leaves nothing else behind; "
