@@ -159,6 +159,37 @@ def test_writes_are_refused_while_mounted_even_with_consent(loop_device, tmp_pat
         subprocess.run(["umount", str(mnt)], capture_output=True)
 
 
+def test_writes_are_refused_while_device_mapper_or_swap_holds_it(loop_device):
+    device, _ = loop_device()
+    name = f"diskmark-test-{os.getpid()}"
+    if not shutil.which("dmsetup"):
+        pytest.skip("dmsetup not found")
+    made = subprocess.run(["dmsetup", "create", name, "--table",
+                           f"0 {IMAGE_MIB * MIB // 512} linear {device} 0"], capture_output=True,
+                          text=True)
+    if made.returncode != 0:
+        pytest.skip(f"dmsetup create failed: {made.stderr.strip()}")
+    try:
+        out = diskmark("run", "--target", str(device), *TINY_ARGS, "--mode", "write",
+                       "--destroy-data", str(device))
+        assert out.returncode == 2, out.stderr
+        assert f"{device} is held by dm-" in out.stderr and "device-mapper" in out.stderr
+    finally:
+        subprocess.run(["dmsetup", "remove", name], capture_output=True)
+    if not shutil.which("mkswap") or not shutil.which("swapon"):
+        pytest.skip("mkswap/swapon not found")
+    subprocess.run(["mkswap", str(device)], check=True, capture_output=True)
+    if subprocess.run(["swapon", str(device)], capture_output=True).returncode != 0:
+        pytest.skip("swapon refused the loop device here")
+    try:
+        out = diskmark("run", "--target", str(device), *TINY_ARGS, "--mode", "write",
+                       "--destroy-data", str(device))
+        assert out.returncode == 2, out.stderr
+        assert f"{device} is in use as swap" in out.stderr
+    finally:
+        subprocess.run(["swapoff", str(device)], capture_output=True)
+
+
 @pytest.mark.slow
 def test_with_consent_a_write_test_runs_on_a_throwaway_device(loop_device):
     device, image = loop_device()
