@@ -38,7 +38,9 @@ from pathlib import Path
 from diskmark.engine import device_use
 from diskmark.engine.errors import TargetError
 from diskmark.engine.plan import Plan
+from diskmark.formatting import format_bytes as human_bytes
 from diskmark.model import Mode, Op, format_size
+from diskmark.units import SIZE_MIN, SIZE_STEP
 
 BLKGETSIZE64 = 0x80081272
 CHECK_EVERY_S = 1.0  # as the workspace: how often the device is checked while fio runs
@@ -140,11 +142,12 @@ def open_device(given: Path, st: os.stat_result, size: int, plan: Plan,
             raise TargetError(f"{path} has no medium or a size of 0 bytes.",
                               "Insert the medium or attach the device, then run again.")
         if size > device_bytes:
-            raise TargetError(
-                f"The tested region ({format_size(size)}) is larger than {path} "
-                f"({format_size(device_bytes)}).",
-                f"Choose --size {format_size(device_bytes - device_bytes % (1 << 20))} or less: "
-                f"diskmark tests that much from the start of the device.")
+            fits = device_bytes - device_bytes % SIZE_STEP
+            hint = (f"Choose --size {format_size(fits)} or less: diskmark tests that much from "
+                    f"the start of the device." if fits >= SIZE_MIN else
+                    f"diskmark tests at least {format_size(SIZE_MIN)}: choose a larger device.")
+            raise TargetError(f"The tested region ({format_size(size)}) is larger than {path} "
+                              f"({human_bytes(device_bytes)}).", hint)
         cwd = os.open("/", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except BaseException:
         os.close(fd)
