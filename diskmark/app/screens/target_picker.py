@@ -168,8 +168,7 @@ class TargetPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="picker-box"):
             with Horizontal(classes="picker-heading-row"):
-                yield Label("Mounted filesystems, then block devices (read tests only)",
-                            id="mounts-heading", classes="picker-heading")
+                yield Label("Mounted filesystems", id="mounts-heading", classes="picker-heading")
                 yield Label("p shows pseudo filesystems", id="pseudo-hint", classes="picker-hint")
             yield MountTable(id="mounts", cursor_type="row", zebra_stripes=True)
             with Horizontal(classes="picker-heading-row"):
@@ -207,7 +206,8 @@ class TargetPicker(ModalScreen[str | None]):
         short = self.size.height < 30  # no room for the frame: its title moves into the heading
         self.set_class(short, "-short")
         heading = self.query_one("#mounts-heading", Label)
-        heading.update("Choose a target: mounted filesystems" if short else "Mounted filesystems")
+        heading.update("Choose a target: mounts, then devices (reads only)" if short
+                       else "Mounted filesystems, then block devices (read tests only)")
 
     # --- the mounts -------------------------------------------------------------------------
 
