@@ -95,6 +95,7 @@ def test_every_read_test_runs_and_the_data_stays_as_it_was(loop_device):
         assert f"--filename={device}" in t["fio_command"] and "--readonly" in t["fio_command"]
         assert "--direct=1" in t["fio_command"]
     assert data["system"]["target_kind"] == "device"
+    assert data["settings"]["mode"] == "read"  # what ran, not the rw that was asked for
     assert data["system"]["device"] == str(device) and data["system"]["target"] == str(device)
     assert data["system"]["model"].startswith("loop: ")  # the model sysfs gives a loop device
     assert data["test_file"] is None

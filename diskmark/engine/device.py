@@ -218,7 +218,8 @@ def _device_plan(plan: Plan, path: Path, consent: bool) -> tuple[Plan, list[str]
             f"tests ran (diskmark run --destroy-data {path} runs them, destroying everything "
             f"on {path}).")
     tests = tuple(dataclasses.replace(t, index=i) for i, t in enumerate(reads))
-    return dataclasses.replace(plan, tests=tests), [note]
+    ran = dataclasses.replace(settings, mode=Mode.READ, mix=None)  # what the result says
+    return dataclasses.replace(plan, tests=tests, settings=ran), [note]
 
 
 def _open(path: Path, st: os.stat_result, write: bool, users: list[str]) -> int:

@@ -121,7 +121,7 @@ class Engine:
                 check.notes.append(f"fio uses libaio: {why_not}.")
                 emit(Notice(check.notes[-1], "information"))
             session = SessionResult(
-                settings=settings, system=facts, preset_name=plan.preset.name,
+                settings=plan.settings, system=facts, preset_name=plan.preset.name,
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
                 fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
                 warnings=list(check.notes), ioengine=engine)
