@@ -362,6 +362,7 @@ class SystemFacts:
     """Where a test ran: filled by :mod:`diskmark.system` from psutil and /sys."""
 
     target: str = ""
+    target_kind: str = ""  # "device": a block device measured itself; "": a directory
     mountpoint: str = ""
     device: str = ""
     fstype: str = ""

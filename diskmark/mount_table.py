@@ -60,6 +60,9 @@ class MountInfo:
     pseudo: bool = False
     usable: bool = True
     reason: str = ""  # why it cannot be benchmarked; "" when usable
+    #: a block device offered as a target itself (``mountpoint`` is then its /dev path,
+    #: ``device`` "disk" or "partition"), not a mounted filesystem
+    block_device: bool = False
 
 
 def unescape(field: str) -> str:

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from diskmark.display import json_utf8
-from diskmark.formatting import (MODE_REPORT, block_label, disk_kind, dip_notes, format_date,
+from diskmark.formatting import (MODE_REPORT, block_label, disk_kind, dip_notes, format_bytes, format_date,
                                  format_duration, format_figure, meter_fraction, size_text,
                                  unstable_text)
 from diskmark.model import (DIP_THRESHOLD_PCT, GIB, MIB, Op, Phase, Progress, SessionResult,
@@ -45,6 +45,8 @@ def _target(session: SessionResult) -> str:
 def _usage(session: SessionResult) -> str:
     """'/mnt/data: 87% (814/931GiB)' — used/total of the filesystem; ramfs reports no size."""
     s = session.system
+    if s.target_kind == "device":  # the tested region at the start of the device
+        return f"{_target(session)}: device" + (f" of {format_bytes(s.total_bytes)}" if s.total_bytes else "")
     if s.total_bytes <= 0:
         return f"{_target(session)}: n/a"
     used = max(0, s.total_bytes - s.free_bytes)
@@ -70,6 +72,8 @@ def _device(session: SessionResult) -> str:
 
 def _filesystem(session: SessionResult) -> str:
     s = session.system
+    if s.target_kind == "device":
+        return "none: the device itself was measured, no test file"
     text = s.fstype or "n/a"
     if s.mount_options:
         text += f" ({s.mount_options})"
@@ -322,7 +326,7 @@ def markdown_report(session: SessionResult) -> str:
     """A compact table to paste into an issue: per test, each operation in MB/s, IOPS, µs."""
     st, sy = session.settings, session.system
     rows, columns, cells = _grid(session)
-    where = ", ".join(x for x in (sy.fstype, sy.model) if x)
+    where = ", ".join(x for x in (sy.fstype or ("device" if sy.target_kind else ""), sy.model) if x)
     summary = (f"**diskmark {session.diskmark_version}** ({session.fio_version or 'fio'}) · "
                f"`{_target(session)}`{f' ({where})' if where else ''} · {size_text(st.size)} "
                f"x{st.count} · {session.preset_name or st.preset} / "

@@ -297,7 +297,7 @@ _SETTINGS_FIELDS = {name: _by_rule(rule) for name, rule in SETTINGS_RULES.items(
 _SYSTEM_FIELDS = {
     **{name: _check_text for name in ("target", "mountpoint", "device", "fstype",
                                       "mount_options", "model", "scheduler", "interface",
-                                      "kernel", "os", "virtual", "hostname")},
+                                      "kernel", "os", "virtual", "hostname", "target_kind")},
     "total_bytes": _figure, "free_bytes": _figure, "rotational": _check_rotational,
     "interface_mb_s": _maybe_figure, "cpus": _optional(_check_positive),
 }

@@ -197,7 +197,7 @@ def setting(default: Any, rule: Rule) -> Any:
 class Settings:
     """What the user chose. The engine turns this plus a preset into a plan of fio runs."""
 
-    target: str = setting(".", Rule(str, "a directory path", accepts=is_path))
+    target: str = setting(".", Rule(str, "a directory or block device path", accepts=is_path))
     preset: str = setting("default", Rule(str, "a preset id", accepts=is_id))
     profile: str = setting("default", Rule(str, "a profile id", accepts=is_id))
     #: read percentage of the +Mix column, None for no mix

@@ -17,8 +17,8 @@ from diskmark import mount_table as mt
 from diskmark.model import SystemFacts
 from diskmark.mount_table import MountInfo
 
-__all__ = ["MountInfo", "facts_for", "interface_for", "interface_of_block", "list_mounts",
-           "os_name", "virtual_disk_of_block"]
+__all__ = ["MountInfo", "facts_for", "facts_for_device", "interface_for", "interface_of_block",
+           "list_block_devices", "list_mounts", "os_name", "virtual_disk_of_block"]
 
 #: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
 _SYS = Path("/sys")
@@ -370,6 +370,24 @@ def facts_for(path: str | Path) -> SystemFacts:
     return facts
 
 
+def facts_for_device(path: str | Path) -> SystemFacts:
+    """A block device measured itself: its model, kind and link, its size; no mount, no
+    filesystem."""
+    facts = SystemFacts(target=str(path), device=str(path), target_kind="device",
+                        kernel=platform.release(), os=os_name(), hostname=platform.node())
+    try:
+        rdev = os.stat(path).st_rdev
+    except OSError:
+        return facts
+    block = _sys_block_dir([f"{os.major(rdev)}:{os.minor(rdev)}"], "")
+    _, facts.model, facts.rotational, facts.scheduler, facts.virtual = _block_facts(block)
+    if block is not None:
+        sectors = _read(block / "size")
+        facts.total_bytes = int(sectors) * 512 if sectors.isdigit() else 0
+        facts.interface, facts.interface_mb_s = interface_of_block(block)
+    return facts
+
+
 def interface_of_block(block: str | Path, sys_root: Path = _SYS, *, _depth: int = 0) -> tuple[str, float | None]:
     """The link behind a block device: ("PCIe 3.0 x4 (8.0 GT/s)", 3938.5), or ("", None).
 
@@ -398,6 +416,36 @@ def interface_for(path: str | Path, sys_root: Path = _SYS) -> tuple[str, float |
         return _interface(path, sys_root, 0)
     except Exception:  # best effort, like every fact here
         return "", None
+
+
+def list_block_devices(sys_root: Path = _SYS) -> list[MountInfo]:
+    """Disks and partitions that can be measured themselves (read tests only, unless the
+    command line consents to writes), as the target picker lists them: /dev path, kind,
+    model, size, and where one is mounted. Empty devices (a detached loop device, a card
+    reader without a card) are left out."""
+    mounted: dict[str, str] = {}
+    for m in mt.mount_table():
+        mounted.setdefault(m.majmin, m.mountpoint)
+    try:
+        entries = sorted((sys_root / "class" / "block").iterdir())
+    except OSError:
+        return []
+    found = []
+    for entry in entries:
+        sectors = _read(entry / "size")
+        path = Path("/dev") / entry.name
+        if not sectors.isdigit() or int(sectors) == 0 or not path.exists():
+            continue
+        block = entry.resolve()
+        disk = _whole_disk(block)
+        where = mounted.get(_read(block / "dev"), "")
+        found.append(MountInfo(
+            mountpoint=str(path), device="partition" if disk != block else "disk",
+            fstype="", options="", total_bytes=int(sectors) * 512, model=_model(disk),
+            rotational={"0": False, "1": True}.get(_read(disk / "queue" / "rotational")),
+            readonly=_read(block / "ro") == "1", block_device=True,
+            reason=f"mounted at {where}" if where else ""))
+    return found
 
 
 def list_mounts(include_pseudo: bool = False) -> list[MountInfo]:

@@ -14,6 +14,7 @@ import signal
 import traceback
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual import work
@@ -100,6 +101,10 @@ class Runs:
         failed or stopped. (``running`` is set before the worker starts, so a second key
         press cannot start a second run.)"""
         self.post_message(RunStarted(settings))
+        from diskmark.engine.device import block_device
+
+        if settings.mix is not None and block_device(Path(settings.target).expanduser()):
+            settings = replace(settings, mix=None)  # no consent here: a device runs reads only
         try:
             session = await self.engine.run(settings, self._forward_engine_event)
         except asyncio.CancelledError:

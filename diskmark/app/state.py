@@ -52,7 +52,7 @@ def load_state(target: str | None = None) -> tuple[UiState, list[str]]:
     settings = cfg.to_settings(first)
     if target is not None:
         settings.target = str(Path(target).expanduser().absolute())
-    elif cfg.target and not Path(cfg.target).is_dir():
+    elif cfg.target and not (Path(cfg.target).is_dir() or Path(cfg.target).is_block_device()):
         notices.append(f"The last target {cfg.target} is not there any more; using {first}.")
         settings.target = first
     try:

@@ -5,6 +5,7 @@ advice where a filesystem is known to flatter O_DIRECT figures."""
 from __future__ import annotations
 
 import os
+import stat
 
 from textual import work
 
@@ -13,8 +14,10 @@ from diskmark.model import SystemFacts
 
 
 def default_facts(path: str) -> SystemFacts:
-    from diskmark.system import facts_for
+    from diskmark.system import facts_for, facts_for_device
 
+    if os.path.exists(path) and stat.S_ISBLK(os.stat(path).st_mode):
+        return facts_for_device(os.path.realpath(path))
     if not os.path.isdir(path):
         raise FileNotFoundError(f"{path} is not a directory: press t to choose the target")
     return facts_for(path)

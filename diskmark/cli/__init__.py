@@ -43,12 +43,18 @@ examples:
   diskmark run --target /data --sweep RND4K --mode read --unit IOPS   # queue-depth curve
   diskmark run --target /data --save-baseline "new NVMe" --note "fw 4B2QGXA7"
   diskmark run --target /data --compare "new NVMe" --fail-on-regression 10   # CI gate
+  diskmark run --target /dev/sdb --destroy-data /dev/sdb   # writes too: ERASES /dev/sdb
 
 figures: MB/s = 1,000,000 bytes/s (as CrystalDiskMark); sizes are binary (MiB, GiB).
 Each test runs one discarded warm-up pass, then COUNT passes; the best pass is reported
 (the lowest latency separately). Progress goes to stderr, the report to stdout.
 
 Every finished run is kept in the history (see `diskmark baselines --help`).
+
+devices: --target /dev/sdb measures the device's first SIZE bytes as they are (no test
+file); reads change nothing. Writes destroy its data: they need --destroy-data naming the
+same device (else rw runs the reads only, write and --mix are refused) and never run while
+it or a partition is mounted, swap or held (LVM, md). Needs its group (usually disk) or root.
 
 comparing (--compare, --fail-on-regression): one rule for MB/s, IOPS and latency. X% worse
 means the figure delivers X% less than the baseline: MB/s or IOPS X% lower, or latency so
@@ -122,11 +128,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     run = sub.add_parser(
         "run", help="run a benchmark without the app and print a report",
-        description="Run the CrystalDiskMark tests with fio in DIR and print a report.",
+        description="Run the CrystalDiskMark tests with fio in DIR (or on a block device) "
+                    "and print a report.",
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RUN_EPILOG)
-    run.add_argument("--target", metavar="DIR", default=".",
+    run.add_argument("--target", metavar="DIR|DEVICE", default=".",
                      help="directory to test in; diskmark creates one hidden test file there "
-                          "and removes it afterwards (default: current directory)")
+                          "and removes it afterwards (default: current directory); or a block "
+                          "device such as /dev/sdb, measured itself (read tests only, see below)")
+    run.add_argument("--destroy-data", metavar="DEVICE",
+                     help="allow the write and mix tests on the block device --target names; "
+                          "DEVICE must be that same device. Everything on it is destroyed")
     run.add_argument("--preset", default="default",
                      help="test set: default, nvme, flash or a user preset (see `diskmark presets`)")
     run.add_argument("--profile", default="default",
@@ -369,7 +380,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
         for sig in STOP_SIGNALS:
             loop.add_signal_handler(sig, on_signal)
         try:
-            return await engine.run(settings, progress.on_event)
+            return await engine.run(settings, progress.on_event, args.destroy_data)
         finally:
             for sig in STOP_SIGNALS:
                 loop.remove_signal_handler(sig)
@@ -394,7 +405,8 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
     if delivered == EXIT_FAILED:
         return EXIT_FAILED
     if session.status is Status.CANCELLED or interrupted:
-        error("interrupted; fio stopped and the test file removed.")
+        error("interrupted; fio stopped and " + ("the device closed (nothing was laid out on it)."
+                                                 if session.system.target_kind else "the test file removed."))
         return EXIT_INTERRUPTED
     if session.status is Status.FAILED:
         error(session.error or "the benchmark failed")

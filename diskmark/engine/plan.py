@@ -13,7 +13,8 @@ profile) keeps a process per pass: those exist to let the drive rest and settle 
 
 Every pass is time-based (``--time_based --runtime``): a slow device cannot stall it and a
 fast one keeps measuring. fio is given no path: it runs inside the session's private
-directory and opens :data:`TEST_FILE` (see :mod:`diskmark.engine.workspace`).
+directory and opens :data:`TEST_FILE` (see :mod:`diskmark.engine.workspace`); a block device
+is the exception, named by its /dev path (see :mod:`diskmark.engine.device`).
 """
 
 from __future__ import annotations
@@ -64,6 +65,11 @@ class Plan:
     measure: float
     interval: float
     tests: tuple[PlannedTest, ...]
+    #: what fio opens: the test file in the workspace, or a block device itself (its /dev
+    #: path, see :mod:`diskmark.engine.device`)
+    filename: str = TEST_FILE
+    #: fio's --readonly: a device nobody consented to write, so fio itself refuses writes
+    readonly: bool = False
 
     def pass_seconds(self, test: PlannedTest) -> float:
         """What fio must spend on one pass: start delay, ramp time, measuring."""
@@ -135,10 +141,11 @@ def data_args(data: DataPattern) -> list[str]:
             DataPattern.REFILL: ["--refill_buffers"]}[data]
 
 
-def _common(settings: Settings, ioengine: str, data: list[str]) -> list[str]:
+def _common(settings: Settings, ioengine: str, data: list[str],
+            filename: str = TEST_FILE) -> list[str]:
     # --thread: every job a thread of one process, so stopping fio stops all of it (fio
     # calls setsid() for job processes, which a signal to the group then never reaches).
-    return [f"--filename={TEST_FILE}", f"--size={settings.size}", f"--ioengine={ioengine}",
+    return [f"--filename={filename}", f"--size={settings.size}", f"--ioengine={ioengine}",
             f"--direct={1 if settings.direct else 0}", "--thread", *data]
 
 
@@ -157,7 +164,8 @@ def prepare_args(fio: str, settings: Settings, ioengine: str = DEFAULT_IOENGINE)
 
 def _job_options(plan: Plan, test: PlannedTest, ioengine: str, runtime: float) -> list[str]:
     spec = test.spec
-    args = [*_common(plan.settings, ioengine, data_args(plan.settings.data)), f"--rw={test.rw()}"]
+    args = [*_common(plan.settings, ioengine, data_args(plan.settings.data), plan.filename),
+            *(["--readonly"] if plan.readonly else []), f"--rw={test.rw()}"]
     if test.mix_read is not None:
         args.append(f"--rwmixread={test.mix_read}")
     args += [f"--bs={spec.block}", f"--iodepth={spec.queues}", f"--numjobs={spec.threads}",

@@ -17,8 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-
-from diskmark import __version__, system
+from diskmark import __version__
 from diskmark.engine import fileinfo, ioengine, parse
 from diskmark.engine.parse import pass_bounds
 from diskmark.engine.clock import Eta, MachineLoad, now_iso, usable_cpus
@@ -100,7 +99,7 @@ class Engine:
         except (KeyError, ValueError) as e:
             raise TargetError(str(e).strip("'\"")) from None
 
-    async def run(self, settings, on_event: EventSink | None = None) -> SessionResult:
+    async def run(self, settings, on_event: EventSink | None = None, destroy: str | None = None) -> SessionResult:
         emit = on_event or (lambda event: None)
         self._stopping = False
         if self._fio is None:  # `fio --version` is a subprocess: not on the event loop
@@ -108,20 +107,21 @@ class Engine:
         fio = self._fio
         plan = await asyncio.to_thread(self.plan, settings)  # a first plan reads the presets
         check = await asyncio.to_thread(open_target, settings.target, settings.size,
-                                        settings.direct, settings.nocow)
+                                        settings.direct, settings.nocow, plan, destroy)
+        plan = check.plan or plan  # a device without consent runs its read tests only
         workspace = self._workspace = check.workspace
         session: SessionResult | None = None
         try:
             for note in check.notes:
                 emit(Notice(note, "information"))
-            facts = await asyncio.to_thread(system.facts_for, check.path)
+            facts = await asyncio.to_thread(check.facts)
             facts.cpus = usable_cpus()
             engine, why_not = await asyncio.to_thread(ioengine.choose, fio.path)
             if why_not:
                 check.notes.append(f"fio uses libaio: {why_not}.")
                 emit(Notice(check.notes[-1], "information"))
             session = SessionResult(
-                settings=settings, system=facts, preset_name=plan.preset.name,
+                settings=plan.settings, system=facts, preset_name=plan.preset.name,
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
                 fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
                 warnings=list(check.notes), ioengine=engine)
@@ -129,7 +129,7 @@ class Engine:
         finally:
             if self._proc is not None:
                 self._proc.kill()
-            emit(Progress(Phase.CLEANUP, "Removing the test file", eta_s=0.0,
+            emit(Progress(Phase.CLEANUP, "Closing the device" if check.device else "Removing the test file", eta_s=0.0,
                           session_percent=100.0))
             for problem in workspace.remove():
                 note = (f"Could not remove {problem}. diskmark leaves nothing else behind; "
@@ -148,12 +148,13 @@ class Engine:
         self._wake = asyncio.Event()
         mem = fileinfo.meminfo()
         self._pending_at_start = mem.get("Dirty", 0) + mem.get("Writeback", 0)
-        prep_guess = plan.settings.size / PREP_RATE_GUESS
+        prep_guess = 0.0 if check.device else plan.settings.size / PREP_RATE_GUESS
         eta = Eta(prep_guess + plan.total_seconds())
         ws = check.workspace
         try:
             await asyncio.to_thread(ws.create_test_file, plan.settings.size)
-            await self._prepare(fio, plan, session, ws, eta, prep_guess, emit)
+            if not check.device:  # a device is read as it is: nothing is laid out
+                await self._prepare(fio, plan, session, ws, eta, prep_guess, emit)
             session.test_file = await asyncio.to_thread(_layout, ws, session.system)
             if session.test_file and session.test_file.fragmented:
                 note = (f"The test file is fragmented ({session.test_file.fragments} pieces): "

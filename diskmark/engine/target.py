@@ -1,4 +1,7 @@
-"""Checking a target directory before anything starts, and making the session's workspace.
+"""Checking a target before anything starts, and making the session's workspace.
+
+A target is a directory (diskmark makes its own test file there) or a block device, which is
+measured itself (:mod:`diskmark.engine.device`).
 
 Every check here runs before fio does, so a bad target costs the user nothing: a clear
 message, exit code 2, nothing left behind. The target is opened once; from then on
@@ -14,11 +17,13 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from diskmark.engine.device import DeviceWorkspace, block_device, open_device
 from diskmark.engine.errors import TargetError
+from diskmark.engine.plan import Plan
 from diskmark.engine.workspace import Workspace, sweep_target
-from diskmark.model import format_size
+from diskmark.model import SystemFacts, format_size
 from diskmark.formatting import format_bytes as human_bytes
-from diskmark.system import facts_for
+from diskmark.system import facts_for, facts_for_device
 
 MARGIN = 16 * 1024 * 1024  # room for metadata beyond the test file itself
 
@@ -27,23 +32,42 @@ MARGIN = 16 * 1024 * 1024  # room for metadata beyond the test file itself
 class TargetCheck:
     path: Path
     free_bytes: int | None  # None when the filesystem reports none (ramfs)
-    workspace: Workspace
+    workspace: Workspace | DeviceWorkspace
     fstype: str = ""
     notes: list[str] = field(default_factory=list)
+    #: the plan as it runs here (a device without consent runs its read tests only)
+    plan: Plan | None = None
+    device: bool = False  # the target is a block device, measured itself
+
+    def facts(self) -> SystemFacts:
+        """Where the session runs (blocking: call it off the event loop)."""
+        return facts_for_device(self.path) if self.device else facts_for(self.path)
 
 
-def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False) -> TargetCheck:
-    """Check ``target`` and make the workspace in it; raise TargetError with a helpful
-    message (and nothing left behind) if a run there cannot work. Blocking: call it off the
-    event loop."""
+def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False,
+                plan: Plan | None = None, destroy: str | None = None) -> TargetCheck:
+    """Check ``target`` and make the workspace in it (or open the block device it names,
+    for ``plan``, with consent to write to it if ``destroy`` names it too); raise
+    TargetError with a helpful message (and nothing left behind) if a run there cannot
+    work or must not happen. Blocking: call it off the event loop."""
     raw = Path(target).expanduser()
     if not raw.exists():
         raise TargetError(f"Target {raw} does not exist.",
                           "Create the directory first or choose another target.")
+    device = block_device(raw)
+    if device is not None and plan is not None:
+        workspace, plan, notes = open_device(raw, device, size, plan, destroy)
+        return TargetCheck(workspace.path, None, workspace, "",
+                           notes + _fs_notes("", direct, False), plan, device=True)
     path = raw.resolve()
+    if destroy is not None:
+        raise TargetError(f"--destroy-data is for a block device target; {path} is not one.",
+                          "In a directory diskmark writes only its own test file: leave "
+                          "--destroy-data out.")
     if not path.is_dir():
-        raise TargetError(f"Target {path} is a file, not a directory.",
-                          "diskmark writes its own test file into a directory: give the directory.")
+        raise TargetError(f"Target {path} is {'a device' if device else 'a file'}, not a directory.",
+                          "diskmark writes its own test file into a directory: give the "
+                          "directory, or a block device (/dev/sdX) to measure the device itself.")
     try:
         target_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as e:
@@ -82,7 +106,7 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
     except BaseException:
         workspace.remove()
         raise
-    return TargetCheck(path, free_or_none, workspace, fstype, notes)
+    return TargetCheck(path, free_or_none, workspace, fstype, notes, plan)
 
 
 def _make_workspace(path: Path, target_fd: int) -> Workspace:

@@ -351,6 +351,15 @@ def fixed_tree(monkeypatch):
                          readonly=True, usable=False, reason="read-only"),
     ]
     monkeypatch.setattr(system, "list_mounts", lambda include_pseudo=False: list(mounts))
+    devices = [
+        system.MountInfo("/dev/nvme0n1", "disk", "", "", 1000 * gib, 0,
+                         "Samsung SSD 980 PRO 1TB", False, block_device=True),
+        system.MountInfo("/dev/sdb", "disk", "", "", 64 * gib, 0, "SanDisk Ultra", True,
+                         block_device=True),
+        system.MountInfo("/dev/sdb1", "partition", "", "", 64 * gib, 0, "SanDisk Ultra", True,
+                         block_device=True, reason="mounted at /mnt/usb"),
+    ]
+    monkeypatch.setattr(system, "list_block_devices", lambda: list(devices))
     return root
 
 

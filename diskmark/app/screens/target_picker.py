@@ -206,7 +206,8 @@ class TargetPicker(ModalScreen[str | None]):
         short = self.size.height < 30  # no room for the frame: its title moves into the heading
         self.set_class(short, "-short")
         heading = self.query_one("#mounts-heading", Label)
-        heading.update("Choose a target: mounted filesystems" if short else "Mounted filesystems")
+        heading.update("Choose a target: mounts, then devices (reads only)" if short
+                       else "Mounted filesystems, then block devices (read tests only)")
 
     # --- the mounts -------------------------------------------------------------------------
 
@@ -215,6 +216,7 @@ class TargetPicker(ModalScreen[str | None]):
         try:
             # statvfs on a hung network mount can block: never on the UI thread
             mounts = await asyncio.to_thread(system.list_mounts, include_pseudo=True)
+            mounts += await asyncio.to_thread(system.list_block_devices)
         except Exception as e:  # the picker still works by typing or browsing
             mounts = []
             self._message(f"Could not list the mounted filesystems: {e}", "warning")

@@ -27,7 +27,10 @@ NO_DIRECT_FS = {"ramfs"}
 
 
 def mount_status(m: system.MountInfo) -> str:
-    """"ok", or why the mount cannot be used, plus what to know (RAM, no O_DIRECT)."""
+    """"ok", or why the mount cannot be used, plus what to know (RAM, no O_DIRECT); for a
+    block device, that it runs the read tests only."""
+    if m.block_device:
+        return " · ".join(x for x in ("device", m.reason, "reads only") if x)
     if not m.usable:
         return m.reason or "cannot be used"
     notes = []
@@ -39,6 +42,8 @@ def mount_status(m: system.MountInfo) -> str:
 
 
 def free_total(m: system.MountInfo) -> str:
+    if m.block_device:
+        return format_bytes(m.total_bytes)
     if m.pseudo or m.total_bytes <= 0:
         return "—"
     free, total = format_bytes(m.free_bytes), format_bytes(m.total_bytes)
@@ -73,7 +78,8 @@ def mount_notes(m: system.MountInfo | None) -> str:
 
 
 def check_directory(text: str, mounts: Iterable[system.MountInfo] = ()) -> tuple[str | None, str]:
-    """(absolute path, "") when ``text`` names a usable directory, else (None, reason)."""
+    """(absolute path, "") when ``text`` names a usable directory or a block device this
+    user may read, else (None, reason)."""
     raw = text.strip()
     if not raw:
         return None, "Type a directory, or choose a mount or a folder above."
@@ -86,6 +92,11 @@ def check_directory(text: str, mounts: Iterable[system.MountInfo] = ()) -> tuple
         return None, f"{path} cannot be reached: permission denied."
     except OSError as e:
         return None, f"{path} cannot be used: {e.strerror or e}."
+    if stat.S_ISBLK(mode):
+        if not os.access(path, os.R_OK):
+            return None, (f"{path} is a block device this user may not read: that needs "
+                          f"membership of its group ({_group(path)}) or root.")
+        return path, ""
     if not stat.S_ISDIR(mode):
         kind = "a file" if stat.S_ISREG(mode) else "not a directory"
         return None, f"{path} is {kind}; choose a directory."
@@ -102,8 +113,23 @@ def check_directory(text: str, mounts: Iterable[system.MountInfo] = ()) -> tuple
     return path, ""
 
 
+def _group(path: str) -> str:
+    import grp
+
+    try:
+        return grp.getgrgid(os.stat(path).st_gid).gr_name
+    except (OSError, KeyError):
+        return "disk, usually"
+
+
 def describe(path: str, m: system.MountInfo | None) -> str:
-    """One line about where ``path`` lives: filesystem, device, model, free space."""
+    """One line about where ``path`` lives: filesystem, device, model, free space; or what a
+    block device is, and that it runs the read tests only."""
+    if m is not None and m.block_device and m.mountpoint == os.path.realpath(path):
+        parts = [f"block device ({m.device})", m.model, format_bytes(m.total_bytes), m.reason]
+        return (f"{path}: " + ", ".join(p for p in parts if p) + ". Measured itself, read "
+                "tests only: writes would destroy its data (the command line's "
+                "--destroy-data allows them)")
     if m is None:
         return path
     parts = [f"{m.fstype} on {m.device}" if m.device and m.device != m.fstype else m.fstype]

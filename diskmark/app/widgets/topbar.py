@@ -111,7 +111,10 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None,
         parts.append((facts.device, "bold"))
     if facts.fstype:
         parts.append((facts.fstype, ""))
-    if facts.total_bytes and compact:
+    if facts.target_kind == "device":  # the device itself: its size, and what runs on it
+        parts.append((f"device of {format_bytes(facts.total_bytes)} · read tests only",
+                      "bold"))
+    elif facts.total_bytes and compact:
         parts.append((f"{format_bytes(facts.free_bytes)} free", ""))
     elif facts.total_bytes:
         used = 100 * (1 - facts.free_bytes / facts.total_bytes)

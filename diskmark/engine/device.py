@@ -1,0 +1,274 @@
+"""A block device as the target: the device itself is measured, with O_DIRECT, and its data
+stays untouched unless the user names the device to be destroyed.
+
+- Reads only, by default. Nothing is laid out: the read tests read the first ``--size``
+  bytes as they are, and fio runs them with ``--readonly`` on a descriptor diskmark opened
+  read-only, so not one byte can change. Write and mix tests would overwrite the device,
+  so they run only when ``--destroy-data`` names the same device (compared by device
+  number, not by spelling), and never while it or a partition is mounted, swap, or held by
+  LVM, device-mapper or md (:mod:`diskmark.engine.device_use`); a write session also
+  claims the device exclusively (``O_EXCL``), so nothing can mount it while fio writes.
+- fio is given the device's kernel name in /dev (``/dev/sdb``, whatever link the user
+  typed: ``/dev/disk/by-id/usb-…:0`` holds colons, which fio reads as a list of files),
+  made only of characters fio's option parser leaves alone. A /dev path rather than
+  ``/proc/self/fd/N``: the fio command kept with every result is one a user can run again
+  by hand. The path could name another device by the time fio opens it (unplugged, and
+  another disk given the same name), so diskmark keeps the device open for the session and
+  checks, before every test and every second while fio runs, that the name still leads to
+  the same device number and the same disk sequence number (``diskseq``, which the kernel
+  increments whenever a disk or a loop device is attached anew).
+- diskmark never asks for root. A user who may not open the device is told which group
+  owns it, so they know what to ask for.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import errno
+import fcntl
+import grp
+import os
+import re
+import stat
+import struct
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from diskmark.engine import device_use
+from diskmark.engine.errors import TargetError
+from diskmark.engine.plan import Plan
+from diskmark.formatting import format_bytes as human_bytes
+from diskmark.model import Mode, Op, format_size
+from diskmark.units import SIZE_MIN, SIZE_STEP
+
+BLKGETSIZE64 = 0x80081272
+CHECK_EVERY_S = 1.0  # as the workspace: how often the device is checked while fio runs
+#: A /dev path fio's option parser reads as one plain file name (no ``:``, ``;``, ``#``,
+#: spaces or ``..``).
+SAFE_PATH = re.compile(r"^/dev(/[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)+$")
+
+
+def block_device(path: Path) -> os.stat_result | None:
+    """``path``'s status if it is a block device (after symbolic links), else None."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st if stat.S_ISBLK(st.st_mode) else None
+
+
+@dataclass
+class DeviceWorkspace:
+    """What the runner holds for a device target, in place of a workspace directory: the
+    device kept open for the session, and fio's working directory (``/``: fio creates
+    nothing for a device)."""
+
+    path: Path  # the /dev path fio is given
+    device_fd: int
+    fd: int  # fio's working directory
+    rdev: int
+    diskseq: str
+    problems: list[str] = field(default_factory=list)
+    _closed: bool = False
+    _checked_at: float = 0.0
+
+    @property
+    def target(self) -> Path:
+        return self.path
+
+    def create_test_file(self, size: int) -> None:
+        """Nothing to make: the device is read (and, with consent, written) as it is."""
+
+    def open_test_file(self, flags: int = os.O_RDONLY) -> int:
+        """A descriptor of the device (to flush it after a write test)."""
+        return os.dup(self.device_fd)
+
+    def lost_now_and_then(self) -> str | None:
+        now = time.monotonic()
+        if now - self._checked_at < CHECK_EVERY_S:
+            return None
+        self._checked_at = now
+        return self.lost()
+
+    def lost(self) -> str | None:
+        """Why the run can no longer be trusted: the device went away, or its name now
+        leads to another device."""
+        sysdir = device_use.sys_dir(self.rdev)
+        st = block_device(self.path)
+        if (sysdir is None or st is None or st.st_rdev != self.rdev
+                or device_use.read_sys(sysdir / "diskseq") != self.diskseq):
+            return (f"The device {self.path} was removed or replaced during the run; what was "
+                    f"measured after that is not the device's.")
+        return None
+
+    def remove(self) -> list[str]:
+        """Close the device; nothing was made on it, so nothing is left to remove."""
+        if not self._closed:
+            for fd in (self.device_fd, self.fd):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+            self._closed = True
+        return self.problems
+
+
+def open_device(given: Path, st: os.stat_result, size: int, plan: Plan,
+                destroy: str | None) -> tuple[DeviceWorkspace, Plan, list[str]]:
+    """Check the device ``given`` names (its status ``st``) and open it: returns the
+    session's hold on it, the plan as it runs on the device (read tests only unless the
+    user consented to writes) and notes for the user. Raises TargetError before anything
+    starts when the run cannot or must not happen."""
+    path = fio_path(given, st.st_rdev)
+    consent = _consent(destroy, st.st_rdev, path)
+    plan, notes = _device_plan(plan, path, consent)
+    write = any(t.op is not Op.READ for t in plan.tests)
+    sysdir = device_use.sys_dir(st.st_rdev)
+    users = device_use.users(sysdir) if sysdir is not None else []
+    if write and users:
+        raise TargetError(
+            f"{path} is in use, so diskmark will not write to it, even with --destroy-data: "
+            f"{'; '.join(users)}.",
+            "Unmount it and its partitions, turn its swap off or stop what holds it, then "
+            "run again; or run the read tests only (--mode read).")
+    fd = _open(path, st, write, users)
+    try:
+        opened = os.fstat(fd)
+        if not stat.S_ISBLK(opened.st_mode) or opened.st_rdev != st.st_rdev:
+            raise TargetError(f"{path} changed while diskmark opened it; nothing was started.")
+        device_bytes = _size(fd, sysdir)
+        if device_bytes <= 0:
+            raise TargetError(f"{path} has no medium or a size of 0 bytes.",
+                              "Insert the medium or attach the device, then run again.")
+        if size > device_bytes:
+            fits = device_bytes - device_bytes % SIZE_STEP
+            hint = (f"Choose --size {format_size(fits)} or less: diskmark tests that much from "
+                    f"the start of the device." if fits >= SIZE_MIN else
+                    f"diskmark tests at least {format_size(SIZE_MIN)}: choose a larger device.")
+            raise TargetError(f"The tested region ({format_size(size)}) is larger than {path} "
+                              f"({human_bytes(device_bytes)}).", hint)
+        cwd = os.open("/", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except BaseException:
+        os.close(fd)
+        raise
+    what = format_size(size)
+    reads = (", so the read tests read what is already there (on an SSD, blocks never "
+             "written or trimmed can read faster than data would)"
+             if any(t.op is Op.READ for t in plan.tests) else "")
+    notes.insert(0, f"diskmark measures the device {path} itself, its first {what}: no test "
+                    f"file is laid out{reads}.")
+    if write:
+        notes.append(f"The write tests overwrite the first {what} of {path}, as "
+                     f"--destroy-data allowed: what was there is lost.")
+    elif users:
+        notes.append(f"{'; '.join(users)}: the read tests change nothing, but its own I/O can "
+                     f"disturb the figures.")
+    diskseq = device_use.read_sys(sysdir / "diskseq") if sysdir is not None else ""
+    workspace = DeviceWorkspace(path, fd, cwd, st.st_rdev, diskseq)
+    return workspace, dataclasses.replace(plan, filename=str(path), readonly=not write), notes
+
+
+def fio_path(given: Path, rdev: int) -> Path:
+    """The /dev path fio is given: where ``given`` leads, or else /dev/<kernel name>, if it
+    is the same device and made of characters fio reads plainly."""
+    candidates = [Path(os.path.realpath(given))]
+    sysdir = device_use.sys_dir(rdev)
+    if sysdir is not None:
+        candidates.append(Path("/dev") / sysdir.name)
+    for path in candidates:
+        found = block_device(path)
+        if SAFE_PATH.match(str(path)) and found is not None and found.st_rdev == rdev:
+            return path
+    raise TargetError(f"{given} leads to no /dev path fio can be given safely.",
+                      f"Give the device by its name in /dev (such as /dev/{sysdir.name if sysdir else 'sdb'}).")
+
+
+def _consent(destroy: str | None, rdev: int, path: Path) -> bool:
+    """Whether the user named the target device to be destroyed; naming anything else is
+    refused, so one mistyped letter cannot wipe the wrong disk."""
+    if destroy is None:
+        return False
+    named = block_device(Path(destroy).expanduser())
+    if named is None or named.st_rdev != rdev:
+        what = "no block device" if named is None else "another device"
+        raise TargetError(
+            f"--destroy-data {destroy} is {what}, not the target {path}; nothing was started.",
+            f"diskmark writes only to the device named by both --target and --destroy-data: "
+            f"pass --destroy-data {path} to destroy the data on {path}, or leave it out to run "
+            f"the read tests only.")
+    return True
+
+
+def _device_plan(plan: Plan, path: Path, consent: bool) -> tuple[Plan, list[str]]:
+    """The tests that run on the device. Without consent: the read tests only when the user
+    asked for reads and writes (the default), a refusal when they asked for writes as such
+    (--mode write, a mix, a profile of writes only)."""
+    reads = tuple(t for t in plan.tests if t.op is Op.READ)
+    if consent or len(reads) == len(plan.tests):
+        return plan, []
+    settings = plan.settings
+    if settings.mode is Mode.WRITE or settings.mix is not None or not reads:
+        raise TargetError(
+            f"Write tests on {path} would destroy the data on it: on a device they write over "
+            f"the device itself, not a test file.",
+            f"To measure writes and lose everything on {path}, add --destroy-data {path} "
+            f"(naming the same device); or run the read tests only (--mode read).")
+    note = (f"Write tests skipped: on a device they would destroy its data, so only the read "
+            f"tests ran (diskmark run --destroy-data {path} runs them, destroying everything "
+            f"on {path}).")
+    tests = tuple(dataclasses.replace(t, index=i) for i, t in enumerate(reads))
+    ran = dataclasses.replace(settings, mode=Mode.READ, mix=None)  # what the result says
+    return dataclasses.replace(plan, tests=tests, settings=ran), [note]
+
+
+def _open(path: Path, st: os.stat_result, write: bool, users: list[str]) -> int:
+    """The device, read-only for reads; for writes read-write and exclusive, which the
+    kernel refuses while anything (a mount, swap, a holder, another exclusive opener)
+    claims the device or one of its partitions."""
+    flags = (os.O_RDWR | os.O_EXCL if write else os.O_RDONLY) | os.O_CLOEXEC
+    try:
+        return os.open(path, flags)
+    except OSError as e:
+        if e.errno in (errno.EACCES, errno.EPERM):
+            raise _denied(path, st, write) from None
+        if e.errno == errno.EBUSY:
+            raise TargetError(
+                f"{path} is in use{': ' + '; '.join(users) if users else ''}, so diskmark will "
+                f"not write to it, even with --destroy-data.",
+                "Unmount it and its partitions, turn its swap off or stop what holds it "
+                "(LVM, RAID, another program), then run again.") from None
+        if e.errno == errno.EROFS:
+            raise TargetError(f"{path} is read-only: the write tests cannot run on it.",
+                              "Run the read tests only (--mode read).") from None
+        if e.errno in (errno.ENOMEDIUM, errno.ENXIO, errno.ENODEV):
+            raise TargetError(f"{path} has no medium or is not attached: {e.strerror}.") from None
+        raise TargetError(f"Cannot open the device {path}: {e.strerror}.") from None
+
+
+def _denied(path: Path, st: os.stat_result, write: bool) -> TargetError:
+    """Which privilege is missing, so the user knows what to ask for."""
+    need = "read and write" if write else "read"
+    bits = (stat.S_IRGRP | stat.S_IWGRP) if write else stat.S_IRGRP
+    try:
+        group = grp.getgrgid(st.st_gid).gr_name
+    except KeyError:
+        group = str(st.st_gid)
+    if st.st_mode & bits == bits:
+        hint = (f"{path} belongs to the group '{group}', whose members may {need} it: ask "
+                f"for membership of '{group}' (then log in again), or run diskmark as root.")
+    else:
+        hint = f"Only its owner may {need} {path}: run diskmark as root."
+    return TargetError(f"Permission denied: this user may not {need} the device {path}.",
+                       hint + " diskmark never asks for root itself.")
+
+
+def _size(fd: int, sysdir: Path | None) -> int:
+    """The device's size in bytes, from the kernel (sysfs counts 512-byte sectors)."""
+    try:
+        buf = fcntl.ioctl(fd, BLKGETSIZE64, b"\0" * 8)
+        return struct.unpack("=Q", buf)[0]
+    except OSError:
+        pass
+    sectors = device_use.read_sys(sysdir / "size") if sysdir is not None else ""
+    return int(sectors) * 512 if sectors.isdigit() else 0
