@@ -17,6 +17,7 @@ from typing import Any
 
 from diskmark.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
                              TestStarted)
+from diskmark.file_layout import FileLayout
 from diskmark.formatting import dip_notes, unstable_text
 from diskmark.settings import (COUNT_MAX, COUNT_MIN, DIP_THRESHOLD_PCT, MIX_RATIOS, SWEEP_DEPTHS,
                                UNSTABLE_MAX, UNSTABLE_MIN, UNSTABLE_PCT, DataPattern, Mode, Op,
@@ -391,29 +392,6 @@ class SystemFacts:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SystemFacts:
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in known})
-
-
-@dataclass
-class FileLayout:
-    """Where the test file lies (the RAID6 offset/fragmentation article): its extents as filefrag counts them, how many
-    physically separate pieces they form, and where on the filesystem it starts."""
-
-    extents: int
-    fragments: int
-    start_offset: int  # physical byte offset of the first extent
-    start_fraction: float | None = None  # start_offset / filesystem size, 0 = outer tracks
-
-    @property
-    def fragmented(self) -> bool:
-        return self.fragments > 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self) | {"fragmented": self.fragmented}  # derived; from_dict ignores it
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> FileLayout:
         known = {f.name for f in fields(cls)}
         return cls(**{k: v for k, v in d.items() if k in known})
 
