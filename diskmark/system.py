@@ -17,8 +17,8 @@ from diskmark import mount_table as mt
 from diskmark.model import SystemFacts
 from diskmark.mount_table import MountInfo
 
-__all__ = ["MountInfo", "facts_for", "interface_for", "interface_of_block", "list_mounts",
-           "os_name", "virtual_disk_of_block"]
+__all__ = ["MountInfo", "disks_for", "facts_for", "interface_for", "interface_of_block",
+           "list_mounts", "os_name", "virtual_disk_of_block"]
 
 #: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
 _SYS = Path("/sys")
@@ -368,6 +368,19 @@ def facts_for(path: str | Path) -> SystemFacts:
     if block is not None:
         facts.interface, facts.interface_mb_s = interface_of_block(block)
     return facts
+
+
+def disks_for(path: str | Path, sys_root: Path = _SYS) -> list[Path]:
+    """The /sys directories of the physical disks that hold ``path`` (a partition is its disk,
+    a dm/md device its members), for the readers of a drive's sensors; [] for tmpfs, network
+    filesystems and anything else without a block device. Never raises."""
+    try:
+        _, _, majmins, mount = mt.locate(path)
+        block = _sys_block_dir(majmins + ([mount.majmin] if mount and mount.majmin else []),
+                               mount.source if mount else "", sys_root)
+        return _leaves(_whole_disk(block)) if block is not None else []
+    except Exception:  # best effort, like every fact here
+        return []
 
 
 def interface_of_block(block: str | Path, sys_root: Path = _SYS, *, _depth: int = 0) -> tuple[str, float | None]:
