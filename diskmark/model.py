@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
+from diskmark.drive_record import DriveRecord
 from diskmark.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
                              TestStarted)
 from diskmark.file_layout import FileLayout
@@ -425,6 +426,7 @@ class SessionResult:
     warnings: list[str] = field(default_factory=list)
     test_file: FileLayout | None = None
     ioengine: str = ""  # fio's I/O engine for every test: io_uring or libaio
+    drive: DriveRecord | None = None  # its temperature and health, or why they are missing
 
     def test(self, key: str) -> TestResult | None:
         return next((t for t in self.tests if t.key == key), None)
@@ -449,6 +451,7 @@ class SessionResult:
             "warnings": list(self.warnings),
             "test_file": self.test_file.to_dict() if self.test_file else None,
             "tests": [t.to_dict() for t in self.tests],
+            "drive": self.drive.to_dict() if self.drive else None,
         }
 
     @classmethod
@@ -473,4 +476,5 @@ class SessionResult:
             warnings=list(d.get("warnings", [])),
             test_file=FileLayout.from_dict(d["test_file"]) if d.get("test_file") else None,
             ioengine=str(d.get("ioengine", "")),
+            drive=DriveRecord.from_dict(d.get("drive")),
         )

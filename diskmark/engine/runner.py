@@ -22,6 +22,7 @@ from diskmark import __version__, system
 from diskmark.engine import fileinfo, ioengine, parse
 from diskmark.engine.parse import pass_bounds
 from diskmark.engine.clock import Eta, MachineLoad, now_iso, usable_cpus
+from diskmark.engine.drive_watch import DriveWatch
 from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError, fio_failure
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan,
@@ -125,7 +126,8 @@ class Engine:
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
                 fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
                 warnings=list(check.notes), ioengine=engine)
-            await self._measure(fio, plan, session, check, emit)
+            async with DriveWatch(session, check.path) as drive:  # temperature and health
+                await self._measure(fio, plan, session, check, drive.observe(emit))
         finally:
             if self._proc is not None:
                 self._proc.kill()
