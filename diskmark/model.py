@@ -15,8 +15,10 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
+from diskmark.drive_record import DriveRecord
 from diskmark.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
                              TestStarted)
+from diskmark.file_layout import FileLayout
 from diskmark.formatting import dip_notes, unstable_text
 from diskmark.settings import (COUNT_MAX, COUNT_MIN, DIP_THRESHOLD_PCT, MIX_RATIOS, SWEEP_DEPTHS,
                                UNSTABLE_MAX, UNSTABLE_MIN, UNSTABLE_PCT, DataPattern, Mode, Op,
@@ -396,29 +398,6 @@ class SystemFacts:
         return cls(**{k: v for k, v in d.items() if k in known})
 
 
-@dataclass
-class FileLayout:
-    """Where the test file lies (the RAID6 offset/fragmentation article): its extents as filefrag counts them, how many
-    physically separate pieces they form, and where on the filesystem it starts."""
-
-    extents: int
-    fragments: int
-    start_offset: int  # physical byte offset of the first extent
-    start_fraction: float | None = None  # start_offset / filesystem size, 0 = outer tracks
-
-    @property
-    def fragmented(self) -> bool:
-        return self.fragments > 1
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self) | {"fragmented": self.fragmented}  # derived; from_dict ignores it
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> FileLayout:
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in known})
-
-
 class Status(StrEnum):
     COMPLETE = "complete"
     CANCELLED = "cancelled"
@@ -448,6 +427,7 @@ class SessionResult:
     warnings: list[str] = field(default_factory=list)
     test_file: FileLayout | None = None
     ioengine: str = ""  # fio's I/O engine for every test: io_uring or libaio
+    drive: DriveRecord | None = None  # its temperature and health, or why they are missing
 
     def test(self, key: str) -> TestResult | None:
         return next((t for t in self.tests if t.key == key), None)
@@ -472,6 +452,7 @@ class SessionResult:
             "warnings": list(self.warnings),
             "test_file": self.test_file.to_dict() if self.test_file else None,
             "tests": [t.to_dict() for t in self.tests],
+            "drive": self.drive.to_dict() if self.drive else None,
         }
 
     @classmethod
@@ -496,4 +477,5 @@ class SessionResult:
             warnings=list(d.get("warnings", [])),
             test_file=FileLayout.from_dict(d["test_file"]) if d.get("test_file") else None,
             ioengine=str(d.get("ioengine", "")),
+            drive=DriveRecord.from_dict(d.get("drive")),
         )

@@ -14,6 +14,7 @@ import json
 from typing import Any
 
 from diskmark.display import json_utf8
+from diskmark.drive_text import drive_line, hot_dip_notes, warning_minutes_note
 from diskmark.formatting import (MODE_REPORT, block_label, disk_kind, dip_notes, format_bytes, format_date,
                                  format_duration, format_figure, meter_fraction, size_text,
                                  unstable_text)
@@ -170,6 +171,7 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
         os_line += f" [Linux {s.kernel}]"
     lines += [f"     OS: {os_line}",
               f" Device: {_device(session)}",
+              f"  Drive: {drive_line(session.drive)}",
               f"     FS: {_filesystem(session)}",
               f"    fio: {session.fio_version or 'n/a'}"]
     if st.comment:
@@ -199,6 +201,7 @@ def _details(session: SessionResult) -> list[str]:
         if cpu:
             notes.append(cpu)
         notes.extend(dip_notes(t.dips(), DIP_THRESHOLD_PCT))
+        notes.extend(hot_dip_notes(session.drive.hot_dips(t.key, t.dips()) if session.drive else []))
         if t.sync_seconds is not None:
             dirty = sum(x or 0 for x in (t.sync_dirty_bytes, t.sync_writeback_bytes))
             notes.append(f"sync {t.sync_seconds:.2f} s" + (
@@ -206,6 +209,8 @@ def _details(session: SessionResult) -> list[str]:
         if notes:
             name = f"{t.label} {t.op.value}{t.mix_read or ''}"
             out.append(f"  {name}: " + "; ".join(notes))
+    if warning_minutes_note(session.drive):
+        out.append(f"  Drive: {warning_minutes_note(session.drive)}")
     layout = session.test_file
     if layout:
         where = (f", starts at {layout.start_fraction * 100:.0f}% of the filesystem"
@@ -346,6 +351,7 @@ def markdown_report(session: SessionResult) -> str:
         out += ["", f"**{session.status.value.capitalize()}**"
                     f"{': ' + session.error if session.error else ''}"]
     out += [f"\n> Note: {w}" for w in session.warnings]
+    out.append(f"\nDrive: {drive_line(session.drive)}")
     return "\n".join(out) + "\n"
 
 

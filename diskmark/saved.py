@@ -352,6 +352,8 @@ def validate_result(d: Any) -> SessionResult:
     if d.get("test_file") is not None:
         _require(d["test_file"], _LAYOUT_REQUIRED, "test_file")
         _check_fields(d["test_file"], _LAYOUT_FIELDS, "test_file ")
+    if d.get("drive") is not None and not isinstance(d["drive"], dict):  # its readings: best effort
+        raise ValueError(f"drive is not an object ({_brief(d['drive'])})")
     if not isinstance(d["tests"], list):
         raise ValueError("tests is not a list")
     for i, t in enumerate(d["tests"]):

@@ -9,6 +9,7 @@ decorate a benchmark and must never stop one.
 from __future__ import annotations
 
 import os
+import stat
 import platform
 import re
 from pathlib import Path
@@ -17,8 +18,9 @@ from diskmark import mount_table as mt
 from diskmark.model import SystemFacts
 from diskmark.mount_table import MountInfo
 
-__all__ = ["MountInfo", "facts_for", "facts_for_device", "interface_for", "interface_of_block",
-           "list_block_devices", "list_mounts", "os_name", "virtual_disk_of_block"]
+__all__ = ["MountInfo", "disks_for", "facts_for", "facts_for_device", "interface_for",
+           "interface_of_block", "list_block_devices", "list_mounts", "os_name",
+           "virtual_disk_of_block"]
 
 #: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
 _SYS = Path("/sys")
@@ -386,6 +388,24 @@ def facts_for_device(path: str | Path) -> SystemFacts:
         facts.total_bytes = int(sectors) * 512 if sectors.isdigit() else 0
         facts.interface, facts.interface_mb_s = interface_of_block(block)
     return facts
+
+
+def disks_for(path: str | Path, sys_root: Path = _SYS) -> list[Path]:
+    """The /sys directories of the physical disks that hold ``path`` (a partition is its disk,
+    a dm/md device its members), for the readers of a drive's sensors; [] for tmpfs, network
+    filesystems and anything else without a block device. Never raises."""
+    try:
+        st = os.stat(path)
+        if stat.S_ISBLK(st.st_mode):  # a device measured itself: that device, not /dev's mount
+            block = _sys_block_dir([f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"], "",
+                                   sys_root)
+        else:
+            _, _, majmins, mount = mt.locate(path)
+            block = _sys_block_dir(majmins + ([mount.majmin] if mount and mount.majmin else []),
+                                   mount.source if mount else "", sys_root)
+        return _leaves(_whole_disk(block)) if block is not None else []
+    except Exception:  # best effort, like every fact here
+        return []
 
 
 def interface_of_block(block: str | Path, sys_root: Path = _SYS, *, _depth: int = 0) -> tuple[str, float | None]:

@@ -120,6 +120,7 @@ def test_text_report_header_and_footer():
         "   Date: 2026/11/22 10:11:12",
         "     OS: Debian GNU/Linux 12 (bookworm) [Linux 6.1.0-18-amd64]",
         " Device: /dev/nvme0n1p2 (Samsung SSD 980, SSD) scheduler none",
+        "  Drive: not recorded (the result is from a diskmark that did not read the drive)",
         "     FS: ext4 (rw,relatime) on /mnt/data",
         "    fio: fio-3.33",
         "Comment: new NVMe, ext4",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import fcntl
 import os
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from diskmark.model import FileLayout, TestResult
@@ -98,6 +99,18 @@ def file_layout(fd: int, disk_bytes: int | None) -> FileLayout | None:
     fraction = start / disk_bytes if disk_bytes else None
     return FileLayout(len(exts), fragments(exts), start,
                       min(fraction, 1.0) if fraction is not None else None)
+
+
+def layout_of(open_file: Callable[[], int], disk_bytes: int | None) -> FileLayout | None:
+    """The layout of the file ``open_file`` opens (a descriptor this closes), or None."""
+    try:
+        fd = open_file()
+    except OSError:
+        return None
+    try:
+        return file_layout(fd, disk_bytes)
+    finally:
+        os.close(fd)
 
 
 def faster_than_link(result: TestResult, facts) -> str | None:

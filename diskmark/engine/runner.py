@@ -21,6 +21,7 @@ from diskmark import __version__
 from diskmark.engine import fileinfo, ioengine, parse
 from diskmark.engine.parse import pass_bounds
 from diskmark.engine.clock import Eta, MachineLoad, now_iso, usable_cpus
+from diskmark.engine.drive_watch import DriveWatch
 from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError, fio_failure
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan,
@@ -30,7 +31,7 @@ from diskmark.engine.process import WATCHDOG_S, FioProcess
 from diskmark.engine.target import TargetCheck, open_target
 from diskmark.engine.workspace import Workspace
 from diskmark.formatting import cpu_limit_text
-from diskmark.model import (MIB, Event, FileLayout, Notice, Op, Phase, Progress, RunFinished,
+from diskmark.model import (MIB, Event, Notice, Op, Phase, Progress, RunFinished,
                             RunResult, SessionResult, Status, TestFinished, TestResult,
                             TestStarted)
 from diskmark.presets import PresetCatalog, load_catalog
@@ -125,7 +126,8 @@ class Engine:
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
                 fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
                 warnings=list(check.notes), ioengine=engine)
-            await self._measure(fio, plan, session, check, emit)
+            async with DriveWatch(session, check.path) as drive:  # temperature and health
+                await self._measure(fio, plan, session, check, drive.observe(emit))
         finally:
             if self._proc is not None:
                 self._proc.kill()
@@ -155,7 +157,8 @@ class Engine:
             await asyncio.to_thread(ws.create_test_file, plan.settings.size)
             if not check.device:  # a device is read as it is: nothing is laid out
                 await self._prepare(fio, plan, session, ws, eta, prep_guess, emit)
-            session.test_file = await asyncio.to_thread(_layout, ws, session.system)
+            session.test_file = await asyncio.to_thread(fileinfo.layout_of, ws.open_test_file,
+                                                      session.system.total_bytes)
             if session.test_file and session.test_file.fragmented:
                 note = (f"The test file is fragmented ({session.test_file.fragments} pieces): "
                         f"sequential figures may be lower than the device can do.")
@@ -487,13 +490,3 @@ class Engine:
                                          outcome.noise, last))
         return last
 
-
-def _layout(ws: Workspace, facts) -> FileLayout | None:
-    try:
-        fd = ws.open_test_file()
-    except OSError:
-        return None
-    try:
-        return fileinfo.file_layout(fd, facts.total_bytes)
-    finally:
-        os.close(fd)

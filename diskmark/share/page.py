@@ -20,6 +20,7 @@ from html import escape
 from diskmark import __version__
 from diskmark.compare import BETTER, GATE_UNITS, SAME, WORSE, Comparison, compare
 from diskmark.display import shown
+from diskmark.drive_text import drive_line
 from diskmark.model import Op, SessionResult, TestResult, Unit, format_size
 from diskmark.report import _grid, _io_mode, _usage, disk_kind, format_figure, meter_fraction
 from diskmark.share.svg import bandwidth_svg
@@ -129,6 +130,7 @@ def _facts(session: SessionResult) -> list[tuple[str, str]]:
             ("Time", f"measure {session.measure or st.measure or 0:g} s, interval "
                      f"{session.interval:g} s"),
             ("Device", f"{sy.device or 'n/a'}" + (f" ({device})" if device else "")),
+            ("Drive", drive_line(session.drive)),
             ("Filesystem", " ".join(x for x in (sy.fstype or "n/a", f"({sy.mount_options})"
                                                 if sy.mount_options else "",
                                                 f"on {sy.mountpoint}" if sy.mountpoint else "") if x)),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 
+from diskmark.drive_record import DriveRecord, Health
 from diskmark.engine.plan import build_plan, run_args
 from diskmark.formatting import cpu_limit_text
 from diskmark.model import (KIB, MIB, FileLayout, Op, Phase, Progress, RunFinished, RunResult,
@@ -37,6 +38,21 @@ SWEEP_SHARE = {1: 0.097, 2: 0.185, 4: 0.345, 8: 0.604, 16: 0.865, 32: 1.0}
 STEADY = (1.01, 0.99, 1.02, 0.98, 1.0)
 DIPPING = (1.08, 1.1, 1.06, 0.52, 1.07)
 LAYOUT = FileLayout(extents=3, fragments=2, start_offset=118 * 1024 * MIB, start_fraction=0.127)
+
+
+def hot_drive(key: str = "RND4K Q32T1/write") -> DriveRecord:
+    """A made-up NVMe drive warming from 45 °C, with a spike to 74 °C during the third
+    measured pass of ``key``'s test, right where the shaky test's pass dips (its second 4)."""
+    starts = [30.0, 35.2, 40.4, 45.6, 50.8, 56.0]  # the warm-up, then five 5-second passes
+    spike = starts[3] + 3.5
+    samples = [(float(t), round(45 + 0.1 * t + (24 if abs(t - spike) < 1.5 else 0), 1))
+               for t in range(0, 70)]
+    before = Health(source="smartctl 7.4", passed=True, temperature_c=45.0, percentage_used=3,
+                    available_spare=100, media_errors=0, critical_warning=0,
+                    warning_temp_minutes=12, critical_temp_minutes=0)
+    after = Health(**{**before.to_dict(), "temperature_c": 52.0, "warning_temp_minutes": 13})
+    return DriveRecord(device="/dev/nvme0n1", sensor="nvme Composite", samples=samples,
+                       before=before, after=after, passes={key: starts})
 
 
 def facts(_path: str) -> SystemFacts:
@@ -81,7 +97,8 @@ class FakeEngine:
     def __init__(self, *, block_at: int | None = None, error: Exception | None = None,
                  fail_at: int | None = None, scale: dict[tuple[int, Op], float] | None = None,
                  started: str = "2024-05-01T10:00:00+02:00", shaky_at: int | None = None,
-                 warnings: list[str] | None = None, flush_at: int | None = None) -> None:
+                 warnings: list[str] | None = None, flush_at: int | None = None,
+                 drive: DriveRecord | None = None) -> None:
         self.catalog = load_catalog()
         self.block_at = block_at
         self.error = error
@@ -91,6 +108,7 @@ class FakeEngine:
         self.shaky_at = shaky_at
         self.warnings = list(warnings or [])
         self.flush_at = flush_at
+        self.drive = drive  # the drive's temperature and health, as the real engine records them
         self._stop: asyncio.Event | None = None
         self.stopped = False
 
@@ -113,7 +131,7 @@ class FakeEngine:
                                 interval=plan.interval, fio_version="fio-3.33",
                                 diskmark_version="0.1.0", started=self.started,
                                 finished=self.started.replace("T10:00:00", "T10:03:21"),
-                                warnings=list(self.warnings), test_file=LAYOUT)
+                                warnings=list(self.warnings), test_file=LAYOUT, drive=self.drive)
         total = len(plan.tests)
         for test in plan.tests:
             spec = test.spec

@@ -16,7 +16,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fakes import FakeEngine, facts  # noqa: E402
+from fakes import FakeEngine, facts, hot_drive  # noqa: E402
 
 from diskmark import system  # noqa: E402
 from diskmark.app.app import DiskmarkApp  # noqa: E402
@@ -229,6 +229,27 @@ def test_details_chart_and_depth(snap_compare):
         assert "pass 3, second 4" in str(screen.query_one("#dips").render())
         assert "Dirty up to 48.0 MiB" in str(screen.query_one("#cache").render())
         assert "fragmented into 2" in str(screen.query_one("#test-file").render())
+
+    check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+def test_details_drive_temperature(snap_compare):
+    """Scrolled to the drive: the temperature under the bandwidth chart, the dip at its peak
+    marked on both, and the line that says it looks like throttling (a made-up drive)."""
+    app = make(FakeEngine(shaky_at=SHAKY, drive=hot_drive()))
+
+    async def run(pilot):
+        screen = await open_details(pilot)
+        screen.query_one("#chart").scroll_visible(top=True, animate=False)
+        await pilot.pause(0.1)
+        screen.query_one("#throttling").scroll_visible(animate=False)  # the least scroll
+        await pilot.pause(0.1)
+        assert "▲" in screen.query_one("#temperature").text
+        throttling = str(screen.query_one("#throttling").render())
+        assert "pass 3, second 4" in throttling and "likely thermal throttling" in throttling
+        assert "1 min above its warning temperature" in throttling
+        drive = str(screen.query_one("#drive").render())
+        assert "45 °C → 52 °C (peak 74 °C), SMART PASSED, 3% used" in drive
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 

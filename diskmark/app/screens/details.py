@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
+from diskmark.app.screens.details_drive import drive_section
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.display import shown
@@ -139,6 +140,7 @@ class DetailsScreen(ModalScreen[None]):
                     yield self._percentile_table()
                 if r.runs:
                     yield from self._bandwidth()
+                yield from drive_section(r, self.session)  # temperature under the chart, health
                 yield Label("Cache and flush", classes="section")
                 yield Static(self._cache_text(), id="cache", classes="details-note", markup=False)
                 if self.session is not None:

@@ -49,6 +49,19 @@ def axis_label(mb_s: float) -> str:
     return f"{mb_s:.0f}" if mb_s >= 100 else f"{mb_s:.1f}"
 
 
+def geometry(runs: list[RunResult], width: int) -> tuple[int, int, int]:
+    """(width of the y labels, seconds per column, characters per column) of the chart of
+    ``runs`` (those with samples): a chart drawn under it with the same geometry lines up
+    with it second for second."""
+    lab = max(len(axis_label(max(max(r.bw_samples) for r in runs))), len("MB/s"))
+    room = width - (lab + 2) - GAP * (len(runs) - 1)  # labels, a space, the axis line
+    seconds = sum(len(r.bw_samples) for r in runs)
+    per = max(1, math.ceil(seconds / max(room, 1)))
+    used = sum(math.ceil(len(r.bw_samples) / per) for r in runs)
+    cols = max(1, min(MAX_COLS_PER_SECOND, room // used)) if used <= room else 1
+    return lab, per, cols
+
+
 def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list[tuple[str, int]]]:
     """The chart as rows of (character, role): ``height`` rows of bars on a y-axis from 0 to
     the highest second (labelled in MB/s), the x-axis with a dip mark under each dipping
@@ -58,14 +71,9 @@ def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list
         return []
     top = max(max(r.bw_samples) for r in runs)
     top_label, zero_label = axis_label(top), "0"
-    lab = max(len(top_label), len("MB/s"))
-    plot_x = lab + 2  # labels, a space, the axis line
-    room = width - plot_x - GAP * (len(runs) - 1)
-    seconds = sum(len(r.bw_samples) for r in runs)
-    per = max(1, math.ceil(seconds / max(room, 1)))
+    lab, per, cols = geometry(runs, width)
+    plot_x = lab + 2
     groups = [_bucket(r, per) for r in runs]
-    used = sum(len(g) for g in groups)
-    cols = max(1, min(MAX_COLS_PER_SECOND, room // used)) if used <= room else 1
 
     total_w = width
     grid = [[(" ", BLANK)] * total_w for _ in range(height + 2)]

@@ -1,0 +1,126 @@
+"""The drive's temperature and health around a session: read before the test file is laid
+out, sampled about once a second while fio runs, read again at the end, kept as the
+session's :class:`DriveRecord`.
+
+Cheap by construction: a sample is one sysfs read, done in a thread (the kernel asks the
+drive, and a drive that stopped responding must not stall the event loop) and never two at
+once; smartctl runs only before and after, in a thread. The engine's events pass through
+:meth:`DriveWatch.observe` so each pass's start is known on the same clock as the samples,
+which is what places a bandwidth dip on the temperature curve.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from diskmark import hwmon, smart, system
+from diskmark.drive_record import DriveRecord, Health
+from diskmark.model import Event, Phase, Progress, SessionResult
+
+SAMPLE_EVERY_S = 1.0
+
+
+def _no_disk_reason(facts) -> str:
+    fs = f" ({facts.fstype})" if facts.fstype else ""
+    return f"the target's filesystem{fs} has no disk under it, so there is no drive to read"
+
+
+def _virtual_reason(kind: str) -> str:
+    return (f"a virtual disk ({kind}) reports no temperature or health: the hypervisor "
+            f"keeps the real drive's sensors to itself")
+
+
+class DriveWatch:
+    """``async with DriveWatch(session, path):`` around a session fills ``session.drive``."""
+
+    def __init__(self, session: SessionResult, path: str | Path) -> None:
+        self.session = session
+        self.path = path
+        self.record = session.drive = DriveRecord()
+        self._sensor: hwmon.Sensor | None = None
+        self._device = ""  # what smartctl is asked about
+        self._t0 = time.monotonic()
+        self._task: asyncio.Task | None = None
+
+    # --- around the session -------------------------------------------------------------
+
+    async def __aenter__(self) -> DriveWatch:
+        self._t0 = time.monotonic()
+        await asyncio.to_thread(self._find)
+        self.record.before = await asyncio.to_thread(self._health)
+        if self._sensor is not None:
+            await self._sample()
+            self._task = asyncio.create_task(self._sample_every())
+        return self
+
+    async def __aexit__(self, exc_type, exc, tb) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        if exc_type is asyncio.CancelledError:
+            return  # the session is being torn down: no time for a last reading
+        if self._sensor is not None:
+            await self._sample()
+        self.record.after = await asyncio.to_thread(self._health)
+
+    def _find(self) -> None:
+        """Which physical disk holds the target, and its sensor; or why there is none."""
+        facts, record = self.session.system, self.record
+        disks = system.disks_for(self.path)
+        if not disks:
+            record.temperature_reason = _no_disk_reason(facts)
+            return
+        disk = disks[0]
+        self._device = record.device = f"/dev/{disk.name}"
+        if facts.virtual:
+            record.temperature_reason = _virtual_reason(facts.virtual)
+            return
+        self._sensor = hwmon.find(disk) or hwmon.from_psutil(disk.name)
+        if self._sensor is None:
+            record.temperature_reason = hwmon.missing_reason(disk)
+            return
+        record.sensor = self._sensor.name
+        if len(disks) > 1:
+            record.sensor += f" (the first of {len(disks)} disks under the target)"
+
+    def _health(self) -> Health:
+        facts = self.session.system
+        if not self._device:
+            return Health(reason=_no_disk_reason(facts))
+        if facts.virtual:
+            return Health(reason=_virtual_reason(facts.virtual))
+        return smart.read(self._device)
+
+    # --- while it runs ------------------------------------------------------------------
+
+    async def _sample(self) -> None:
+        assert self._sensor is not None
+        value = await asyncio.to_thread(self._sensor.read)
+        if value is not None:
+            self.record.samples.append((round(time.monotonic() - self._t0, 1), value))
+
+    async def _sample_every(self) -> None:
+        """One reading a second; a slow read delays the next instead of piling up threads."""
+        while True:
+            await asyncio.sleep(SAMPLE_EVERY_S)
+            await self._sample()
+
+    def observe(self, emit: Callable[[Event], None]) -> Callable[[Event], None]:
+        """``emit``, noting when each pass of each test begins (the first progress of it)."""
+        passes = self.record.passes
+
+        def observed(event: Event) -> None:
+            if (isinstance(event, Progress) and event.test_key
+                    and event.phase in (Phase.WARMUP, Phase.MEASURING)):
+                starts = passes.setdefault(event.test_key, [])
+                if len(starts) == event.run:
+                    starts.append(round(time.monotonic() - self._t0, 1))
+            emit(event)
+
+        return observed
