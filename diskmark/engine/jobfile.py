@@ -82,7 +82,7 @@ def render(sections: list[list[str]]) -> str:
 def probe_job(directory: str, filename: str, direct: bool) -> str:
     """A tiny job run on every host before anything starts: it fails with fio's own words
     when the target is missing or not writable, or refuses O_DIRECT; it removes its file."""
-    return render([[f"[diskmark-probe]", f"directory={_value(directory)}",
+    return render([["[diskmark-probe]", f"directory={_value(directory)}",
                     f"filename={_value(filename)}", "rw=write", f"bs={PROBE_BYTES}",
                     f"size={PROBE_BYTES}", f"direct={1 if direct else 0}", "thread",
                     "unlink=1"]])
