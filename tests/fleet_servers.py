@@ -66,11 +66,13 @@ def why_not() -> str | None:
     return f"{', '.join(missing)} not installed (util-linux)" if missing else None
 
 
-def start(n: int, servers: list[Server]) -> None:
+def start(n: int, servers: list[Server], fstype: str = "tmpfs") -> None:
+    """``n`` more servers; on ``ramfs`` (which refuses O_DIRECT) when asked."""
     TARGET.mkdir(exist_ok=True)
+    options = "-o size=256m " if fstype == "tmpfs" else ""
     for _ in range(n):
         port = free_port()
-        script = (f"mount -t tmpfs -o size=256m diskmark-fleet {TARGET} && "
+        script = (f"mount -t {fstype} {options}diskmark-fleet {TARGET} && "
                   f"exec fio --server=ip:127.0.0.1,{port}")
         proc = subprocess.Popen(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

@@ -14,7 +14,7 @@ import pytest
 
 from diskmark.store import Store
 from conftest import TINY_ARGS
-from fleet_servers import TARGET, fio_servers, free_port  # noqa: F401 (fixture)
+from fleet_servers import TARGET, fio_servers, free_port, start  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.slow
 
@@ -112,6 +112,17 @@ def test_a_missing_target_is_named_per_host(fio_servers):
     assert code == 2, err
     assert f"the target directory does not exist on {a.host}" in err
     assert f"the target directory does not exist on {b.host}" in err
+
+
+def test_a_host_refusing_o_direct_is_named_and_nothing_starts(fio_servers):
+    a, _ = fio_servers
+    start(1, fio_servers, "ramfs")  # stopped with the others by the fixture
+    ram = fio_servers[-1]
+    code, _, err = finish(fleet("--host", a.host, "--host", ram.host, "--target", str(TARGET),
+                                *TINY_ARGS))
+    assert code == 2, err
+    assert f"the target on {ram.host} refuses O_DIRECT" in err and "--buffered" in err
+    assert a.files() == [] and ram.files() == []
 
 
 def test_no_space_on_a_host_fails_it_clearly(fio_servers):

@@ -145,6 +145,12 @@ def test_no_space_is_named():
     assert problem.startswith("127.0.0.1:18765: The target ran out of space while preparing")
 
 
+def test_a_target_refusing_o_direct_is_named():
+    out = outcome(1, (FIXTURES / "fio_client_nodirect.out").read_text())
+    assert client_problem(Host("127.0.0.1", 18767), "checking the target", out).startswith(
+        "the target on 127.0.0.1:18767 refuses O_DIRECT")
+
+
 def test_a_version_mismatch_is_named():
     out = outcome(1, stderr="fio: bad server cmd version 97\nclient: host=db1 disconnected\n")
     assert "another version" in client_problem(Host("db1"), "x", out)

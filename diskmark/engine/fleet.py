@@ -47,6 +47,8 @@ REMOTE_NOTE = ("Measured through fio's client/server mode: free space, the devic
                "filesystem, the test file's layout, the flush after writes (Dirty/Writeback) "
                "and the machine's CPU load are not available for a remote host.")
 
+PROBING = "checking the target"
+
 HostSink = Callable[[Host, Event], None]
 
 
@@ -149,11 +151,11 @@ class Fleet:
             name = jobfile.fresh_file_name()
             try:
                 await self._client(host, jobfile.probe_job(directory, name, direct),
-                                   "checking the target", 0.0)
+                                   PROBING, 0.0)
             except FioFailed as e:
                 return e.message
             except Stopped:
-                return f"{host.label}: stopped"
+                return None  # said by the sessions, each cancelled before it started
             return None
 
         problems = [(h, why) for h, why in zip(self.hosts, await asyncio.gather(
@@ -345,7 +347,8 @@ def client_problem(host: Host, what: str, outcome: Outcome) -> str | None:
         head = f"the target directory does not exist on {host.label} (or is not a directory)."
     elif "permission denied" in low or "read-only file system" in low:
         head = f"fio's server on {host.label} cannot write in the target directory."
-    elif outcome.last is not None and _errno(outcome.last, host) == 22 and what == "checking the target":
+    elif "does not support o_direct" in low or (
+            outcome.last is not None and _errno(outcome.last, host) == 22 and what == PROBING):
         head = (f"the target on {host.label} refuses O_DIRECT (ramfs, old tmpfs, some FUSE "
                 f"and network filesystems); run with --buffered.")
     if head:
@@ -355,9 +358,6 @@ def client_problem(host: Host, what: str, outcome: Outcome) -> str | None:
     entries = _host_entries(outcome.last, host)
     err = next((e.get("error") for e in entries if e.get("error")), 0)
     if outcome.returncode != 0 or not entries or err:
-        if err == 22 and what == "checking the target":
-            return (f"the target on {host.label} refuses O_DIRECT (ramfs, old tmpfs, some "
-                    f"FUSE and network filesystems); run with --buffered.")
         last = {"jobs": entries} if entries else None
         detail = fio_failure(what, outcome.returncode, outcome.stderr, outcome.noise, last)
         return f"{host.label}: {detail}"
