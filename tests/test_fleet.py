@@ -150,6 +150,9 @@ def test_stop_ends_the_jobs_on_every_host_and_removes_the_files(fio_servers, sig
     assert time.monotonic() - started < 15
     assert "fio stopped on every host" in err
     assert a.files() == [] and b.files() == []
+    deadline = time.monotonic() + 5  # a server's job process exits once its client has gone
+    while (_server_jobs(a) or _server_jobs(b)) and time.monotonic() < deadline:
+        time.sleep(0.1)
     assert _server_jobs(a) == [] and _server_jobs(b) == []
 
 
@@ -158,3 +161,29 @@ def _server_jobs(server) -> list[str]:
     out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(server.proc.pid)],
                          capture_output=True, text=True)
     return out.stdout.split()
+
+
+def test_per_host_baselines_and_the_gate_per_host(fio_servers):
+    a, b = fio_servers
+    common = ["--host", a.host, "--host", b.host, "--target", str(TARGET), "--profile", "demo",
+              *TINY_ARGS]
+    code, _, err = finish(fleet(*common, "--save-baseline", "rack"))
+    assert code == 0, err
+    names = sorted(e.name for e in Store().baselines())
+    assert names == sorted([f"rack@{a.host}", f"rack@{b.host}"])
+    code, out, err = finish(fleet(*common, "--compare", "rack", "--fail-on-regression", "99",
+                                  "--format", "markdown"))
+    assert code == 0, err
+    assert f"{a.host}: no test is worse than baseline 'rack@{a.host}'" in err
+    assert f"{b.host}: no test is worse than baseline 'rack@{b.host}'" in err
+    assert out.count("| SEQ1M Q8T1 Read |") == 1
+    # a baseline no host can meet: every host's gate fails, and says which
+    doc = Store().get_baseline(f"rack@{a.host}").session
+    for t in doc.tests:
+        for r in t.runs:
+            r.mb_s, r.iops, r.lat_us = r.mb_s * 100, r.iops * 100, r.lat_us / 100
+    Store().save_baseline(doc, "fast", "")
+    code, _, err = finish(fleet(*common, "--compare", "fast", "--fail-on-regression", "10"))
+    assert code == 3, err
+    assert f"{a.host}: regression" in err and f"{b.host}: regression" in err
+    assert a.files() == [] and b.files() == []

@@ -200,9 +200,11 @@ class Fleet:
                 emit(host, TestFinished(test.index, result))
         except Stopped:
             session.status = Status.CANCELLED
-        except FioFailed as e:
-            session.status, session.error = Status.FAILED, str(e)
-            emit(host, Notice(str(e), "error"))
+        except (FioFailed, parse.FioOutputError, OSError) as e:
+            # one host's failure ends its own session only; the others go on
+            message = str(e) if isinstance(e, FioFailed) else f"{host.label}: {e}"
+            session.status, session.error = Status.FAILED, message
+            emit(host, Notice(message, "error"))
         finally:
             note = await self._cleanup(host, directory, filename, emit)
             if note:
@@ -267,7 +269,9 @@ class Fleet:
             emit(host, Progress(
                 phase, f"{host.label}: {message}",
                 test_index=test.index if test else None, test_key=test.key if test else None,
-                percent=min(99.0, 100.0 * (now - started) / seconds) if seconds else 0.0,
+                # a time-based test's share is its time; how fast a file is laid out is unknown
+                percent=(min(99.0, 100.0 * (now - started) / seconds)
+                         if seconds and phase is not Phase.PREPARING else 0.0),
                 eta_s=max(0.0, clock["total"] - done),
                 session_percent=min(99.0, 100.0 * done / clock["total"]) if clock["total"] else 0.0))
         return tick
