@@ -10,8 +10,11 @@ import os
 import shutil
 import signal
 import socket
+import struct
 import subprocess
+import threading
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -105,3 +108,49 @@ def fio_servers():
         yield servers
     finally:
         stop(servers)
+
+
+def _crc16(data: bytes) -> int:
+    """fio's crc16 (CRC-16/ARC), which guards every command header of its protocol."""
+    crc = 0
+    for byte in data:
+        crc ^= byte
+        for _ in range(8):
+            crc = (crc >> 1) ^ 0xA001 if crc & 1 else crc >> 1
+    return crc
+
+
+@contextmanager
+def other_fio_version():
+    """A server speaking fio's protocol in another version: every connection gets one
+    command header whose version is not this fio's (what a server of another fio release
+    sends). Yields its port."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    sock.settimeout(0.2)
+    done = threading.Event()
+
+    def serve() -> None:
+        head = struct.pack("<HHIQI", 999, 1, 0, 0, 0)  # version, opcode, flags, tag, pdu_len
+        while not done.is_set():
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                continue
+            with conn:
+                conn.sendall(head + struct.pack("<HH", _crc16(head), 0))
+                conn.settimeout(2)
+                try:
+                    conn.recv(65536)
+                except OSError:
+                    pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield sock.getsockname()[1]
+    finally:
+        done.set()
+        thread.join(5)
+        sock.close()

@@ -14,7 +14,8 @@ import pytest
 
 from diskmark.store import Store
 from conftest import TINY_ARGS
-from fleet_servers import TARGET, fio_servers, free_port, start  # noqa: F401 (fixture)
+from fleet_servers import (TARGET, fio_servers, free_port, other_fio_version,  # noqa: F401
+                           start)
 
 pytestmark = pytest.mark.slow
 
@@ -103,6 +104,17 @@ def test_an_unreachable_port_is_named_and_nothing_starts(fio_servers):
     assert "nothing was started" in err and dead in err and "Connection refused" in err
     assert a.host not in err.split("not usable:")[1].splitlines()[0]
     assert out == "" and a.files() == [] and Store().history() == []
+
+
+def test_a_server_of_another_fio_version_is_named_and_nothing_starts(fio_servers):
+    a, _ = fio_servers
+    with other_fio_version() as port:
+        code, out, err = finish(fleet("--host", a.host, "--host", f"127.0.0.1:{port}",
+                                      "--target", str(TARGET), *TINY_ARGS))
+    assert code == 2, err
+    assert f"fio on 127.0.0.1:{port} is another version than this machine's" in err
+    assert "version mismatch" in err  # fio's own words follow
+    assert out == "" and a.files() == []
 
 
 def test_a_missing_target_is_named_per_host(fio_servers):
