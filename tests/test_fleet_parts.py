@@ -218,3 +218,13 @@ def test_json_csv_markdown():
     assert len([r for r in rows if r[0] == "127.0.0.1:18765"]) == 3  # warm-up + 2 passes
     md = fleet_report.fleet_markdown(result)
     assert "| RND4K Q32T1 Mix R70/W30 |" in md and "`db3`: FAILED" in md
+
+
+def test_a_test_with_delays_can_run_a_pass_at_a_time():
+    p = build_plan(load_catalog().get("default"),
+                   Settings(target="/mnt/data", size=16 * MIB, count=2, measure=1.0,
+                            interval=0.0, profile="stable"))
+    test = next(t for t in p.tests if p.process_per_pass(t))
+    one = jobfile.passes_job(p, test, "/mnt/data", "f", range(1, 2))
+    assert one.count("\n[") == 0 and one.startswith(f"[{jobfile.pass_name(test, 1)}]")
+    assert any(line.startswith(("startdelay=", "ramp_time=")) for line in one.splitlines())

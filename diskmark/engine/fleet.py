@@ -217,17 +217,23 @@ class Fleet:
         result = TestResult(index=test.row, spec=test.spec, op=test.op, mix_read=test.mix_read,
                             fio_command=[], unstable_pct=plan.settings.unstable_pct)
         emit(host, TestStarted(test.index, result))
-        seconds = plan.test_seconds(test)
         what = f"{test.spec.label} {test.op.value}"
-        final = await self._client(
-            host, jobfile.passes_job(plan, test, directory, filename), what, seconds,
-            self._ticker(host, clock, Phase.MEASURING, test.title, seconds, emit, test))
         count = plan.settings.count
-        entries = _entries(final, host, count + 1, what)
-        try:
-            runs = [parse.run_result(e, test.op) for e in entries]
-        except parse.FioOutputError as e:
-            raise FioFailed(f"{host.label}: fio's output could not be read for {what}: {e}") from None
+        every = range(count + 1)
+        groups = [range(n, n + 1) for n in every] if plan.process_per_pass(test) else [every]
+        seconds = plan.test_seconds(test) / len(groups)
+        runs = []
+        for passes in groups:
+            final = await self._client(
+                host, jobfile.passes_job(plan, test, directory, filename, passes), what,
+                seconds, self._ticker(host, clock, Phase.MEASURING, test.title, seconds, emit,
+                                      test))
+            try:
+                runs += [parse.run_result(e, test.op)
+                         for e in _entries(final, host, len(passes), what)]
+            except parse.FioOutputError as e:
+                raise FioFailed(f"{host.label}: fio's output could not be read for {what}: "
+                                f"{e}") from None
         result.warmup, result.runs = runs[0], runs[1:]
         for n in range(count + 1):
             emit(host, RunFinished(test.index, result, warmup=n == 0))

@@ -98,13 +98,17 @@ def pass_name(test: PlannedTest, n: int) -> str:
     return f"{job_name(test)}.{n}"
 
 
-def passes_job(plan: Plan, test: PlannedTest, directory: str, filename: str) -> str:
-    """The warm-up (pass 0) and every pass of one test as stonewalled jobs of one file, each
-    its own reporting group: fio's client prints no status objects while it runs (only the
-    final JSON), so passes cannot be windows of one continuous job as locally."""
+def passes_job(plan: Plan, test: PlannedTest, directory: str, filename: str,
+               passes: range | None = None) -> str:
+    """The warm-up (pass 0) and every pass of one test (or the ``passes`` given) as
+    stonewalled jobs of one file, each its own reporting group: fio's client prints no
+    status objects while it runs (only the final JSON), so passes cannot be windows of one
+    continuous job as locally. A test with a start delay or ramp time runs a file per pass,
+    as locally a process per pass (fio counts ``startdelay`` from its own start)."""
     args = run_args("fio", plan, test, REMOTE_IOENGINE)[1:]
+    wanted = passes if passes is not None else range(plan.settings.count + 1)
     return render([section(pass_name(test, n), args, directory, filename, ("stonewall",))
-                   for n in range(plan.settings.count + 1)])
+                   for n in wanted])
 
 
 def cleanup_job(directory: str, filename: str) -> str:
