@@ -228,3 +228,23 @@ def test_a_test_with_delays_can_run_a_pass_at_a_time():
     one = jobfile.passes_job(p, test, "/mnt/data", "f", range(1, 2))
     assert one.count("\n[") == 0 and one.startswith(f"[{jobfile.pass_name(test, 1)}]")
     assert any(line.startswith(("startdelay=", "ramp_time=")) for line in one.splitlines())
+
+
+# --- the command line, refusing before anything starts -----------------------------------
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--host", "db 1", "--target", "/mnt/x"], "write a host name"),
+    (["--host", "db1", "--target", "data"], "must be an absolute path"),
+    (["--host", "db1", "--target", "/mnt/a;b"], "characters diskmark does not send"),
+    (["--hosts-file", "/nonexistent/hosts", "--target", "/mnt/x"], "cannot read the hosts file"),
+    (["--host", "db1", "--host", "db1:8765", "--target", "/mnt/x"], "given twice"),
+    (["--host", "db1", "--target", "/mnt/x", "--nocow"], "--nocow"),
+    (["--host", "db1", "--target", "/mnt/x", "--sweep", "RND4K"], "--sweep"),
+])
+def test_bad_fleet_arguments_exit_2_before_anything_starts(args, message, capsys):
+    from diskmark.cli import main
+
+    assert main(["run", *args]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""
