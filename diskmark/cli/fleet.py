@@ -21,7 +21,7 @@ from diskmark.display import shown
 from diskmark.model import Notice, Progress, Status, TestFinished, Unit
 from diskmark.streams import write_err
 
-FLEET_HELP = """\
+FLEET_HELP = """
 fleets: --host HOST[:PORT] (repeatable) or --hosts-file FILE runs the profile on every host
 through fio's client/server mode: each host runs `fio --server` (same fio version as here)
 and needs neither Python nor diskmark; --target is the directory on every host. diskmark
