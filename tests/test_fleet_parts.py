@@ -248,3 +248,19 @@ def test_bad_fleet_arguments_exit_2_before_anything_starts(args, message, capsys
     assert main(["run", *args]) == 2
     captured = capsys.readouterr()
     assert message in captured.err and captured.out == ""
+
+
+def test_unreachable_says_why():
+    import asyncio
+    import socket
+
+    from diskmark.engine.hosts import unreachable
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # bound, not listening: refused
+        why = asyncio.run(unreachable(Host("127.0.0.1", port)))
+    assert why == f"cannot connect to port {port}: Connection refused"
+    why = asyncio.run(unreachable(Host("no-such-host.invalid"), timeout=10))
+    assert why is not None and why.startswith("cannot connect to port 8765: ")
+    assert "Unknown error" not in why

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import os
+import socket
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,8 +105,12 @@ async def unreachable(host: Host, timeout: float = CONNECT_TIMEOUT_S) -> str | N
         _, writer = await asyncio.wait_for(asyncio.open_connection(host.name, host.port), timeout)
     except TimeoutError:
         return f"no answer on port {host.port} within {timeout:.0f} s (a firewall, or the host is down)"
-    except OSError as e:
-        return f"cannot connect to port {host.port}: {e.strerror or e}"
+    except OSError as e:  # asyncio words a refusal "Connect call failed (…)": say the errno's
+        if isinstance(e, socket.gaierror) or not e.errno or e.errno < 0:
+            why = e.strerror or str(e)  # a name that does not resolve
+        else:
+            why = os.strerror(e.errno)
+        return f"cannot connect to port {host.port}: {why}"
     writer.close()
     try:
         await writer.wait_closed()
