@@ -61,7 +61,7 @@ class FleetNotStarted(NotStarted):
 
     def __init__(self, problems: list[tuple[Host, str]]):
         self.hosts = [h for h, _ in problems]
-        lines = [f"  {why}" for _, why in problems]
+        lines = ["  " + why.replace("\n", "\n    ") for _, why in problems]  # fio's words indented
         super().__init__("nothing was started; not usable: "
                          + ", ".join(h.label for h in self.hosts) + "\n" + "\n".join(lines))
 
