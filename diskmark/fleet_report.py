@@ -96,9 +96,12 @@ def fleet_markdown(result: FleetResult) -> str:
     out = [f"**{_header(result)[0]}** · {_header(result)[1]}", "",
            "| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
     for key, title in _rows(result):
-        cells = [_cell(s.test(key), u) for s in result.sessions for u in (Unit.MB_S, Unit.US)]
+        cells = [_cell(s.test(key), u).replace("*", "\\*")  # not emphasis
+                 for s in result.sessions for u in (Unit.MB_S, Unit.US)]
         out.append("| " + " | ".join([title, *cells]) + " |")
     out.append("")
+    if any(t.cpu_limited for s in result.sessions for t in s.tests):
+        out += ["\\* the CPU, not the drive, set this figure", ""]
     out += [f"- `{h.label}`: {status_text(s)}" for h, s in result.pairs()]
     return "\n".join(out) + "\n"
 

@@ -264,3 +264,11 @@ def test_unreachable_says_why():
     why = asyncio.run(unreachable(Host("no-such-host.invalid"), timeout=10))
     assert why is not None and why.startswith("cannot connect to port 8765: ")
     assert "Unknown error" not in why
+
+
+def test_markdown_marks_a_cpu_limited_figure_without_emphasis():
+    result = fleet_from_fixture()
+    result.sessions[0].tests[0].cpu_limited = "fio's thread was 97% busy"
+    md = fleet_report.fleet_markdown(result)
+    row = next(line for line in md.splitlines() if line.startswith("| RND4K"))
+    assert row.count("\\*") == 2 and "\\* the CPU, not the drive, set this figure" in md
