@@ -20,6 +20,7 @@ from diskmark.streams import ensure_std_streams, stdout_gone, write_err
 from diskmark.model import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings, Status, Unit
 from diskmark.settings import text_parser
 
+from diskmark.cli import fleet
 from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
                                  EXIT_USAGE, ProgressLine, error, exit_code_for, gate, out,
@@ -130,7 +131,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run", help="run a benchmark without the app and print a report",
         description="Run the CrystalDiskMark tests with fio in DIR (or on a block device) "
                     "and print a report.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RUN_EPILOG)
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RUN_EPILOG + fleet.FLEET_HELP)
     run.add_argument("--target", metavar="DIR|DEVICE", default=".",
                      help="directory to test in; diskmark creates one hidden test file there "
                           "and removes it afterwards (default: current directory); or a block "
@@ -190,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-q", "--quiet", action="store_true",
                      help="no progress on stderr; warnings and errors (a file left on disk, "
                           "a failure) are still printed")
+    fleet.add_arguments(run)
     saved = run.add_argument_group("baselines and comparison")
     saved.add_argument("--save-baseline", metavar="NAME",
                        help="save this result as baseline NAME (any text); an existing NAME is "
@@ -350,7 +352,8 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             error(str(e))
             return EXIT_USAGE
     try:
-        return _run(args, parser, settings, destination)
+        run = fleet.cmd_fleet if fleet.wanted(args) else _run
+        return run(args, parser, settings, destination)
     finally:
         if destination is not None:
             destination.close()

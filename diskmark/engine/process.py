@@ -73,9 +73,10 @@ class FioProcess:
     """Start with :meth:`run`; :meth:`interrupt` and :meth:`kill` may be called at any time
     from the same event loop."""
 
-    def __init__(self, args: list[str], cwd_fd: int | None = None):
+    def __init__(self, args: list[str], cwd_fd: int | None = None, watchdog: float = WATCHDOG_S):
         self.args = args
         self.cwd_fd = cwd_fd
+        self.watchdog = watchdog  # fio's client prints nothing until the end: it waits longer
         self.proc: asyncio.subprocess.Process | None = None
         self._interrupted = False
         self._hung = False
@@ -130,7 +131,7 @@ class FioProcess:
         try:
             while True:
                 try:
-                    chunk = await asyncio.wait_for(self.proc.stdout.read(65536), WATCHDOG_S)
+                    chunk = await asyncio.wait_for(self.proc.stdout.read(65536), self.watchdog)
                 except TimeoutError:
                     self._hung = True
                     self.kill()

@@ -1,0 +1,286 @@
+"""``diskmark run --host A --host B --target DIR``: the same profile on many hosts through
+fio's client/server mode, a session per host kept in the history under the host's name, the
+hosts side by side in the report.
+
+Exit codes as a local run: 2 when nothing was started (a host unreachable, a target missing,
+O_DIRECT refused, bad arguments), 1 when a host failed part-way (the others' results are
+kept, reported and saved; the failed hosts are named), 3 when a host regressed against its
+baseline, 130 when stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+
+from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
+                                 EXIT_USAGE, error, exit_code_for, say)
+from diskmark.display import shown
+from diskmark.model import Notice, Progress, Status, TestFinished, Unit
+from diskmark.streams import write_err
+
+FLEET_HELP = """
+fleets: --host HOST[:PORT] (repeatable) or --hosts-file FILE runs the profile on every host
+through fio's client/server mode: each host runs `fio --server` (same fio version as here)
+and needs neither Python nor diskmark; --target is the directory on every host. diskmark
+never starts servers and never sends a shell command, but fio's protocol has no
+authentication: bind the server to a private address and firewall its port (8765).
+With --compare NAME each host is compared with baseline "NAME@HOST" when it exists, else
+with NAME; --save-baseline NAME saves each host as "NAME@HOST".
+"""
+
+
+def add_arguments(run: argparse.ArgumentParser) -> None:
+    group = run.add_argument_group("many hosts (fio's client/server mode)")
+    group.add_argument("--host", action="append", default=[], metavar="HOST[:PORT]",
+                       help="a host running `fio --server`; repeat for more (port 8765 when "
+                            "not given; IPv6 as [ADDRESS]:PORT)")
+    group.add_argument("--hosts-file", metavar="FILE",
+                       help="hosts one a line (# comments), added to --host")
+    group.add_argument("--one-at-a-time", action="store_true",
+                       help="measure the hosts one after another instead of all at once "
+                            "(hosts sharing a storage system do not disturb each other)")
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    return bool(getattr(args, "host", None) or getattr(args, "hosts_file", None))
+
+
+class FleetProgress:
+    """Progress on stderr: one live line of every host's step on a terminal, a line per
+    finished test otherwise; warnings and errors always."""
+
+    def __init__(self, enabled: bool = True):
+        self.enabled = enabled
+        self.tty = sys.stderr.isatty()
+        self._steps: dict[str, str] = {}
+        self._width = 0
+        self._shown = 0.0
+
+    def on_event(self, host, event) -> None:
+        from diskmark.report import describe_progress, format_figure
+
+        if isinstance(event, Notice):
+            if self.enabled or event.severity in ("warning", "error"):
+                self.clear()
+                say(f"diskmark: note: {event.text}")
+            return
+        if not self.enabled:
+            return
+        if isinstance(event, Progress):
+            self._steps[host.label] = describe_progress(event)
+            if self.tty and time.monotonic() - self._shown >= 0.2:
+                self._shown = time.monotonic()
+                line = shown(" | ".join(self._steps.values()), one_line=True)[:_columns() - 1]
+                if write_err("\r" + line.ljust(self._width)):
+                    self._width = len(line)
+        elif isinstance(event, TestFinished):
+            r = event.result
+            self.clear()
+            say(f"{host.label}: {r.label:14} {r.op.value:5} "
+                f"{format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
+                f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
+                f"{format_figure(r.best_lat_us, Unit.US):>10} us")
+
+    def clear(self) -> None:
+        if self.enabled and self.tty and self._width:
+            write_err("\r" + " " * self._width + "\r")
+            self._width = 0
+
+
+def _columns() -> int:
+    import os
+
+    try:
+        return os.get_terminal_size(sys.stderr.fileno()).columns
+    except OSError:
+        return 80
+
+
+def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, settings,
+              destination) -> int:
+    from diskmark.engine.errors import DiskmarkError
+    from diskmark.engine.fleet import Fleet
+    from diskmark.engine.hosts import hosts_from, read_hosts_file
+    from diskmark.engine.jobfile import check_remote_target
+
+    if args.nocow:
+        parser.error("--nocow changes a local directory; it cannot be used with --host")
+    if args.sweep:
+        parser.error("--sweep runs on this machine only; it cannot be used with --host")
+    if getattr(args, "destroy_data", None):
+        parser.error("--destroy-data is for a block device on this machine; it cannot be used "
+                     "with --host (a fleet measures directories only)")
+    try:
+        texts = list(args.host) + (read_hosts_file(args.hosts_file) if args.hosts_file else [])
+        hosts = hosts_from(texts)
+        check_remote_target(settings.target)
+    except DiskmarkError as e:
+        error(str(e))
+        return EXIT_USAGE
+    opened = _open_store(args, parser, hosts)
+    if isinstance(opened, int):
+        return opened
+    store, references = opened
+    fleet = Fleet(hosts, one_at_a_time=args.one_at_a_time)
+    progress = FleetProgress(enabled=not args.quiet)
+    interrupted = False
+
+    async def go():
+        nonlocal interrupted
+        from diskmark.cli import STOP_SIGNALS
+
+        loop = asyncio.get_running_loop()
+
+        def on_signal() -> None:
+            nonlocal interrupted
+            interrupted = True
+            fleet.stop()
+
+        for sig in STOP_SIGNALS:
+            loop.add_signal_handler(sig, on_signal)
+        try:
+            return await fleet.run(settings, progress.on_event)
+        finally:
+            for sig in STOP_SIGNALS:
+                loop.remove_signal_handler(sig)
+
+    try:
+        result = asyncio.run(go())
+    except DiskmarkError as e:
+        progress.clear()
+        error(str(e))
+        return exit_code_for(e)
+    progress.clear()
+    kept = _keep(store, result, args)
+    comparisons = _compare(result, references)
+    delivered = _deliver_report(result, args, comparisons, destination)
+    if delivered == EXIT_FAILED:
+        return EXIT_FAILED
+    if interrupted or result.cancelled():
+        error("interrupted; fio stopped on every host and the test files removed.")
+        return EXIT_INTERRUPTED
+    failed = result.failed()
+    if failed:
+        error(f"failed on {len(failed)} of {len(hosts)} hosts: "
+              + ", ".join(h.label for h in failed) + "; the other hosts' results are kept.")
+        return EXIT_FAILED
+    if kept != EXIT_OK:
+        return kept
+    if comparisons and args.fail_on_regression is not None:
+        return _gate(comparisons, args) or delivered
+    return delivered
+
+
+def _deliver_report(result, args, comparisons, destination) -> int:
+    from diskmark import fleet_report
+    from diskmark.cli import _deliver
+
+    if args.format == "json":
+        extra = {label: {"comparison": c.to_dict()} for label, (c, _) in comparisons.items()}
+        text = fleet_report.fleet_json(result, extra)
+    elif args.format == "csv":
+        text = shown(fleet_report.fleet_csv(result))
+    elif args.format == "markdown":
+        text = shown(fleet_report.fleet_markdown(result))
+    else:
+        text = fleet_report.fleet_text(result, args.unit)
+        if comparisons:
+            from diskmark.compare import comparison_text
+
+            for label, (c, _) in comparisons.items():
+                text += f"\n{label}:\n{comparison_text(c)}"
+        text = shown(text)
+    return _deliver(text, destination, args.quiet)
+
+
+def baseline_for(name: str, label: str) -> str:
+    """The per-host baseline of ``name``: ``NAME@HOST``."""
+    return f"{name}@{label}"
+
+
+def _open_store(args, parser, hosts):
+    """Before anything runs: each host's baseline for --compare (its own ``NAME@HOST``, else
+    the shared NAME), and the names --save-baseline will take. Returns (store, {label:
+    (entry, name)}) or an exit code after the message."""
+    from diskmark.store import NameTaken, NotFound, Store, StoreError
+
+    if args.fail_on_regression is not None and not args.compare:
+        parser.error("--fail-on-regression needs --compare NAME")
+    if (args.note or args.replace) and not args.save_baseline:
+        parser.error("--note and --replace go with --save-baseline NAME")
+    store = Store()
+    references = {}
+    try:
+        for host in hosts:
+            if args.compare:
+                own = baseline_for(args.compare, host.label)
+                try:
+                    references[host.label] = (store.get_baseline(own), own)
+                except NotFound:
+                    references[host.label] = (store.get_baseline(args.compare), args.compare)
+            if args.save_baseline is not None:
+                store.check_free(baseline_for(args.save_baseline, host.label), args.replace)
+    except NameTaken as e:
+        error(f"{e}; choose another name, or add --replace to replace it")
+        return exit_code_for(e)
+    except StoreError as e:
+        error(str(e))
+        return exit_code_for(e)
+    return store, references
+
+
+def _keep(store, result, args) -> int:
+    """Every complete host in the history (its host name in the result); with
+    --save-baseline, each as ``NAME@HOST``."""
+    from diskmark.store import StoreError
+
+    status = EXIT_OK
+    for host, session in result.pairs():
+        if session.status is not Status.COMPLETE:
+            continue
+        try:
+            store.save_history(session)
+        except StoreError as e:
+            error(f"warning: {host.label} not kept in the history: {e}")
+        if args.save_baseline is None:
+            continue
+        name = baseline_for(args.save_baseline, host.label)
+        try:
+            entry = store.save_baseline(session, name, args.note, replace=args.replace)
+        except StoreError as e:
+            error(f"{host.label} not saved as baseline: {e}")
+            status = exit_code_for(e)
+            continue
+        if not args.quiet:
+            say(f"diskmark: saved as baseline {entry.name!r}")
+    return status
+
+
+def _compare(result, references):
+    from diskmark.compare import compare
+
+    out = {}
+    for host, session in result.pairs():
+        if host.label in references and session.status is Status.COMPLETE:
+            entry, name = references[host.label]
+            out[host.label] = (compare(session, entry.session, name), name)
+    return out
+
+
+def _gate(comparisons, args) -> int:
+    """The regression gate per host: 3 when any host regressed, naming it."""
+    from diskmark.compare import gate
+
+    worst = EXIT_OK
+    for label, (comparison, name) in comparisons.items():
+        verdict, lines = gate(comparison, args.fail_on_regression, f"baseline {name!r}")
+        if verdict != "pass" or not args.quiet:
+            say("\n".join(f"diskmark: {label}: {line}" for line in lines))
+        if verdict == "fail":
+            worst = EXIT_REGRESSION
+        elif verdict != "pass" and worst == EXIT_OK:
+            worst = EXIT_USAGE
+    return worst

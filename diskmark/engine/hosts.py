@@ -1,0 +1,119 @@
+"""The hosts of a fleet: ``HOST[:PORT]`` as a user writes it, checked strictly before it is
+handed to fio's client, and a hosts file (one a line, ``#`` comments).
+
+diskmark never starts a server and never sends a command to run: each host runs
+``fio --server`` itself, and diskmark only connects to it as fio's client does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import os
+import socket
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from diskmark.engine.errors import TargetError
+
+DEFAULT_PORT = 8765  # fio's own default for --server and --client
+CONNECT_TIMEOUT_S = 5.0
+_NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
+
+
+class HostError(TargetError):
+    """A host written wrongly, or a hosts file that cannot be read; nothing was started."""
+
+
+@dataclass(frozen=True)
+class Host:
+    name: str  # a host name, an IPv4 address or an IPv6 address (without brackets)
+    port: int = DEFAULT_PORT
+
+    @property
+    def ipv6(self) -> bool:
+        return ":" in self.name
+
+    @property
+    def label(self) -> str:
+        """How reports and the history name the host: as the user wrote it, the port only
+        when it is not fio's default."""
+        name = f"[{self.name}]" if self.ipv6 else self.name
+        return name if self.port == DEFAULT_PORT else f"{name}:{self.port}"
+
+    def client_arg(self) -> str:
+        return f"--client={'ip6' if self.ipv6 else 'ip'}:{self.name},{self.port}"
+
+
+def parse_host(text: str) -> Host:
+    raw = text.strip()
+    name, port = raw, str(DEFAULT_PORT)
+    if raw.startswith("["):
+        end = raw.find("]")
+        if end < 0:
+            raise HostError(f"host {text!r}: an IPv6 address is written [ADDRESS]:PORT.")
+        name, rest = raw[1:end], raw[end + 1:]
+        if rest:
+            if not rest.startswith(":"):
+                raise HostError(f"host {text!r}: expected :PORT after the address.")
+            port = rest[1:]
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            raise HostError(f"host {text!r}: {name!r} is not an IPv6 address.") from None
+    else:
+        if raw.count(":") == 1:
+            name, port = raw.split(":")
+        if not _NAME.match(name) or ".." in name:
+            raise HostError(f"host {text!r}: write a host name or IPv4 address (letters, "
+                            f"digits, . and -), with :PORT when the server does not listen "
+                            f"on {DEFAULT_PORT}; an IPv6 address as [ADDRESS]:PORT.")
+    if not port.isdigit() or not 0 < int(port) < 65536:
+        raise HostError(f"host {text!r}: the port must be a number from 1 to 65535.")
+    return Host(name, int(port))
+
+
+def read_hosts_file(path: str) -> list[str]:
+    """The hosts written in ``path``: one a line; blank lines and ``#`` comments ignored."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise HostError(f"cannot read the hosts file {path}: "
+                        f"{getattr(e, 'strerror', None) or e}.") from None
+    return [line.split("#", 1)[0].strip() for line in text.splitlines()
+            if line.split("#", 1)[0].strip()]
+
+
+def hosts_from(texts: list[str]) -> list[Host]:
+    """Every host once, in the order given; none at all is an error."""
+    hosts: list[Host] = []
+    for text in texts:
+        host = parse_host(text)
+        if host in hosts:
+            raise HostError(f"host {host.label} is given twice.")
+        hosts.append(host)
+    if not hosts:
+        raise HostError("no hosts given (--host HOST[:PORT] or a hosts file).")
+    return hosts
+
+
+async def unreachable(host: Host, timeout: float = CONNECT_TIMEOUT_S) -> str | None:
+    """Why fio's server on ``host`` cannot be reached, or None when a connection opens. A
+    firewall that drops packets would keep fio's own client waiting for minutes."""
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(host.name, host.port), timeout)
+    except TimeoutError:
+        return f"no answer on port {host.port} within {timeout:.0f} s (a firewall, or the host is down)"
+    except OSError as e:  # asyncio words a refusal "Connect call failed (…)": say the errno's
+        if isinstance(e, socket.gaierror) or not e.errno or e.errno < 0:
+            why = e.strerror or str(e)  # a name that does not resolve
+        else:
+            why = os.strerror(e.errno)
+        return f"cannot connect to port {host.port}: {why}"
+    writer.close()
+    try:
+        await writer.wait_closed()
+    except OSError:
+        pass
+    return None

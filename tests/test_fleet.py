@@ -1,0 +1,201 @@
+"""Fleets on real fio servers: two "hosts" on loopback ports, each in its own mount namespace
+with its own tmpfs at the same target path (see fleet_servers). Every test checks inside
+each namespace that no test file is left."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from diskmark.store import Store
+from conftest import TINY_ARGS
+from fleet_servers import (TARGET, fio_servers, free_port, other_fio_version,  # noqa: F401
+                           start)
+
+pytestmark = pytest.mark.slow
+
+
+def fleet(*args: str, **kw) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "diskmark", "run", *args], text=True,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, **kw)
+
+
+def finish(proc: subprocess.Popen, timeout: float = 240) -> tuple[int, str, str]:
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"diskmark did not finish: {err}") from None
+    return proc.returncode, out, err
+
+
+def test_two_hosts_give_every_test_side_by_side_and_leave_nothing(fio_servers):
+    a, b = fio_servers
+    code, out, err = finish(fleet("--host", a.host, "--host", b.host, "--target", str(TARGET),
+                                  "--profile", "peak", *TINY_ARGS, "--format", "json"))
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["schema"] == "diskmark.fleet/1"
+    assert [h["host"] for h in doc["hosts"]] == [a.host, b.host]
+    for host in doc["hosts"]:
+        result = host["result"]
+        assert result["schema"] == "diskmark.result/1" and result["status"] == "complete"
+        assert result["system"]["hostname"] == host["host"]
+        keys = [t["key"] for t in result["tests"]]
+        assert keys == ["SEQ1M Q8T1/read", "RND4K Q32T1/read", "SEQ1M Q8T1/write",
+                        "RND4K Q32T1/write"]
+        for t in result["tests"]:
+            assert len(t["runs"]) == 1 and t["warmup"] is not None
+            assert t["best"]["mb_s"] > 0 and t["runs"][0]["io_bytes"] > 0
+    assert a.files() == [] and b.files() == []
+    history = Store().history()
+    assert sorted(e.session.system.hostname for e in history) == sorted([a.host, b.host])
+
+
+def test_text_report_puts_hosts_side_by_side_one_at_a_time(fio_servers):
+    a, b = fio_servers
+    code, out, err = finish(fleet("--host", a.host, "--host", b.host, "--target", str(TARGET),
+                                  "--profile", "demo", *TINY_ARGS, "--one-at-a-time"))
+    assert code == 0, err
+    head = next(line for line in out.splitlines() if line.startswith("Test (MB/s)"))
+    assert a.host in head and b.host in head and head.index(a.host) < head.index(b.host)
+    row = next(line for line in out.splitlines() if line.startswith("SEQ1M Q8T1 Read"))
+    assert len(row.split()) == 3 + 2  # the title's three words, one figure per host
+    assert "2 hosts, one at a time" in out
+    assert f"{a.host}: complete" in out and f"{b.host}: complete" in out
+    assert a.files() == [] and b.files() == []
+
+
+def test_a_server_killed_mid_run_fails_that_host_and_keeps_the_other(fio_servers):
+    a, b = fio_servers
+    proc = fleet("--host", a.host, "--host", b.host, "--target", str(TARGET),
+                 *TINY_ARGS, "--format", "json")
+    deadline = time.monotonic() + 60
+    while b.files() == [] and time.monotonic() < deadline:  # b is laying its file out
+        time.sleep(0.1)
+    time.sleep(3)  # into the tests
+    b.kill()
+    code, out, err = finish(proc)
+    assert code == 1, err
+    assert f"failed on 1 of 2 hosts: {b.host}" in err
+    assert "connection to fio's server" in err
+    doc = json.loads(out)
+    first, second = doc["hosts"]
+    assert first["status"] == "complete" and len(first["result"]["tests"]) == 8
+    assert second["status"] == "failed" and b.host in second["error"]
+    assert doc["failed"] == [b.host]
+    assert a.files() == []
+    assert [e.session.system.hostname for e in Store().history()] == [a.host]
+
+
+def test_an_unreachable_port_is_named_and_nothing_starts(fio_servers):
+    a, _ = fio_servers
+    dead = f"127.0.0.1:{free_port()}"
+    code, out, err = finish(fleet("--host", a.host, "--host", dead, "--target", str(TARGET),
+                                  *TINY_ARGS))
+    assert code == 2, err
+    assert "nothing was started" in err and dead in err and "Connection refused" in err
+    assert a.host not in err.split("not usable:")[1].splitlines()[0]
+    assert out == "" and a.files() == [] and Store().history() == []
+
+
+def test_a_server_of_another_fio_version_is_named_and_nothing_starts(fio_servers):
+    a, _ = fio_servers
+    with other_fio_version() as port:
+        code, out, err = finish(fleet("--host", a.host, "--host", f"127.0.0.1:{port}",
+                                      "--target", str(TARGET), *TINY_ARGS))
+    assert code == 2, err
+    assert f"fio on 127.0.0.1:{port} is another version than this machine's" in err
+    assert "version mismatch" in err  # fio's own words follow
+    assert out == "" and a.files() == []
+
+
+def test_a_missing_target_is_named_per_host(fio_servers):
+    a, b = fio_servers
+    code, _, err = finish(fleet("--host", a.host, "--host", b.host, "--target",
+                                f"{TARGET}/missing", *TINY_ARGS))
+    assert code == 2, err
+    assert f"the target directory does not exist on {a.host}" in err
+    assert f"the target directory does not exist on {b.host}" in err
+
+
+def test_a_host_refusing_o_direct_is_named_and_nothing_starts(fio_servers):
+    a, _ = fio_servers
+    start(1, fio_servers, "ramfs")  # stopped with the others by the fixture
+    ram = fio_servers[-1]
+    code, _, err = finish(fleet("--host", a.host, "--host", ram.host, "--target", str(TARGET),
+                                *TINY_ARGS))
+    assert code == 2, err
+    assert f"the target on {ram.host} refuses O_DIRECT" in err and "--buffered" in err
+    assert a.files() == [] and ram.files() == []
+
+
+def test_no_space_on_a_host_fails_it_clearly(fio_servers):
+    a, b = fio_servers
+    code, _, err = finish(fleet("--host", a.host, "--host", b.host, "--target", str(TARGET),
+                                "--size", "512MiB", "--count", "1", "--measure", "1",
+                                "--interval", "0", "--profile", "demo"))
+    assert code == 1, err
+    assert "ran out of space while preparing the test file" in err
+    assert a.files() == [] and b.files() == []
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_stop_ends_the_jobs_on_every_host_and_removes_the_files(fio_servers, sig):
+    a, b = fio_servers
+    proc = fleet("--host", a.host, "--host", b.host, "--target", str(TARGET), *TINY_ARGS)
+    deadline = time.monotonic() + 60
+    while (a.files() == [] or b.files() == []) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(2)
+    started = time.monotonic()
+    proc.send_signal(sig)
+    code, _, err = finish(proc, timeout=60)
+    assert code == 130, err
+    assert time.monotonic() - started < 15
+    assert "fio stopped on every host" in err
+    assert a.files() == [] and b.files() == []
+    deadline = time.monotonic() + 5  # a server's job process exits once its client has gone
+    while (_server_jobs(a) or _server_jobs(b)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _server_jobs(a) == [] and _server_jobs(b) == []
+
+
+def _server_jobs(server) -> list[str]:
+    """fio processes the server forked for jobs (the server itself is idle without them)."""
+    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(server.proc.pid)],
+                         capture_output=True, text=True)
+    return out.stdout.split()
+
+
+def test_per_host_baselines_and_the_gate_per_host(fio_servers):
+    a, b = fio_servers
+    common = ["--host", a.host, "--host", b.host, "--target", str(TARGET), "--profile", "demo",
+              *TINY_ARGS]
+    code, _, err = finish(fleet(*common, "--save-baseline", "rack"))
+    assert code == 0, err
+    names = sorted(e.name for e in Store().baselines())
+    assert names == sorted([f"rack@{a.host}", f"rack@{b.host}"])
+    code, out, err = finish(fleet(*common, "--compare", "rack", "--fail-on-regression", "99",
+                                  "--format", "markdown"))
+    assert code == 0, err
+    assert f"{a.host}: no test is worse than baseline 'rack@{a.host}'" in err
+    assert f"{b.host}: no test is worse than baseline 'rack@{b.host}'" in err
+    assert out.count("| SEQ1M Q8T1 Read |") == 1
+    # a baseline no host can meet: every host's gate fails, and says which
+    doc = Store().get_baseline(f"rack@{a.host}").session
+    for t in doc.tests:
+        for r in t.runs:
+            r.mb_s, r.iops, r.lat_us = r.mb_s * 100, r.iops * 100, r.lat_us / 100
+    Store().save_baseline(doc, "fast", "")
+    code, _, err = finish(fleet(*common, "--compare", "fast", "--fail-on-regression", "10"))
+    assert code == 3, err
+    assert f"{a.host}: regression" in err and f"{b.host}: regression" in err
+    assert a.files() == [] and b.files() == []
