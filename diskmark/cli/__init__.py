@@ -41,6 +41,7 @@ examples:
   diskmark run --target /data --format json --output result.json
   diskmark run --target /dev/shm --buffered          # tmpfs/ramfs need buffered I/O
   diskmark run --target /data --sweep RND4K --mode read --unit IOPS   # queue-depth curve
+  diskmark run --target /data --profile sustained --size 32GiB --duration 120   # the knee
   diskmark run --target /data --save-baseline "new NVMe" --note "fw 4B2QGXA7"
   diskmark run --target /data --compare "new NVMe" --fail-on-regression 10   # CI gate
 
@@ -130,8 +131,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--preset", default="default",
                      help="test set: default, nvme, flash or a user preset (see `diskmark presets`)")
     run.add_argument("--profile", default="default",
-                     help="default (4 rows), peak, real (real world), demo, or stable "
-                          "(the start delays and ramp times of snow_mountain's fio article)")
+                     help="default (4 rows), peak, real (real world), demo, stable "
+                          "(the start delays and ramp times of snow_mountain's fio article), "
+                          "or sustained (one long write: where its speed fell, see --duration)")
     run.add_argument("--mix", nargs="?", const=70, type=_setting("mix"), metavar="PCT",
                      help="add the +Mix tests: PCT%% reads, the rest writes (default 70)")
     run.add_argument("--mode", choices=[m.value for m in Mode], default=DEFAULTS.mode.value,
@@ -146,6 +148,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seconds each pass measures (default: the preset's, 5)")
     run.add_argument("--interval", type=_setting("interval"), metavar="SEC",
                      help="seconds of rest between tests (default: the preset's, 5)")
+    run.add_argument("--duration", type=_setting("duration"), default=DEFAULTS.duration,
+                     metavar="SEC", help="--profile sustained: write for SEC seconds (default "
+                     f"{DEFAULTS.duration:g}), wrapping around the --size test file")
+    run.add_argument("--amount", type=_setting("amount"), metavar="SIZE",
+                     help="--profile sustained: stop once SIZE is written (e.g. 32GiB), if "
+                          "that comes before --duration")
     run.add_argument("--data", choices=[d.value for d in DataPattern], default=DEFAULTS.data.value,
                      help="test data: random (default; one buffer of random data filled once "
                           "and reused, as CrystalDiskMark's DiskSpd -Z), zeros (CDM's All "
@@ -308,7 +316,8 @@ def _settings(args: argparse.Namespace) -> Settings:
                     mode=Mode(args.mode), size=args.size, count=args.count, measure=args.measure,
                     interval=args.interval, data=DataPattern(args.data),
                     direct=not args.buffered, nocow=args.nocow, sweep=args.sweep,
-                    comment=args.comment, unstable_pct=args.unstable)
+                    comment=args.comment, unstable_pct=args.unstable,
+                    duration=args.duration, amount=args.amount)
 
 
 def sweep_leftovers() -> None:

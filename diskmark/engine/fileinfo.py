@@ -100,6 +100,19 @@ def file_layout(fd: int, disk_bytes: int | None) -> FileLayout | None:
                       min(fraction, 1.0) if fraction is not None else None)
 
 
+def test_file_layout(ws, facts) -> FileLayout | None:
+    """The layout of the workspace ``ws``'s test file on the disk ``facts`` describe, or
+    None when it cannot be opened."""
+    try:
+        fd = ws.open_test_file()
+    except OSError:
+        return None
+    try:
+        return file_layout(fd, facts.total_bytes)
+    finally:
+        os.close(fd)
+
+
 def faster_than_link(result: TestResult, facts) -> str | None:
     """A figure above what the device's link can carry came from a cache, not the disk."""
     ceiling = facts.interface_mb_s

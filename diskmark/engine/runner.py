@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-
 from diskmark import __version__, system
 from diskmark.engine import fileinfo, ioengine, parse
 from diskmark.engine.parse import pass_bounds
@@ -28,10 +27,11 @@ from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan,
                                   PlannedTest, build_plan, continuous_args, prepare_args,
                                   run_args)
 from diskmark.engine.process import WATCHDOG_S, FioProcess
+from diskmark.engine.sustained import run_sustained
 from diskmark.engine.target import TargetCheck, open_target
 from diskmark.engine.workspace import Workspace
 from diskmark.formatting import cpu_limit_text
-from diskmark.model import (MIB, Event, FileLayout, Notice, Op, Phase, Progress, RunFinished,
+from diskmark.model import (MIB, Event, Notice, Op, Phase, Progress, RunFinished,
                             RunResult, SessionResult, Status, TestFinished, TestResult,
                             TestStarted)
 from diskmark.presets import PresetCatalog, load_catalog
@@ -148,13 +148,14 @@ class Engine:
         self._wake = asyncio.Event()
         mem = fileinfo.meminfo()
         self._pending_at_start = mem.get("Dirty", 0) + mem.get("Writeback", 0)
-        prep_guess = plan.settings.size / PREP_RATE_GUESS
+        prep_guess = 0.0 if plan.sustained else plan.settings.size / PREP_RATE_GUESS
         eta = Eta(prep_guess + plan.total_seconds())
         ws = check.workspace
         try:
             await asyncio.to_thread(ws.create_test_file, plan.settings.size)
             await self._prepare(fio, plan, session, ws, eta, prep_guess, emit)
-            session.test_file = await asyncio.to_thread(_layout, ws, session.system)
+            session.test_file = await asyncio.to_thread(fileinfo.test_file_layout, ws,
+                                                      session.system)
             if session.test_file and session.test_file.fragmented:
                 note = (f"The test file is fragmented ({session.test_file.fragments} pieces): "
                         f"sequential figures may be lower than the device can do.")
@@ -193,6 +194,8 @@ class Engine:
 
     async def _prepare(self, fio: Fio, plan: Plan, session: SessionResult, ws: Workspace,
                        eta: Eta, guess: float, emit: EventSink) -> None:
+        if plan.sustained:  # it must meet the drive's cache empty: nothing is written first
+            return
         size = plan.settings.size
         eta.begin(guess)
         started = time.monotonic()
@@ -278,7 +281,9 @@ class Engine:
                             fio_command=run_args(fio.path, plan, test, session.ioengine),
                             unstable_pct=plan.settings.unstable_pct)
         emit(TestStarted(test.index, result))
-        if plan.process_per_pass(test):
+        if plan.sustained:
+            await run_sustained(self, fio.path, plan, session.ioengine, test, result, ws, eta, emit)
+        elif plan.process_per_pass(test):
             for n in range(plan.settings.count + 1):
                 self._record(test, result, n, await self._run_pass(fio, plan, session, test, n,
                                                                    ws, eta, emit), emit)
@@ -485,14 +490,3 @@ class Engine:
             raise FioFailed(fio_failure(what, outcome.returncode, outcome.stderr,
                                          outcome.noise, last))
         return last
-
-
-def _layout(ws: Workspace, facts) -> FileLayout | None:
-    try:
-        fd = ws.open_test_file()
-    except OSError:
-        return None
-    try:
-        return fileinfo.file_layout(fd, facts.total_bytes)
-    finally:
-        os.close(fd)
