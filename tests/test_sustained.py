@@ -232,7 +232,10 @@ def _into_group(procs: Path | None):
 @pytest.mark.slow
 def test_real_buffered_write_into_a_slow_disk_has_a_knee(tmp_path, no_leftovers):
     """Through the page cache into an ext4 whose device writes 96 MiB/s: fio writes at
-    memory speed until about dirty_bytes are dirty, then no faster than the disk takes it."""
+    memory speed until the kernel holds it back, then no faster than the disk takes it.
+    That happens at about dirty_bytes (1 GiB), or earlier: a new device's own share of the
+    dirty limit starts small, and writeback from 512 MiB on costs a 2-core machine's fio
+    CPU; either way it is a real knee, which is what this test asks for."""
     _need_root_loop()
     from faults import dirty_limits, majmin, writeback_throttle
     from mounts import loop_mount, tmpfs_mount
@@ -265,7 +268,7 @@ def test_real_buffered_write_into_a_slow_disk_has_a_knee(tmp_path, no_leftovers)
     assert sus.knee is not None, f"no knee in {sus.mb_s}"
     knee = sus.knee
     assert knee.after_mb_s < KNEE_RATIO * knee.before_mb_s
-    assert 512 * MIB < knee.written_bytes < 1.5 * GIB, knee  # about dirty_bytes
+    assert 256 * MIB < knee.written_bytes < 1.5 * GIB, knee  # at most about dirty_bytes
     assert knee.after_mb_s < 2 * rate / 1e6, knee  # the disk's speed, not memory's
 
 
