@@ -89,6 +89,31 @@ def format_bytes(n: int, digits: int = 1) -> str:
     return f"{int(value)} B" if unit == "B" else f"{value:.{digits}f} {unit}"
 
 
+def _mb_s_words(value: float) -> str:
+    return f"{value:,.0f} MB/s" if value >= 100 else f"{value:.1f} MB/s"
+
+
+def knee_text(seconds: float, written_bytes: int, before_mb_s: float, after_mb_s: float) -> str:
+    """A sustained write's knee in one line: how much it wrote before throughput fell and
+    stayed down, when, and the levels before and after."""
+    pct = after_mb_s / before_mb_s * 100 if before_mb_s else 0.0
+    return (f"Knee after {format_bytes(written_bytes)} ({seconds:.1f} s): "
+            f"{_mb_s_words(before_mb_s)} before, {_mb_s_words(after_mb_s)} after ({pct:.0f}%)")
+
+
+def steady_text(mb_s: float) -> str:
+    return f"No knee: steady at {_mb_s_words(mb_s)}"
+
+
+def written_text(written_bytes: int, seconds: float, file_bytes: int) -> str:
+    """How much a sustained write wrote, and whether it went round its test file again."""
+    text = f"Wrote {format_bytes(written_bytes)} in {seconds:.1f} s"
+    if file_bytes and written_bytes > file_bytes:
+        text += (f", {written_bytes / file_bytes:.1f} times the {size_text(file_bytes)} test "
+                 f"file (it starts again at the beginning when it reaches the end)")
+    return text
+
+
 def format_duration(seconds: float) -> str:
     """``1:05`` or ``1:02:05``: compact enough for a status line."""
     seconds = max(int(round(seconds)), 0)

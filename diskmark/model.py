@@ -23,6 +23,7 @@ from diskmark.formatting import dip_notes, unstable_text
 from diskmark.settings import (COUNT_MAX, COUNT_MIN, DIP_THRESHOLD_PCT, MIX_RATIOS, SWEEP_DEPTHS,
                                UNSTABLE_MAX, UNSTABLE_MIN, UNSTABLE_PCT, DataPattern, Mode, Op,
                                Settings)
+from diskmark.sustained import Sustained
 from diskmark.units import (GIB, KIB, MIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, SIZES, Unit,
                             format_size, parse_size)
 
@@ -253,6 +254,7 @@ class TestResult:
     unstable_pct: float = UNSTABLE_PCT
     #: why the CPU, not the drive, set the best figure (None: it did not, or unknown)
     cpu_limited: str | None = None
+    sustained: Sustained | None = None  # a sustained write's MB/s over time and its knee
 
     @property
     def label(self) -> str:
@@ -305,6 +307,8 @@ class TestResult:
     def dips(self) -> list[tuple[int, list[tuple[int, float]]]]:
         """``(pass, [(second, MB/s), …])`` for every pass with bandwidth dips (see
         :meth:`RunResult.dips`)."""
+        if self.sustained is not None:  # its fall is its knee, not a dip
+            return []
         return [(n, found) for n, run in enumerate(self.runs, 1) if (found := run.dips())]
 
     def to_dict(self) -> dict[str, Any]:
@@ -338,6 +342,7 @@ class TestResult:
             "cpu_limited": self.cpu_limited,
             "dips": dip_notes(self.dips(), DIP_THRESHOLD_PCT),
             "error": self.error,
+            "sustained": self.sustained.to_dict() if self.sustained else None,
         }
 
     @classmethod
@@ -356,6 +361,7 @@ class TestResult:
             error=d.get("error"),
             unstable_pct=float(d.get("unstable_threshold_pct", UNSTABLE_PCT)),
             cpu_limited=d.get("cpu_limited"),
+            sustained=Sustained.from_dict(d["sustained"]) if d.get("sustained") else None,
         )
 
 

@@ -15,10 +15,12 @@ from typing import Any
 
 from diskmark.display import json_utf8
 from diskmark.drive_text import drive_line, hot_dip_notes, warning_minutes_note
-from diskmark.formatting import (MODE_REPORT, block_label, disk_kind, dip_notes, format_bytes, format_date,
-                                 format_duration, format_figure, meter_fraction, size_text,
-                                 unstable_text)
-from diskmark.model import (DIP_THRESHOLD_PCT, GIB, MIB, Op, Phase, Progress, SessionResult,
+from diskmark.sustained_chart import chart_lines
+from diskmark.formatting import (MODE_REPORT, block_label, disk_kind, dip_notes, format_bytes,
+                                 format_date, format_duration, format_figure, knee_text,
+                                 meter_fraction, size_text, steady_text, unstable_text,
+                                 written_text)
+from diskmark.model import (DIP_THRESHOLD_PCT, GIB, MIB, Mode, Op, Phase, Progress, SessionResult,
                             Status, TestResult, Unit)
 
 __all__ = ["CPU_MARK", "CSV_FIELDS", "csv_report", "curve_report", "describe_progress",
@@ -143,6 +145,7 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
         lines.append(_group_title(op, mix))
         lines.extend(format_test_line(t) for t in tests)
         lines.append("")
+    lines.extend(sustained_lines(session))
 
     tail = []
     if session.status is Status.CANCELLED:
@@ -160,9 +163,10 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
     interval = session.interval if session.interval else (st.interval or 0)
     lines += [
         f"Profile: {session.profile_name or st.profile}",
-        f"   Test: {size_text(st.size)} (x{st.count}) [{_usage(session)}]",
-        f"   Mode: {MODE_REPORT[st.mode]}, {st.data.label} data; {_io_mode(session)}",
-        f"   Time: Measure {_seconds(measure)} sec / Interval {_seconds(interval)} sec",
+        f"   Test: {size_text(st.size)}{_passes(session)} [{_usage(session)}]",
+        f"   Mode: {MODE_REPORT[Mode.WRITE if _sustained(session) else st.mode]}, "
+        f"{st.data.label} data; {_io_mode(session)}",
+        f"   Time: {_time(session, measure, interval)}",
         f"   Date: {format_date(session.started, missing='n/a')}",
     ]
     s = session.system
@@ -177,6 +181,38 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
     if st.comment:
         lines.append(f"Comment: {st.comment}")
     return "\n".join(lines) + "\n"
+
+
+def _sustained(session: SessionResult) -> bool:
+    return any(t.sustained is not None for t in session.tests)
+
+
+def sustained_lines(session: SessionResult) -> list[str]:
+    """A sustained write: how much it wrote, and its knee or its steady level."""
+    out = []
+    for t in session.tests:
+        sus = t.sustained
+        if sus is None:
+            continue
+        knee = sus.knee
+        out += [f"[Sustained] {t.label} {t.op.value}",
+                f"  {written_text(sus.written_bytes, sus.seconds, session.settings.size)}",
+                "  " + (knee_text(knee.seconds, knee.written_bytes, knee.before_mb_s,
+                                  knee.after_mb_s) if knee else steady_text(sus.steady_mb_s)),
+                "", *chart_lines(sus.mb_s, sus.bin_s, knee.seconds if knee else None), ""]
+    return out
+
+
+def _passes(session: SessionResult) -> str:
+    return "" if _sustained(session) else f" (x{session.settings.count})"
+
+
+def _time(session: SessionResult, measure: float, interval: float) -> str:
+    st = session.settings
+    if _sustained(session):
+        amount = f" or {size_text(st.amount)}, whichever first" if st.amount else ""
+        return f"Write for {_seconds(st.duration)} sec{amount}"
+    return f"Measure {_seconds(measure)} sec / Interval {_seconds(interval)} sec"
 
 
 def _cpu(test: TestResult) -> str:

@@ -275,13 +275,31 @@ _SPEC_FIELDS = {
     "pattern": _one_of("SEQ", "RND"), "block": _check_positive, "queues": _check_positive,
     "threads": _check_positive, "startdelay": _delays, "ramp_time": _delays,
 }
+_KNEE_FIELDS = {"seconds": _figure, "written_bytes": _figure, "before_mb_s": _figure,
+                "after_mb_s": _figure}
+
+
+def _check_sustained(value: Any, where: str) -> None:
+    """A sustained write's course (diskmark.sustained): a bin width above zero, figures."""
+    _require(value, ("bin_s",), where)
+    _check_figure(value["bin_s"], f"{where} bin_s")
+    if not value["bin_s"]:
+        raise ValueError(f"{where} bin_s is zero")
+    _check_fields(value, {"mb_s": _list_of(_check_figure, "bin"), "duration_s": _figure,
+                          "amount": _optional(_check_positive), "written_bytes": _figure,
+                          "seconds": _figure}, f"{where} ")
+    if value.get("knee") is not None:
+        _require(value["knee"], tuple(_KNEE_FIELDS), f"{where} knee")
+        _check_fields(value["knee"], _KNEE_FIELDS, f"{where} knee ")
+
+
 _TEST_FIELDS = {
     "index": _check_whole, "kind": _one_of(*(op.value for op in Op)),
     "label": _check_text, "mix_read": _optional(_check_percent),
     "fio_command": _texts, "sync_seconds": _maybe_figure,
     "sync_dirty_bytes": _maybe_figure, "sync_writeback_bytes": _maybe_figure,
     "error": _optional(_check_text), "unstable_threshold_pct": _figure,
-    "cpu_limited": _optional(_check_text),
+    "cpu_limited": _optional(_check_text), "sustained": _optional(_check_sustained),
 }
 _TEST_REQUIRED = ("index", "spec", "kind", "runs")
 

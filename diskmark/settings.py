@@ -24,6 +24,10 @@ from typing import Any
 
 from diskmark.units import GIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, format_size, parse_size
 
+#: The sustained write: how long by default, and the most it may be asked to write.
+DURATION_S = 60.0
+AMOUNT_MAX = 16 * 1024 * GIB
+
 COUNT_MIN, COUNT_MAX = 1, 9
 MIX_RATIOS = list(range(10, 100, 10))
 SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # the RAID6 offset/fragmentation article swept iodepth 1/4/8/16
@@ -178,6 +182,10 @@ def _count_from_text(text: str) -> int:
         raise ValueError(f"not a whole number: {text!r}") from None
 
 
+def _amount_from_text(text: str) -> int:
+    return parse_size(text, SIZE_MIN, AMOUNT_MAX)
+
+
 def is_path(text: str) -> bool:
     return bool(text.strip()) and "\0" not in text and len(text) <= PATH_MAX
 
@@ -231,6 +239,15 @@ class Settings:
     sweep: str | None = setting(None, Rule(str, "a pattern such as RND4K", optional=True,
                                            saved=False))
     comment: str = setting("", Rule(str, "text", saved=False))
+    #: the sustained profile: write for at most this many seconds …
+    duration: float = setting(DURATION_S, Rule(
+        float, f"1 to {SECONDS_MAX:g} seconds", what="the duration", low=1, high=SECONDS_MAX,
+        unit="seconds", parse=_seconds_from_text(1)))
+    #: … or until this many bytes are written (None: as much as the time allows)
+    amount: int | None = setting(None, Rule(
+        int, f"whole MiB from {format_size(SIZE_MIN)} to {format_size(AMOUNT_MAX)}",
+        what="the amount", optional=True, low=SIZE_MIN, high=AMOUNT_MAX, unit="bytes",
+        accepts=lambda n: n % SIZE_STEP == 0, parse=_amount_from_text))
     #: R/Avg above this marks a test unstable
     unstable_pct: float = setting(UNSTABLE_PCT, Rule(
         float, f"{UNSTABLE_MIN:g} to {UNSTABLE_MAX:g} percent", what="the unstable threshold",

@@ -70,9 +70,9 @@ _BINARY_UNITS = {"": 1, "b": 1, "k": KIB, "kib": KIB, "m": MIB, "mib": MIB,
 _DECIMAL_UNITS = {"kb": "KiB", "mb": "MiB", "gb": "GiB", "tb": "TiB"}
 
 
-def parse_size(text: str) -> int:
-    """A test-file size, 16MiB to 64GiB: '16MiB', '1G', '512m', '1.5 GiB' (binary, as
-    CrystalDiskMark's).
+def parse_size(text: str, low: int = SIZE_MIN, high: int = SIZE_MAX) -> int:
+    """A test-file size, 16MiB to 64GiB (or ``low`` to ``high``): '16MiB', '1G', '512m',
+    '1.5 GiB' (binary, as CrystalDiskMark's).
 
     'MB' and 'GB' are refused rather than guessed at: diskmark's MB is 1,000,000 bytes (as in
     MB/s), so reading '16mb' as 16 MiB would be wrong one way or the other. The size must be
@@ -94,10 +94,10 @@ def parse_size(text: str) -> int:
     if mult is None or number <= 0:
         raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
     nbytes = number * mult
-    if not SIZE_MIN <= nbytes <= SIZE_MAX:
+    if not low <= nbytes <= high:
         shown = format_size(int(nbytes)) if nbytes.denominator == 1 else text.strip()
-        raise ValueError(f"size must be between {format_size(SIZE_MIN)} and "
-                         f"{format_size(SIZE_MAX)}, not {shown}")
+        raise ValueError(f"size must be between {format_size(low)} and "
+                         f"{format_size(high)}, not {shown}")
     if nbytes.denominator != 1 or nbytes % SIZE_STEP:
         below = math.floor(nbytes / SIZE_STEP) * SIZE_STEP
         raise ValueError(f"{text.strip()!r}: test sizes are whole MiB, as fio lays the test "

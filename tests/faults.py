@@ -285,3 +285,65 @@ def phase_target(tmp_path: Path, phase: str):
             yield mnt, procs
         finally:
             throttle.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def writeback_throttle(device_majmin: str, bytes_per_s: int):
+    """Every write to one device capped, the kernel's writeback of the page cache included:
+    a slow disk under a fast page cache. With cgroup v1 (no cgroup writeback) the flusher
+    threads work in the root block-I/O group, so the cap goes there, for this device only;
+    with v2 a group of its own gets memory and io, so that the pages its processes dirty
+    are written back under its cap. Yields ``(procs, lift)``: the ``cgroup.procs`` file to
+    put a process in (None: every process is capped) and a function that lifts the cap (a
+    flush afterwards need not wait). Raises RuntimeError saying why it cannot be made."""
+    v1 = Path("/sys/fs/cgroup/blkio")
+    v2 = Path("/sys/fs/cgroup")
+    if (v1 / "blkio.throttle.write_bps_device").exists():
+        limit = v1 / "blkio.throttle.write_bps_device"
+        limit.write_text(f"{device_majmin} {bytes_per_s}\n")
+        try:
+            yield None, lambda: limit.write_text(f"{device_majmin} 0\n")
+        finally:
+            limit.write_text(f"{device_majmin} 0\n")
+        return
+    if not (v2 / "cgroup.controllers").exists() or not {"io", "memory"} <= set(
+            (v2 / "cgroup.controllers").read_text().split()):
+        raise RuntimeError("no block-I/O cgroup controller with writeback (v1 blkio, or v2 "
+                           "io and memory) here")
+    try:
+        (v2 / "cgroup.subtree_control").write_text("+io +memory\n")
+    except OSError:
+        pass
+    group = v2 / f"diskmark-test-{os.getpid()}-{threading.get_ident() % 10000}"
+    group.mkdir()
+    limit = group / "io.max"
+    limit.write_text(f"{device_majmin} wbps={bytes_per_s}\n")
+    try:
+        yield group / "cgroup.procs", lambda: limit.write_text(f"{device_majmin} wbps=max\n")
+    finally:
+        for _ in range(50):
+            try:
+                group.rmdir()
+                break
+            except OSError:  # processes still leaving it
+                time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def dirty_limits(dirty_bytes: int, background_bytes: int):
+    """The kernel's dirty-page limits (vm.dirty_bytes, vm.dirty_background_bytes) lowered
+    for the block, and put back as they were afterwards, whatever happens: a writer through
+    the page cache is held back to the disk's speed once this much is dirty."""
+    vm = Path("/proc/sys/vm")
+    names = ("dirty_bytes", "dirty_ratio", "dirty_background_bytes", "dirty_background_ratio")
+    before = {name: (vm / name).read_text().strip() for name in names}
+    try:
+        (vm / "dirty_bytes").write_text(f"{dirty_bytes}\n")
+        (vm / "dirty_background_bytes").write_text(f"{background_bytes}\n")
+        yield
+    finally:
+        # writing one of a pair zeroes the other: write back whichever was in use
+        for pair in (("dirty_bytes", "dirty_ratio"),
+                     ("dirty_background_bytes", "dirty_background_ratio")):
+            name = pair[0] if before[pair[0]] != "0" else pair[1]
+            (vm / name).write_text(before[name] + "\n")

@@ -15,6 +15,9 @@ from diskmark.display import shown
 from diskmark.formatting import mix_label
 from diskmark.model import COUNT_MAX, COUNT_MIN, MIX_RATIOS, SIZES, Unit, format_size
 
+#: Seconds the Sustained Write profile can be set to write from the palette.
+SUSTAINED_CHOICES = [30, 60, 120, 300, 600, 1800]
+
 if TYPE_CHECKING:
     from diskmark.app.app import DiskmarkApp
 
@@ -104,6 +107,10 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
     for s in INTERVAL_CHOICES:
         yield (f"Interval time: {s} s", "Seconds of rest between tests",
                partial(app.change_settings, interval=float(s)), False)
+    for s in SUSTAINED_CHOICES:
+        yield (f"Sustained write: {s} s", "How long the Sustained Write profile writes "
+               "(it stops early at an amount only when one is set)",
+               partial(app.change_settings, duration=float(s)), False)
     for pct in UNSTABLE_CHOICES:
         yield (f"Unstable when passes differ by > {pct}%", "The threshold of the ~ mark (R/Avg)",
                partial(app.change_settings, unstable_pct=float(pct)), False)

@@ -21,6 +21,7 @@ from diskmark.model import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode
 from diskmark.settings import text_parser
 
 from diskmark.cli import fleet
+from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
                                  EXIT_USAGE, ProgressLine, error, exit_code_for, gate, out,
@@ -34,41 +35,6 @@ DEFAULTS = Settings()
 #: or SSH session closing, Ctrl+\. A second one stops fio at once. SIGKILL cannot be caught:
 #: fio dies with diskmark, and the next start removes the test file.
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
-
-RUN_EPILOG = """\
-examples:
-  diskmark run --target /mnt/usb --size 256MiB --count 1
-  diskmark run --target . --profile peak --unit IOPS
-  diskmark run --target /data --format json --output result.json
-  diskmark run --target /dev/shm --buffered          # tmpfs/ramfs need buffered I/O
-  diskmark run --target /data --sweep RND4K --mode read --unit IOPS   # queue-depth curve
-  diskmark run --target /data --save-baseline "new NVMe" --note "fw 4B2QGXA7"
-  diskmark run --target /data --compare "new NVMe" --fail-on-regression 10   # CI gate
-  diskmark run --target /dev/sdb --destroy-data /dev/sdb   # writes too: ERASES /dev/sdb
-
-figures: MB/s = 1,000,000 bytes/s (as CrystalDiskMark); sizes are binary (MiB, GiB).
-Each test runs one discarded warm-up pass, then COUNT passes; the best pass is reported
-(the lowest latency separately). Progress goes to stderr, the report to stdout.
-
-Every finished run is kept in the history (see `diskmark baselines --help`).
-
-devices: --target /dev/sdb measures the device's first SIZE bytes as they are (no test
-file); reads change nothing. Writes destroy its data: they need --destroy-data naming the
-same device (else rw runs the reads only, write and --mix are refused) and never run while
-it or a partition is mounted, swap or held (LVM, md). Needs its group (usually disk) or root.
-
-comparing (--compare, --fail-on-regression): one rule for MB/s, IOPS and latency. X% worse
-means the figure delivers X% less than the baseline: MB/s or IOPS X% lower, or latency so
-much higher that 1/latency is X% lower (twice the latency is 50% worse, as half the MB/s
-is). "same" means neither side is more than the noise band below the other; the band is
-the passes' own spread (R/Avg) where it is known, else 3%.
-
-exit status: 0 done, 1 benchmark failed, 2 bad arguments, unusable target or unknown
-baseline (nothing started), 3 a test worse than the --compare baseline by more than
---fail-on-regression PCT, 130 interrupted (Ctrl+C, SIGTERM, SIGHUP or SIGQUIT; fio is
-stopped and the test file removed; a second Ctrl+C stops fio at once), 141 stdout's reader
-went away (e.g. `| head -1`; the run is still kept).
-"""
 
 
 def _setting(name: str):
@@ -142,8 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--preset", default="default",
                      help="test set: default, nvme, flash or a user preset (see `diskmark presets`)")
     run.add_argument("--profile", default="default",
-                     help="default (4 rows), peak, real (real world), demo, or stable "
-                          "(the start delays and ramp times of snow_mountain's fio article)")
+                     help="default (4 rows), peak, real (real world), demo, stable "
+                          "(the start delays and ramp times of snow_mountain's fio article), "
+                          "or sustained (one long write: where its speed fell, see --duration)")
     run.add_argument("--mix", nargs="?", const=70, type=_setting("mix"), metavar="PCT",
                      help="add the +Mix tests: PCT%% reads, the rest writes (default 70)")
     run.add_argument("--mode", choices=[m.value for m in Mode], default=DEFAULTS.mode.value,
@@ -158,6 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
                      help="seconds each pass measures (default: the preset's, 5)")
     run.add_argument("--interval", type=_setting("interval"), metavar="SEC",
                      help="seconds of rest between tests (default: the preset's, 5)")
+    run.add_argument("--duration", type=_setting("duration"), default=DEFAULTS.duration,
+                     metavar="SEC", help="--profile sustained: write for SEC seconds (default "
+                     f"{DEFAULTS.duration:g}), wrapping around the --size test file")
+    run.add_argument("--amount", type=_setting("amount"), metavar="SIZE",
+                     help="--profile sustained: stop once SIZE is written (e.g. 32GiB), if "
+                          "that comes before --duration")
     run.add_argument("--data", choices=[d.value for d in DataPattern], default=DEFAULTS.data.value,
                      help="test data: random (default; one buffer of random data filled once "
                           "and reused, as CrystalDiskMark's DiskSpd -Z), zeros (CDM's All "
@@ -321,7 +294,8 @@ def _settings(args: argparse.Namespace) -> Settings:
                     mode=Mode(args.mode), size=args.size, count=args.count, measure=args.measure,
                     interval=args.interval, data=DataPattern(args.data),
                     direct=not args.buffered, nocow=args.nocow, sweep=args.sweep,
-                    comment=args.comment, unstable_pct=args.unstable)
+                    comment=args.comment, unstable_pct=args.unstable,
+                    duration=args.duration, amount=args.amount)
 
 
 def sweep_leftovers() -> None:

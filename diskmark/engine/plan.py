@@ -15,6 +15,14 @@ Every pass is time-based (``--time_based --runtime``): a slow device cannot stal
 fast one keeps measuring. fio is given no path: it runs inside the session's private
 directory and opens :data:`TEST_FILE` (see :mod:`diskmark.engine.workspace`); a block device
 is the exception, named by its /dev path (see :mod:`diskmark.engine.device`).
+
+The sustained profile is one write, no warm-up and no passes: it runs for the settings'
+``duration`` or until ``amount`` bytes are written, whichever comes first, without a
+prepared file (writing the file first would fill the very cache it is there to find). It
+writes the test file of ``size`` from its start and wraps around to the start again when
+time is left at its end, as CrystalDiskMark-like tools do, so it needs no more free space
+than any other test; a drive may treat rewritten blocks differently from new ones, so give a
+``size`` at least the amount you expect it to write to see new blocks only.
 """
 
 from __future__ import annotations
@@ -71,6 +79,11 @@ class Plan:
     #: fio's --readonly: a device nobody consented to write, so fio itself refuses writes
     readonly: bool = False
 
+    @property
+    def sustained(self) -> bool:
+        """One long write drawn over time (see the module's docstring), not CDM's passes."""
+        return self.profile.layout == "sustained"
+
     def pass_seconds(self, test: PlannedTest) -> float:
         """What fio must spend on one pass: start delay, ramp time, measuring."""
         delay, ramp = test.spec.delays(test.op)
@@ -85,6 +98,8 @@ class Plan:
         return self.settings.count + 1 if self.process_per_pass(test) else 1
 
     def test_seconds(self, test: PlannedTest) -> float:
+        if self.sustained:
+            return self.settings.duration + PROCESS_OVERHEAD_S
         return ((1 + self.settings.count) * self.pass_seconds(test)
                 + self.processes(test) * PROCESS_OVERHEAD_S)
 
@@ -118,6 +133,13 @@ def build_plan(preset: Preset, settings: Settings) -> Plan:
             raise ValueError(f"profile {profile.id!r} has no row {settings.only_test}")
         rows = [rows[settings.only_test]]
     planned: list[PlannedTest] = []
+    if profile.layout == "sustained":
+        if settings.mode is Mode.READ:
+            raise ValueError(f"the {profile.name} profile only writes: choose the mode rw "
+                             f"or write, not read")
+        row, spec = rows[0]
+        return Plan(preset, profile, settings, measure, interval,
+                    (PlannedTest(0, row, spec, Op.WRITE),))
     for op in operations(settings.mode):
         for row, spec in rows:
             planned.append(PlannedTest(len(planned), row, spec, op))
@@ -162,14 +184,16 @@ def prepare_args(fio: str, settings: Settings, ioengine: str = DEFAULT_IOENGINE)
             "--bs=1M", "--iodepth=8", "--fallocate=none", "--end_fsync=1", *_OUTPUT]
 
 
-def _job_options(plan: Plan, test: PlannedTest, ioengine: str, runtime: float) -> list[str]:
+def _job_options(plan: Plan, test: PlannedTest, ioengine: str, runtime: float,
+                 time_based: bool = True) -> list[str]:
     spec = test.spec
     args = [*_common(plan.settings, ioengine, data_args(plan.settings.data), plan.filename),
             *(["--readonly"] if plan.readonly else []), f"--rw={test.rw()}"]
     if test.mix_read is not None:
         args.append(f"--rwmixread={test.mix_read}")
     args += [f"--bs={spec.block}", f"--iodepth={spec.queues}", f"--numjobs={spec.threads}",
-             "--group_reporting", "--time_based", f"--runtime={_secs(runtime)}",
+             "--group_reporting", *(["--time_based"] if time_based else []),
+             f"--runtime={_secs(runtime)}",
              "--randrepeat=0", "--norandommap"]
     delay, ramp = spec.delays(test.op)
     if delay:
@@ -186,6 +210,8 @@ def job_name(test: PlannedTest) -> str:
 def run_args(fio: str, plan: Plan, test: PlannedTest, ioengine: str = DEFAULT_IOENGINE) -> list[str]:
     """One pass of one test, as a user would run it by hand in the target directory; this
     is the command shown with every result, and what a test with delays runs per pass."""
+    if plan.sustained:
+        return sustained_args(fio, plan, test, ioengine, status=False)
     return [fio, f"--name={job_name(test)}", *_job_options(plan, test, ioengine, plan.measure),
             *_OUTPUT]
 
@@ -198,6 +224,23 @@ def continuous_args(fio: str, plan: Plan, test: PlannedTest,
     runtime = (plan.settings.count + 1) * plan.measure
     return [fio, f"--name={job_name(test)}", *_job_options(plan, test, ioengine, runtime),
             "--output-format=json+", f"--status-interval={STATUS_MS}ms"]
+
+
+def sustained_args(fio: str, plan: Plan, test: PlannedTest, ioengine: str = DEFAULT_IOENGINE,
+                   status: bool = True) -> list[str]:
+    """The sustained write, with a status object every :data:`STATUS_MS` to draw it over
+    time (``status=False``: the command as a user would run it by hand). Time-based, it
+    wraps around the test file while time is left; with an amount it is bounded by
+    ``io_size`` instead (which wraps too) and ``runtime`` still ends it, whichever comes
+    first (fio 3.33 ignores ``io_size`` and ``number_ios`` once ``time_based`` is on)."""
+    settings = plan.settings
+    amount = settings.amount
+    args = [fio, f"--name={job_name(test)}",
+            *_job_options(plan, test, ioengine, settings.duration, time_based=amount is None)]
+    if amount is not None:
+        args.append(f"--io_size={amount}")
+    out = ["--output-format=json", f"--status-interval={STATUS_MS}ms"] if status else _OUTPUT
+    return [*args, *out]
 
 
 def _secs(value: float) -> str:

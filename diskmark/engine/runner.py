@@ -28,6 +28,7 @@ from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan,
                                   PlannedTest, build_plan, continuous_args, prepare_args,
                                   run_args)
 from diskmark.engine.process import WATCHDOG_S, FioProcess
+from diskmark.engine.sustained import run_sustained
 from diskmark.engine.target import TargetCheck, open_target
 from diskmark.engine.workspace import Workspace
 from diskmark.formatting import cpu_limit_text
@@ -150,7 +151,7 @@ class Engine:
         self._wake = asyncio.Event()
         mem = fileinfo.meminfo()
         self._pending_at_start = mem.get("Dirty", 0) + mem.get("Writeback", 0)
-        prep_guess = 0.0 if check.device else plan.settings.size / PREP_RATE_GUESS
+        prep_guess = 0.0 if check.device or plan.sustained else plan.settings.size / PREP_RATE_GUESS
         eta = Eta(prep_guess + plan.total_seconds())
         ws = check.workspace
         try:
@@ -197,6 +198,8 @@ class Engine:
 
     async def _prepare(self, fio: Fio, plan: Plan, session: SessionResult, ws: Workspace,
                        eta: Eta, guess: float, emit: EventSink) -> None:
+        if plan.sustained:  # it must meet the drive's cache empty: nothing is written first
+            return
         size = plan.settings.size
         eta.begin(guess)
         started = time.monotonic()
@@ -282,7 +285,9 @@ class Engine:
                             fio_command=run_args(fio.path, plan, test, session.ioengine),
                             unstable_pct=plan.settings.unstable_pct)
         emit(TestStarted(test.index, result))
-        if plan.process_per_pass(test):
+        if plan.sustained:
+            await run_sustained(self, fio.path, plan, session.ioengine, test, result, ws, eta, emit)
+        elif plan.process_per_pass(test):
             for n in range(plan.settings.count + 1):
                 self._record(test, result, n, await self._run_pass(fio, plan, session, test, n,
                                                                    ws, eta, emit), emit)
@@ -489,4 +494,3 @@ class Engine:
             raise FioFailed(fio_failure(what, outcome.returncode, outcome.stderr,
                                          outcome.noise, last))
         return last
-

@@ -20,7 +20,8 @@ from diskmark.paths import user_presets_dir
 from diskmark.regular_file import read_regular_file
 
 BUILTIN_DIR = Path(__file__).parent
-LAYOUTS = ("default", "peak", "demo")  # "sweep" is built by sweep_profile, not a file
+#: "sustained": one long sequential write and its knee; "sweep" is built by sweep_profile
+LAYOUTS = ("default", "peak", "demo", "sustained")
 BLOCK_MIN, BLOCK_MAX = 4 * KIB, 8 * MIB
 QUEUES_MAX, THREADS_MAX = 512, 64
 PRESET_MAX_BYTES = 1024 * 1024  # a preset is a few hundred bytes
@@ -30,7 +31,8 @@ PRESET_MAX_BYTES = 1024 * 1024  # a preset is a few hundred bytes
 class Profile:
     id: str
     name: str
-    layout: str  # "default": a row per test; "peak": SEQ + RND in three units; "demo": one test
+    layout: str  # "default": a row per test; "peak": SEQ + RND in three units; "demo": one
+    # test; "sustained": its first test written for a duration, drawn over time
     tests: tuple[TestSpec, ...]
     mix: bool = True  # whether +Mix is offered
     measure: float | None = None  # overrides the preset's

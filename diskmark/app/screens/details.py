@@ -19,7 +19,8 @@ from diskmark.app.screens.details_drive import drive_section
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.display import shown
-from diskmark.formatting import format_bytes, format_figure, unstable_text
+from diskmark.formatting import (format_bytes, format_figure, knee_text, steady_text,
+                                 unstable_text, written_text)
 from diskmark.model import (DIP_THRESHOLD_PCT, FileLayout, Op, RunResult,
                             SessionResult, TestResult, Unit)
 
@@ -192,6 +193,14 @@ class DetailsScreen(ModalScreen[None]):
                          classes="details-note")
             return
         yield BandwidthChart(runs, id="chart")
+        sus = self.result.sustained
+        if sus is not None:  # a sustained write: how much, and where its speed fell
+            size = self.session.settings.size if self.session is not None else 0
+            knee = sus.knee
+            yield Static(f"{written_text(sus.written_bytes, sus.seconds, size)}.\n" + (
+                knee_text(knee.seconds, knee.written_bytes, knee.before_mb_s, knee.after_mb_s)
+                if knee else steady_text(sus.steady_mb_s)), id="knee",
+                classes="details-warning" if knee else "details-note", markup=False)
         notes = dip_notes(runs)
         if notes:
             yield Static(f"▲ Dips of more than {DIP_THRESHOLD_PCT:g}% below the pass's median "

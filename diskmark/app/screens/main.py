@@ -22,7 +22,7 @@ from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.formatting import MODE_LABELS, mix_label
-from diskmark.model import UNSTABLE_PCT, DataPattern, Mode, Unit
+from diskmark.model import UNSTABLE_PCT, DataPattern, Mode, Unit, format_size
 
 if TYPE_CHECKING:
     from diskmark.app.app import DiskmarkApp
@@ -131,6 +131,9 @@ class MainScreen(Screen[None]):
             parts.append("NOCOW")
         if s.unstable_pct != UNSTABLE_PCT:
             parts.append(f"~ when passes differ > {s.unstable_pct:g}%")
+        if profile.layout == "sustained":  # one write, no passes: how long, how much
+            amount = f" or {format_size(s.amount)}" if s.amount else ""
+            return " · ".join([*parts, f"write {s.duration:g} s{amount}"])
         parts.append(f"{plan_measure:g} s/pass, {plan_interval:g} s rest" if compact else
                      f"measure {plan_measure:g} s, interval {plan_interval:g} s")
         return " · ".join(parts)

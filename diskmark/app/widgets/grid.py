@@ -2,7 +2,9 @@
 
 Default: one row per test, Read | Write (| Mix) columns in the chosen unit. Peak and Real
 World: the SEQ test in MB/s, then the RND test in MB/s, IOPS and µs (four rows, fixed
-units). Demo: one test, two large tiles. The grid only displays; the app feeds it events.
+units). Demo: one test, two large tiles. Sustained: one large Write tile, the whole write's
+MB/s (its course over time and its knee are behind the tile, in the details). The grid only
+displays; the app feeds it events.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ class GridRow:
 
 def layout_rows(profile: Profile) -> list[GridRow]:
     tests = profile.tests
-    if profile.layout == "demo":
+    if profile.layout in ("demo", "sustained"):
         return [GridRow(0, tests[0])]
     if profile.layout == "peak" and len(tests) >= 2:
         seq, rnd = tests[0], tests[1]
@@ -62,6 +64,8 @@ class ResultGrid(Container):
 
     @property
     def ops(self) -> list[Op]:
+        if self.profile.layout == "sustained":
+            return [Op.WRITE]
         ops = [Op.READ, Op.WRITE]
         if self.mix_read is not None and self.profile.mix and self.profile.layout != "demo":
             ops.append(Op.MIX)
@@ -74,7 +78,7 @@ class ResultGrid(Container):
     def compose(self) -> ComposeResult:
         rows = layout_rows(self.profile)
         ops = self.ops
-        self.set_class(self.profile.layout == "demo", "-demo")
+        self.set_class(self.profile.layout in ("demo", "sustained"), "-demo")
         self.set_class(len(ops) == 3, "-mix")
         self.styles.grid_size_columns = 1 + len(ops)
         self.styles.grid_size_rows = 1 + len(rows)
@@ -101,7 +105,7 @@ class ResultGrid(Container):
     def _update_columns(self) -> None:
         width = self.size.width or self.app.size.width
         button = 13 if width >= 110 else 10
-        if self.profile.layout == "demo":
+        if self.profile.layout in ("demo", "sustained"):
             button = 12 if width >= 100 else 10
         self.styles.grid_columns = " ".join([str(button)] + ["1fr"] * len(self.ops))
 
