@@ -177,6 +177,9 @@ class Engine:
                 if note:
                     session.warnings.append(note)
                     emit(Notice(note))
+            if plan.sustained:  # its file was sparse before the write: where the write put it
+                session.test_file = await asyncio.to_thread(
+                    fileinfo.layout_of, ws.open_test_file, session.system.total_bytes)
         except Stopped:
             session.status = Status.CANCELLED
         except DiskmarkError as e:
