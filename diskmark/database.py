@@ -183,20 +183,19 @@ def _number(value: Any) -> float | None:
 
 def _spread(values: list[float]) -> float:
     """R/Avg %: range over mean, the passes' own noise (as model.Spread)."""
-    if not values:
-        return 0.0
-    mean = sum(values) / len(values)
+    mean = sum(values) / len(values) if values else 0.0
     return (max(values) - min(values)) / mean * 100 if mean else 0.0
 
 
 def _label(test: dict[str, Any]) -> str:
+    """A sustained write is indexed apart: one long average never joins a best-of-N trend."""
     label = test.get("label")
-    if isinstance(label, str) and label:
-        return label
-    spec = test.get("spec", {})
-    block = spec.get("block", 0)
-    size = f"{block // 1048576}M" if block >= 1048576 and block % 1048576 == 0 else f"{block // 1024}K"
-    return f"{spec.get('pattern')}{size} Q{spec.get('queues')}T{spec.get('threads')}"
+    if not (isinstance(label, str) and label):
+        spec = test.get("spec", {})
+        block = spec.get("block", 0)
+        size = f"{block // 1048576}M" if block >= 1048576 and not block % 1048576 else f"{block // 1024}K"
+        label = f"{spec.get('pattern')}{size} Q{spec.get('queues')}T{spec.get('threads')}"
+    return f"{label} sustained" if test.get("sustained") else label
 
 
 def _measured(document: dict[str, Any]) -> list[dict[str, Any]]:

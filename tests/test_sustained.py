@@ -189,6 +189,17 @@ def test_report_names_the_knee_and_the_json_keeps_the_series():
     assert validate_result(json.loads(json.dumps(d))).tests[0].sustained == session.tests[0].sustained
 
 
+def test_history_keeps_a_sustained_write_apart_from_the_cdm_test_of_its_shape():
+    """One long average must not join the best-of-N trend (or headline) of SEQ1M Q8T1 write."""
+    from diskmark.database import measured_figures
+
+    d = _session("direct_steady").to_dict()
+    assert [f[:2] for f in measured_figures(d)] == [("SEQ1M Q8T1 sustained", "write")]
+    for t in d["tests"]:
+        t["sustained"] = None
+    assert [f[:2] for f in measured_figures(d)] == [("SEQ1M Q8T1", "write")]
+
+
 def test_report_says_steady_without_a_knee():
     text = text_report(_session("direct_steady"))
     assert "No knee: steady at " in text
