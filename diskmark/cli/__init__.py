@@ -8,8 +8,6 @@ any command: 141 when the reader of stdout went away (see diskmark.streams).
 from __future__ import annotations
 
 import argparse
-import asyncio
-import signal
 import sys
 from pathlib import Path
 
@@ -21,6 +19,7 @@ from diskmark.model import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode
 from diskmark.settings import text_parser
 
 from diskmark.cli import fleet
+from diskmark.cli.stopping import STOP_SIGNALS, run_stoppable  # noqa: F401 (STOP_SIGNALS: the CLI's API)
 from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
@@ -31,10 +30,6 @@ __all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_REGRESSION", "EXI
            "ProgressLine", "build_parser", "exit_code_for", "main", "render"]
 
 DEFAULTS = Settings()
-#: What stops a run cleanly (fio stopped, test file removed): Ctrl+C, a kill, the terminal
-#: or SSH session closing, Ctrl+\. A second one stops fio at once. SIGKILL cannot be caught:
-#: fio dies with diskmark, and the next start removes the test file.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 
 
 def _setting(name: str):
@@ -343,27 +338,9 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
     store, reference = opened
     engine = Engine()
     progress = ProgressLine(enabled=not args.quiet)
-    interrupted = False
-
-    async def go():
-        nonlocal interrupted
-        loop = asyncio.get_running_loop()
-
-        def on_signal() -> None:
-            nonlocal interrupted
-            interrupted = True
-            engine.stop()
-
-        for sig in STOP_SIGNALS:
-            loop.add_signal_handler(sig, on_signal)
-        try:
-            return await engine.run(settings, progress.on_event, args.destroy_data)
-        finally:
-            for sig in STOP_SIGNALS:
-                loop.remove_signal_handler(sig)
-
     try:
-        session = asyncio.run(go())
+        session, interrupted = run_stoppable(
+            lambda: engine.run(settings, progress.on_event, args.destroy_data), engine.stop)
     except DiskmarkError as e:
         progress.clear()
         error(str(e))

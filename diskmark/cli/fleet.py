@@ -11,10 +11,10 @@ baseline, 130 when stopped.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 import time
 
+from diskmark.cli.stopping import run_stoppable
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
                                  EXIT_USAGE, error, exit_code_for, say)
 from diskmark.display import shown
@@ -126,29 +126,9 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     store, references = opened
     fleet = Fleet(hosts, one_at_a_time=args.one_at_a_time)
     progress = FleetProgress(enabled=not args.quiet)
-    interrupted = False
-
-    async def go():
-        nonlocal interrupted
-        from diskmark.cli import STOP_SIGNALS
-
-        loop = asyncio.get_running_loop()
-
-        def on_signal() -> None:
-            nonlocal interrupted
-            interrupted = True
-            fleet.stop()
-
-        for sig in STOP_SIGNALS:
-            loop.add_signal_handler(sig, on_signal)
-        try:
-            return await fleet.run(settings, progress.on_event)
-        finally:
-            for sig in STOP_SIGNALS:
-                loop.remove_signal_handler(sig)
-
     try:
-        result = asyncio.run(go())
+        result, interrupted = run_stoppable(lambda: fleet.run(settings, progress.on_event),
+                                            fleet.stop)
     except DiskmarkError as e:
         progress.clear()
         error(str(e))
