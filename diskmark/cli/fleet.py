@@ -11,15 +11,13 @@ baseline, 130 when stopped.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 
-from diskmark.cli.stopping import run_stoppable
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
-                                 EXIT_USAGE, error, exit_code_for, say)
+                                 EXIT_USAGE, ProgressLine, error, exit_code_for, say)
+from diskmark.cli.stopping import run_stoppable
 from diskmark.display import shown
-from diskmark.model import Notice, Progress, Status, TestFinished, Unit
-from diskmark.streams import write_err
+from diskmark.model import Progress, Status, TestFinished
 
 FLEET_HELP = """
 fleets: --host HOST[:PORT] (repeatable) or --hosts-file FILE runs the profile on every host
@@ -48,55 +46,27 @@ def wanted(args: argparse.Namespace) -> bool:
     return bool(getattr(args, "host", None) or getattr(args, "hosts_file", None))
 
 
-class FleetProgress:
+class FleetProgress(ProgressLine):
     """Progress on stderr: one live line of every host's step on a terminal, a line per
     finished test otherwise; warnings and errors always."""
 
     def __init__(self, enabled: bool = True):
-        self.enabled = enabled
-        self.tty = sys.stderr.isatty()
+        super().__init__(enabled)
         self._steps: dict[str, str] = {}
-        self._width = 0
         self._shown = 0.0
 
-    def on_event(self, host, event) -> None:
-        from diskmark.report import describe_progress, format_figure
+    def on_event(self, host, event) -> None:  # type: ignore[override]
+        from diskmark.report import describe_progress
 
-        if isinstance(event, Notice):
-            if self.enabled or event.severity in ("warning", "error"):
-                self.clear()
-                say(f"diskmark: note: {event.text}")
-            return
-        if not self.enabled:
+        if self.noticed(event) or not self.enabled:
             return
         if isinstance(event, Progress):
             self._steps[host.label] = describe_progress(event)
             if self.tty and time.monotonic() - self._shown >= 0.2:
                 self._shown = time.monotonic()
-                line = shown(" | ".join(self._steps.values()), one_line=True)[:_columns() - 1]
-                if write_err("\r" + line.ljust(self._width)):
-                    self._width = len(line)
+                self.live(" | ".join(self._steps.values()))
         elif isinstance(event, TestFinished):
-            r = event.result
-            self.clear()
-            say(f"{host.label}: {r.label:14} {r.op.value:5} "
-                f"{format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
-                f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
-                f"{format_figure(r.best_lat_us, Unit.US):>10} us")
-
-    def clear(self) -> None:
-        if self.enabled and self.tty and self._width:
-            write_err("\r" + " " * self._width + "\r")
-            self._width = 0
-
-
-def _columns() -> int:
-    import os
-
-    try:
-        return os.get_terminal_size(sys.stderr.fileno()).columns
-    except OSError:
-        return 80
+            self.finished(event.result, f"{host.label}: ")
 
 
 def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, settings,

@@ -103,26 +103,38 @@ class ProgressLine:
         self._width = 0
 
     def on_event(self, event) -> None:
-        from diskmark.report import describe_progress, format_figure
+        from diskmark.report import describe_progress
 
-        if isinstance(event, Notice):
-            if self.enabled or event.severity in LOUD_SEVERITIES:
-                self.clear()
-                say(f"diskmark: note: {event.text}")
-            return
-        if not self.enabled:
+        if self.noticed(event) or not self.enabled:
             return
         if isinstance(event, Progress) and self.tty:
-            line = shown(describe_progress(event), one_line=True)[:_columns() - 1]
-            if write_err("\r" + line.ljust(self._width)):
-                self._width = len(line)
+            self.live(describe_progress(event))
         elif isinstance(event, TestFinished):
-            r = event.result
-            line = (f"{r.label:14} {r.op.value:5} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
-                    f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
-                    f"{format_figure(r.best_lat_us, Unit.US):>10} us")
+            self.finished(event.result)
+
+    def noticed(self, event) -> bool:
+        """Say a notice (a warning or an error even with --quiet); True if ``event`` was one."""
+        if not isinstance(event, Notice):
+            return False
+        if self.enabled or event.severity in LOUD_SEVERITIES:
             self.clear()
-            say(line)
+            say(f"diskmark: note: {event.text}")
+        return True
+
+    def live(self, text: str) -> None:
+        """Replace the live line with ``text``, cut to the terminal's width."""
+        line = shown(text, one_line=True)[:_columns() - 1]
+        if write_err("\r" + line.ljust(self._width)):
+            self._width = len(line)
+
+    def finished(self, r, prefix: str = "") -> None:
+        """A finished test's line: best MB/s, IOPS and the lowest latency."""
+        from diskmark.report import format_figure
+
+        self.clear()
+        say(f"{prefix}{r.label:14} {r.op.value:5} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
+            f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
+            f"{format_figure(r.best_lat_us, Unit.US):>10} us")
 
     def clear(self) -> None:
         if self.enabled and self.tty and self._width:
