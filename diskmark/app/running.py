@@ -271,6 +271,12 @@ class Runs:
                     f"the drive, set {'it' if len(cpu) == 1 else 'them'} · ")
         return out
 
+    def action_fleet(self) -> None:
+        from diskmark.app.screens.fleet import FleetScreen
+
+        if not self.running:
+            self.push_screen(FleetScreen())
+
     def action_sweep(self) -> None:
         from diskmark.app.screens.sweep import SweepDialog
 
