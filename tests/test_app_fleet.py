@@ -88,7 +88,9 @@ async def test_closing_mid_run_stops_every_host_and_no_local_run_starts(fio_serv
         screen = await open_fleet(app, pilot, f"{a.host} {b.host}")
         await wait_until(pilot, lambda: a.files() != [] and b.files() != [], 60,
                          "the test files on both hosts")
-        assert any(s not in ("waiting", "complete") for s in screen.statuses.values())
+        steps = list(screen.statuses.values())
+        assert any(s not in ("waiting", "complete") for s in steps), steps
+        assert not any(s.startswith(h) for s in steps for h in (a.host, b.host)), steps
         app.action_run_all()  # a key falling through to the app under the fleet screen
         assert not app.running
         await pilot.press("escape")

@@ -142,7 +142,8 @@ class FleetScreen(ModalScreen[None]):
         from diskmark.report import describe_progress
 
         if isinstance(event, Progress):
-            self.statuses[host.label] = describe_progress(event)
+            text = describe_progress(event)  # the fleet's own words name the host already
+            self.statuses[host.label] = text.removeprefix(f"{host.label}: ")
         elif isinstance(event, TestFinished):
             r = event.result
             self.results[host.label][row_key(r.index, r.op, r.mix_read)] = r
