@@ -69,6 +69,8 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
         return
     yield ("Queue-depth sweep…", "One pattern at Q1 … Q32, drawn as a curve",
            app.action_sweep, True)
+    yield ("Run on several hosts (fio --server)…", "The profile on many hosts through fio's "
+           "client/server mode, side by side", app.action_fleet, True)
     yield "Choose target…", "The directory to test in", app.action_pick_target, True
     yield "Settings…", "Preset, profile, mode, +Mix, test data, times", app.action_settings, True
     for n in range(COUNT_MIN, COUNT_MAX + 1):

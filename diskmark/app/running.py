@@ -50,7 +50,7 @@ class Runs:
 
     def start_run(self, only_test: int | None) -> None:
         """All (``only_test`` None) or one row. Builds Settings; the engine does the rest."""
-        if self.running:
+        if self.running or self.fleet_open():
             return
         settings = replace(self.settings, only_test=only_test, comment=self.comment)
         try:
@@ -271,6 +271,21 @@ class Runs:
                     f"the drive, set {'it' if len(cpu) == 1 else 'them'} · ")
         return out
 
+    def action_fleet(self) -> None:
+        """The fleet screen, with the hosts typed last time in this session."""
+        from diskmark.app.screens.fleet import FleetScreen
+
+        if self.running or self.fleet_open():
+            return
+        screen = FleetScreen(getattr(self, "_fleet_hosts", ""))
+        self.push_screen(screen, lambda _: setattr(self, "_fleet_hosts", screen.hosts_text))
+
+    def fleet_open(self) -> bool:
+        """A fleet screen is up: no local run starts under it (a key falling through)."""
+        from diskmark.app.screens.fleet import FleetScreen
+
+        return any(isinstance(s, FleetScreen) for s in self.screen_stack)
+
     def action_sweep(self) -> None:
         from diskmark.app.screens.sweep import SweepDialog
 
@@ -292,7 +307,7 @@ class Runs:
         """Run ``pattern`` at every queue depth; results go to a SweepScreen, never the grid."""
         from diskmark.app.screens.sweep import SweepScreen
 
-        if self.running:
+        if self.running or self.fleet_open():
             return
         settings = replace(self.settings, sweep=pattern, mode=mode, mix=None, only_test=None,
                            comment=self.comment)

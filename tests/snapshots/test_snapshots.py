@@ -619,3 +619,15 @@ def test_dialog_keeps_the_window_behind_in_place(snap_compare):
         assert app.screen_stack[0].query_one("#all").region.x == before
 
     check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+@SIZES
+def test_fleet_screen_empty(snap_compare, size):
+    app = make()
+
+    async def run(pilot):
+        app.action_fleet()
+        await settle(pilot, lambda: type(app.screen).__name__ == "FleetScreen", "the fleet screen")
+        assert "Type the hosts" in str(app.screen.query_one("#fleet-status").render())
+
+    check(app, snap_compare(app, terminal_size=size, run_before=run))
