@@ -104,18 +104,19 @@ class Workspace:
             except OSError:
                 _forget(record)
                 raise
+            replaced = TargetError(f"The test directory in {target} was replaced by another "
+                                   f"program as it was made; diskmark left it alone.")
             try:
                 fd = os.open(name, _DIR_FLAGS, dir_fd=target_fd)
-            except OSError:
+            except OSError as e:  # a symlink or a file put in its place: not ours either
                 _rmdir_quietly(target_fd, name)
                 _forget(record)
-                raise
+                raise replaced if e.errno in (errno.ENOTDIR, errno.ELOOP) else e from None
             st = os.fstat(fd)
             if st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode):
                 os.close(fd)  # someone replaced it between mkdir and open: not ours
                 _forget(record)
-                raise TargetError(f"The test directory in {target} was replaced by another "
-                                  f"program as it was made; diskmark left it alone.")
+                raise replaced
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:  # another diskmark's sweep holds it: it goes; try anew
