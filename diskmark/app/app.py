@@ -103,7 +103,8 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
         self.persist = persist
         self.catalog = catalog if catalog is not None else load_catalog()
         self._fix_preset_choice()
-        self.engine = engine_factory() if engine_factory else _default_engine(self.catalog)
+        self._engine_factory = engine_factory or (lambda: _default_engine(self.catalog))
+        self._engine: Any = None
         self.facts_provider = facts_provider or default_facts
         self.history: list[SessionResult] = []  # this process's runs; the store keeps all
         self.store = store if store is not None else Store()
@@ -136,6 +137,14 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
         self._theme_started = False
         self._main: MainScreen | None = None
 
+    @property
+    def engine(self) -> Any:
+        """The engine, made when first needed: importing it (fio's runner, its parser, the
+        workspace) costs a sixth of the first frame, which never uses it."""
+        if self._engine is None:
+            self._engine = self._engine_factory()
+        return self._engine
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's palette entries, less the two diskmark has its own of: "Keys" (our help
         lists diskmark's keys) and "Screenshot" (ours never replaces a file)."""
@@ -146,6 +155,9 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
     # --- screens --------------------------------------------------------------------------
 
     def get_default_screen(self) -> MainScreen:
+        # The size classes before anything is styled (the terminal's size is known here):
+        # set at the first resize instead, they restyled the whole window once more.
+        self._size_classes(*self.size, update=False)
         self._main = MainScreen()
         return self._main
 
@@ -232,10 +244,13 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
         """Adapt to the terminal: narrower controls below 100 columns, borderless tiles and
         a one-line comment below 34 lines."""
         width, height = event.size
-        self.set_class(width < 100, "-narrow")
-        self.set_class(height < 34, "-short")
+        self._size_classes(width, height)
         if self._main is not None and self._main.is_mounted:
             self._main.adapt(width, height)
+
+    def _size_classes(self, width: int, height: int, update: bool = True) -> None:
+        self.set_class(width < 100, "-narrow", update=update)
+        self.set_class(height < 34, "-short", update=update)
 
     @property
     def preset(self):
