@@ -3,6 +3,7 @@ reached and left by keys, and the palette offers every selector. The real app, n
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,3 +107,35 @@ async def test_the_palette_has_count_size_and_comment_and_counts_right(tmp_path)
         titles["Comment…"][2]()
         await pilot.pause()
         assert app.focused is app.query_one("#comment")
+
+
+class DrawsAtOnce(DiskmarkApp):
+    """The app as a terminal starts it (it does not wait for its main screen while it
+    mounts), with keys the user typed ahead queued before the main screen has composed."""
+
+    CSS_PATH = str(Path(sys.modules[DiskmarkApp.__module__].__file__).parent / DiskmarkApp.CSS_PATH)
+    wait_for_main = False
+    early: list[bool] = []
+
+    async def on_mount(self) -> None:
+        await super().on_mount()
+        self.early.append(not self._main_up)
+        key = events.Key("n", "n")  # n: into the comment, which must be there
+        key.set_sender(self)
+        self._driver.send_message(key)
+
+
+async def test_keys_typed_before_the_window_is_up_wait_for_it(tmp_path):
+    target = tmp_path / "target"
+    target.mkdir()
+    app = DrawsAtOnce(settings=Settings(target=str(target), size=16 * MIB, count=1),
+                      persist=False)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(100):
+            if app.focused is not None and app.focused.id == "comment":
+                break
+            await pilot.pause(0.02)
+        assert app.early == [True], "the key was queued before the main screen was up"
+        assert app.return_code is None, "the app crashed"
+        assert app.focused is not None and app.focused.id == "comment", (
+            f"n was lost: the focus is on {app.focused!r}")

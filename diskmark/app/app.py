@@ -79,6 +79,9 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
     IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline",
                            "sweep", "save_report", "copy_report"})
 
+    #: Whether mounting waits for the main screen (None: only when headless).
+    wait_for_main: bool | None = None
+
     #: A run or a sweep is under way; the watcher switches the controls.
     running: var[bool] = var(False, init=False)
 
@@ -136,6 +139,8 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
         self._preset_theme(state.theme)
         self._theme_started = False
         self._main: MainScreen | None = None
+        self._main_up = False  # the main screen has mounted
+        self._early_keys: list[events.Key] = []
 
     @property
     def engine(self) -> Any:
@@ -188,9 +193,13 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
                        markup=False)
 
     async def on_mount(self) -> None:
-        # The main screen composes in its own task: the app is ready (for a pilot, a
-        # screenshot or the first key) only once the window is all there.
-        await AwaitMount(self.main, [self.main])
+        # The main screen composes in its own task. In a terminal the app does not wait for
+        # it: while the app mounts nothing is displayed, so a window laid out and drawn in
+        # that time was drawn for nothing, then drawn again in pieces (60 ms of the first
+        # frame); keys typed before the window is there wait for it (on_event). Headless (a
+        # pilot, a snapshot) the app is ready only once the window is all there.
+        if self.wait_for_main if self.wait_for_main is not None else self.is_headless:
+            await AwaitMount(self.main, [self.main])
         self._start_theme()
         if not self.is_headless:
             loop = asyncio.get_running_loop()
@@ -198,9 +207,26 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
                 loop.add_signal_handler(sig, self._on_stop_signal)
             loop.add_signal_handler(signal.SIGHUP, self._on_hangup)
 
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not self._main_up:
+            self._early_keys.append(event)  # typed ahead: replayed once the window is up
+            return
+        await super().on_event(event)
+
+    def _replay_early_keys(self) -> None:
+        """Once the window is drawn and its focus set, as if typed now."""
+        for early in self._early_keys:
+            key = events.Key(early.key, early.character)
+            key.set_sender(self)  # as the driver sends it: a sender lets the key bubble back
+            self.post_message(key)
+        self._early_keys.clear()
+
     def main_screen_ready(self) -> None:
-        """The main screen is up: what it shows next (facts, the baseline compared with,
-        the notices) and the start-up clean-up, none of which the first frame waits for."""
+        """The main screen is up: the keys typed ahead, what it shows next (facts, the
+        baseline compared with, the notices) and the start-up clean-up, none of which the
+        first frame waits for."""
+        self._main_up = True
+        self.call_after_refresh(self._replay_early_keys)
         self._start_theme()
         self._restore_baseline(self._wanted_baseline)
         for notice in self._notices:
