@@ -10,24 +10,21 @@ only waits for it.
 
 from __future__ import annotations
 
-import asyncio
-import os
-import signal
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from textual import events, work
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.notifications import SeverityLevel
 from textual.reactive import var
 from textual.screen import Screen
-from textual.widget import AwaitMount
 from textual.widgets import Input
 
 from diskmark.app.commands import DiskmarkCommands
 from diskmark.app.comparing import Comparing
+from diskmark.app.lifetime import Lifetime
 from diskmark.app.target import Target, default_facts
 from diskmark.app.theming import Theming
 from diskmark.app import keys
@@ -40,7 +37,6 @@ from diskmark.app.widgets.status import StatusLine
 from diskmark.compare import Comparison
 from diskmark.display import shown
 from diskmark.engine.plan import times as plan_times
-from diskmark.engine.workspace import sweep_register
 from diskmark.model import Op, SessionResult, Settings, SystemFacts, TestResult, Unit
 from diskmark.presets import PresetCatalog, Profile, load_catalog
 from diskmark.store import Entry, Store
@@ -51,8 +47,6 @@ if TYPE_CHECKING:
 EngineFactory = Callable[[], Any]  # returns an object with the Engine interface
 FactsProvider = Callable[[str], SystemFacts]
 
-QUIT_GRACE_S = 10.0  # how long quitting waits for fio to stop and the test file to go
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGQUIT, signal.SIGINT)
 UNITS = list(Unit)
 
 
@@ -62,7 +56,7 @@ def _default_engine(catalog: PresetCatalog) -> Any:
     return Engine(catalog=catalog)  # one catalogue: the engine plans from what the app shows
 
 
-class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
+class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int]):
     """CrystalDiskMark for the terminal: what it holds (settings, unit, the result, the
     history, the baseline), its keys and its lifetime; the main screen draws it, and
     the mixins add their ideas: themes, the target, runs, the result, baselines."""
@@ -78,9 +72,6 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
     #: Actions that change settings: unavailable (greyed in the footer) while a run is on.
     IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline",
                            "sweep", "save_report", "copy_report"})
-
-    #: Whether mounting waits for the main screen (None: only when headless).
-    wait_for_main: bool | None = None
 
     #: A run or a sweep is under way; the watcher switches the controls.
     running: var[bool] = var(False, init=False)
@@ -191,80 +182,6 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
         markup would end the app. Control characters are shown escaped."""
         super().notify(shown(message), title=shown(title), severity=severity, timeout=timeout,
                        markup=False)
-
-    async def on_mount(self) -> None:
-        # The main screen composes in its own task. In a terminal the app does not wait for
-        # it: while the app mounts nothing is displayed, so a window laid out and drawn in
-        # that time was drawn for nothing, then drawn again in pieces (60 ms of the first
-        # frame); keys typed before the window is there wait for it (on_event). Headless (a
-        # pilot, a snapshot) the app is ready only once the window is all there.
-        if self.wait_for_main if self.wait_for_main is not None else self.is_headless:
-            await AwaitMount(self.main, [self.main])
-        self._start_theme()
-        if not self.is_headless:
-            loop = asyncio.get_running_loop()
-            for sig in STOP_SIGNALS:
-                loop.add_signal_handler(sig, self._on_stop_signal)
-            loop.add_signal_handler(signal.SIGHUP, self._on_hangup)
-
-    async def on_event(self, event: events.Event) -> None:
-        if isinstance(event, events.Key) and not self._main_up:
-            self._early_keys.append(event)  # typed ahead: replayed once the window is up
-            return
-        await super().on_event(event)
-
-    def _replay_early_keys(self) -> None:
-        """Once the window is drawn and its focus set, as if typed now."""
-        for early in self._early_keys:
-            key = events.Key(early.key, early.character)
-            key.set_sender(self)  # as the driver sends it: a sender lets the key bubble back
-            self.post_message(key)
-        self._early_keys.clear()
-
-    def main_screen_ready(self) -> None:
-        """The main screen is up: the keys typed ahead, what it shows next (facts, the
-        baseline compared with, the notices) and the start-up clean-up, none of which the
-        first frame waits for."""
-        self._main_up = True
-        self.call_after_refresh(self._replay_early_keys)
-        self._start_theme()
-        self._restore_baseline(self._wanted_baseline)
-        for notice in self._notices:
-            self.notify(notice, severity="warning", timeout=12)
-        for problem in self.catalog.problems:
-            self.notify(f"Skipped preset {problem}", severity="warning", timeout=12)
-        self._notices.clear()
-        # threads, but they hold the interpreter too: they start once the window is drawn
-        self.call_after_refresh(self._load_facts)
-        self.call_after_refresh(self._sweep_leftovers)
-
-    def _on_hangup(self) -> None:
-        """The terminal or the SSH session is gone: stop fio and remove the test file, then
-        leave at once. Nothing can be drawn any more, and Textual's orderly exit waits for
-        writes to a terminal that no longer exists."""
-        self._hung_up = True
-        if not self.running:
-            os._exit(128 + signal.SIGHUP)
-        self._on_stop_signal()
-
-    def _on_stop_signal(self) -> None:
-        """SIGTERM, SIGQUIT or a SIGINT from outside: stop fio, remove the test file, then
-        quit; a second one stops fio at once."""
-        if self.running:
-            self.engine.stop()
-            if not self._quit_requested:
-                self._quit_requested = True
-                self.set_timer(QUIT_GRACE_S, self._force_quit)
-        else:
-            self.exit(0)
-
-    @work(thread=True, group="leftovers", exit_on_error=False)
-    def _sweep_leftovers(self) -> None:
-        """Test files a killed diskmark left (kill -9, a power cut) go at start, saying so."""
-        for found in sweep_register():
-            self.call_from_thread(self.notify, found.describe(),
-                                  severity="information" if found.removed else "warning",
-                                  timeout=15)
 
     def on_resize(self, event: events.Resize) -> None:
         """Adapt to the terminal: narrower controls below 100 columns, borderless tiles and
@@ -400,29 +317,6 @@ class DiskmarkApp(Theming, Target, Runs, Results, Comparing, App[int]):
                     "interval", "unstable_pct")})
 
         self.push_screen(SettingsScreen(self.settings, self.catalog), done)
-
-    async def action_quit(self) -> None:
-        """Quitting mid-run stops fio and waits for the test file to be removed."""
-        if not self.running:
-            self.exit(0)
-            return
-        if self._quit_requested:
-            self.engine.stop()  # asked again: fio is killed at once
-            return
-        self._quit_requested = True
-        self.engine.stop()
-        self.status.show("Quitting · stopping fio and removing the test file first…")
-        self.set_timer(QUIT_GRACE_S, self._force_quit)
-
-    def on_unmount(self) -> None:
-        """Last line of defence (the app ended some other way mid-run): fio's process group
-        gets SIGINT now; the engine's own clean-up removes the test file as its task ends."""
-        if self.running:
-            self.engine.stop()
-
-    def _force_quit(self) -> None:
-        self.workers.cancel_group(self, "bench")
-        self.exit(1)
 
 
 def run_app(target: str | None = None) -> int:
