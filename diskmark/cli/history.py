@@ -32,14 +32,17 @@ neither is more than the runs' noise (their R/Avg %, else 3%) below the other.
 """
 
 
-def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any]) -> None:
+def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: bool = True) -> None:
     """The ``history`` command and its actions; ``types`` holds the CLI's argument types
-    (``unit``), so every command reads a unit the same way."""
+    (``unit``), so every command reads a unit the same way. ``declare=False``: the command
+    alone, named with its help (nothing on the command line uses it)."""
     hist = sub.add_parser(
         "history", help="list, show, import, export, delete, prune, trend and share past runs",
         description="Every finished run, kept in the data directory (DISKMARK_HOME/data when "
                     "set), newest first.",
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
+    if not declare:
+        return
     hsub = hist.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     def filters(p: argparse.ArgumentParser) -> None:
