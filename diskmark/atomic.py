@@ -17,7 +17,6 @@ import errno
 import fcntl
 import os
 import re
-import secrets
 import stat
 import time
 from pathlib import Path
@@ -32,7 +31,9 @@ def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
     """Replace ``path`` with ``text`` atomically. With ``exclusive``, fail with
     FileExistsError instead of replacing a file that exists."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    # os.urandom is what secrets.token_hex reads; importing secrets (hmac, hashlib) cost
+    # every start of the app a millisecond and a half
+    tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     try:
         with open(tmp, "x", encoding="utf-8") as f:
             fcntl.flock(f, fcntl.LOCK_EX)  # tells remove_stale_temps it is being written

@@ -39,9 +39,9 @@ from diskmark.display import shown
 from diskmark.engine.plan import times as plan_times
 from diskmark.model import Op, SessionResult, Settings, SystemFacts, TestResult, Unit
 from diskmark.presets import PresetCatalog, Profile, load_catalog
-from diskmark.store import Entry, Store
 
 if TYPE_CHECKING:
+    from diskmark.store import Entry, Store
     from diskmark.app.screens.sweep import SweepScreen
 
 EngineFactory = Callable[[], Any]  # returns an object with the Engine interface
@@ -101,7 +101,7 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         self._engine: Any = None
         self.facts_provider = facts_provider or default_facts
         self.history: list[SessionResult] = []  # this process's runs; the store keeps all
-        self.store = store if store is not None else Store()
+        self._store = store
         self.baseline: Entry | None = None  # what the tiles are compared with
         self.comparison: Comparison | None = None
         self._wanted_baseline = state.compare
@@ -140,6 +140,16 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         if self._engine is None:
             self._engine = self._engine_factory()
         return self._engine
+
+    @property
+    def store(self) -> Store:
+        """The history and the baselines, opened when first needed: SQLite and the saved
+        files are not for the first frame."""
+        if self._store is None:
+            from diskmark.store import Store
+
+            self._store = Store()
+        return self._store
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """Textual's palette entries, less the two diskmark has its own of: "Keys" (our help

@@ -12,9 +12,9 @@ from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSumma
 from diskmark.compare import compare
 from diskmark.formatting import short_date
 from diskmark.model import SessionResult
-from diskmark.store import Entry, NameTaken, StoreError
 
 if TYPE_CHECKING:
+    from diskmark.store import Entry
     from diskmark.app.screens.baseline_dialogs import NameChoice
 
 
@@ -35,6 +35,8 @@ class Comparing:
         """Compare with the baseline chosen last time, if it is still there and readable."""
         if not name:
             return
+        from diskmark.store import StoreError  # the store opens when first needed
+
         try:
             entry = self.store.find_baseline(name)
         except StoreError as e:
@@ -119,6 +121,8 @@ class Comparing:
 
     def save_baseline(self, session: SessionResult, name: str, note: str = "",
                       replace: bool = False) -> Entry | None:
+        from diskmark.store import NameTaken, StoreError
+
         try:
             entry = self.store.save_baseline(session, name, note, replace=replace)
         except NameTaken as e:
@@ -158,6 +162,8 @@ class Comparing:
     def _list_baselines_to_pick(self) -> None:
         """Read the baselines off the event loop (each is a whole document to check), then
         offer them."""
+        from diskmark.store import StoreError
+
         try:
             entries = self.store.baselines()
         except StoreError as e:

@@ -15,7 +15,6 @@ from diskmark.display import shown
 from diskmark.formatting import mix_label
 from diskmark.model import SessionResult, TestResult
 from diskmark.paths import reports_dir
-from diskmark.report import text_report
 
 if TYPE_CHECKING:
     from diskmark.app.widgets.tiles import ResultTile
@@ -97,6 +96,8 @@ class Results:
             self.notify("Nothing measured yet: press a (All) or a row button first.",
                         severity="warning")
             return None
+        from diskmark.report import text_report  # the reports: not at the app's start
+
         return shown(text_report(session))  # a path that is not UTF-8 cannot be saved raw
 
     def action_save_report(self) -> None:

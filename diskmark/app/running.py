@@ -27,7 +27,6 @@ from diskmark.formatting import DELTA_GLYPHS, format_duration
 from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished as PassFinished,
                             SessionResult, Settings, Status, SystemFacts, TestFinished,
                             TestStarted, format_size)
-from diskmark.report import describe_progress
 
 if TYPE_CHECKING:
     from diskmark.app.screens.sweep import SweepScreen
@@ -155,6 +154,8 @@ class Runs:
             return
         if not self._quit_requested:
             # the ETA goes to the right of the status line, next to the session's bar
+            from diskmark.report import describe_progress  # the reports: not at start
+
             self.status.show(describe_progress(replace(p, eta_s=None)), p.session_percent, p.eta_s)
         test = self._plan.get(p.test_index) if p.test_index is not None else None
         if test is None:
@@ -329,6 +330,8 @@ class Runs:
         assert sweep is not None
         if isinstance(event, Progress):
             if self.running and not self._quit_requested:
+                from diskmark.report import describe_progress
+
                 text = describe_progress(replace(event, eta_s=None))
                 self.status.show(text, event.session_percent, event.eta_s)
                 eta = f" · ETA {format_duration(event.eta_s)}" if event.eta_s is not None else ""

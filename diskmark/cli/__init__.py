@@ -11,9 +11,9 @@ import argparse
 import sys
 from collections.abc import Collection
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from diskmark import __version__
-from diskmark.destination import Destination, DestinationError, DestinationExists
 from diskmark.display import shown
 from diskmark.streams import ensure_std_streams, stdout_gone, write_err
 from diskmark.model import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings, Status, Unit
@@ -26,6 +26,9 @@ from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
                                  EXIT_USAGE, ProgressLine, error, exit_code_for, gate, out,
                                  render, say)
+
+if TYPE_CHECKING:
+    from diskmark.destination import Destination
 
 __all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_REGRESSION", "EXIT_USAGE",
            "ProgressLine", "build_parser", "exit_code_for", "main", "render"]
@@ -327,6 +330,8 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(str(e))  # exits 2
     destination = None
     if args.output:
+        from diskmark.destination import Destination, DestinationError, DestinationExists
+
         try:
             destination = Destination(Path(args.output), force=args.force)
         except DestinationExists as e:
@@ -393,6 +398,8 @@ def _deliver(text: str, destination: Destination | None, quiet: bool) -> int:
     """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
     so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
     gone, which ends nothing else: the run is kept all the same."""
+    from diskmark.destination import DestinationError
+
     if destination is None:
         try:
             out(text)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from diskmark.engine.parse import job_error
 
 
 class DiskmarkError(Exception):
@@ -46,6 +45,8 @@ def fio_failure(what: str, rc: int, stderr: str, noise: list[str], last: dict[st
     (out of space, a signal), then the last lines fio printed."""
     lines = [ln.strip() for ln in stderr.splitlines() + noise if ln.strip()]
     text = "\n".join(lines[-6:])
+    from diskmark.engine.parse import job_error  # fio's JSON reader: not at the app's start
+
     errno_ = job_error(last) if last else 0
     if errno_ == 28 or "No space left" in text:
         head = f"The target ran out of space while {what}."

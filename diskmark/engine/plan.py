@@ -29,10 +29,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from diskmark.engine.workspace import TEST_FILE
 from diskmark.formatting import test_title
 from diskmark.model import DataPattern, Mode, Op, Settings, TestSpec
 from diskmark.presets import Preset, Profile, sweep_profile
+
+#: The only name fio is given: the workspace opens it in its private directory.
+TEST_FILE = "diskmark-test.dat"
 
 PROCESS_OVERHEAD_S = 0.3  # starting fio and opening the file, once per process, for the ETA
 DEFAULT_IOENGINE = "libaio"

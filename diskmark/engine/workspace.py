@@ -37,10 +37,10 @@ from pathlib import Path
 from diskmark import paths
 from diskmark.atomic import write_atomic
 from diskmark.engine.errors import DirectIOUnsupported, TargetError
+from diskmark.engine.plan import TEST_FILE
 
 PREFIX = ".diskmark-"
 NAME_RE = re.compile(r"^\.diskmark-[0-9a-f]{12}$")
-TEST_FILE = "diskmark-test.dat"  # the only name fio is given
 RENAME_RACE_S = 2.0  # how long remove() keeps finding a directory another program renames
 PROBE = "diskmark-probe"
 OWN_NAMES = (TEST_FILE, PROBE)
