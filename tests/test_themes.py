@@ -30,6 +30,13 @@ def test_the_four_themes_load_in_order(builtin):
     assert all(builtin[n].dark for n in OURS[1:])
 
 
+def test_the_four_themes_pass_the_checks_a_user_theme_gets():
+    """The app loads its own themes unchecked (it is faster): they must pass every check."""
+    for name in OURS:
+        theme = themes.load_file(themes.BUILTIN_DIR / f"{name}.toml", checked=True)
+        assert theme.name == name
+
+
 def test_user_dir_defaults_to_config_themes(isolated_home):
     d = isolated_home / "config" / "themes"
     d.mkdir(parents=True)

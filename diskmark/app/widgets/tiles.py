@@ -116,6 +116,7 @@ class ResultTile(Widget, can_focus=True):
         if fixed_unit is not None:
             self.set_reactive(ResultTile.unit, fixed_unit)
         self._strips: tuple[tuple[int, int], list[Strip]] | None = None
+        self._palette: dict[tuple[str | None, int], Style] | None = None
 
     # --- what the tile shows -----------------------------------------------------------
 
@@ -195,6 +196,7 @@ class ResultTile(Widget, can_focus=True):
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
+        self._palette = None  # a theme, a class or :hover/:focus changed the colours
         self._invalidate()
 
     def _invalidate(self) -> None:
@@ -288,8 +290,15 @@ class ResultTile(Widget, can_focus=True):
                         grid[y][x0 + i] = (ch, _UNSTABLE)
                     return
 
-    def _render_strips(self, width: int, height: int) -> list[Strip]:
-        grid, bar_row = self._layout(width, height)
+    def _styles(self) -> dict[tuple[str | None, int], Style]:
+        """Every cell style a tile draws with: its own, then a background layer (meter,
+        progress bar, or none), then a role's colours. Kept until the styles change, not
+        worked out again for every frame of a running test (they were half its cost)."""
+        if self._palette is None:
+            self._palette = self._palette_now()
+        return self._palette
+
+    def _palette_now(self) -> dict[tuple[str | None, int], Style]:
         base = self.rich_style
         roles = {
             _BLANK: Style(),
@@ -313,8 +322,12 @@ class ResultTile(Widget, can_focus=True):
         # then its role's colours. Precomputed so equal neighbours share one Segment.
         layers = {None: Style(), "meter": layer("tile--meter"), "bar": layer("tile--bar"),
                   "track": layer("tile--track")}
-        styles = {(lay, role): base + layers[lay] + style
-                  for lay in layers for role, style in roles.items()}
+        return {(lay, role): base + layers[lay] + style
+                for lay in layers for role, style in roles.items()}
+
+    def _render_strips(self, width: int, height: int) -> list[Strip]:
+        grid, bar_row = self._layout(width, height)
+        styles = self._styles()
         value = self.value
         meter_cols = round(meter_fraction(value, self.shown_unit) * width) if value is not None else 0
         bar_cols = round(max(0.0, min(1.0, self.live.fraction)) * width) if (
