@@ -62,6 +62,36 @@ def cpu_mark(result: TestResult | None) -> str | None:
     return "cpu" if result is not None and result.cpu_limited else None
 
 
+_ROLE_COMPONENTS = {_FIGURE: "tile--figure", _LIVE: "tile--live", _PLACEHOLDER: "tile--placeholder",
+                    _CAPTION: "tile--caption", _ERROR: "tile--error",
+                    _SEPARATOR: "tile--separator", _BETTER: "tile--better",
+                    _WORSE: "tile--worse", _SAME: "tile--same", _UNSTABLE: "tile--unstable"}
+_LAYER_COMPONENTS = {"meter": "tile--meter", "bar": "tile--bar", "track": "tile--track"}
+
+
+class Palette(dict[tuple[str | None, int], Style]):
+    """A tile's cell styles: (layer, role) -> the tile's style, then a background layer
+    (the meter, the progress bar or its track, or none), then the role's colours. Each is
+    worked out when first drawn (an idle tile draws two of the 44), and the same object is
+    returned after, so equal neighbours join one Segment."""
+
+    def __init__(self, tile: Widget) -> None:
+        super().__init__()
+        self.tile = tile
+        self.base = tile.rich_style
+
+    def __missing__(self, key: tuple[str | None, int]) -> Style:
+        layer, role = key
+        style = self.base
+        if layer is not None:
+            bg = self.tile.get_component_rich_style(_LAYER_COMPONENTS[layer]).bgcolor
+            style += Style(bgcolor=bg) if bg is not None else Style()
+        if role != _BLANK:
+            style += foreground_style(self.tile, _ROLE_COMPONENTS[role])
+        self[key] = style
+        return style
+
+
 class ResultTile(Widget, can_focus=True):
     """One figure of the grid (e.g. SEQ1M Q8T1 read) with CDM's log-scale meter behind it."""
 
@@ -116,7 +146,7 @@ class ResultTile(Widget, can_focus=True):
         if fixed_unit is not None:
             self.set_reactive(ResultTile.unit, fixed_unit)
         self._strips: tuple[tuple[int, int], list[Strip]] | None = None
-        self._palette: dict[tuple[str | None, int], Style] | None = None
+        self._palette: Palette | None = None
 
     # --- what the tile shows -----------------------------------------------------------
 
@@ -290,40 +320,12 @@ class ResultTile(Widget, can_focus=True):
                         grid[y][x0 + i] = (ch, _UNSTABLE)
                     return
 
-    def _styles(self) -> dict[tuple[str | None, int], Style]:
-        """Every cell style a tile draws with: its own, then a background layer (meter,
-        progress bar, or none), then a role's colours. Kept until the styles change, not
-        worked out again for every frame of a running test (they were half its cost)."""
+    def _styles(self) -> Palette:
+        """Every cell style a tile draws with, kept until the styles change: worked out for
+        every frame of a running test, they were half its cost."""
         if self._palette is None:
-            self._palette = self._palette_now()
+            self._palette = Palette(self)
         return self._palette
-
-    def _palette_now(self) -> dict[tuple[str | None, int], Style]:
-        base = self.rich_style
-        roles = {
-            _BLANK: Style(),
-            _FIGURE: foreground_style(self, "tile--figure"),
-            _LIVE: foreground_style(self, "tile--live"),
-            _PLACEHOLDER: foreground_style(self, "tile--placeholder"),
-            _CAPTION: foreground_style(self, "tile--caption"),
-            _ERROR: foreground_style(self, "tile--error"),
-            _SEPARATOR: foreground_style(self, "tile--separator"),
-            _BETTER: foreground_style(self, "tile--better"),
-            _WORSE: foreground_style(self, "tile--worse"),
-            _SAME: foreground_style(self, "tile--same"),
-            _UNSTABLE: foreground_style(self, "tile--unstable"),
-        }
-
-        def layer(component: str) -> Style:
-            bg = self.get_component_rich_style(component).bgcolor
-            return Style(bgcolor=bg) if bg is not None else Style()
-
-        # A cell's style: the tile's, then a background layer (meter, progress bar, or none),
-        # then its role's colours. Precomputed so equal neighbours share one Segment.
-        layers = {None: Style(), "meter": layer("tile--meter"), "bar": layer("tile--bar"),
-                  "track": layer("tile--track")}
-        return {(lay, role): base + layers[lay] + style
-                for lay in layers for role, style in roles.items()}
 
     def _render_strips(self, width: int, height: int) -> list[Strip]:
         grid, bar_row = self._layout(width, height)
