@@ -9,6 +9,8 @@ the minimal app: a Static saying "Ready") has come out of the terminal. That is 
 user waits for: Python starting, imports, reading settings, presets and themes, composing,
 styling and the first write. Both run with the same interpreter, DISKMARK_HOME in a fresh
 temporary directory (no saved settings, no user presets or themes) and the same size.
+diskmark starts as the ``diskmark`` command starts it: through its entry point,
+``diskmark.launch:main``, with ``--target`` a fresh empty directory.
 
 A third program, "widgets", is CrystalDiskMark's window built from the same kinds of Textual
 widgets diskmark's first frame shows (three selects, five buttons, eight tiles, four lines,
@@ -76,7 +78,7 @@ class Widgets(App):
 
 Widgets().run()
 """
-DISKMARK = "import sys; from diskmark.cli import main; sys.exit(main(['--target', sys.argv[1]]))"
+DISKMARK = "import sys; from diskmark.launch import main; sys.argv[1:] = ['--target', sys.argv[1]]; sys.exit(main())"
 ANSI = re.compile(rb"\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[@-Z\\-_])")
 MARKER = b"Ready"
 TIMEOUT_S = 30.0

@@ -8,6 +8,7 @@ any command: 141 when the reader of stdout went away (see diskmark.streams).
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from collections.abc import Collection
 from pathlib import Path
@@ -260,6 +261,8 @@ def _command(argv: list[str] | None) -> int:
     words = sys.argv[1:] if argv is None else argv
     parser = build_parser(only=set(words) & set(COMMANDS))
     args = parser.parse_args(argv)
+    if args.command is not None:
+        gc.enable()  # off while diskmark loaded (diskmark.launch); the app turns it on itself
     if args.command in ("run", "presets", "baselines", "history"):
         sweep_leftovers()  # the app does it itself, on screen
     if args.command == "run":
