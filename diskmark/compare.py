@@ -25,8 +25,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from diskmark.formatting import (MODE_REPORT, format_date, format_figure, mix_label, signed_pct,
-                                 test_title)
+from diskmark.formatting import (BETTER, MODE_REPORT, SAME, WORSE, format_date, format_figure,
+                                 mix_label, signed_pct, test_title)
 from diskmark.model import Op, SessionResult, TestResult, Unit, format_size
 
 DEFAULT_NOISE_PCT = 3.0
@@ -39,7 +39,6 @@ UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)
 GATE_UNITS = (Unit.MB_S, Unit.IOPS, Unit.US)
 _UNIT_KEYS = {Unit.MB_S: "mb_s", Unit.GB_S: "gb_s", Unit.IOPS: "iops", Unit.US: "lat_us"}
 
-BETTER, WORSE, SAME = "better", "worse", "same"
 
 
 @dataclass(frozen=True)

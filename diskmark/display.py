@@ -12,13 +12,21 @@ exact. Nothing here imports Textual: the CLI, the reports and the app share it.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 #: C0 controls but tab and newline, DEL, C1 controls, and lone surrogates.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
-_UNSAFE_ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
+_UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
+_UNSAFE_ONE_LINE = "[\x00-\x1f\x7f-\x9f\ud800-\udfff]"
 #: What json.dumps(ensure_ascii=False) leaves raw that a terminal or a UTF-8 encoder chokes on
 #: (json escapes C0 controls itself).
-_UNSAFE_IN_JSON = re.compile("[\x7f-\x9f\ud800-\udfff]")
+_UNSAFE_IN_JSON = "[\x7f-\x9f\ud800-\udfff]"
+
+
+@cache
+def _pattern(chars: str) -> re.Pattern[str]:
+    """Compiled when first needed: the surrogate range makes each of these take half a
+    millisecond, and most text never needs one (see :func:`shown`)."""
+    return re.compile(chars)
 
 
 def _escape(char: str) -> str:
@@ -33,7 +41,9 @@ def _escape(char: str) -> str:
 def shown(text: str, one_line: bool = False) -> str:
     """``text`` with control characters and undecodable bytes written as ``\\x1b``,
     ``\\xff``; tabs and newlines stay unless ``one_line``."""
-    pattern = _UNSAFE_ONE_LINE if one_line else _UNSAFE
+    if text.isprintable():  # no control character, no lone surrogate: the common case
+        return text
+    pattern = _pattern(_UNSAFE_ONE_LINE if one_line else _UNSAFE)
     return pattern.sub(lambda m: _escape(m.group()), text)
 
 
@@ -50,4 +60,4 @@ def json_utf8(json_text: str) -> str:
     print: DEL and C1 controls become ``\\u009b`` escapes (the same strings), and bytes that
     were not UTF-8 become the text ``\\xff``. Outside strings JSON is ASCII, so this only ever
     touches string contents."""
-    return _UNSAFE_IN_JSON.sub(_escape_in_json, json_text)
+    return _pattern(_UNSAFE_IN_JSON).sub(_escape_in_json, json_text)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from diskmark.model import CpuLimit
     from diskmark.store import Entry
 
-__all__ = ["DELTA_GLYPHS", "MODE_LABELS", "MODE_REPORT", "block_label", "cpu_limit_text",
+__all__ = ["BETTER", "DELTA_GLYPHS", "SAME", "WORSE", "MODE_LABELS", "MODE_REPORT", "block_label", "cpu_limit_text",
            "dip_note", "dip_notes", "disk_kind", "format_bytes", "format_date", "format_delta",
            "format_duration", "format_figure", "format_size", "meter_fraction", "mix_label",
            "short_date", "signed_pct", "size_text", "test_title", "unstable_text"]
@@ -170,8 +170,11 @@ def disk_kind(rotational: bool | None, virtual: str = "") -> str:
 
 # --- changes against a baseline ------------------------------------------------------------
 
+#: A comparison's verdicts (diskmark.compare judges; they are here, with their glyphs, for
+#: the views that only show them).
+BETTER, WORSE, SAME = "better", "worse", "same"
 #: The verdict as a glyph, so that a monochrome terminal tells better from worse too.
-DELTA_GLYPHS = {"better": "▲", "worse": "▼", "same": "="}
+DELTA_GLYPHS = {BETTER: "▲", WORSE: "▼", SAME: "="}
 
 
 def format_delta(pct: float | None, verdict: str, *, glyph: bool = True) -> str:

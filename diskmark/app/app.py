@@ -35,13 +35,13 @@ from diskmark.app.screens.main import MainScreen
 from diskmark.app.state import UiState, load_state, save_state
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
-from diskmark.compare import Comparison
 from diskmark.display import shown
 from diskmark.engine.plan import times as plan_times
 from diskmark.model import Op, SessionResult, Settings, SystemFacts, TestResult, Unit
 from diskmark.presets import PresetCatalog, Profile, load_catalog
 
 if TYPE_CHECKING:
+    from diskmark.compare import Comparison
     from diskmark.store import Entry, Store
     from diskmark.app.screens.sweep import SweepScreen
 

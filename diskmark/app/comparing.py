@@ -9,7 +9,6 @@ from textual import work
 
 from diskmark.app.running import OP_ORDER
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
-from diskmark.compare import compare
 from diskmark.formatting import short_date
 from diskmark.model import SessionResult
 
@@ -78,6 +77,8 @@ class Comparing:
             self.grid.show_comparison(None)
             line.summary = None
             return
+        from diskmark.compare import compare  # only once there is a baseline: not at start
+
         session = self._session_for_comparison(base.session)
         cmp = compare(session, base.session, base.name)
         measured = any(t.complete for t in session.tests)
@@ -204,6 +205,8 @@ class Comparing:
             self.notify("Nothing measured yet: run first (a), then v shows the comparison.",
                         severity="warning")
             return
+        from diskmark.compare import compare
+
         comparison = compare(session, self.baseline.session, self.baseline.name)
         self.push_screen(ComparisonScreen(comparison, "This run", f"“{self.baseline.name}”",
                                           (session, self.baseline.session)))

@@ -21,9 +21,8 @@ from textual import work
 
 from diskmark.app.messages import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped
 from diskmark.app.widgets.tiles import Live
-from diskmark.compare import BETTER, SAME, WORSE
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
-from diskmark.formatting import DELTA_GLYPHS, format_duration
+from diskmark.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_duration
 from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished as PassFinished,
                             SessionResult, Settings, Status, SystemFacts, TestFinished,
                             TestStarted, format_size)

@@ -11,9 +11,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from diskmark.app.widgets.tiles import foreground_style
-from diskmark.compare import BETTER, SAME, WORSE
 from diskmark.display import shown
-from diskmark.formatting import DELTA_GLYPHS, short_date
+from diskmark.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, short_date
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.app import ComposeResult
 from textual.containers import Container
 from textual.widgets import Static
 
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
-from diskmark.compare import Comparison
 from diskmark.formatting import mix_label
 from diskmark.model import Op, TestResult, TestSpec, Unit
 from diskmark.presets import Profile
+
+if TYPE_CHECKING:
+    from diskmark.compare import Comparison
 
 
 @dataclass(frozen=True)

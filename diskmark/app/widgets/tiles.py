@@ -9,6 +9,7 @@ without a single widget being mounted or removed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -20,9 +21,11 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button
 
-from diskmark.compare import BETTER, WORSE, Delta
-from diskmark.formatting import format_delta, format_figure, meter_fraction, unstable_text
+from diskmark.formatting import BETTER, WORSE, format_delta, format_figure, meter_fraction, unstable_text
 from diskmark.model import Op, TestResult, TestSpec, Unit
+
+if TYPE_CHECKING:
+    from diskmark.compare import Delta
 
 
 @dataclass(frozen=True)
