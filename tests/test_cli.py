@@ -151,6 +151,11 @@ def test_presets_lists_tests_and_reports_a_broken_user_preset(isolated_home):
     assert "SEQ128K Q32T1" in out.stdout and "RND4K Q32T16" in out.stdout
     assert "mine: Mine" in out.stdout and "RND8K Q4T2" in out.stdout
     assert "broken.toml:" in out.stderr
+    lines = out.stdout.splitlines()
+    default = next(ln for ln in lines if ln.lstrip().startswith("default ") and "Default:" in ln)
+    sustained = next(ln for ln in lines if ln.lstrip().startswith("sustained "))
+    assert default.index("Default:") == sustained.index("Sustained Write:"), (
+        f"the profile names are not in one column:\n{default}\n{sustained}")
 
 
 def test_help_explains(tmp_path):

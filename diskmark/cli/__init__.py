@@ -297,9 +297,10 @@ def cmd_presets() -> int:
         out(f"{preset.id}: {preset.name} — {preset.description}\n"
             f"    measure {preset.measure:g} s, interval {preset.interval:g} s, "
             f"from {preset.source}\n")
+        width = max(len(profile.id) for profile in preset.profiles.values())
         for profile in preset.profiles.values():
             tests = ", ".join(t.label for t in profile.tests)
-            out(f"    {profile.id:8} {profile.name}: {tests}\n")
+            out(f"    {profile.id:{width}}  {profile.name}: {tests}\n")
     out(f"\nUser presets: {user_presets_dir()}/*.toml\n")
     for problem in catalog.problems:
         error(f"skipped preset {problem}")
