@@ -96,10 +96,17 @@ def _block_facts(block: Path | None) -> tuple[str, str, bool | None, str, str]:
     leaves = _leaves(disk)
     model = " + ".join(dict.fromkeys(m for m in map(_model, leaves) if m))
     queue = (leaves[0] if len(leaves) == 1 else disk) / "queue"
-    rot = _read(queue / "rotational")
     sched = re.search(r"\[([^\]]+)\]", _read(queue / "scheduler"))
-    return (block.name, model, {"0": False, "1": True}.get(rot),
+    return (block.name, model, _rotational(disk, queue),
             sched.group(1) if sched else "", virtual_disk_of_block(block))
+
+
+def _rotational(disk: Path, queue: Path) -> bool | None:
+    """Whether the disk spins, or None when it cannot say: a loop device claims to (the
+    kernel's default), but it is as fast as the disk under its file, not an HDD."""
+    if _read(disk / "loop" / "backing_file"):
+        return None
+    return {"0": False, "1": True}.get(_read(queue / "rotational"))
 
 
 def _device_name(source: str, block_name: str) -> str:
@@ -462,7 +469,7 @@ def list_block_devices(sys_root: Path = _SYS) -> list[MountInfo]:
         found.append(MountInfo(
             mountpoint=str(path), device="partition" if disk != block else "disk",
             fstype="", options="", total_bytes=int(sectors) * 512, model=_model(disk),
-            rotational={"0": False, "1": True}.get(_read(disk / "queue" / "rotational")),
+            rotational=_rotational(disk, disk / "queue"),
             readonly=_read(block / "ro") == "1", block_device=True,
             reason=f"mounted at {where}" if where else ""))
     return found

@@ -303,6 +303,8 @@ def test_the_picker_offers_devices_labelled_as_such(loop_device):
     m = found[str(device)]
     assert m.block_device and m.device == "disk" and m.total_bytes == IMAGE_MIB * MIB
     assert m.model == f"loop: {image}"
+    assert m.rotational is None, "a loop device is as fast as its file's disk: not an HDD"
+    assert system.facts_for_device(str(device)).rotational is None
     assert mount_status(m) == "device · reads only"
     assert check_directory(str(device)) == (str(device), "")
     line = describe(str(device), m)

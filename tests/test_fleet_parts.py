@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -155,6 +156,15 @@ def test_a_version_mismatch_is_named():
     out = outcome(1, stderr=(FIXTURES / "fio_client_version.err").read_text())
     assert client_problem(Host("db1"), "x", out).startswith(
         "fio on db1 is another version than this machine's")
+
+
+def test_a_client_killed_by_sigpipe_names_the_likely_cause():
+    """Seen in a full run against a server of another fio version: the server hung up as
+    the client wrote its handshake, and the client died of SIGPIPE, printing nothing."""
+    problem = client_problem(Host("db1"), "checking the target", outcome(-signal.SIGPIPE))
+    assert problem.startswith("fio's server on db1 closed the connection while checking the "
+                              "target"), problem
+    assert "another fio version" in problem and "signal 13" not in problem
 
 
 def test_a_finished_job_is_no_problem():

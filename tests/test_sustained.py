@@ -336,6 +336,9 @@ async def test_app_runs_the_sustained_profile_and_shows_its_course(tmp_path, mon
         text = str(app.screen.query_one("#knee").render())
         assert "Wrote " in text and ("Knee after " in text or "No knee: steady at" in text), text
         assert app.screen.query_one("#chart").text.strip()
+        verdict = str(app.screen.query_one(".details-verdict").render())
+        assert "one write of 3 s" in verdict and "best of" not in verdict, verdict
+        assert not app.screen.query("#stability"), "a single write has no spread of passes"
     assert leftovers(target) == []
 
 

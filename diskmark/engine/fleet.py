@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import shutil
+import signal
 import tempfile
 import time
 from collections.abc import Callable
@@ -350,6 +351,12 @@ def client_problem(host: Host, what: str, outcome: Outcome) -> str | None:
     elif "version" in low and ("bad" in low or "mismatch" in low):
         head = (f"fio on {host.label} is another version than this machine's: fio's "
                 f"client/server mode needs the same fio on both sides.")
+    elif outcome.returncode == -signal.SIGPIPE:
+        # the other end closed the socket as fio's client wrote: seen when the server is
+        # another fio version (it may hang up before saying so) or no fio server at all
+        head = (f"fio's server on {host.label} closed the connection while {what}: it may be "
+                f"another fio version than this machine's (client/server mode needs the same "
+                f"fio on both sides), or not a fio server.")
     elif "disconnected" in low or "timeout on" in low or "connection reset" in low:
         head = (f"the connection to fio's server on {host.label} was lost while {what} (the "
                 f"server stopped or the host went down).")

@@ -124,14 +124,17 @@ class DetailsScreen(ModalScreen[None]):
             yield Label(test_title(r), classes="dialog-title")
             yield Static(self._verdict(), classes="details-verdict")
             with VerticalScroll(classes="details-body"):
-                yield Label("Passes", classes="section")
+                # a sustained write is one write, not a best of passes: no spread to show
+                one_write = r.sustained is not None
+                yield Label("The write" if one_write else "Passes", classes="section")
                 yield self._runs_table()
                 if len(r.runs) >= 1:
-                    yield Label("Spread across the measured passes", classes="section")
-                    yield self._spread_table()
-                    text, warn = stability_text(r)
-                    yield Static(text, id="stability", markup=False,
-                                 classes="details-warning" if warn else "details-note")
+                    if not one_write:
+                        yield Label("Spread across the measured passes", classes="section")
+                        yield self._spread_table()
+                        text, warn = stability_text(r)
+                        yield Static(text, id="stability", markup=False,
+                                     classes="details-warning" if warn else "details-note")
                     text, warn = cpu_text(r)
                     yield Static(text, id="cpu", markup=False,
                                  classes="details-warning" if warn else "details-note")
@@ -177,7 +180,10 @@ class DetailsScreen(ModalScreen[None]):
                 text.append("   ")
             text.append(format_figure(r.figure(unit), unit), style="bold")
             text.append(f" {unit.label}")
-        text.append(f"   best of {len(r.runs)}", style="dim")
+        if r.sustained is not None:
+            text.append(f"   one write of {r.sustained.seconds:.0f} s", style="dim")
+        else:
+            text.append(f"   best of {len(r.runs)}", style="dim")
         if self.buffered:
             text.append("   buffered (page cache)", style="italic")
         reason = unstable_text(r.unstable())
