@@ -90,7 +90,7 @@ class Lifetime:
     @work(thread=True, group="leftovers", exit_on_error=False)
     def _sweep_leftovers(self) -> None:
         """Test files a killed diskmark left (kill -9, a power cut) go at start, saying so."""
-        from diskmark.engine.workspace import sweep_register
+        from diskmark.engine.leftovers import sweep_register
 
         for found in sweep_register():
             self.call_from_thread(self.notify, found.describe(),

@@ -318,7 +318,7 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def sweep_leftovers() -> None:
     """Remove what a diskmark that was killed (kill -9, a power cut) left behind, saying so."""
-    from diskmark.engine.workspace import sweep_register
+    from diskmark.engine.leftovers import sweep_register
 
     for found in sweep_register():
         error(found.describe())

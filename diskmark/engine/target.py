@@ -19,8 +19,9 @@ from pathlib import Path
 
 from diskmark.engine.device import DeviceWorkspace, block_device, open_device
 from diskmark.engine.errors import TargetError
+from diskmark.engine.leftovers import sweep_target
 from diskmark.engine.plan import Plan
-from diskmark.engine.workspace import Workspace, sweep_target
+from diskmark.engine.workspace import Workspace
 from diskmark.model import SystemFacts, format_size
 from diskmark.formatting import format_bytes as human_bytes
 from diskmark.system import facts_for, facts_for_device

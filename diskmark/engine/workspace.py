@@ -14,9 +14,8 @@ diskmark itself reaches the directory and the file through descriptors opened on
 (``dir_fd``), and checks their identity (device, inode) before it removes anything.
 
 A live session holds an exclusive ``flock`` on its directory, and fio, which inherits the
-descriptor, holds it too. A directory nobody holds belongs to a diskmark that died (kill -9,
-a power cut): the register in the state directory lets the next start find it wherever it
-was, and the target directory itself is searched before each run.
+descriptor, holds it too; each directory is noted in a register before it is made, so that
+:mod:`diskmark.engine.leftovers` can find and remove those of a diskmark that died.
 """
 
 from __future__ import annotations
@@ -44,22 +43,17 @@ NAME_RE = re.compile(r"^\.diskmark-[0-9a-f]{12}$")
 RENAME_RACE_S = 2.0  # how long remove() keeps finding a directory another program renames
 PROBE = "diskmark-probe"
 OWN_NAMES = (TEST_FILE, PROBE)
-#: A register entry is written just before its directory is made: one this young whose
-#: directory is not there yet is kept.
-YOUNG_S = 5.0
-#: A register entry whose target has been unreachable this long is forgotten.
-FORGET_S = 90 * 24 * 3600.0
 FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
 FS_NOCOW_FL = 0x00800000
 CHECK_EVERY_S = 1.0  # while fio runs, how often the target and the test file are checked
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def register_dir() -> Path:
     return paths.state_dir() / "workspaces"
 
 
-def _same(st: os.stat_result, ident: tuple[int, int] | None) -> bool:
+def same_file(st: os.stat_result, ident: tuple[int, int] | None) -> bool:
     return ident is not None and (st.st_dev, st.st_ino) == ident
 
 
@@ -99,39 +93,41 @@ class Workspace:
             try:
                 os.mkdir(name, 0o700, dir_fd=target_fd)
             except FileExistsError:
-                _forget(record)
+                forget_record(record)
                 continue
             except OSError:
-                _forget(record)
+                forget_record(record)
                 raise
-            replaced = TargetError(f"The test directory in {target} was replaced by another "
-                                   f"program as it was made; diskmark left it alone.")
             try:
-                fd = os.open(name, _DIR_FLAGS, dir_fd=target_fd)
+                fd = os.open(name, DIR_FLAGS, dir_fd=target_fd)
             except OSError as e:  # a symlink or a file put in its place: not ours either
+                forget_record(record)
+                if e.errno in (errno.ENOTDIR, errno.ELOOP):
+                    raise _replaced(target, target_fd, name) from None
                 _rmdir_quietly(target_fd, name)
-                _forget(record)
-                raise replaced if e.errno in (errno.ENOTDIR, errno.ELOOP) else e from None
+                raise
             st = os.fstat(fd)
             if st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode):
                 os.close(fd)  # someone replaced it between mkdir and open: not ours
-                _forget(record)
-                raise replaced
+                forget_record(record)
+                raise _replaced(target, target_fd, name)
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:  # another diskmark's sweep holds it: it goes; try anew
                 os.close(fd)
-                _forget(record)
+                forget_record(record)
                 continue
             except OSError:
                 pass  # no locks here (some network filesystems); sweeps then leave it alone
             try:  # locked now, so no sweep can take it; was it taken before that?
-                held = _same(os.lstat(name, dir_fd=target_fd), (st.st_dev, st.st_ino))
+                held = same_file(os.lstat(name, dir_fd=target_fd), (st.st_dev, st.st_ino))
             except OSError:
                 held = False
-            if not held:
+            if not held:  # removed by a sweep, or renamed by another program
+                if os.fstat(fd).st_nlink:
+                    _remove_stray(target_fd, name, (st.st_dev, st.st_ino))
                 os.close(fd)
-                _forget(record)
+                forget_record(record)
                 continue
             return cls(target, name, os.dup(target_fd), fd, (st_target.st_dev, st_target.st_ino),
                        (st.st_dev, st.st_ino), record)
@@ -152,7 +148,7 @@ class Workspace:
     def open_test_file(self, flags: int = os.O_RDONLY) -> int:
         """A descriptor of the test file, refusing anything but the file diskmark made."""
         fd = os.open(TEST_FILE, flags | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self.fd)
-        if not _same(os.fstat(fd), self.file_id):
+        if not same_file(os.fstat(fd), self.file_id):
             os.close(fd)
             raise OSError(errno.ESTALE, "the test file was replaced by another program")
         return fd
@@ -219,18 +215,18 @@ class Workspace:
             st = os.stat(self.target)
         except OSError:
             st = None
-        if st is None or not _same(st, self.target_id):
+        if st is None or not same_file(st, self.target_id):
             return (f"The target {self.target} was unmounted or removed during the run; "
                     f"what was measured after that is not the target's.")
         try:
-            if os.fstat(self.fd).st_nlink == 0 or not _same(
+            if os.fstat(self.fd).st_nlink == 0 or not same_file(
                     os.lstat(self.name, dir_fd=self.target_fd), self.dir_id):
                 raise FileNotFoundError
         except OSError:
             return f"The test directory {self.path} was removed or moved by another program."
         if self.file_id is not None:
             try:
-                ok = _same(os.lstat(TEST_FILE, dir_fd=self.fd), self.file_id)
+                ok = same_file(os.lstat(TEST_FILE, dir_fd=self.fd), self.file_id)
             except OSError:
                 ok = False
             if not ok:
@@ -259,7 +255,7 @@ class Workspace:
             except OSError as e:
                 problems.append(f"{self.path / name}: {e.strerror}")
                 continue
-            if name == TEST_FILE and not _same(st, self.file_id):
+            if name == TEST_FILE and not same_file(st, self.file_id):
                 problems.append(f"{self.path / name} was replaced by another program; "
                                 f"diskmark left it alone")
                 continue
@@ -304,7 +300,7 @@ class Workspace:
                 pass
         self._closed = True
         if not problems:
-            _forget(self.record)
+            forget_record(self.record)
         self.problems = problems
         return problems
 
@@ -313,13 +309,13 @@ class Workspace:
         """The directory's name in the target now: its own, or the one another program
         renamed it to (found by inode), or None when it is no longer in the target."""
         try:
-            if _same(os.lstat(self.name, dir_fd=self.target_fd), self.dir_id):
+            if same_file(os.lstat(self.name, dir_fd=self.target_fd), self.dir_id):
                 return self.name
         except OSError:
             pass
         try:
             for entry in os.scandir(self.target_fd):
-                if entry.inode() == self.dir_id[1] and _same(entry.stat(follow_symlinks=False),
+                if entry.inode() == self.dir_id[1] and same_file(entry.stat(follow_symlinks=False),
                                                              self.dir_id):
                     return entry.name
         except OSError:
@@ -333,6 +329,41 @@ def _no_direct(target: Path, fstype: str) -> DirectIOUnsupported:
         f"The filesystem {fs}at {target} does not support O_DIRECT (direct I/O).",
         "Run buffered instead (--buffered, or Buffered in the settings): figures will then "
         "include the page cache and are labelled so.")
+
+
+def _replaced(target: Path, target_fd: int, name: str) -> TargetError:
+    """The refusal when another program put something else in place of the directory
+    diskmark had just made, after removing that directory from wherever it was moved."""
+    gone = _remove_stray(target_fd, name)
+    return TargetError(f"The test directory in {target} was replaced by another program as it "
+                       f"was made; diskmark left the replacement alone"
+                       + ("." if gone else f" and could not find its own empty directory "
+                                           f"({name}) to remove it."))
+
+
+def _remove_stray(target_fd: int, name: str, ident: tuple[int, int] | None = None) -> bool:
+    """Remove the empty directory diskmark made and another program then renamed, wherever
+    in the target it is now: by inode when known, else by this user's ownership, no access
+    for others, and the name it was made with (which renames that append keep as a prefix).
+    rmdir takes only an empty directory, and where others can rename entries they can remove
+    empty directories themselves, so this takes nothing that was safe before. True when it
+    was removed."""
+    deadline = time.monotonic() + RENAME_RACE_S
+    while time.monotonic() < deadline:
+        try:
+            for entry in os.scandir(target_fd):
+                if (entry.inode() != ident[1]) if ident else not entry.name.startswith(name):
+                    continue
+                st = entry.stat(follow_symlinks=False)
+                if (ident and not same_file(st, ident)) or not stat.S_ISDIR(st.st_mode) \
+                        or st.st_uid != os.geteuid() or st.st_mode & 0o077:
+                    continue
+                os.rmdir(entry.name, dir_fd=target_fd)
+                return True
+        except OSError:
+            pass  # renamed again between the listing and rmdir: look again
+        time.sleep(0)
+    return False
 
 
 def _rmdir_quietly(dir_fd: int, name: str) -> None:
@@ -359,141 +390,9 @@ def _register(target: Path, name: str, st_target: os.stat_result) -> Path | None
     return record
 
 
-def _forget(record: Path | None) -> None:
+def forget_record(record: Path | None) -> None:
     if record is not None:
         try:
             record.unlink()
         except OSError:
             pass
-
-
-@dataclass(frozen=True)
-class Swept:
-    """One leftover found at start: removed, or why it stays."""
-
-    path: Path
-    removed: bool
-    size: int = 0
-    reason: str = ""
-
-    def describe(self) -> str:
-        from diskmark.formatting import format_bytes as human_bytes
-
-        if self.removed:
-            what = f" and its {human_bytes(self.size)} test file" if self.size else ""
-            return (f"Removed {self.path}{what}, left by a diskmark run that was stopped "
-                    f"abruptly.")
-        return f"A test directory left by an earlier run stays at {self.path}: {self.reason}."
-
-
-def _reap(target: Path, target_fd: int, name: str) -> Swept | None:
-    """Remove one abandoned test directory, or None when it is in use, gone, or not this
-    user's. Only names diskmark makes are unlinked. A directory being made is safe: its
-    maker checks, once it holds the lock, that the directory is still there."""
-    path = target / name
-    try:
-        fd = os.open(name, _DIR_FLAGS, dir_fd=target_fd)
-    except OSError:
-        return None
-    try:
-        st = os.fstat(fd)
-        if st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode):
-            return None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return None  # a running diskmark (or its fio) holds it
-        except OSError:
-            return Swept(path, False, reason="this filesystem has no file locks, so diskmark "
-                                             "cannot tell whether a run still uses it; remove "
-                                             "it yourself if none does")
-        size, foreign = 0, []
-        for entry in os.listdir(fd):
-            if entry not in OWN_NAMES:
-                foreign.append(entry)
-                continue
-            try:
-                est = os.lstat(entry, dir_fd=fd)
-                if stat.S_ISREG(est.st_mode):
-                    size += est.st_size
-                    os.unlink(entry, dir_fd=fd)
-            except OSError as e:
-                return Swept(path, False, reason=f"{entry}: {e.strerror}")
-        if foreign:
-            return Swept(path, False, size, reason=f"it holds files diskmark did not make "
-                                                   f"({', '.join(sorted(foreign)[:3])})")
-        try:
-            os.rmdir(name, dir_fd=target_fd)
-        except OSError as e:
-            return Swept(path, False, size, reason=e.strerror or str(e))
-        return Swept(path, True, size)
-    finally:
-        os.close(fd)
-
-
-def sweep_target(target: Path, target_fd: int) -> list[Swept]:
-    """Abandoned test directories directly in ``target`` (e.g. from a diskmark whose state
-    directory was elsewhere)."""
-    out = []
-    try:
-        names = [n for n in os.listdir(target_fd) if NAME_RE.match(n)]
-    except OSError:
-        return out
-    for name in names:
-        found = _reap(target, target_fd, name)
-        if found:
-            out.append(found)
-    return out
-
-
-def sweep_register() -> list[Swept]:
-    """Every registered test directory that no running diskmark holds: removed, saying so.
-    A target that is not there now (an unplugged drive) is tried again next time."""
-    out: list[Swept] = []
-    folder = register_dir()
-    try:
-        records = sorted(folder.glob("*.json"))
-    except OSError:
-        return out
-    for record in records:
-        try:
-            with open(record, "rb") as f:
-                entry = json.loads(f.read(4096))
-            target = Path(os.fsdecode(entry["target"].encode("utf-8", "surrogateescape")))
-            name, ident = entry["name"], (int(entry["target_dev"]), int(entry["target_ino"]))
-            created = float(entry.get("created", 0))
-            if not NAME_RE.match(name) or int(entry.get("uid", -1)) != os.geteuid():
-                raise ValueError(name)
-        except FileNotFoundError:
-            continue
-        except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeError):
-            _forget(record)  # not a register entry diskmark can use
-            continue
-        try:
-            target_fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        except OSError:
-            if time.time() - created > FORGET_S:
-                _forget(record)
-            continue
-        try:
-            if not _same(os.fstat(target_fd), ident):
-                continue  # another filesystem is mounted there now
-            try:
-                st = os.lstat(name, dir_fd=target_fd)
-            except FileNotFoundError:
-                if time.time() - created > YOUNG_S:
-                    _forget(record)  # removed already (or never made)
-                continue
-            except OSError:
-                continue
-            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
-                _forget(record)  # something else has the name now: not ours to touch
-                continue
-            found = _reap(target, target_fd, name)
-            if found:
-                out.append(found)
-                if found.removed:
-                    _forget(record)
-        finally:
-            os.close(target_fd)
-    return out

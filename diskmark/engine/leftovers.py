@@ -1,0 +1,165 @@
+"""Test directories a killed diskmark left behind (kill -9, a power cut), found and removed.
+
+A live session holds an exclusive ``flock`` on its directory, and fio, which inherits the
+descriptor, holds it too, so a directory nobody holds belongs to a diskmark that died. The
+register in the state directory (written by :mod:`diskmark.engine.workspace` just before each
+directory is made) finds it wherever it was; the target directory itself is searched before
+each run, for a diskmark whose state directory was elsewhere.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import stat
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from diskmark.engine.workspace import (
+    DIR_FLAGS,
+    NAME_RE,
+    OWN_NAMES,
+    forget_record,
+    register_dir,
+    same_file,
+)
+
+#: A register entry is written just before its directory is made: one this young whose
+#: directory is not there yet is kept.
+YOUNG_S = 5.0
+#: A register entry whose target has been unreachable this long is forgotten.
+FORGET_S = 90 * 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class Swept:
+    """One leftover found at start: removed, or why it stays."""
+
+    path: Path
+    removed: bool
+    size: int = 0
+    reason: str = ""
+
+    def describe(self) -> str:
+        from diskmark.formatting import format_bytes as human_bytes
+
+        if self.removed:
+            what = f" and its {human_bytes(self.size)} test file" if self.size else ""
+            return (f"Removed {self.path}{what}, left by a diskmark run that was stopped "
+                    f"abruptly.")
+        return f"A test directory left by an earlier run stays at {self.path}: {self.reason}."
+
+
+def _reap(target: Path, target_fd: int, name: str) -> Swept | None:
+    """Remove one abandoned test directory, or None when it is in use, gone, or not this
+    user's. Only names diskmark makes are unlinked. A directory being made is safe: its
+    maker checks, once it holds the lock, that the directory is still there."""
+    path = target / name
+    try:
+        fd = os.open(name, DIR_FLAGS, dir_fd=target_fd)
+    except OSError:
+        return None
+    try:
+        st = os.fstat(fd)
+        if st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode):
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return None  # a running diskmark (or its fio) holds it
+        except OSError:
+            return Swept(path, False, reason="this filesystem has no file locks, so diskmark "
+                                             "cannot tell whether a run still uses it; remove "
+                                             "it yourself if none does")
+        size, foreign = 0, []
+        for entry in os.listdir(fd):
+            if entry not in OWN_NAMES:
+                foreign.append(entry)
+                continue
+            try:
+                est = os.lstat(entry, dir_fd=fd)
+                if stat.S_ISREG(est.st_mode):
+                    size += est.st_size
+                    os.unlink(entry, dir_fd=fd)
+            except OSError as e:
+                return Swept(path, False, reason=f"{entry}: {e.strerror}")
+        if foreign:
+            return Swept(path, False, size, reason=f"it holds files diskmark did not make "
+                                                   f"({', '.join(sorted(foreign)[:3])})")
+        try:
+            os.rmdir(name, dir_fd=target_fd)
+        except OSError as e:
+            return Swept(path, False, size, reason=e.strerror or str(e))
+        return Swept(path, True, size)
+    finally:
+        os.close(fd)
+
+
+def sweep_target(target: Path, target_fd: int) -> list[Swept]:
+    """Abandoned test directories directly in ``target`` (e.g. from a diskmark whose state
+    directory was elsewhere)."""
+    out = []
+    try:
+        names = [n for n in os.listdir(target_fd) if NAME_RE.match(n)]
+    except OSError:
+        return out
+    for name in names:
+        found = _reap(target, target_fd, name)
+        if found:
+            out.append(found)
+    return out
+
+
+def sweep_register() -> list[Swept]:
+    """Every registered test directory that no running diskmark holds: removed, saying so.
+    A target that is not there now (an unplugged drive) is tried again next time."""
+    out: list[Swept] = []
+    folder = register_dir()
+    try:
+        records = sorted(folder.glob("*.json"))
+    except OSError:
+        return out
+    for record in records:
+        try:
+            with open(record, "rb") as f:
+                entry = json.loads(f.read(4096))
+            target = Path(os.fsdecode(entry["target"].encode("utf-8", "surrogateescape")))
+            name, ident = entry["name"], (int(entry["target_dev"]), int(entry["target_ino"]))
+            created = float(entry.get("created", 0))
+            if not NAME_RE.match(name) or int(entry.get("uid", -1)) != os.geteuid():
+                raise ValueError(name)
+        except FileNotFoundError:
+            continue
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, UnicodeError):
+            forget_record(record)  # not a register entry diskmark can use
+            continue
+        try:
+            target_fd = os.open(target, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            if time.time() - created > FORGET_S:
+                forget_record(record)
+            continue
+        try:
+            if not same_file(os.fstat(target_fd), ident):
+                continue  # another filesystem is mounted there now
+            try:
+                st = os.lstat(name, dir_fd=target_fd)
+            except FileNotFoundError:
+                if time.time() - created > YOUNG_S:
+                    forget_record(record)  # removed already (or never made)
+                continue
+            except OSError:
+                continue
+            if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
+                forget_record(record)  # something else has the name now: not ours to touch
+                continue
+            found = _reap(target, target_fd, name)
+            if found:
+                out.append(found)
+                if found.removed:
+                    forget_record(record)
+        finally:
+            os.close(target_fd)
+    return out
