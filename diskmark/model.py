@@ -10,20 +10,15 @@ Nothing here imports Textual.
 
 from __future__ import annotations
 
-import statistics
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from diskmark.drive_record import DriveRecord
-from diskmark.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
-                             TestStarted)
-from diskmark.file_layout import FileLayout
 from diskmark.formatting import dip_notes, unstable_text
 from diskmark.settings import (COUNT_MAX, COUNT_MIN, DIP_THRESHOLD_PCT, MIX_RATIOS, SWEEP_DEPTHS,
                                UNSTABLE_MAX, UNSTABLE_MIN, UNSTABLE_PCT, DataPattern, Mode, Op,
                                Settings)
-from diskmark.sustained import Sustained
+from diskmark.system_facts import SystemFacts
 from diskmark.units import (GIB, KIB, MIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, SIZES, Unit,
                             format_size, parse_size)
 
@@ -36,6 +31,30 @@ __all__ = [  # the names other modules have always imported from here
     "Progress", "RESULT_SCHEMA", "RunFinished", "RunResult", "SessionResult", "Spread",
     "Status", "SystemFacts", "TestFinished", "TestResult", "TestSpec", "TestStarted",
 ]
+
+if TYPE_CHECKING:
+    from diskmark.drive_record import DriveRecord
+    from diskmark.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
+                                 TestStarted)
+    from diskmark.file_layout import FileLayout
+    from diskmark.sustained import Sustained
+
+#: Names re-exported from the modules that hold them, imported when first asked for: the
+#: app's first frame needs none of them, and their dataclasses (and the knee finder behind
+#: Sustained) cost its start 6 ms to create.
+_LAZY = {"Event": "events", "Notice": "events", "Phase": "events", "Progress": "events",
+         "RunFinished": "events", "TestFinished": "events", "TestStarted": "events",
+         "FileLayout": "file_layout", "DriveRecord": "drive_record", "Sustained": "sustained"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f"diskmark.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 #: fio's threads busier than this (% of a core each), or all of the machine's cores this
 #: busy, mean the CPU and not the drive set the figure.
@@ -186,13 +205,17 @@ class RunResult:
         ``(second, MB/s)`` pairs."""
         if len(self.bw_samples) < 3:
             return []
-        floor = statistics.median(self.bw_samples) * (1 - threshold_pct / 100)
+        from statistics import median  # not at import: the app's first frame needs none of it
+
+        floor = median(self.bw_samples) * (1 - threshold_pct / 100)
         return [(i + 1, v) for i, v in enumerate(self.bw_samples) if v < floor]
 
     @property
     def bw_median(self) -> float | None:
         """The median per-second bandwidth, the yardstick a dip is measured against."""
-        return statistics.median(self.bw_samples) if self.bw_samples else None
+        from statistics import median
+
+        return median(self.bw_samples) if self.bw_samples else None
 
     def dip_depth_pct(self, mb_s: float) -> float:
         """How far ``mb_s`` lies below this run's median, in % of the median."""
@@ -229,7 +252,9 @@ class Spread:
     def of(cls, values: list[float]) -> Spread:
         if not values:
             return cls(0.0, 0.0, 0.0)
-        return cls(min(values), statistics.fmean(values), max(values))
+        from statistics import fmean
+
+        return cls(min(values), fmean(values), max(values))
 
 
 @dataclass
@@ -347,6 +372,8 @@ class TestResult:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> TestResult:
+        from diskmark.sustained import Sustained
+
         return cls(
             index=int(d["index"]),
             spec=TestSpec.from_dict(d["spec"]),
@@ -363,45 +390,6 @@ class TestResult:
             cpu_limited=d.get("cpu_limited"),
             sustained=Sustained.from_dict(d["sustained"]) if d.get("sustained") else None,
         )
-
-
-@dataclass
-class SystemFacts:
-    """Where a test ran: filled by :mod:`diskmark.system` from psutil and /sys."""
-
-    target: str = ""
-    target_kind: str = ""  # "device": a block device measured itself; "": a directory
-    mountpoint: str = ""
-    device: str = ""
-    fstype: str = ""
-    mount_options: str = ""
-    total_bytes: int = 0
-    free_bytes: int = 0
-    model: str = ""
-    rotational: bool | None = None
-    #: "virtio", "Xen", "VMware", "Hyper-V", "QEMU"…: a hypervisor's disk, whatever
-    #: ``rotational`` claims (they all claim 1); "" for a real disk or when unknown
-    virtual: str = ""
-    scheduler: str = ""
-    interface: str = ""  # e.g. "SATA 6.0 Gb/s", "PCIe 3.0 x4 (8.0 GT/s)"
-    interface_mb_s: float | None = None  # what that link can carry, for the "too fast" check
-    kernel: str = ""
-    os: str = ""
-    cpus: int | None = None  # CPU cores diskmark could use, for the CPU-limited verdict
-    hostname: str = ""  # the machine that measured, so a history gathered from many can be told apart
-
-    @property
-    def spinning(self) -> bool:
-        """A real rotating disk: only then do outer and inner tracks differ."""
-        return bool(self.rotational) and not self.virtual
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> SystemFacts:
-        known = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in d.items() if k in known})
 
 
 class Status(StrEnum):
@@ -466,6 +454,9 @@ class SessionResult:
         schema = d.get("schema")
         if schema != RESULT_SCHEMA:
             raise ValueError(f"not a diskmark result (schema {schema!r}, expected {RESULT_SCHEMA!r})")
+        from diskmark.drive_record import DriveRecord
+        from diskmark.file_layout import FileLayout
+
         return cls(
             settings=Settings.from_dict(d.get("settings", {})),
             system=SystemFacts.from_dict(d.get("system", {})),
@@ -485,3 +476,4 @@ class SessionResult:
             ioengine=str(d.get("ioengine", "")),
             drive=DriveRecord.from_dict(d.get("drive")),
         )
+

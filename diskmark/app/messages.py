@@ -3,9 +3,12 @@ the app reading worker states: started, engine events, then finished, failed or 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from textual.message import Message
 
-from diskmark.model import Event, Progress, SessionResult, Settings
+if TYPE_CHECKING:
+    from diskmark.model import Event, SessionResult, Settings
 
 
 class RunStarted(Message):
@@ -26,6 +29,8 @@ class EngineEvent(Message):
         self.event = event
 
     def can_replace(self, message: Message) -> bool:
+        from diskmark.events import Progress
+
         return (isinstance(message, EngineEvent) and isinstance(message.event, Progress)
                 and isinstance(self.event, Progress))
 

@@ -23,12 +23,11 @@ from diskmark.app.messages import EngineEvent, RunFailed, RunFinished, RunStarte
 from diskmark.app.widgets.tiles import Live
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_duration
-from diskmark.model import (Event, Mode, Notice, Op, Phase, Progress, RunFinished as PassFinished,
-                            SessionResult, Settings, Status, SystemFacts, TestFinished,
-                            TestStarted, format_size)
+from diskmark.model import Mode, Op, SessionResult, Settings, Status, SystemFacts, format_size
 
 if TYPE_CHECKING:
     from diskmark.app.screens.sweep import SweepScreen
+    from diskmark.events import Event, Progress
 
 #: The order of a result's tests: reads, writes, mixes (each by plan index).
 OP_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
@@ -123,6 +122,8 @@ class Runs:
         self.post_message(EngineEvent(event))
 
     def on_engine_event(self, message: EngineEvent) -> None:
+        from diskmark.events import Notice, Progress, RunFinished as PassFinished, TestFinished, TestStarted
+
         event = message.event
         if self._sweep is not None and not isinstance(event, Notice):
             self._sweep_event(event)
@@ -149,6 +150,8 @@ class Runs:
             self.notify(event.text, severity=severity, timeout=10)  # type: ignore[arg-type]
 
     def _show_progress(self, p: Progress) -> None:
+        from diskmark.events import Phase
+
         if not self.running:
             return
         if not self._quit_requested:
@@ -325,6 +328,8 @@ class Runs:
         self._bench(settings)
 
     def _sweep_event(self, event: Event) -> None:
+        from diskmark.events import Progress, RunFinished as PassFinished, TestFinished, TestStarted
+
         sweep = self._sweep
         assert sweep is not None
         if isinstance(event, Progress):

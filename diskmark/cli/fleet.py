@@ -17,7 +17,7 @@ from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_RE
                                  EXIT_USAGE, ProgressLine, error, exit_code_for, say)
 from diskmark.cli.stopping import run_stoppable
 from diskmark.display import shown
-from diskmark.model import Progress, Status, TestFinished
+from diskmark.model import Status
 
 FLEET_HELP = """
 fleets: --host HOST[:PORT] (repeatable) or --hosts-file FILE runs the profile on every host
@@ -56,6 +56,7 @@ class FleetProgress(ProgressLine):
         self._shown = 0.0
 
     def on_event(self, host, event) -> None:  # type: ignore[override]
+        from diskmark.events import Progress, TestFinished
         from diskmark.report import describe_progress
 
         if self.noticed(event) or not self.enabled:

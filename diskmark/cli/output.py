@@ -8,7 +8,7 @@ import os
 import sys
 
 from diskmark.display import shown
-from diskmark.model import Notice, Progress, TestFinished, Unit
+from diskmark.model import Unit
 from diskmark.streams import write_err, write_out
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -103,6 +103,7 @@ class ProgressLine:
         self._width = 0
 
     def on_event(self, event) -> None:
+        from diskmark.events import Progress, TestFinished
         from diskmark.report import describe_progress
 
         if self.noticed(event) or not self.enabled:
@@ -114,6 +115,8 @@ class ProgressLine:
 
     def noticed(self, event) -> bool:
         """Say a notice (a warning or an error even with --quiet); True if ``event`` was one."""
+        from diskmark.events import Notice
+
         if not isinstance(event, Notice):
             return False
         if self.enabled or event.severity in LOUD_SEVERITIES:
