@@ -36,7 +36,7 @@ from diskmark.app.state import UiState, load_state, save_state
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
 from diskmark.display import shown
-from diskmark.engine.plan import times as plan_times
+from diskmark.engine.times import times as plan_times
 from diskmark.model import Op, SessionResult, Settings, SystemFacts, TestResult, Unit
 from diskmark.presets import PresetCatalog, Profile, load_catalog
 

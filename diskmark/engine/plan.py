@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from diskmark.engine.times import times
 from diskmark.formatting import test_title
 from diskmark.model import DataPattern, Mode, Op, Settings, TestSpec
 from diskmark.presets import Preset, Profile, sweep_profile
@@ -114,15 +115,6 @@ def operations(mode: Mode) -> list[Op]:
     """The operations a mode runs, in CDM's order (reads before writes)."""
     return [op for op, modes in ((Op.READ, (Mode.READ_WRITE, Mode.READ)),
                                  (Op.WRITE, (Mode.READ_WRITE, Mode.WRITE))) if mode in modes]
-
-
-def times(preset: Preset, profile: Profile, settings: Settings) -> tuple[float, float]:
-    """The measure and interval seconds a run uses: the settings' own, else the profile's,
-    else the preset's. The one place this rule lives; the app asks it before a run."""
-    measure = settings.measure if settings.measure is not None else (profile.measure or preset.measure)
-    interval = settings.interval if settings.interval is not None else (
-        profile.interval if profile.interval is not None else preset.interval)
-    return float(measure), float(interval)
 
 
 def build_plan(preset: Preset, settings: Settings) -> Plan:
