@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from rich.color import Color as RichColor
 from rich.segment import Segment
 from rich.style import Style
 from textual.binding import Binding
+from textual.color import Color, ColorParseError
 from textual.message import Message
 from textual.reactive import reactive
 from textual.renderables.digits import Digits
@@ -46,7 +48,7 @@ def foreground_style(widget: Widget, component: str) -> Style:
                  underline=full.underline)
 
 
-# Roles of the cells a tile draws; each maps to a component class styled in app.tcss.
+# Roles of the cells a tile draws: a component class styled in app.tcss, or a theme colour.
 _BLANK, _FIGURE, _LIVE, _PLACEHOLDER, _CAPTION, _ERROR, _SEPARATOR, _UNSTABLE = range(8)
 _BETTER, _WORSE, _SAME = range(8, 11)
 
@@ -65,11 +67,18 @@ def cpu_mark(result: TestResult | None) -> str | None:
     return "cpu" if result is not None and result.cpu_limited else None
 
 
+#: Roles whose colour is blended with what is behind it (``$tile-foreground 35%``): styled
+#: in app.tcss as component classes, which Textual blends.
 _ROLE_COMPONENTS = {_FIGURE: "tile--figure", _LIVE: "tile--live", _PLACEHOLDER: "tile--placeholder",
-                    _CAPTION: "tile--caption", _ERROR: "tile--error",
-                    _SEPARATOR: "tile--separator", _BETTER: "tile--better",
-                    _WORSE: "tile--worse", _SAME: "tile--same", _UNSTABLE: "tile--unstable"}
-_LAYER_COMPONENTS = {"meter": "tile--meter", "bar": "tile--bar", "track": "tile--track"}
+                    _CAPTION: "tile--caption"}
+#: The other colours are the theme's variables as they are, so they are read from it rather
+#: than declared as component classes: Textual styles every component class of a tile each
+#: time the tile is styled (13 for each of 8 tiles at start, 4 ms of the first frame), though
+#: an idle tile draws one of them. (variable, bold) for a role, the variable for a layer.
+_ROLE_VARIABLES = {_ERROR: ("error", True), _SEPARATOR: ("background", False),
+                   _BETTER: ("better-color", True), _WORSE: ("worse-color", True),
+                   _SAME: ("same-color", False), _UNSTABLE: ("text-warning", True)}
+_LAYER_VARIABLES = {"meter": "meter-color", "bar": "progress-color", "track": "meter-background"}
 
 
 class Palette(dict[tuple[str | None, int], Style]):
@@ -87,12 +96,25 @@ class Palette(dict[tuple[str | None, int], Style]):
         layer, role = key
         style = self.base
         if layer is not None:
-            bg = self.tile.get_component_rich_style(_LAYER_COMPONENTS[layer]).bgcolor
-            style += Style(bgcolor=bg) if bg is not None else Style()
-        if role != _BLANK:
+            style += Style(bgcolor=self._theme_colour(_LAYER_VARIABLES[layer]))
+        if role in _ROLE_VARIABLES:
+            name, bold = _ROLE_VARIABLES[role]
+            style += Style(color=self._theme_colour(name), bold=bold)
+        elif role != _BLANK:
             style += foreground_style(self.tile, _ROLE_COMPONENTS[role])
         self[key] = style
         return style
+
+    def _theme_colour(self, name: str) -> RichColor | None:
+        """A theme variable's colour over the tile, as CSS would draw it (a colour with
+        alpha, possible in a user's theme, is blended with the tile's background)."""
+        try:
+            colour = Color.parse(self.tile.app.theme_variables[name])
+        except (KeyError, ColorParseError):
+            return None
+        if colour.a < 1 and self.base.bgcolor is not None:
+            colour = Color.from_rich_color(self.base.bgcolor) + colour
+        return colour.rich_color
 
 
 class ResultTile(Widget, can_focus=True):
@@ -102,16 +124,7 @@ class ResultTile(Widget, can_focus=True):
         "tile--figure",  # the measured number
         "tile--live",  # the number while a test runs
         "tile--placeholder",  # 0.00 before anything ran
-        "tile--meter",  # the background colour of the meter
         "tile--caption",  # small text: warm-up, 2/5
-        "tile--bar",  # the background of the done part of a running test's progress line
-        "tile--track",  # the background of the rest of that line
-        "tile--error",
-        "tile--separator",  # the thin line under a borderless tile (small terminals)
-        "tile--better",  # the change against the baseline: better, worse, within noise
-        "tile--worse",
-        "tile--same",
-        "tile--unstable",  # the ~9% mark of a tile whose passes disagree
     }
 
     BINDINGS = [Binding("enter", "select", "Details", show=False)]
