@@ -139,3 +139,26 @@ async def test_keys_typed_before_the_window_is_up_wait_for_it(tmp_path):
         assert app.return_code is None, "the app crashed"
         assert app.focused is not None and app.focused.id == "comment", (
             f"n was lost: the focus is on {app.focused!r}")
+
+
+async def test_the_garbage_collector_is_on_once_the_window_is_up(tmp_path):
+    """diskmark.launch turns the collector off while the modules load and run_app leaves it
+    off for the first frame: the main screen turns it on once it is drawn, or a long session
+    would never free a reference cycle."""
+    import gc
+
+    target = tmp_path / "target"
+    target.mkdir()
+    app = DrawsAtOnce(settings=Settings(target=str(target), size=16 * MIB, count=1),
+                      persist=False)
+    gc.disable()
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(100):
+                if gc.isenabled():
+                    break
+                await pilot.pause(0.02)
+            assert app._main_up, "the main screen never came up"
+            assert gc.isenabled(), "the collector is still off after the first frame"
+    finally:
+        gc.enable()

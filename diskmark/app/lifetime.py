@@ -5,6 +5,7 @@ ends (quit, SIGTERM/SIGINT/SIGQUIT and SIGHUP stop fio and remove the test file 
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 
@@ -64,6 +65,7 @@ class Lifetime:
             self.notify(f"Skipped preset {problem}", severity="warning", timeout=12)
         self._notices.clear()
         # threads, but they hold the interpreter too: they start once the window is drawn
+        self.call_after_refresh(gc.enable)  # off from the start (run_app) until now
         self.call_after_refresh(self._load_facts)
         self.call_after_refresh(self._sweep_leftovers)
 
