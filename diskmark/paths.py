@@ -1,8 +1,9 @@
 """Where diskmark keeps its files: XDG directories via platformdirs, overridable for tests.
 
 ``DISKMARK_HOME`` puts data (history, baselines), config (settings, user presets), state
-(test directories in use) and the reports and screenshots the app saves under one
-directory, so a test or a portable install never touches the user's real files.
+(test directories in use), the cache (parsed preset and theme files) and the reports and
+screenshots the app saves under one directory, so a test or a portable install never
+touches the user's real files.
 """
 
 from __future__ import annotations
@@ -35,6 +36,12 @@ def state_dir() -> Path:
     directories in use, so one left by a diskmark that was killed can be found and removed."""
     home = _home()
     return home / "state" if home else Path(platformdirs.user_state_dir(APP))
+
+
+def cache_dir() -> Path:
+    """What can be made again from other files (what the preset and theme files parsed to)."""
+    home = _home()
+    return home / "cache" if home else Path(platformdirs.user_cache_dir(APP))
 
 
 def user_presets_dir() -> Path:

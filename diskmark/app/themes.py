@@ -16,7 +16,6 @@ stylesheet fail when the user switches to it.
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,7 @@ from textual.color import Color, ColorParseError
 from textual.css.stylesheet import Stylesheet, StylesheetParseError
 from textual.theme import BUILTIN_THEMES, Theme
 
+from diskmark import toml_cache
 from diskmark.paths import user_themes_dir
 from diskmark.regular_file import read_regular_file
 
@@ -263,17 +263,21 @@ def _theme_text(path: Path) -> str:
 
 def load_file(path: Path, checked: bool = True) -> Theme:
     """Load one theme file; raises ThemeError with ``file:line: reason``."""
+    def read() -> str:
+        try:
+            return _theme_text(path)
+        except ValueError as e:  # not a regular file (a FIFO would hang the app), too large
+            raise ThemeError(f"{path}: cannot read: {e}") from None
+        except OSError as e:
+            raise ThemeError(f"{path}: cannot read: {e.strerror or e}") from None
+
     try:
-        text = _theme_text(path)
-    except ValueError as e:  # not a regular file (a FIFO would hang the app), too large
-        raise ThemeError(f"{path}: cannot read: {e}") from None
-    except OSError as e:
-        raise ThemeError(f"{path}: cannot read: {e.strerror or e}") from None
-    try:
-        data = tomllib.loads(text)
+        data, text = toml_cache.parse(path, read)
     except RecursionError:
         raise ThemeError(f"{path}: not a theme: nested too deeply") from None
-    except tomllib.TOMLDecodeError as e:
+    except ThemeError:
+        raise
+    except ValueError as e:  # tomllib.TOMLDecodeError, imported only when a file is parsed
         line = getattr(e, "lineno", None)  # Python 3.14+; before, only in the message
         msg = getattr(e, "msg", None) or str(e)
         m = re.search(r"\s*\(at line (\d+), column \d+\)$", msg)
@@ -285,7 +289,7 @@ def load_file(path: Path, checked: bool = True) -> Theme:
     try:
         return parse_theme(data, path.stem, checked)
     except ThemeError as e:
-        raise ThemeError(f"{path}:{_line_of(text, str(e))}: {e}") from None
+        raise ThemeError(f"{path}:{_line_of(text or read(), str(e))}: {e}") from None
 
 
 def _line_of(text: str, message: str) -> int:
@@ -313,6 +317,7 @@ def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
     try:
         paths = sorted(user_dir.glob("*.toml")) if user_dir.is_dir() else []
     except OSError as e:
+        toml_cache.save()
         return themes, [f"{user_dir}: cannot list themes: {e}"]
     for path in paths:
         try:
@@ -330,4 +335,5 @@ def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
             continue
         taken[theme.name] = str(path)
         themes.append(theme)
+    toml_cache.save()
     return themes, problems

@@ -10,11 +10,11 @@ enough to exhaust the parser (see diskmark.regular_file).
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from diskmark import toml_cache
 from diskmark.model import KIB, MIB, SWEEP_DEPTHS, TestSpec
 from diskmark.paths import user_presets_dir
 from diskmark.regular_file import read_regular_file
@@ -177,24 +177,28 @@ def sweep_profile(pattern: str, threads: int = 1) -> Profile:
 
 def load_file(path: Path, source: str = "built-in") -> Preset:
     """Load one preset file; raises PresetError with ``file:line: reason``."""
+    def read() -> str:
+        try:
+            return read_regular_file(path, PRESET_MAX_BYTES).decode("utf-8")
+        except ValueError as e:  # not a regular file, too large, not UTF-8
+            raise PresetError(f"{path}: cannot read: {e}") from None
+        except OSError as e:
+            raise PresetError(f"{path}: cannot read: {e.strerror or e}") from None
+
     try:
-        text = read_regular_file(path, PRESET_MAX_BYTES).decode("utf-8")
-    except ValueError as e:  # not a regular file, too large, not UTF-8
-        raise PresetError(f"{path}: cannot read: {e}") from None
-    except OSError as e:
-        raise PresetError(f"{path}: cannot read: {e.strerror or e}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
+        data, text = toml_cache.parse(path, read)
+    except RecursionError:
+        raise PresetError(f"{path}: not a preset: nested too deeply") from None
+    except ValueError as e:  # tomllib.TOMLDecodeError, imported only when a file is parsed
+        if isinstance(e, PresetError):
+            raise
         line = getattr(e, "lineno", None)
         where = f"{path}:{line}" if line else str(path)
         raise PresetError(f"{where}: {getattr(e, 'msg', str(e))}") from None
-    except RecursionError:
-        raise PresetError(f"{path}: not a preset: nested too deeply") from None
     try:
         return parse_preset(data, source, path.stem)
     except PresetError as e:
-        raise PresetError(f"{path}:{_line_of(text, str(e))}: {e}") from None
+        raise PresetError(f"{path}:{_line_of(text or read(), str(e))}: {e}") from None
     except RecursionError:
         raise PresetError(f"{path}: not a preset: nested too deeply") from None
 
@@ -243,4 +247,5 @@ def load_catalog(user_dir: Path | None = None) -> PresetCatalog:
                 f"{catalog.presets[preset.id].source} preset; give it another id")
             continue
         catalog.presets[preset.id] = preset
+    toml_cache.save()
     return catalog
