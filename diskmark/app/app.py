@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
@@ -55,6 +56,9 @@ def _default_engine(catalog: PresetCatalog) -> Any:
     from diskmark.engine import Engine
 
     return Engine(catalog=catalog)  # one catalogue: the engine plans from what the app shows
+
+
+DIALOGS_CSS = Path(__file__).with_name("dialogs.tcss")
 
 
 class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int]):
@@ -167,6 +171,13 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         self._size_classes(*self.size, update=False)
         self._main = MainScreen()
         return self._main
+
+    def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
+        """Any screen over the main one: the dialogs' CSS is read before the first of them
+        composes. The first frame never needs it, and parsing it cost that frame 3 ms."""
+        if not self.stylesheet.has_source(str(DIALOGS_CSS)):
+            self.stylesheet.read(DIALOGS_CSS)
+        return super().push_screen(screen, *args, **kwargs)
 
     @property
     def main(self) -> MainScreen:
