@@ -13,6 +13,13 @@ from diskmark.app.themes import DEFAULT_THEME, load_themes, variable_defaults
 class Theming:
     """The DiskmarkApp's themes (a mixin: the state it uses is the app's)."""
 
+    #: Textual's App.__init__ works out the CSS variables of its default theme, which
+    #: diskmark replaces at once (_preset_theme): until then there are none to work out.
+    _theme_chosen = False
+
+    def get_css_variables(self) -> dict[str, str]:
+        return super().get_css_variables() if self._theme_chosen else {}  # type: ignore[misc]
+
     def _register_themes(self) -> None:
         try:
             themes, problems = load_themes()
@@ -38,6 +45,7 @@ class Theming:
         self.set_class(dark, "-dark-mode", update=False)
         self.set_class(not dark, "-light-mode", update=False)
         self._refresh_truecolor_filter(self.ansi_theme)
+        self._theme_chosen = True
         self.stylesheet.set_variables(self.get_css_variables())  # nothing is parsed yet
 
     def _start_theme(self) -> None:
