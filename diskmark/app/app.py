@@ -172,6 +172,12 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         self._main = MainScreen()
         return self._main
 
+    def update_styles(self, node: Any, animate: bool = True) -> None:
+        """A widget made but not mounted yet (Textual's Button sets its own classes as it is
+        made) is styled when it mounts: styling it before was work thrown away."""
+        if node is self or node.is_attached:
+            super().update_styles(node, animate)
+
     def push_screen(self, screen: Any, *args: Any, **kwargs: Any) -> Any:
         """Any screen over the main one: the dialogs' CSS is read before the first of them
         composes. The first frame never needs it, and parsing it cost that frame 3 ms."""
