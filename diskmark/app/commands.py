@@ -43,7 +43,7 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
         yield "Run all tests", "Every test of the profile (All)", app.action_run_all, True
     yield "Save text report…", "CrystalDiskMark's text report, to a file", app.action_save_report, True
     yield "Copy text report", "CrystalDiskMark's text report, to the clipboard", app.action_copy_report, True
-    yield "Save SVG screenshot", "A picture of the window, in the current directory", app.action_save_svg, True
+    yield "Save SVG screenshot", "A picture of the window, where reports are saved", app.action_save_svg, True
     if not running:
         yield ("Save as baseline…", "Keep the result on screen under a name, to compare later",
                app.action_save_baseline, True)
