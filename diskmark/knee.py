@@ -14,6 +14,7 @@ tested on series captured from real runs.
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
@@ -29,6 +30,9 @@ MIN_BINS_BEFORE = 2
 MIN_BINS_AFTER = 3
 #: … and after the knee at least this share of the series.
 MIN_SHARE_AFTER = 0.05
+#: … and at least this long: a short write's last few 0.1 s bins (the machine pausing, its
+#: end) are no knee (a 6 s write on a memory disk once fell for its last 0.3 s).
+MIN_SECONDS_AFTER = 1.0
 #: The split is chosen on a running median over this many bins: shorter bursts are noise.
 SMOOTH_BINS = 5
 
@@ -82,7 +86,8 @@ def find_knee(mb_s: Sequence[float], bin_s: float) -> Knee | None:
     """The knee of a write whose MB/s in consecutive bins of ``bin_s`` seconds is ``mb_s``,
     or None when throughput held (or rose, or fell too little or too briefly to count)."""
     n = len(mb_s)
-    after_min = max(MIN_BINS_AFTER, round(n * MIN_SHARE_AFTER))
+    after_min = max(MIN_BINS_AFTER, round(n * MIN_SHARE_AFTER),
+                    math.ceil(MIN_SECONDS_AFTER / bin_s) if bin_s > 0 else 0)
     k = best_split(running_median(mb_s, SMOOTH_BINS), MIN_BINS_BEFORE, n - after_min)
     if k is None:
         return None

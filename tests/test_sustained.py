@@ -77,6 +77,7 @@ def test_no_knee_when_the_drop_is_small_brief_or_a_rise():
     level = sum(steady) / len(steady)
     assert find_knee([level] * 30 + [level * 0.8] * 30, 0.5) is None  # 80%: too small
     assert find_knee([level] * 100 + [level * 0.2] * 2, 0.5) is None  # the last bins only
+    assert find_knee([level] * 57 + [level * 0.13] * 3, 0.1) is None  # its last 0.3 s only
     assert find_knee([level * 0.2] * 20 + [level] * 80, 0.5) is None  # a slow start
     assert find_knee([level] * 40 + [level * 0.3, level] * 20, 0.5) is None  # does not last
     assert find_knee([], 0.5) is None and find_knee([level] * 4, 0.5) is None
