@@ -4,10 +4,17 @@
 and gives, for MB/s, GB/s, IOPS and µs, the current and baseline figures (CDM's: the best
 pass, and the lowest latency), the change in % and a verdict:
 
-- "same" when the change is within noise: neither side is more than the noise band below
-  the other (see :data:`RULE`); the band is the larger R/Avg % (range over mean) of the two
-  results' passes in that unit, the one side's when only it has two passes or more, else ±3 %;
+- "same" when the change is within noise: the two figures are no further apart than the
+  passes of the noisier side are, both measured as R/Avg % (range over mean); the band is
+  the larger R/Avg % of the two results' passes in that unit, the one side's when only it
+  has two passes or more, else ±3 %;
 - otherwise "better" or "worse"; lower is better for latency.
+
+Judging the pair by the passes' own statistic keeps a wide band honest: two passes 107 %
+apart (range over mean) fell 70 % from one to the other, and a pair 97 % apart in
+performance is 189 % apart by the same measure, so it is "worse", not "same". The
+regression gate counts only what the verdict calls worse, so the table, the page, the app
+and the exit status never disagree about one pair.
 
 One rule for every unit: how much worse a figure is, is how much less it delivers, judged on
 the ratio of the two figures (a log scale), so that "X% worse" means the same in MB/s, IOPS
@@ -22,6 +29,7 @@ here too; the JSON form is :meth:`Comparison.to_dict`. Nothing here imports Text
 from __future__ import annotations
 
 import math
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -165,14 +173,23 @@ class Comparison:
         return out
 
     def regressions(self, pct: float, units: tuple[Unit, ...] = GATE_UNITS) -> list[Regression]:
-        """Every figure worse than the baseline by more than ``pct`` percent, by the one
-        rule of :data:`RULE` (MB/s and IOPS lower, µs higher, on the same scale). Ignores
-        the noise band: the gate's threshold is the caller's."""
+        """Every figure the verdict calls worse and that delivers more than ``pct`` percent
+        less than the baseline, by the one rule of :data:`RULE` (MB/s and IOPS lower, µs
+        higher, on the same scale). A fall within the runs' own noise is "same" in the
+        table, so it is no regression here either: see :meth:`within_noise`."""
+        return self._falls(pct, units, WORSE)
+
+    def within_noise(self, pct: float, units: tuple[Unit, ...] = GATE_UNITS) -> list[Regression]:
+        """Figures that fell by more than ``pct`` percent but within the noise band: the
+        gate says so, because a threshold below the noise cannot be checked."""
+        return self._falls(pct, units, SAME)
+
+    def _falls(self, pct: float, units: tuple[Unit, ...], verdict: str) -> list[Regression]:
         found = []
         for t in self.tests:
             for unit in units:
                 d = t.deltas.get(unit)
-                if d is not None and d.worse_by > pct:
+                if d is not None and d.verdict == verdict and d.worse_by > pct:
                     found.append(Regression(t.key, t.title, unit, d.current, d.baseline,
                                             d.pct, d.worse_by))
         return found
@@ -247,9 +264,10 @@ def worse_by_pct(current: float, baseline: float, unit: Unit) -> float:
 def judge(current: float, baseline: float, unit: Unit, noise_pct: float) -> tuple[float | None, str]:
     """(change of the figure in %, verdict) of ``current`` against ``baseline`` for ``unit``.
 
-    "same" when neither side is more than ``noise_pct`` % below the other in performance
-    (a symmetric band on the log of the ratio: 100 vs 97 and 97 vs 100 both read 3%);
-    otherwise better or worse as the performance ratio says, in every unit alike."""
+    "same" when the two figures' range over their mean (their R/Avg %, see
+    :func:`pair_spread_pct`) is within ``noise_pct``, the passes' own R/Avg %: a pair no
+    further apart than the passes themselves is noise. Symmetric (100 vs 97 and 97 vs 100
+    read alike); otherwise better or worse as the performance ratio says, in every unit."""
     if baseline == 0:
         if current == 0:
             return 0.0, SAME
@@ -258,10 +276,17 @@ def judge(current: float, baseline: float, unit: Unit, noise_pct: float) -> tupl
     ratio = performance_ratio(current, baseline, unit)
     if ratio == 0 or math.isinf(ratio):
         return pct, WORSE if ratio == 0 else BETTER
-    limit = -math.log1p(-noise_pct / 100) if noise_pct < 100 else math.inf
-    if abs(math.log(ratio)) <= limit + 1e-9:  # inclusive, and deaf to float rounding
+    if pair_spread_pct(ratio) <= noise_pct + 1e-9:  # inclusive, and deaf to float rounding
         return pct, SAME
     return pct, BETTER if ratio > 1 else WORSE
+
+
+def pair_spread_pct(ratio: float) -> float:
+    """R/Avg % of two figures whose performance ratio is ``ratio``: their range over their
+    mean, ``200·|ratio − 1| / (ratio + 1)``. The same for ``ratio`` and ``1 / ratio``, so a
+    fall and the rise that undoes it read alike; it never exceeds 200 %, which is why a band
+    of 100 % or more still separates a 97 % fall (189 %) from noise."""
+    return 200 * abs(ratio - 1) / (ratio + 1)
 
 
 def _unmeasured(t: TestResult) -> str:
@@ -385,11 +410,12 @@ def comparison_text(cmp: Comparison, current_name: str = "this run",
                          f"{_pct(d):>9}  {noise:>6}  {_marker(d)}")
     if not cmp.tests:
         lines.append("(no test was measured on both sides)")
-    lines += ["", "Same = within noise: neither side more than the Noise band below the other;",
-              "the band is the larger R/Avg % of the passes of the sides with two or more (*",
-              f"neither side has: ±{DEFAULT_NOISE_PCT:g}% assumed). Latency: lower is better; a "
-              "latency twice",
-              "the baseline's counts as 50% worse, as half the MB/s does."]
+    note = (f"Same = within noise: the two figures are no further apart (their range over their "
+            f"mean) than the passes of the noisier side are (the Noise column: the larger R/Avg % "
+            f"of the sides with two passes or more; * where neither has, ±{DEFAULT_NOISE_PCT:g}% is "
+            f"assumed). Latency: lower is better; a latency twice the baseline's counts as 50% "
+            f"worse, as half the MB/s does.")
+    lines += ["", *textwrap.wrap(note, 88)]
     counts = cmp.counts(Unit.MB_S)
     lines.append(f"MB/s: {counts[BETTER]} better, {counts[WORSE]} worse, {counts[SAME]} same.")
     if cmp.missing:
@@ -438,10 +464,17 @@ def gate(cmp: Comparison, pct: float, against: str = "the baseline") -> tuple[st
         return "nothing", [f"nothing to compare: no test was measured both here and in "
                            f"{against}; the regression gate cannot pass"]
     found = cmp.regressions(pct)
+    noisy = cmp.within_noise(pct)
+    lines: list[str] = []
     if found:
         lines = [f"regression: {len(found)} figure(s) worse than {against} by more than "
                  f"{pct:g}%:"]
         lines += [f"  {r.describe()}" for r in found]
-        return "fail", lines
-    return "pass", [f"no test is worse than {against} by more than {pct:g}% "
-                    f"({len(cmp.tests)} test(s) compared)"]
+    else:
+        lines = [f"no test is worse than {against} by more than {pct:g}% "
+                 f"({len(cmp.tests)} test(s) compared)"]
+    if noisy:
+        lines.append(f"not counted: {len(noisy)} figure(s) fell by more than {pct:g}% but "
+                     f"within the runs' own noise (the comparison calls them same):")
+        lines += [f"  {r.describe()}" for r in noisy]
+    return ("fail" if found else "pass"), lines

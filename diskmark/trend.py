@@ -293,7 +293,7 @@ def _when(tp: TrendPoint) -> str:
 
 def to_dict(series_list: list[Series], label: str, kind: str, unit: Unit) -> dict[str, Any]:
     return {"test": label, "kind": kind, "unit": unit.value,
-            "rule": "each point against the one before; same within the noise band "
-                    "(the passes' R/Avg %, else 3%), on the log of the ratio",
+            "rule": "each point against the one before; same when the two figures' range over "
+                    "their mean is within the noise band (the passes' R/Avg %, else 3%)",
             "series": [s.to_dict() for s in series_list]}
 

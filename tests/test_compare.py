@@ -50,7 +50,7 @@ def sess(*tests: TestResult, **kw) -> SessionResult:
 
 
 @pytest.mark.parametrize("cur,pct,verdict", [
-    (110.0, 10.0, "better"), (102.0, 2.0, "same"), (97.0, -3.0, "same"),
+    (110.0, 10.0, "better"), (102.0, 2.0, "same"), (97.1, -2.9, "same"),
     (96.9, -3.1, "worse"), (50.0, -50.0, "worse"), (100.0, 0.0, "same")])
 def test_bandwidth_delta_single_runs_use_three_percent(cur, pct, verdict):
     c = compare(sess(t(SEQ, Op.READ, r(cur))), sess(t(SEQ, Op.READ, r(100.0))), "base")
@@ -232,12 +232,16 @@ def test_regressions_by_direction():
                      (K_SEQ_W, Unit.US): pytest.approx(30 / 130 * 100)}
     assert {(x.key, x.unit) for x in c.regressions(21)} == {(K_SEQ_W, Unit.US)}
     assert c.regressions(24) == [] and c.regressions(1000) == []
-    # the gate ignores the noise band: a 2 % drop fails a 1 % gate though it reads "same"
+    # a 2 % drop within the ±3 % noise reads "same", so a 1 % gate does not count it
+    # (the table and the exit status agree); the gate names it as not counted instead
     small = compare(sess(t(SEQ, Op.READ, r(98))), sess(t(SEQ, Op.READ, r(100))))
     assert small.delta(K_SEQ_R, Unit.MB_S).verdict == "same"
-    assert [x.unit for x in small.regressions(1)] == [Unit.MB_S, Unit.IOPS]
+    assert small.regressions(1) == []
+    assert [x.unit for x in small.within_noise(1)] == [Unit.MB_S, Unit.IOPS]
     assert "SEQ1M Q8T1 Read MB/s: 100.00 -> 98.00 (-2.0%, 2.0% worse)" == \
-        small.regressions(1)[0].describe()
+        small.within_noise(1)[0].describe()
+    verdict, lines = gate(small, 1)
+    assert verdict == "pass" and any(line.startswith("not counted: 2 figure(s)") for line in lines)
 
 
 def test_one_rule_for_every_unit():
@@ -252,7 +256,7 @@ def test_one_rule_for_every_unit():
     assert gate(c, 95)[0] == "pass"
     assert {x.unit for x in c.regressions(50)} == {Unit.MB_S, Unit.IOPS, Unit.US}
     # the verdict is symmetric too: 3 % less in MB/s and 3 % more latency-per-IO read alike
-    lat = compare(sess(t(SEQ, Op.READ, r(100, lat_us=100 / 0.97))), sess(t(SEQ, Op.READ, r(100))))
+    lat = compare(sess(t(SEQ, Op.READ, r(100, lat_us=100 / 0.971))), sess(t(SEQ, Op.READ, r(100))))
     assert lat.delta(K_SEQ_R, Unit.US).verdict == "same"
     assert judge(100 / 0.969, 100, Unit.US, 3)[1] == judge(96.9, 100, Unit.MB_S, 3)[1] == "worse"
 
@@ -313,3 +317,24 @@ def test_help_and_readme_state_the_rule():
     assert "twice the latency is 50% worse" in text and "X% worse means" in text
     readme = " ".join((Path(__file__).parent.parent / "README.md").read_text().split())
     assert "X% worse means the figure delivers X% less" in readme
+
+
+def test_a_band_of_100_percent_or_more_does_not_call_a_97_percent_fall_same():
+    """Two baseline passes 107.1 % apart (range over mean) and a one-pass run 97.3 % below
+    the best of them: the band is wide, but the pair is wider still (189 % by the same
+    measure), so every view says worse and the gate fails, as its message says."""
+    ratio = (2 + 1.071) / (2 - 1.071)  # two passes whose R/Avg is 107.1 %
+    base = t(SEQ, Op.READ, r(100.0), r(100.0 * ratio))
+    cur = t(SEQ, Op.READ, r(100.0 * ratio * 0.027))
+    c = compare(sess(cur), sess(base), "B")
+    d = c.delta(K_SEQ_R, Unit.MB_S)
+    assert d.noise_pct == pytest.approx(107.1) and d.noise_from_runs
+    assert d.pct == pytest.approx(-97.3) and d.verdict == "worse"
+    row = next(line for line in comparison_text(c).splitlines() if "SEQ1M Q8T1" in line)
+    assert "-97.3%" in row and "±107.1%" in row and row.endswith("WORSE")
+    verdict, lines = gate(c, 1, "baseline 'B'")
+    assert verdict == "fail" and "97.3% worse" in "\n".join(lines)
+    # a fall no larger than the passes' own (they fell 70 %) is still noise
+    within = compare(sess(t(SEQ, Op.READ, r(100.0 * ratio * 0.35))), sess(base), "B")
+    assert within.delta(K_SEQ_R, Unit.MB_S).verdict == "same"
+    assert gate(within, 1)[0] == "pass"

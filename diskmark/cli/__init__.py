@@ -208,9 +208,9 @@ def _run_options(run: argparse.ArgumentParser) -> None:
                             "columns (JSON: a `comparison` section)")
     saved.add_argument("--fail-on-regression", type=_percent, metavar="PCT",
                        help="with --compare: exit with status 3 when any test is worse than the "
-                            "baseline by more than PCT percent, naming which; X%% worse is X%% "
-                            "less MB/s or IOPS, or a latency whose inverse is X%% lower (2x "
-                            "the latency = 50%% worse), see below")
+                            "baseline (beyond the runs' noise) by more than PCT percent, naming "
+                            "which; X%% worse is X%% less MB/s or IOPS, or a latency whose "
+                            "inverse is X%% lower (2x the latency = 50%% worse), see below")
 
 
 def _baselines_actions(bl: argparse.ArgumentParser) -> None:

@@ -28,7 +28,7 @@ examples:
   diskmark history prune --keep 500
 
 A trend judges each run against the one before it by the comparison's rule: "same" when
-neither is more than the runs' noise (their R/Avg %, else 3%) below the other.
+the two figures' range over their mean is within the runs' noise (their R/Avg %, else 3%).
 """
 
 

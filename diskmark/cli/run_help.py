@@ -27,8 +27,12 @@ it or a partition is mounted, swap or held (LVM, md). Needs its group (usually d
 comparing (--compare, --fail-on-regression): one rule for MB/s, IOPS and latency. X% worse
 means the figure delivers X% less than the baseline: MB/s or IOPS X% lower, or latency so
 much higher that 1/latency is X% lower (twice the latency is 50% worse, as half the MB/s
-is). "same" means neither side is more than the noise band below the other; the band is
-the passes' own spread (R/Avg) where it is known, else 3%.
+is). "same" means the two figures are no further apart than the passes are: their range
+over their mean is within the noise band, the passes' own spread (R/Avg) where it is known,
+else 3%. Any band, even one of 100% or more, is judged this way: two passes 107% apart
+fell 70% from one to the other, so a 97% fall (189% apart) is worse, never same.
+--fail-on-regression counts only figures the comparison calls worse: a fall within the
+noise is named as not counted, and the table and the exit status always agree.
 
 exit status: 0 done, 1 benchmark failed, 2 bad arguments, unusable target or unknown
 baseline (nothing started), 3 a test worse than the --compare baseline by more than

@@ -176,9 +176,9 @@ def comparison_html(cmp: Comparison, name: str) -> str:
     out.append("</table>")
     for m in cmp.missing:
         out.append(f"<p>Not compared: {_e(m.title)} ({_e(m.reason)})</p>")
-    out.append("<p>Same = within noise: neither side more than the band (the passes' R/Avg %, "
-               "else 3%) below the other; latency: lower is better, twice the latency counts "
-               "as 50% worse.</p>")
+    out.append("<p>Same = within noise: the two figures are no further apart (their range over "
+               "their mean) than the passes are (their R/Avg %, else 3%); latency: lower is "
+               "better, twice the latency counts as 50% worse.</p>")
     return "".join(out)
 
 
