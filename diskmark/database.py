@@ -155,9 +155,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version == SCHEMA_VERSION:
         return
-    if version > SCHEMA_VERSION:
-        raise NewerSchema(f"{path} was written by a newer diskmark (database schema {version}; "
-                          f"this version reads up to {SCHEMA_VERSION}); it is left untouched")
+    _refuse_newer(path, version)
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -170,6 +168,27 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _refuse_newer(path: Path, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        raise NewerSchema(f"{path} was written by a newer diskmark (database schema {version}; "
+                          f"this version reads up to {SCHEMA_VERSION}); it is left untouched")
+
+
+def _written_version(path: Path) -> int:
+    """The schema version in the file's header (``PRAGMA user_version``, bytes 60-63), read
+    without SQLite: opening a file is already a change (its journal switched to WAL, -wal and
+    -shm files beside it), which a newer diskmark's file must not get. 0 for a file that is
+    not an SQLite database, or not yet one (SQLite then says what is wrong, or creates it)."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError:
+        return 0
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+        return 0
+    return int.from_bytes(header[60:64], "big", signed=True)  # as SQLite reads it
 
 
 def _use_wal(conn: sqlite3.Connection) -> None:
@@ -196,6 +215,7 @@ def connect(path: Path, create: bool = True) -> Iterator[sqlite3.Connection | No
     if not create and not path.exists():
         yield None
         return
+    _refuse_newer(path, _written_version(path))  # before SQLite touches it
     if create:
         path.parent.mkdir(parents=True, exist_ok=True)
     try:
