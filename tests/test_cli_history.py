@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -170,3 +171,37 @@ def test_trend_points_out_changes_beyond_the_noise(tmp_path):
     assert [p["verdict"] for p in lat["series"][0]["points"]][3] == "worse"
     unknown = diskmark("history", "trend", "fast please")
     assert unknown.returncode == 2 and "not a test" in unknown.stderr
+
+
+def test_export_names_and_leaves_out_a_damaged_run(tmp_path, reports, isolated_home):
+    assert diskmark("history", "import", str(reports)).returncode == 0
+    runs = [r["id"] for r in listing()["runs"]]
+    with sqlite3.connect(isolated_home / "data" / "diskmark.sqlite3") as conn:
+        conn.execute("UPDATE results SET document = '{\"schema\": \"diskmark.res' WHERE name = ?",
+                     (runs[1],))
+    out = tmp_path / "exported"
+    done = diskmark("history", "export", str(out))
+    assert done.returncode == 1, done.stderr
+    assert f"run {runs[1]} is damaged" in done.stderr and "not exported" in done.stderr
+    assert "exported 2 of 3 run(s)" in done.stderr
+    assert sorted(p.stem for p in out.iterdir()) == sorted([runs[0], runs[2]])
+    assert all(json.loads(p.read_text())["schema"] == "diskmark.result/1" for p in out.iterdir())
+
+    one = tmp_path / "one.json"
+    done = diskmark("history", "export", str(one), runs[1])
+    assert done.returncode == 2 and f"{runs[1]!r} is damaged" in done.stderr
+    assert not one.exists()
+
+
+def test_export_into_a_file_that_is_not_a_directory_is_refused(tmp_path, reports):
+    assert diskmark("history", "import", str(reports)).returncode == 0
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    done = diskmark("history", "export", str(notes))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"{notes} exists and is not a directory" in done.stderr
+    assert notes.read_text() == "mine"
+    below = diskmark("history", "export", str(notes / "runs"))
+    assert below.returncode == 1 and "Traceback" not in below.stderr
+    assert f"{notes} is not a directory" in below.stderr
