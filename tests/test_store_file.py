@@ -4,14 +4,20 @@ written is named, with what to do, whatever the command."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
 import os
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+
+from history_data import EIGHT_TESTS, real_result
+from mounts import _mounted, can_loop_mount
 
 from diskmark import database
 
@@ -53,3 +59,54 @@ def test_a_database_from_a_newer_diskmark_is_left_byte_for_byte(isolated_home, t
     conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == journal
     conn.close()
+
+
+@contextlib.contextmanager
+def data_directory(home: Path) -> Iterator[Callable[[], None]]:
+    """DISKMARK_HOME's data directory, writable until the function yielded is called, then
+    read-only: a tmpfs remounted read-only for root (who ignores permissions), a directory
+    without write permission for anyone else."""
+    data = home / "data"
+    if os.geteuid() != 0:
+        data.mkdir(parents=True, exist_ok=True)
+        try:
+            yield lambda: data.chmod(0o555)
+        finally:
+            data.chmod(0o755)
+        return
+    ok, why = can_loop_mount("tmpfs")
+    if not ok:
+        pytest.skip(f"no read-only mount for root: {why}")
+    with _mounted(data, ["-t", "tmpfs", "-o", "size=8m", "tmpfs"]):
+        yield lambda: subprocess.run(["mount", "-o", "remount,ro", str(data)], check=True)
+
+
+def says_where_and_what_to_do(done: subprocess.CompletedProcess, data: Path) -> None:
+    assert f"the data directory {data}" in done.stderr, done.stderr
+    assert "DISKMARK_HOME" in done.stderr, done.stderr
+    assert "readonly database" not in done.stderr and "unable to open" not in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("journal", ["wal", "delete"])
+def test_an_unwritable_data_directory_is_named_with_what_to_do(isolated_home, tmp_path,
+                                                                journal):
+    report = tmp_path / "run.json"
+    report.write_text(json.dumps(real_result(EIGHT_TESTS)))
+    data = isolated_home / "data"
+    with data_directory(isolated_home) as read_only:
+        assert diskmark("history", "import", str(report)).returncode == 0
+        assert diskmark("baselines", "import", str(report), "--name", "b").returncode == 0
+        run = json.loads(diskmark("history", "list", "--format", "json").stdout)["runs"][0]["id"]
+        with sqlite3.connect(data / database.FILE_NAME) as conn:  # as another tool leaves it
+            conn.execute(f"PRAGMA journal_mode = {journal}")
+        conn.close()
+        read_only()
+        for args in (["history", "list"], ["history", "show", run], ["baselines", "list"],
+                     ["baselines", "show", "b"], ["history", "trend", "SEQ1M Q8T1"],
+                     ["history", "export", str(tmp_path / "out")],
+                     ["history", "import", str(report)], ["history", "prune", "--keep", "0"]):
+            done = diskmark(*args)
+            assert done.returncode == 1, (args, done.stderr)
+            says_where_and_what_to_do(done, data)
+
