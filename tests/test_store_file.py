@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import TINY_ARGS
+from fleet_servers import TARGET, fio_servers  # noqa: F401 (a fixture)
 from history_data import EIGHT_TESTS, real_result
 from mounts import _mounted, can_loop_mount
 
@@ -110,3 +112,34 @@ def test_an_unwritable_data_directory_is_named_with_what_to_do(isolated_home, tm
             assert done.returncode == 1, (args, done.stderr)
             says_where_and_what_to_do(done, data)
 
+
+@pytest.mark.slow
+def test_a_run_that_cannot_be_kept_prints_its_report_and_exits_4(isolated_home, tmp_path,
+                                                                 no_leftovers):
+    target = tmp_path / "target"
+    target.mkdir()
+    no_leftovers.append(target)
+    data = isolated_home / "data"
+    with data_directory(isolated_home) as read_only:
+        read_only()
+        done = diskmark("run", "--target", str(target), *TINY_ARGS, "--profile", "demo",
+                        "--mode", "read", "-q")
+    assert done.returncode == 4, done.stderr
+    assert "Test:" in done.stdout  # the report all the same
+    assert "not kept in the history" in done.stderr
+    says_where_and_what_to_do(done, data)
+
+
+@pytest.mark.slow
+def test_a_fleet_whose_runs_cannot_be_kept_exits_4(isolated_home, fio_servers):
+    a, b = fio_servers
+    with data_directory(isolated_home) as read_only:
+        read_only()
+        done = diskmark("run", "--host", a.host, "--host", b.host, "--target", str(TARGET),
+                        *TINY_ARGS, "--profile", "demo", "--mode", "read", "-q")
+    assert done.returncode == 4, done.stderr
+    assert a.host in done.stdout and b.host in done.stdout  # the report all the same
+    for host in (a, b):
+        assert f"the run on {host.host} was not kept in the history" in done.stderr
+    says_where_and_what_to_do(done, isolated_home / "data")
+    assert a.files() == [] and b.files() == []
