@@ -9,6 +9,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -205,3 +206,46 @@ def test_export_into_a_file_that_is_not_a_directory_is_refused(tmp_path, reports
     below = diskmark("history", "export", str(notes / "runs"))
     assert below.returncode == 1 and "Traceback" not in below.stderr
     assert f"{notes} is not a directory" in below.stderr
+
+
+#: U+202E turns "gpj.exe" into what reads as "exe.jpg"; a zero-width space and a tab hide
+#: and shift; a tag character is invisible. Each is shown escaped; JSON keeps it exact.
+SPOOF = "evil\u202egpj.exe\u200b\tend\U000e0041"
+SPOOF_SHOWN = "evil\\u202egpj.exe\\u200b\\tend\\U000e0041"
+
+
+def raw_format(text: str) -> list[str]:
+    """Format characters (Unicode category Cf) and tabs, as a terminal would get them."""
+    return sorted({repr(c) for c in text if unicodedata.category(c) == "Cf" or c == "\t"})
+
+
+def test_format_characters_in_runs_and_baselines_are_shown_escaped(tmp_path):
+    doc = real_result(THREE_PASSES)
+    doc["system"].update(hostname=f"h{SPOOF}", device=f"/dev/{SPOOF}", target=f"/mnt/{SPOOF}")
+    doc["settings"]["comment"] = SPOOF
+    write_reports(tmp_path / "r", [doc])
+    assert diskmark("history", "import", str(tmp_path / "r")).returncode == 0
+    assert diskmark("baselines", "import", str(tmp_path / "r" / "run-00000.json"), "--name",
+                    "b").returncode == 0
+    run = listing()["runs"][0]["id"]
+    for args in (["history", "list"], ["history", "show", run], ["baselines", "list"],
+                 ["baselines", "show", "b"]):
+        done = diskmark(*args)
+        assert done.returncode == 0, (args, done.stderr)
+        assert raw_format(done.stdout) == [] and raw_format(done.stderr) == [], args
+        assert SPOOF_SHOWN in done.stdout, args
+    shown = diskmark("history", "show", run).stdout
+    assert f"Comment: {SPOOF_SHOWN}\n" in shown and f"/mnt/{SPOOF_SHOWN}: " in shown
+    raw = diskmark("history", "show", run, "--format", "json")
+    assert raw_format(raw.stdout) == [] and "\\u202e" in raw.stdout
+    assert json.loads(raw.stdout)["settings"]["comment"] == SPOOF  # exact
+    assert listing()["runs"][0]["host"] == f"h{SPOOF}"  # JSON stays JSON, and exact
+    trend = diskmark("history", "trend", "SEQ1M Q8T1", "--format", "json")
+    assert trend.returncode == 0 and raw_format(trend.stdout) == []
+    assert json.loads(trend.stdout)["series"][0]["device"] == f"/dev/{SPOOF}"
+    trend = diskmark("history", "trend", "SEQ1M Q8T1")
+    assert raw_format(trend.stdout) == [] and f"/dev/{SPOOF_SHOWN}" in trend.stdout
+    exported = tmp_path / "b.json"
+    assert diskmark("baselines", "export", "b", str(exported)).returncode == 0
+    assert raw_format(exported.read_text()) == []
+    assert json.loads(exported.read_text())["result"]["system"]["device"] == f"/dev/{SPOOF}"

@@ -163,6 +163,7 @@ def _date(iso: str) -> str:
 
 def _list(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out, say
+    from diskmark.display import json_utf8
     from diskmark.model import format_size
 
     if args.limit < 0 or args.offset < 0:
@@ -173,8 +174,8 @@ def _list(store, args: argparse.Namespace) -> int:
     rows = store.page(args.limit or None, args.offset, filters)
     total = store.count(filters)
     if args.format == "json":
-        out(json.dumps({"total": total, "offset": args.offset,
-                        "runs": [_row_dict(r) for r in rows]}, indent=2, ensure_ascii=False) + "\n")
+        out(json_utf8(json.dumps({"total": total, "offset": args.offset, "runs": [
+            _row_dict(r) for r in rows]}, indent=2, ensure_ascii=False)) + "\n")
         return EXIT_OK
     if not rows:
         say("No runs in the history" + (" match" if filters.where()[0] else "") +
@@ -334,6 +335,7 @@ def _prune(store, args: argparse.Namespace) -> int:
 def _trend(store, args: argparse.Namespace) -> int:
     from diskmark import trend
     from diskmark.cli.output import EXIT_OK, out, say
+    from diskmark.display import json_utf8
     from diskmark.model import Unit
 
     label, kind = trend.parse_test(args.test)
@@ -344,7 +346,8 @@ def _trend(store, args: argparse.Namespace) -> int:
     with store.db(create=False) as conn:
         series = trend.trend(conn, label, kind, unit, _filters(args)) if conn is not None else []
     if args.format == "json":
-        out(json.dumps(trend.to_dict(series, label, kind, unit), indent=2, ensure_ascii=False) + "\n")
+        out(json_utf8(json.dumps(trend.to_dict(series, label, kind, unit), indent=2,
+                                 ensure_ascii=False)) + "\n")
         return EXIT_OK
     if not series:
         say(f"No saved run measured {label} {kind}" + (" that matches" if _filters(args).where()[0]
