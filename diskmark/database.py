@@ -11,7 +11,8 @@ text, exactly as it was saved (unknown fields of a newer diskmark included), bes
 columns copied out of it for listings and filters (when, host, target, device, model,
 filesystem, preset, profile, mode, I/O, the headline figures). ``figures`` holds each
 measured test's best figures and the spread of its passes, so a trend over thousands of runs
-reads a few numbers per run instead of parsing every document.
+reads a few numbers per run instead of parsing every document (both copied out by
+:mod:`diskmark.indexed`).
 
 The schema is versioned with ``PRAGMA user_version``; :data:`MIGRATIONS` brings any older
 file up to date inside one transaction, and a file from a newer diskmark is refused with a
@@ -20,20 +21,20 @@ clear message rather than written to. Nothing here imports Textual or knows abou
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+# what is copied out of a document, used here and by the store
+from diskmark.indexed import (HEADLINE_LABEL, canonical, columns_of, digest,  # noqa: F401
+                              measured_figures, timestamp)
+
 FILE_NAME = "diskmark.sqlite3"
 BUSY_TIMEOUT_MS = 30_000  # a writer waits this long for another process's transaction
-HEADLINE_LABEL = "SEQ1M Q8T1"
 
 # The columns copied out of a document; every one of them can be filtered or sorted on.
 _INDEXED = ("started", "started_ts", "host", "target", "device", "model", "fstype", "preset",
@@ -145,110 +146,6 @@ def _row(values: sqlite3.Row | tuple) -> Row:
     return Row(*values)
 
 
-# --- what is copied out of a document ---------------------------------------------------
-
-
-def canonical(document: dict[str, Any]) -> str:
-    """The document as JSON text, as it is stored: exact (any string, even one holding a
-    lone surrogate, survives as an escape), no NaN (refused)."""
-    return json.dumps(document, allow_nan=False, separators=(",", ":"))
-
-
-def digest(document: dict[str, Any]) -> str:
-    """A fingerprint of the content, whatever the formatting or key order of the file it came
-    from: the same run imported twice has the same digest."""
-    text = json.dumps(document, allow_nan=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("ascii")).hexdigest()
-
-
-def timestamp(iso: str) -> float | None:
-    """Seconds since the epoch of an ISO 8601 time (local time when it has no offset)."""
-    try:
-        when = datetime.fromisoformat(iso)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.astimezone()
-    return when.timestamp()
-
-
-def _text(d: dict[str, Any], key: str) -> str:
-    value = d.get(key)
-    return value if isinstance(value, str) else ""
-
-
-def _number(value: Any) -> float | None:
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
-def _spread(values: list[float]) -> float:
-    """R/Avg %: range over mean, the passes' own noise (as model.Spread)."""
-    mean = sum(values) / len(values) if values else 0.0
-    return (max(values) - min(values)) / mean * 100 if mean else 0.0
-
-
-def _label(test: dict[str, Any]) -> str:
-    """A sustained write is indexed apart: one long average never joins a best-of-N trend."""
-    label = test.get("label")
-    if not (isinstance(label, str) and label):
-        spec = test.get("spec", {})
-        block = spec.get("block", 0)
-        size = f"{block // 1048576}M" if block >= 1048576 and not block % 1048576 else f"{block // 1024}K"
-        label = f"{spec.get('pattern')}{size} Q{spec.get('queues')}T{spec.get('threads')}"
-    return f"{label} sustained" if test.get("sustained") else label
-
-
-def _measured(document: dict[str, Any]) -> list[dict[str, Any]]:
-    return [t for t in document.get("tests", []) if t.get("runs") and t.get("error") is None]
-
-
-def measured_figures(document: dict[str, Any]) -> list[tuple]:
-    """(label, op, mix_read, best MB/s, best IOPS, lowest µs, passes, R/Avg % in MB/s, IOPS,
-    µs) of every measured test: CrystalDiskMark's best pass and lowest mean latency."""
-    out = []
-    for t in _measured(document):
-        runs = t["runs"]
-        best = max(runs, key=lambda r: r["mb_s"])
-        mb = [r["mb_s"] for r in runs]
-        iops = [r["iops"] for r in runs]
-        lat = [r["lat_us"] for r in runs]
-        out.append((_label(t), t["kind"], t.get("mix_read") if t["kind"] == "mix" else None,
-                    float(best["mb_s"]), float(best["iops"]), float(min(lat)), len(runs),
-                    _spread(mb), _spread(iops), _spread(lat)))
-    return out
-
-
-def columns_of(document: dict[str, Any]) -> dict[str, Any]:
-    """The indexed columns of a (validated) ``diskmark.result/1`` document."""
-    settings = document.get("settings") or {}
-    system = document.get("system") or {}
-    figures = measured_figures(document)
-    measured = _measured(document)
-    head_label = ""
-    if measured:
-        labels = {_label(t) for t in measured}
-        head_label = HEADLINE_LABEL if HEADLINE_LABEL in labels else \
-            _label(min(measured, key=lambda t: t["index"]))
-    head = {f[1]: f[3] for f in figures if f[0] == head_label and f[1] != "mix"}
-    started = _text(document, "started")
-    direct = settings.get("direct", True)
-    return {
-        "started": started, "started_ts": timestamp(started),
-        "host": _text(system, "hostname"),
-        "target": _text(system, "target") or _text(settings, "target"),
-        "device": _text(system, "device"), "model": _text(system, "model"),
-        "fstype": _text(system, "fstype"),
-        "preset": _text(document, "preset") or _text(settings, "preset"),
-        "profile": _text(document, "profile") or _text(settings, "profile"),
-        "mode": _text(settings, "mode"), "io": "buffered" if direct is False else "direct",
-        "size": settings.get("size") if isinstance(settings.get("size"), int) else None,
-        "count": settings.get("count") if isinstance(settings.get("count"), int) else None,
-        "status": _text(document, "status") or "complete",
-        "head_label": head_label, "head_read": head.get("read"), "head_write": head.get("write"),
-        "tests": len(figures),
-    }
-
-
 # --- the file ----------------------------------------------------------------------------
 
 
@@ -258,9 +155,7 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version == SCHEMA_VERSION:
         return
-    if version > SCHEMA_VERSION:
-        raise NewerSchema(f"{path} was written by a newer diskmark (database schema {version}; "
-                          f"this version reads up to {SCHEMA_VERSION}); it is left untouched")
+    _refuse_newer(path, version)
     conn.execute("BEGIN IMMEDIATE")
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
@@ -273,6 +168,27 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
     except BaseException:
         conn.execute("ROLLBACK")
         raise
+
+
+def _refuse_newer(path: Path, version: int) -> None:
+    if version > SCHEMA_VERSION:
+        raise NewerSchema(f"{path} was written by a newer diskmark (database schema {version}; "
+                          f"this version reads up to {SCHEMA_VERSION}); it is left untouched")
+
+
+def _written_version(path: Path) -> int:
+    """The schema version in the file's header (``PRAGMA user_version``, bytes 60-63), read
+    without SQLite: opening a file is already a change (its journal switched to WAL, -wal and
+    -shm files beside it), which a newer diskmark's file must not get. 0 for a file that is
+    not an SQLite database, or not yet one (SQLite then says what is wrong, or creates it)."""
+    try:
+        with open(path, "rb") as f:
+            header = f.read(100)
+    except OSError:
+        return 0
+    if len(header) < 100 or not header.startswith(b"SQLite format 3\0"):
+        return 0
+    return int.from_bytes(header[60:64], "big", signed=True)  # as SQLite reads it
 
 
 def _use_wal(conn: sqlite3.Connection) -> None:
@@ -299,6 +215,7 @@ def connect(path: Path, create: bool = True) -> Iterator[sqlite3.Connection | No
     if not create and not path.exists():
         yield None
         return
+    _refuse_newer(path, _written_version(path))  # before SQLite touches it
     if create:
         path.parent.mkdir(parents=True, exist_ok=True)
     try:

@@ -2,11 +2,14 @@
 
 Names, notes, comments, device and model strings, paths and preset fields come from files and
 users, so they may hold terminal escape sequences (ESC, CSI, OSC) that would recolour, retitle
-or clear the user's terminal, and paths may hold bytes that are not UTF-8 (Python keeps those
-as lone surrogates, which cannot be written to a UTF-8 stream at all). :func:`shown` writes
-both as visible escapes (``\\x1b``, ``\\xff``) for terminals and text reports;
-:func:`json_utf8` does the same inside JSON text, which must stay valid UTF-8 and otherwise
-exact. Nothing here imports Textual: the CLI, the reports and the app share it.
+or clear the user's terminal, format characters that reorder or hide the text around them
+(U+202E RIGHT-TO-LEFT OVERRIDE shows ``exe.txt`` as ``txt.exe``; zero-width spaces and
+joiners make two names look alike), tabs that shift a column, and bytes that are not UTF-8
+(Python keeps those as lone surrogates, which cannot be written to a UTF-8 stream at all).
+:func:`shown` writes them all as visible escapes (``\\x1b``, ``\\u202e``, ``\\t``, ``\\xff``)
+for terminals, text reports and pages; :func:`json_utf8` does the same inside JSON text,
+which must stay valid UTF-8 and otherwise exact. Nothing here imports Textual: the CLI, the
+reports and the app share it.
 """
 
 from __future__ import annotations
@@ -14,12 +17,21 @@ from __future__ import annotations
 import re
 from functools import cache
 
-#: C0 controls but tab and newline, DEL, C1 controls, and lone surrogates.
-_UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]"
-_UNSAFE_ONE_LINE = "[\x00-\x1f\x7f-\x9f\ud800-\udfff]"
+#: Unicode's format characters (category Cf: the byte order mark, bidirectional marks,
+#: embeddings, overrides and isolates, zero-width spaces and joiners, invisible operators,
+#: tags, ...) by the blocks that hold them, a few unassigned neighbours included; a test
+#: checks every Cf character of Python's unicodedata is here.
+FORMAT = ("\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+          "\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+          "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
+          "\U000e0000-\U000e007f")
+#: C0 controls but newline (tab included), DEL, C1 controls, lone surrogates, format characters.
+_UNSAFE = f"[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff{FORMAT}]"
+_UNSAFE_ONE_LINE = f"[\x00-\x1f\x7f-\x9f\ud800-\udfff{FORMAT}]"
 #: What json.dumps(ensure_ascii=False) leaves raw that a terminal or a UTF-8 encoder chokes on
 #: (json escapes C0 controls itself).
-_UNSAFE_IN_JSON = "[\x7f-\x9f\ud800-\udfff]"
+_UNSAFE_IN_JSON = f"[\x7f-\x9f\ud800-\udfff{FORMAT}]"
+_SHORT = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
 @cache
@@ -31,17 +43,21 @@ def _pattern(chars: str) -> re.Pattern[str]:
 
 def _escape(char: str) -> str:
     code = ord(char)
+    if char in _SHORT:
+        return _SHORT[char]
     if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8, as os.fsdecode keeps it
         return f"\\x{code - 0xDC00:02x}"
     if code < 0x100:
         return f"\\x{code:02x}"
+    if code > 0xFFFF:
+        return f"\\U{code:08x}"
     return f"\\u{code:04x}"
 
 
 def shown(text: str, one_line: bool = False) -> str:
-    """``text`` with control characters and undecodable bytes written as ``\\x1b``,
-    ``\\xff``; tabs and newlines stay unless ``one_line``."""
-    if text.isprintable():  # no control character, no lone surrogate: the common case
+    """``text`` with control characters, format characters and undecodable bytes written as
+    ``\\x1b``, ``\\u202e``, ``\\t``, ``\\xff``; newlines stay unless ``one_line``."""
+    if text.isprintable():  # no control or format character, no lone surrogate: most text
         return text
     pattern = _pattern(_UNSAFE_ONE_LINE if one_line else _UNSAFE)
     return pattern.sub(lambda m: _escape(m.group()), text)
@@ -52,12 +68,16 @@ def _escape_in_json(match: re.Match) -> str:
     if "\ud800" <= char <= "\udfff":
         # no JSON string holds a lone surrogate as valid UTF-8: keep it readable as text
         return "\\" + _escape(char)
-    return f"\\u{ord(char):04x}"  # a JSON escape: the same string, without the raw byte
+    code = ord(char)
+    if code > 0xFFFF:  # JSON escapes it as its UTF-16 pair
+        code -= 0x10000
+        return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+    return f"\\u{code:04x}"  # a JSON escape: the same string, without the raw character
 
 
 def json_utf8(json_text: str) -> str:
     """JSON text from ``json.dumps(..., ensure_ascii=False)`` made valid UTF-8 and safe to
-    print: DEL and C1 controls become ``\\u009b`` escapes (the same strings), and bytes that
-    were not UTF-8 become the text ``\\xff``. Outside strings JSON is ASCII, so this only ever
-    touches string contents."""
+    print: DEL, C1 controls and format characters become ``\\u009b``, ``\\u202e`` escapes
+    (the same strings), and bytes that were not UTF-8 become the text ``\\xff``. Outside
+    strings JSON is ASCII, so this only ever touches string contents."""
     return _pattern(_UNSAFE_IN_JSON).sub(_escape_in_json, json_text)

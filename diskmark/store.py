@@ -42,7 +42,7 @@ from diskmark.atomic import move_aside, remove_stale_temps
 from diskmark.display import json_utf8
 from diskmark.formatting import format_listing
 from diskmark.model import SessionResult
-from diskmark.store_files import FileExchange, write_failure
+from diskmark.store_files import FileExchange, store_failure
 from diskmark.saved import (HEADLINE_LABEL, KINDS, NAME_MAX, SCHEMA, Damaged,
                             DestinationExists, Entry, InvalidFile, NameTaken, NotFound,
                             StoreError, StoreIOError, check_name, normalize_name, parse_saved,
@@ -115,12 +115,8 @@ class Store(FileExchange):
         try:
             with database.connect(self.database, create) as conn:
                 yield conn
-        except database.DatabaseError as e:
-            raise StoreIOError(str(e)) from None
-        except sqlite3.Error as e:
-            raise StoreIOError(f"cannot write {self.database}: {e}") from None
-        except OSError as e:
-            raise StoreIOError(write_failure(self.database, e)) from None
+        except (database.DatabaseError, sqlite3.Error, OSError) as e:
+            raise StoreIOError(store_failure(self.database, e)) from None
 
     # --- rows and entries ----------------------------------------------------------------
 
@@ -287,7 +283,7 @@ class Store(FileExchange):
                             kind == "baseline" else f"history entry {name!r} exists already") \
                 from None
         except sqlite3.Error as e:
-            raise StoreIOError(f"cannot write {self.database}: {e}") from None
+            raise StoreIOError(store_failure(self.database, e)) from None
         except ValueError as e:  # NaN or infinity somewhere in the figures
             raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
         return Entry(name=name, note=note, saved=saved, path=self.database, kind=kind,

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
+import unicodedata
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -170,3 +172,80 @@ def test_trend_points_out_changes_beyond_the_noise(tmp_path):
     assert [p["verdict"] for p in lat["series"][0]["points"]][3] == "worse"
     unknown = diskmark("history", "trend", "fast please")
     assert unknown.returncode == 2 and "not a test" in unknown.stderr
+
+
+def test_export_names_and_leaves_out_a_damaged_run(tmp_path, reports, isolated_home):
+    assert diskmark("history", "import", str(reports)).returncode == 0
+    runs = [r["id"] for r in listing()["runs"]]
+    with sqlite3.connect(isolated_home / "data" / "diskmark.sqlite3") as conn:
+        conn.execute("UPDATE results SET document = '{\"schema\": \"diskmark.res' WHERE name = ?",
+                     (runs[1],))
+    out = tmp_path / "exported"
+    done = diskmark("history", "export", str(out))
+    assert done.returncode == 1, done.stderr
+    assert f"run {runs[1]} is damaged" in done.stderr and "not exported" in done.stderr
+    assert "exported 2 of 3 run(s)" in done.stderr
+    assert sorted(p.stem for p in out.iterdir()) == sorted([runs[0], runs[2]])
+    assert all(json.loads(p.read_text())["schema"] == "diskmark.result/1" for p in out.iterdir())
+
+    one = tmp_path / "one.json"
+    done = diskmark("history", "export", str(one), runs[1])
+    assert done.returncode == 2 and f"{runs[1]!r} is damaged" in done.stderr
+    assert not one.exists()
+
+
+def test_export_into_a_file_that_is_not_a_directory_is_refused(tmp_path, reports):
+    assert diskmark("history", "import", str(reports)).returncode == 0
+    notes = tmp_path / "notes.txt"
+    notes.write_text("mine")
+    done = diskmark("history", "export", str(notes))
+    assert done.returncode == 2, done.stderr
+    assert "Traceback" not in done.stderr
+    assert f"{notes} exists and is not a directory" in done.stderr
+    assert notes.read_text() == "mine"
+    below = diskmark("history", "export", str(notes / "runs"))
+    assert below.returncode == 1 and "Traceback" not in below.stderr
+    assert f"{notes} is not a directory" in below.stderr
+
+
+#: U+202E turns "gpj.exe" into what reads as "exe.jpg"; a zero-width space and a tab hide
+#: and shift; a tag character is invisible. Each is shown escaped; JSON keeps it exact.
+SPOOF = "evil\u202egpj.exe\u200b\tend\U000e0041"
+SPOOF_SHOWN = "evil\\u202egpj.exe\\u200b\\tend\\U000e0041"
+
+
+def raw_format(text: str) -> list[str]:
+    """Format characters (Unicode category Cf) and tabs, as a terminal would get them."""
+    return sorted({repr(c) for c in text if unicodedata.category(c) == "Cf" or c == "\t"})
+
+
+def test_format_characters_in_runs_and_baselines_are_shown_escaped(tmp_path):
+    doc = real_result(THREE_PASSES)
+    doc["system"].update(hostname=f"h{SPOOF}", device=f"/dev/{SPOOF}", target=f"/mnt/{SPOOF}")
+    doc["settings"]["comment"] = SPOOF
+    write_reports(tmp_path / "r", [doc])
+    assert diskmark("history", "import", str(tmp_path / "r")).returncode == 0
+    assert diskmark("baselines", "import", str(tmp_path / "r" / "run-00000.json"), "--name",
+                    "b").returncode == 0
+    run = listing()["runs"][0]["id"]
+    for args in (["history", "list"], ["history", "show", run], ["baselines", "list"],
+                 ["baselines", "show", "b"]):
+        done = diskmark(*args)
+        assert done.returncode == 0, (args, done.stderr)
+        assert raw_format(done.stdout) == [] and raw_format(done.stderr) == [], args
+        assert SPOOF_SHOWN in done.stdout, args
+    shown = diskmark("history", "show", run).stdout
+    assert f"Comment: {SPOOF_SHOWN}\n" in shown and f"/mnt/{SPOOF_SHOWN}: " in shown
+    raw = diskmark("history", "show", run, "--format", "json")
+    assert raw_format(raw.stdout) == [] and "\\u202e" in raw.stdout
+    assert json.loads(raw.stdout)["settings"]["comment"] == SPOOF  # exact
+    assert listing()["runs"][0]["host"] == f"h{SPOOF}"  # JSON stays JSON, and exact
+    trend = diskmark("history", "trend", "SEQ1M Q8T1", "--format", "json")
+    assert trend.returncode == 0 and raw_format(trend.stdout) == []
+    assert json.loads(trend.stdout)["series"][0]["device"] == f"/dev/{SPOOF}"
+    trend = diskmark("history", "trend", "SEQ1M Q8T1")
+    assert raw_format(trend.stdout) == [] and f"/dev/{SPOOF_SHOWN}" in trend.stdout
+    exported = tmp_path / "b.json"
+    assert diskmark("baselines", "export", "b", str(exported)).returncode == 0
+    assert raw_format(exported.read_text()) == []
+    assert json.loads(exported.read_text())["result"]["system"]["device"] == f"/dev/{SPOOF}"

@@ -8,12 +8,14 @@ import json
 import os
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
 
 from conftest import leftovers
 
+from diskmark.display import json_utf8, shown
 from diskmark.store import Store
 
 QUICK = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0",
@@ -126,3 +128,52 @@ def test_terminal_escapes_in_data_are_shown_escaped(tmp_path, isolated_home):
     out = diskmark_bytes("run", "--target", str(tmp_path / f"gone{ESC}"), *QUICK)
     assert out.returncode == 2 and raw_controls(out.stderr) == []
     assert b"gone\\x1b]0;owned" in out.stderr
+
+
+#: Reads as "report-exe.txt" where U+202E is honoured; a zero-width joiner and a tab hide and
+#: shift. Each is shown escaped, as control characters are; JSON keeps it exact.
+SPOOF = "report-\u202etxt.exe\u200d\tz"
+SPOOF_SHOWN = "report-\\u202etxt.exe\\u200d\\tz"
+
+
+def raw_format(data: bytes) -> list[str]:
+    """Format characters (Unicode category Cf) and tabs in UTF-8 output."""
+    return sorted({repr(c) for c in data.decode("utf-8")
+                   if unicodedata.category(c) == "Cf" or c == "\t"})
+
+
+def test_every_format_character_is_shown_escaped_and_kept_exact_in_json():
+    every = "".join(chr(c) for c in range(sys.maxunicode + 1)
+                    if unicodedata.category(chr(c)) == "Cf")
+    assert raw_format(shown(every).encode()) == [] and raw_format(json_utf8(json.dumps(
+        every, ensure_ascii=False)).encode()) == []
+    assert json.loads(json_utf8(json.dumps(every, ensure_ascii=False))) == every
+    assert shown("a\tb") == "a\\tb" and shown("x\U000e0041") == "x\\U000e0041"
+
+
+def test_format_characters_and_tabs_in_data_are_shown_escaped(tmp_path, isolated_home):
+    target = tmp_path / f"t{SPOOF}"
+    target.mkdir()
+    out = diskmark_bytes("run", "--target", str(target), *QUICK, "--comment", SPOOF)
+    assert out.returncode == 0, out.stderr
+    assert raw_format(out.stdout) == [] and raw_format(out.stderr) == []
+    report = out.stdout.decode()
+    assert f"Comment: {SPOOF_SHOWN}\n" in report
+    test_line = next(line for line in report.splitlines() if line.startswith("   Test:"))
+    assert f"/t{SPOOF_SHOWN}: " in test_line
+    entry = Store(isolated_home / "data").history()[0]
+    assert entry.session.settings.comment == SPOOF  # kept exact
+    raw = diskmark_bytes("history", "show", entry.name, "--format", "json")
+    assert raw_format(raw.stdout) == []
+    assert json.loads(raw.stdout)["settings"]["target"] == str(target)
+
+    presets = isolated_home / "config" / "presets"
+    presets.mkdir(parents=True)
+    (presets / "odd.toml").write_text(
+        'id = "odd"\nname = "Odd \\u202eexe.txt"\ndescription = "d\\tx\\u2066"\n'
+        '[profiles.default]\nname = "P \\u200b"\n'
+        'tests = [{ pattern = "RND", block = "4KiB", queues = 1, threads = 1 }]\n')
+    out = diskmark_bytes("presets")
+    assert out.returncode == 0
+    assert raw_format(out.stdout) == [] and b"Odd \\u202eexe.txt" in out.stdout
+    assert b"d\\tx\\u2066" in out.stdout and b"P \\u200b" in out.stdout

@@ -11,6 +11,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import unicodedata
 import zlib
 from datetime import datetime, timezone
 from pathlib import Path
@@ -151,3 +152,31 @@ def test_cli_shares_a_comparison_as_html_and_png(tmp_path):
     green = tuple(int(theme_colours("diskmark")["row-button-background"][i:i + 2], 16)
                   for i in (1, 3, 5))
     assert colours.get(green, 0) > 500
+
+
+@needs_chromium
+def test_format_characters_in_the_data_are_shown_escaped_on_the_page(tmp_path):
+    """U+202E would show "gpj.exe" as "exe.jpg" on the page; a zero-width space and a tab
+    hide and shift. The page shows each escaped, as it shows control characters."""
+    spoof, spoof_shown = "gpj\u202e.exe\u200b\tz", "gpj\\u202e.exe\\u200b\\tz"
+    doc = real_result(THREE_PASSES)
+    doc["settings"]["comment"] = spoof
+    doc["system"].update(hostname=f"h{spoof}", target=f"/mnt/{spoof}", model=f"m{spoof}")
+    write_reports(tmp_path / "r", [doc])
+    env = {**os.environ, "DISKMARK_HOME": str(tmp_path / "home")}
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "diskmark", *args], capture_output=True,
+                              text=True, timeout=180, env=env, stdin=subprocess.DEVNULL)
+
+    assert cli("history", "import", str(tmp_path / "r")).returncode == 0
+    run = json.loads(cli("history", "list", "--format", "json").stdout)["runs"][0]["id"]
+    page = tmp_path / "run.html"
+    done = cli("history", "share", run, "--output", str(page))
+    assert done.returncode == 0, done.stderr
+    html = page.read_text(encoding="utf-8")
+    assert [c for c in html if unicodedata.category(c) == "Cf" or c == "\t"] == []
+    dom = dump_dom(html, tmp_path)
+    assert [c for c in dom if unicodedata.category(c) == "Cf" or c == "\t"] == []
+    assert f"<td>{spoof_shown}</td>" in dom  # the comment
+    assert f"h{spoof_shown}" in dom and f"/mnt/{spoof_shown}" in dom and f"m{spoof_shown}" in dom

@@ -1,7 +1,8 @@
 """The command line: the TUI by default, ``run`` for scripts, ``presets`` to see the tests.
 
 Exit codes (``diskmark run``): 0 done, 1 the benchmark failed, 2 bad arguments or an unusable
-target (nothing was started), 3 a regression beyond ``--fail-on-regression``, 130 interrupted;
+target (nothing was started), 3 a regression beyond ``--fail-on-regression``, 4 the run was
+not kept in the history (its report is printed all the same), 130 interrupted;
 any command: 141 when the reader of stdout went away (see diskmark.streams).
 """
 
@@ -355,6 +356,7 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Settings,
          destination: Destination | None) -> int:
+    from diskmark.cli.output import EXIT_NOT_KEPT
     from diskmark.engine import DiskmarkError, Engine
 
     opened = _open_store(args, parser)
@@ -390,12 +392,12 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
     if session.status is Status.FAILED:
         error(session.error or "the benchmark failed")
         return EXIT_FAILED
-    if kept != EXIT_OK:
+    if kept not in (EXIT_OK, EXIT_NOT_KEPT):
         return kept
     if comparison is not None and args.fail_on_regression is not None:
         return gate(comparison, args.fail_on_regression, f"baseline {reference.name!r}",
-                     args.quiet) or delivered
-    return delivered
+                     args.quiet) or kept or delivered
+    return kept or delivered
 
 
 def _deliver(text: str, destination: Destination | None, quiet: bool) -> int:
@@ -451,19 +453,23 @@ def _open_store(args: argparse.Namespace, parser: argparse.ArgumentParser):
 
 def _keep(store, session, args: argparse.Namespace) -> int:
     """Keep a finished session in the history and, with --save-baseline, as a baseline.
-    A history that cannot be written is a warning; a baseline that cannot be saved is not."""
+    A history that cannot be written gives EXIT_NOT_KEPT, so a script notices (the report
+    is printed all the same); a baseline that cannot be saved is an error."""
+    from diskmark.cli.output import EXIT_NOT_KEPT
     from diskmark.store import StoreError
 
     if session.status is not Status.COMPLETE:
         if args.save_baseline is not None:
             error(f"not saved as baseline {args.save_baseline!r}: the run did not complete")
         return EXIT_OK
+    kept = EXIT_OK
     try:
         store.save_history(session)
     except StoreError as e:
-        error(f"warning: not kept in the history: {e}")
+        error(f"this run was not kept in the history (exit status {EXIT_NOT_KEPT}): {e}")
+        kept = EXIT_NOT_KEPT
     if args.save_baseline is None:
-        return EXIT_OK
+        return kept
     try:
         entry = store.save_baseline(session, args.save_baseline, args.note, replace=args.replace)
     except StoreError as e:
@@ -471,7 +477,7 @@ def _keep(store, session, args: argparse.Namespace) -> int:
         return exit_code_for(e)
     if not args.quiet:
         say(f"diskmark: saved as baseline {entry.name!r} ({entry.path})")
-    return EXIT_OK
+    return kept
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ hosts side by side in the report.
 Exit codes as a local run: 2 when nothing was started (a host unreachable, a target missing,
 O_DIRECT refused, bad arguments), 1 when a host failed part-way (the others' results are
 kept, reported and saved; the failed hosts are named), 3 when a host regressed against its
-baseline, 130 when stopped.
+baseline, 4 when a host's run could not be kept in the history, 130 when stopped.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
-                                 EXIT_USAGE, ProgressLine, error, exit_code_for, say)
+from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK,
+                                 EXIT_REGRESSION, EXIT_USAGE, ProgressLine, error,
+                                 exit_code_for, say)
 from diskmark.cli.stopping import run_stoppable
 from diskmark.display import shown
 from diskmark.model import Status
@@ -118,11 +119,11 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
         error(f"failed on {len(failed)} of {len(hosts)} hosts: "
               + ", ".join(h.label for h in failed) + "; the other hosts' results are kept.")
         return EXIT_FAILED
-    if kept != EXIT_OK:
+    if kept not in (EXIT_OK, EXIT_NOT_KEPT):
         return kept
     if comparisons and args.fail_on_regression is not None:
-        return _gate(comparisons, args) or delivered
-    return delivered
+        return _gate(comparisons, args) or kept or delivered
+    return kept or delivered
 
 
 def _deliver_report(result, args, comparisons, destination) -> int:
@@ -185,7 +186,8 @@ def _open_store(args, parser, hosts):
 
 def _keep(store, result, args) -> int:
     """Every complete host in the history (its host name in the result); with
-    --save-baseline, each as ``NAME@HOST``."""
+    --save-baseline, each as ``NAME@HOST``. EXIT_NOT_KEPT when a host's run could not be
+    kept in the history, as for one run."""
     from diskmark.store import StoreError
 
     status = EXIT_OK
@@ -195,7 +197,9 @@ def _keep(store, result, args) -> int:
         try:
             store.save_history(session)
         except StoreError as e:
-            error(f"warning: {host.label} not kept in the history: {e}")
+            error(f"the run on {host.label} was not kept in the history (exit status "
+                  f"{EXIT_NOT_KEPT}): {e}")
+            status = status or EXIT_NOT_KEPT
         if args.save_baseline is None:
             continue
         name = baseline_for(args.save_baseline, host.label)

@@ -31,6 +31,13 @@ A trend judges each run against the one before it by the comparison's rule: "sam
 the two figures' range over their mean is within the runs' noise (their R/Avg %, else 3%).
 """
 
+EXPORT_EPILOG = """\
+exit status: 0 every run written; 1 a run left out because it is damaged in the database
+(each is named), or a file could not be written; 2 a file that exists was not replaced
+(--force replaces it), or nothing was written: an unknown or damaged ID, or DIR|FILE names
+a file that is not a .json one.
+"""
+
 
 def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: bool = True) -> None:
     """The ``history`` command and its actions; ``types`` holds the CLI's argument types
@@ -67,7 +74,9 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
                                          "(files, or directories of them); duplicates are skipped")
     imp.add_argument("sources", nargs="+", metavar="FILE|DIR")
 
-    exp = hsub.add_parser("export", help="write runs as JSON reports (what import reads)")
+    exp = hsub.add_parser("export", help="write runs as JSON reports (what import reads)",
+                          description="Write runs as JSON reports, what `history import` reads.",
+                          epilog=EXPORT_EPILOG)
     exp.add_argument("dest", metavar="DIR|FILE",
                      help="a directory (one <id>.json per run), or a .json file for one run")
     exp.add_argument("ids", nargs="*", metavar="ID", help="these runs (default: all that match)")
@@ -154,6 +163,7 @@ def _date(iso: str) -> str:
 
 def _list(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out, say
+    from diskmark.display import json_utf8
     from diskmark.model import format_size
 
     if args.limit < 0 or args.offset < 0:
@@ -164,8 +174,8 @@ def _list(store, args: argparse.Namespace) -> int:
     rows = store.page(args.limit or None, args.offset, filters)
     total = store.count(filters)
     if args.format == "json":
-        out(json.dumps({"total": total, "offset": args.offset,
-                        "runs": [_row_dict(r) for r in rows]}, indent=2, ensure_ascii=False) + "\n")
+        out(json_utf8(json.dumps({"total": total, "offset": args.offset, "runs": [
+            _row_dict(r) for r in rows]}, indent=2, ensure_ascii=False)) + "\n")
         return EXIT_OK
     if not rows:
         say("No runs in the history" + (" match" if filters.where()[0] else "") +
@@ -254,9 +264,10 @@ def _import(store, args: argparse.Namespace) -> int:
 
 
 def _export(store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, say
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
     from diskmark.display import json_utf8
-    from diskmark.store import DestinationExists
+    from diskmark.store import DestinationExists, StoreIOError
+    from diskmark.store_files import write_failure
 
     if args.ids:
         entries = [store.get_history(i) for i in args.ids]
@@ -268,9 +279,20 @@ def _export(store, args: argparse.Namespace) -> int:
         error(f"{dest} is one file, but {len(entries)} runs match; name a directory")
         return EXIT_USAGE
     if not single:
-        dest.mkdir(parents=True, exist_ok=True)
-    written = 0
+        try:
+            dest.mkdir(parents=True, exist_ok=True)
+        except FileExistsError:
+            error(f"{dest} exists and is not a directory; name a directory (one <id>.json per "
+                  f"run) or a .json file for one run. Nothing was exported.")
+            return EXIT_USAGE
+        except OSError as e:
+            raise StoreIOError(write_failure(dest, e)) from None
+    written = damaged = 0
     for entry in entries:
+        if entry.damaged:  # never written as "null": named, and the exit status says so
+            error(f"not exported: run {entry.name} is damaged: {entry.damaged}")
+            damaged += 1
+            continue
         text = json_utf8(json.dumps(entry.document, indent=2, ensure_ascii=False)) + "\n"
         try:
             store.export(entry, dest, text, force=args.force)
@@ -278,8 +300,12 @@ def _export(store, args: argparse.Namespace) -> int:
             error(f"{e} (--force replaces it)")
             continue
         written += 1
-    say(f"diskmark: exported {written} run(s) to {dest}")
-    return EXIT_OK if written == len(entries) else EXIT_USAGE
+    if written == len(entries):
+        say(f"diskmark: exported {written} run(s) to {dest}")
+        return EXIT_OK
+    say(f"diskmark: exported {written} of {len(entries)} run(s) to {dest}; the others were "
+        f"left out (see above)")
+    return EXIT_FAILED if damaged else EXIT_USAGE
 
 
 def _delete(store, args: argparse.Namespace) -> int:
@@ -309,6 +335,7 @@ def _prune(store, args: argparse.Namespace) -> int:
 def _trend(store, args: argparse.Namespace) -> int:
     from diskmark import trend
     from diskmark.cli.output import EXIT_OK, out, say
+    from diskmark.display import json_utf8
     from diskmark.model import Unit
 
     label, kind = trend.parse_test(args.test)
@@ -319,7 +346,8 @@ def _trend(store, args: argparse.Namespace) -> int:
     with store.db(create=False) as conn:
         series = trend.trend(conn, label, kind, unit, _filters(args)) if conn is not None else []
     if args.format == "json":
-        out(json.dumps(trend.to_dict(series, label, kind, unit), indent=2, ensure_ascii=False) + "\n")
+        out(json_utf8(json.dumps(trend.to_dict(series, label, kind, unit), indent=2,
+                                 ensure_ascii=False)) + "\n")
         return EXIT_OK
     if not series:
         say(f"No saved run measured {label} {kind}" + (" that matches" if _filters(args).where()[0]

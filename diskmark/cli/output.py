@@ -12,6 +12,8 @@ from diskmark.model import Unit
 from diskmark.streams import write_err, write_out
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+#: A run that finished, its report printed, but not kept in the history (it could not be written).
+EXIT_NOT_KEPT = 4
 
 
 def exit_code_for(error: Exception) -> int:

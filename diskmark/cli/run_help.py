@@ -36,7 +36,9 @@ noise is named as not counted, and the table and the exit status always agree.
 
 exit status: 0 done, 1 benchmark failed, 2 bad arguments, unusable target or unknown
 baseline (nothing started), 3 a test worse than the --compare baseline by more than
---fail-on-regression PCT, 130 interrupted (Ctrl+C, SIGTERM, SIGHUP or SIGQUIT; fio is
+--fail-on-regression PCT, 4 the run finished and its report was printed but it could not be
+kept in the history (the data directory could not be written; the message says why; a
+regression still gives 3), 130 interrupted (Ctrl+C, SIGTERM, SIGHUP or SIGQUIT; fio is
 stopped and the test file removed; a second Ctrl+C stops fio at once), 141 stdout's reader
 went away (e.g. `| head -1`; the run is still kept).
 """

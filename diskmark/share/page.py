@@ -8,7 +8,8 @@ the comparison table, the system facts and the exact fio command of every test.
 
 Self-contained: one file with its style inline, no script, no font, image or stylesheet
 fetched, so it opens offline, in a mail client or an archive years later. Every string from
-the data is HTML-escaped and its control characters shown as ``\\x1b``, as the CLI does.
+the data is HTML-escaped and its control and format characters shown as ``\\x1b``,
+``\\u202e``, as the CLI does.
 """
 
 from __future__ import annotations
