@@ -26,7 +26,7 @@ from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
                                  EXIT_USAGE, ProgressLine, error, exit_code_for, gate, out,
-                                 render, say)
+                                 out_json, render, say)
 
 if TYPE_CHECKING:
     from diskmark.destination import Destination
@@ -380,7 +380,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
         if args.format == "csv" and not args.quiet:
             say(comparison_text(comparison).rstrip("\n"))
     delivered = _deliver(render(session, args.format, args.unit, comparison), destination,
-                         args.quiet)
+                         args.quiet, args.format == "json")
     if delivered == EXIT_FAILED:
         return EXIT_FAILED
     if session.status is Status.CANCELLED or interrupted:
@@ -398,7 +398,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
     return delivered
 
 
-def _deliver(text: str, destination: Destination | None, quiet: bool) -> int:
+def _deliver(text: str, destination: Destination | None, quiet: bool, as_json: bool = False) -> int:
     """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
     so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
     gone, which ends nothing else: the run is kept all the same."""
@@ -406,7 +406,7 @@ def _deliver(text: str, destination: Destination | None, quiet: bool) -> int:
 
     if destination is None:
         try:
-            out(text)
+            (out_json if as_json else out)(text)
         except BrokenPipeError:
             return stdout_gone()
         return EXIT_OK

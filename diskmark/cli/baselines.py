@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
-from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, exit_code_for, gate, out, say
-from diskmark.display import json_utf8
+from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, exit_code_for, gate, out, out_json, say
 
 
 def cmd_baselines(args: argparse.Namespace) -> int:
@@ -71,10 +71,8 @@ def _baselines_compare(store, args: argparse.Namespace) -> int:
     a, b = store.get_baseline(args.a), store.get_baseline(args.b)
     cmp = compare(b.session, a.session, a.name)
     if args.format == "json":
-        import json
-
-        out(json_utf8(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
-                                 ensure_ascii=False)) + "\n")
+        out_json(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
+                            ensure_ascii=False) + "\n")
     elif args.format == "markdown":
         out(comparison_markdown(cmp, f"baseline {b.name!r}"))
     else:

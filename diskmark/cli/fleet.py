@@ -144,7 +144,7 @@ def _deliver_report(result, args, comparisons, destination) -> int:
             for label, (c, _) in comparisons.items():
                 text += f"\n{label}:\n{comparison_text(c)}"
         text = shown(text)
-    return _deliver(text, destination, args.quiet)
+    return _deliver(text, destination, args.quiet, args.format == "json")
 
 
 def baseline_for(name: str, label: str) -> str:

@@ -153,7 +153,7 @@ def _date(iso: str) -> str:
 
 
 def _list(store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out, say
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out, out_json, say
     from diskmark.model import format_size
 
     if args.limit < 0 or args.offset < 0:
@@ -164,8 +164,9 @@ def _list(store, args: argparse.Namespace) -> int:
     rows = store.page(args.limit or None, args.offset, filters)
     total = store.count(filters)
     if args.format == "json":
-        out(json.dumps({"total": total, "offset": args.offset,
-                        "runs": [_row_dict(r) for r in rows]}, indent=2, ensure_ascii=False) + "\n")
+        out_json(json.dumps({"total": total, "offset": args.offset,
+                             "runs": [_row_dict(r) for r in rows]}, indent=2, ensure_ascii=False)
+                 + "\n")
         return EXIT_OK
     if not rows:
         say("No runs in the history" + (" match" if filters.where()[0] else "") +
@@ -200,13 +201,12 @@ def _row_dict(row) -> dict[str, Any]:
 
 
 def _show(store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_OK, out
-    from diskmark.display import json_utf8
+    from diskmark.cli.output import EXIT_OK, out, out_json
     from diskmark.report import text_report
 
     entry = store.get_history(args.id)
     if args.format == "json":
-        out(json_utf8(json.dumps(entry.document, indent=2, ensure_ascii=False)) + "\n")
+        out_json(json.dumps(entry.document, indent=2, ensure_ascii=False) + "\n")
         return EXIT_OK
     held = [e.name for e in store.baselines() if e.ok and e.document == entry.document]
     lines = [f"Run: {entry.name}", f"Saved: {entry.saved}"]
@@ -308,7 +308,7 @@ def _prune(store, args: argparse.Namespace) -> int:
 
 def _trend(store, args: argparse.Namespace) -> int:
     from diskmark import trend
-    from diskmark.cli.output import EXIT_OK, out, say
+    from diskmark.cli.output import EXIT_OK, out, out_json, say
     from diskmark.model import Unit
 
     label, kind = trend.parse_test(args.test)
@@ -319,7 +319,8 @@ def _trend(store, args: argparse.Namespace) -> int:
     with store.db(create=False) as conn:
         series = trend.trend(conn, label, kind, unit, _filters(args)) if conn is not None else []
     if args.format == "json":
-        out(json.dumps(trend.to_dict(series, label, kind, unit), indent=2, ensure_ascii=False) + "\n")
+        out_json(json.dumps(trend.to_dict(series, label, kind, unit), indent=2,
+                            ensure_ascii=False) + "\n")
         return EXIT_OK
     if not series:
         say(f"No saved run measured {label} {kind}" + (" that matches" if _filters(args).where()[0]

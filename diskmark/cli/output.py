@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from diskmark.display import shown
+from diskmark.display import json_utf8, shown
 from diskmark.model import Unit
 from diskmark.streams import write_err, write_out
 
@@ -33,6 +33,12 @@ def out(text: str) -> None:
     bytes of names, notes, paths and device strings shown escaped (see diskmark.display).
     Raises BrokenPipeError when the reader has gone; ``main`` ends the command then."""
     write_out(shown(text))
+
+
+def out_json(text: str) -> None:
+    """Write JSON to stdout, valid whatever stdout's encoding: a stdout that is not UTF-8
+    gets ``\\u00e9`` escapes, the same strings to any JSON reader."""
+    write_out(json_utf8(text), json=True)
 
 
 def say(line: str) -> None:

@@ -1,0 +1,73 @@
+"""The command line does what was typed: a stream that cannot encode a character degrades
+to ASCII instead of failing."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from history_data import EIGHT_TESTS, THREE_PASSES, clone, real_result, write_reports
+
+def diskmark(*args: str, cwd: Path | None = None, text: bool = True,
+             **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "diskmark", *args], capture_output=True,
+                          text=text, stdin=subprocess.DEVNULL, timeout=300, cwd=cwd,
+                          env={**os.environ, **env})
+
+
+@pytest.fixture
+def history(tmp_path) -> list[str]:
+    """Two real runs in the history (one on a host with a name that is not ASCII): their
+    ids, newest first."""
+    when = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+    docs = [clone(real_result(EIGHT_TESTS), when, 1.0, hostname="ci-1"),
+            clone(real_result(THREE_PASSES), when.replace(day=2), 1.0, hostname="café×µ")]
+    write_reports(tmp_path / "reports", docs)
+    assert diskmark("history", "import", str(tmp_path / "reports")).returncode == 0
+    done = diskmark("history", "list", "--format", "json")
+    return [r["id"] for r in json.loads(done.stdout)["runs"]]
+
+
+# --- 7. a stream that cannot encode a character -------------------------------------------
+
+
+def test_history_list_on_an_ascii_stream(history):
+    done = diskmark("history", "list", PYTHONIOENCODING="ascii")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.isascii()
+    assert "64MiBx1" in done.stdout and "caf\\xe9xu" in done.stdout
+
+
+def test_json_on_an_ascii_stream_is_the_same_json(history):
+    utf8 = diskmark("history", "list", "--format", "json")
+    ascii_ = diskmark("history", "list", "--format", "json", PYTHONIOENCODING="ascii")
+    assert ascii_.returncode == 0, ascii_.stderr
+    assert ascii_.stdout.isascii() and json.loads(ascii_.stdout) == json.loads(utf8.stdout)
+    shown = diskmark("history", "show", history[0], "--format", "json", PYTHONIOENCODING="ascii")
+    assert shown.returncode == 0 and json.loads(shown.stdout)["system"]["hostname"] == "café×µ"
+
+
+def test_json_on_a_latin1_stream_is_ascii(history):
+    """JSON is UTF-8 or ASCII: Latin-1 bytes would be neither."""
+    listed = diskmark("history", "list", "--format", "json", text=False,
+                      PYTHONIOENCODING="latin-1")
+    assert listed.returncode == 0 and listed.stdout.isascii()
+    assert json.loads(listed.stdout)["runs"][0]["host"] == "café×µ"
+
+
+@pytest.mark.parametrize("args, said", [
+    (["presets"], ""), (["run", "--help"], ""), (["history", "show", "NEWEST"], ""),
+    (["history", "trend", "SEQ1M Q8T1"], ""),
+    (["history", "list", "--offset", "1", "--limit", "1"], "2-2 of 2 runs, newest first"),
+])
+def test_every_command_degrades_to_readable_ascii(history, args, said):
+    done = diskmark(*[history[0] if a == "NEWEST" else a for a in args], PYTHONIOENCODING="ascii")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.isascii() and done.stderr.isascii()
+    assert said in done.stderr
