@@ -1,5 +1,5 @@
-"""The command line does what was typed: a stream that cannot encode a character degrades
-to ASCII instead of failing."""
+"""The command line does what was typed: a typo gets "did you mean", and a stream that
+cannot encode a character degrades to ASCII instead of failing."""
 
 from __future__ import annotations
 
@@ -32,6 +32,57 @@ def history(tmp_path) -> list[str]:
     assert diskmark("history", "import", str(tmp_path / "reports")).returncode == 0
     done = diskmark("history", "list", "--format", "json")
     return [r["id"] for r in json.loads(done.stdout)["runs"]]
+
+
+# --- 6. words that are true ----------------------------------------------------------------
+
+
+def test_baselines_list_as_json(tmp_path, history):
+    assert diskmark("baselines", "list", "--format", "json").stdout == \
+        '{\n  "total": 0,\n  "baselines": []\n}\n'
+    report = tmp_path / "reports" / "run-00001.json"
+    assert diskmark("baselines", "import", str(report), "--name", "Café").returncode == 0
+    done = diskmark("baselines", "list", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    listed = json.loads(done.stdout)
+    run = json.loads(diskmark("history", "list", "--format", "json").stdout)["runs"][0]
+    assert listed["total"] == 1
+    baseline = listed["baselines"][0]
+    assert baseline["name"] == "Café" and baseline["damaged"] is None
+    assert {k: v for k, v in baseline.items() if k not in ("name", "note", "damaged", "saved")} == \
+        {k: v for k, v in run.items() if k not in ("id", "saved")}
+
+
+def test_baselines_help_says_where_they_live():
+    done = diskmark("baselines", "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "JSON files" not in text and "in the SQLite file diskmark.sqlite3" in text
+
+
+def test_dash_capital_v_is_the_version():
+    done = diskmark("-V")
+    assert done.returncode == 0 and done.stdout.startswith("diskmark ")
+    assert done.stdout == diskmark("--version").stdout
+
+
+@pytest.mark.parametrize("args, usage, message", [
+    (["rn"], "usage: diskmark [-h]", "unknown command 'rn'; did you mean 'run'?"),
+    (["history", "lsit"], "usage: diskmark history [-h]",
+     "unknown action 'lsit'; did you mean 'list'?"),
+    (["run", "--sise", "16MiB"], "usage: diskmark run [-h]",
+     "diskmark run: error: unknown option --sise; did you mean --size?"),
+    (["run", "--format", "jsno"], "usage: diskmark run [-h]",
+     "invalid choice: 'jsno'; did you mean 'json'?"),
+    (["history", "list", "--limt", "3"], "usage: diskmark history list [-h]",
+     "unknown option --limt; did you mean --limit?"),
+    (["presets", "extra"], "usage: diskmark presets [-h]", "unrecognized arguments: extra"),
+])
+def test_a_typo_is_answered_by_its_command(tmp_path, args, usage, message):
+    done = diskmark(*args, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(usage) and message in done.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 # --- 7. a stream that cannot encode a character -------------------------------------------

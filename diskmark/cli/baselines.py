@@ -15,7 +15,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
     store = Store()
     try:
         if args.action == "list":
-            return _baselines_list(store)
+            return _baselines_json(store) if args.format == "json" else _baselines_list(store)
         if args.action == "show":
             from diskmark.report import text_report
 
@@ -62,6 +62,24 @@ def _baselines_list(store) -> int:
             f"`diskmark run --save-baseline NAME`.")
         return EXIT_OK
     out(format_listing(entries))
+    return EXIT_OK
+
+
+def _baselines_json(store) -> int:
+    """The baselines as ``history list --format json`` lists runs: the same fields, each
+    named by its ``name``, with ``damaged`` (null, or why it cannot be read) and, for a file
+    that could not be imported, its ``path``."""
+    from diskmark.cli.history import row_dict
+
+    rows = {r.id: r for r in store.page(None, 0, kind="baseline")}
+    listed = []
+    for entry in store.baselines():
+        row = rows.get(entry.id) if entry.id is not None else None
+        fields = row_dict(row, baseline=True) if row is not None else \
+            {"name": entry.name, "note": entry.note, "saved": entry.saved, "path": str(entry.path)}
+        listed.append(fields | {"damaged": entry.damaged})
+    out_json(json.dumps({"total": len(listed), "baselines": listed}, indent=2,
+                        ensure_ascii=False) + "\n")
     return EXIT_OK
 
 

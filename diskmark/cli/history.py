@@ -165,7 +165,7 @@ def _list(store, args: argparse.Namespace) -> int:
     total = store.count(filters)
     if args.format == "json":
         out_json(json.dumps({"total": total, "offset": args.offset,
-                             "runs": [_row_dict(r) for r in rows]}, indent=2, ensure_ascii=False)
+                             "runs": [row_dict(r) for r in rows]}, indent=2, ensure_ascii=False)
                  + "\n")
         return EXIT_OK
     if not rows:
@@ -192,10 +192,15 @@ def _mb(value: float | None) -> str:
     return f"{value:.2f}" if value is not None else "-"
 
 
-def _row_dict(row) -> dict[str, Any]:
+def row_dict(row, baseline: bool = False) -> dict[str, Any]:
+    """A listed row as JSON: a run is named by its ``id``, a baseline by its ``name`` (and
+    keeps its ``note``); the database's own row number and digest are nobody's business."""
     d = dict(row.__dict__)
-    d["id"] = d.pop("name")
-    for k in ("kind", "digest", "note", "started_ts"):
+    if baseline:
+        del d["id"]
+    else:
+        d["id"] = d.pop("name")
+    for k in ("kind", "digest", "started_ts") + (() if baseline else ("note",)):
         d.pop(k, None)
     return d
 
