@@ -1,5 +1,6 @@
-"""The command line does what was typed: a typo gets "did you mean", and a stream that
-cannot encode a character degrades to ASCII instead of failing."""
+"""The command line does what was typed: an option before the command counts (or is refused),
+a typo gets "did you mean", and a stream that cannot encode a character degrades to ASCII
+instead of failing."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import TINY_ARGS, leftovers
 from history_data import EIGHT_TESTS, THREE_PASSES, clone, real_result, write_reports
+
+#: The shortest real run: two read tests of one pass.
+QUICK = [*TINY_ARGS, "--profile", "peak", "--mode", "read"]
+
 
 def diskmark(*args: str, cwd: Path | None = None, text: bool = True,
              **env: str) -> subprocess.CompletedProcess:
@@ -32,6 +38,51 @@ def history(tmp_path) -> list[str]:
     assert diskmark("history", "import", str(tmp_path / "reports")).returncode == 0
     done = diskmark("history", "list", "--format", "json")
     return [r["id"] for r in json.loads(done.stdout)["runs"]]
+
+
+# --- 1. an option typed before the command counts -------------------------------------
+
+
+@pytest.mark.slow
+def test_target_before_run_is_the_directory_tested(tmp_path, no_leftovers):
+    here, there = tmp_path / "here", tmp_path / "there"
+    here.mkdir()
+    there.mkdir()
+    no_leftovers += [here, there]
+    done = diskmark("--target", str(there), "run", *QUICK, "--format", "json", "-q", cwd=here)
+    assert done.returncode == 0, done.stderr
+    assert Path(json.loads(done.stdout)["settings"]["target"]).resolve() == there.resolve()
+    assert leftovers(here) == [] and list(here.iterdir()) == []
+
+
+def test_target_before_run_that_does_not_exist_is_refused(tmp_path):
+    done = diskmark("--target", str(tmp_path / "nowhere"), "run", *QUICK, cwd=tmp_path)
+    assert done.returncode == 2
+    assert f"{tmp_path / 'nowhere'} does not exist" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_target_typed_twice_with_different_directories_is_refused(tmp_path):
+    done = diskmark("--target", str(tmp_path / "a"), "run", "--target", str(tmp_path / "b"),
+                    *QUICK, cwd=tmp_path)
+    assert done.returncode == 2
+    assert (f"--target was typed twice with different values: {tmp_path / 'a'} before `run` "
+            f"and {tmp_path / 'b'} after it") in done.stderr
+
+
+@pytest.mark.parametrize("command", [["presets"], ["baselines", "list"], ["history", "show", "x"]])
+def test_target_before_a_command_without_one_is_refused(tmp_path, command):
+    done = diskmark("--target", str(tmp_path), *command)
+    assert done.returncode == 2
+    assert (f"--target {tmp_path} was typed before `{' '.join(command[:2])}`, which has no "
+            f"--target option") in done.stderr
+    assert done.stdout == ""
+
+
+def test_target_before_history_list_filters_it(history):
+    done = diskmark("--target", "/mnt/md", "history", "list", "--format", "json")
+    assert done.returncode == 0, done.stderr
+    assert [r["host"] for r in json.loads(done.stdout)["runs"]] == ["café×µ"]
 
 
 # --- 6. words that are true ----------------------------------------------------------------

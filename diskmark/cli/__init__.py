@@ -19,7 +19,7 @@ from diskmark.streams import ensure_std_streams, stdout_gone
 from diskmark.model import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings, Status, Unit
 
 from diskmark.cli import fleet
-from diskmark.cli.arguments import Parser, percent, setting, unit
+from diskmark.cli.arguments import Parser, Typed, options_before_command, percent, setting, unit
 from diskmark.cli.stopping import STOP_SIGNALS, run_stoppable  # noqa: F401 (STOP_SIGNALS: the CLI's API)
 from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.baselines import cmd_baselines
@@ -51,7 +51,9 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
         epilog="Set NO_COLOR=1 for a monochrome app. DISKMARK_FIO selects the fio binary; "
                "DISKMARK_HOME moves settings, presets, history and baselines to one directory.")
     parser.add_argument("-V", "--version", action="version", version=f"diskmark {__version__}")
-    parser.add_argument("--target", metavar="DIR", help="directory to test in the app (default: last used)")
+    parser.add_argument("--target", metavar="DIR", dest="target_before",
+                        help="directory to test in the app (default: last used); before a "
+                             "command, the same as that command's --target")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser(
@@ -84,7 +86,7 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
 
 
 def _run_options(run: argparse.ArgumentParser) -> None:
-    run.add_argument("--target", metavar="DIR|DEVICE", default=".",
+    run.add_argument("--target", metavar="DIR|DEVICE", default=".", action=Typed,
                      help="directory to test in; diskmark creates one hidden test file there "
                           "and removes it afterwards (default: current directory); or a block "
                           "device such as /dev/sdb, measured itself (read tests only, see below)")
@@ -219,6 +221,7 @@ def _command(argv: list[str] | None) -> int:
     words = sys.argv[1:] if argv is None else argv
     parser = build_parser(only=set(words) & set(COMMANDS))
     args = parser.parse_args(argv)
+    options_before_command(parser, args)
     if args.command is not None:
         gc.enable()  # off while diskmark loaded (diskmark.launch); the app turns it on itself
     if args.command in ("run", "presets", "baselines", "history"):

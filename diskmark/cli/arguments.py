@@ -4,6 +4,10 @@
   command does not have, are refused by the command they were typed to, with that command's
   usage and the nearest word it knows ("did you mean 'run'?", "did you mean --size?"), exit
   status 2, rather than by the top level's usage, which does not say what went wrong.
+- An option that the top level and a command both have (``--target``) counts wherever it is
+  typed: ``diskmark --target X run`` tests X. argparse alone would let the command's default
+  overwrite it. Typed on both sides with different values, or before a command that has no
+  such option, it is refused, naming both: never ignored.
 - argparse's messages are printed escaped, as every other output of diskmark.
 """
 
@@ -17,6 +21,13 @@ from diskmark.display import shown
 from diskmark.model import Unit
 from diskmark.settings import text_parser
 from diskmark.streams import write_err
+
+#: Options both the top level and a command declare: the top level's is stored under
+#: ``<name>_before`` and moved to ``<name>`` by :func:`options_before_command`.
+SHARED = ("target",)
+#: Where :class:`Typed` notes which options were typed (a default is not a choice).
+TYPED = "typed_options"
+
 
 class Parser(argparse.ArgumentParser):
     """argparse, printing as every other output of diskmark does (escaped, a closed stdout
@@ -68,6 +79,40 @@ class Parser(argparse.ArgumentParser):
                 return f"unknown option {option}; did you mean {near[0]}?"
         words = " ".join(extras)
         return f"unrecognized arguments: {words}"
+
+
+class Typed(argparse.Action):
+    """``store``, noting that the option was typed: :func:`options_before_command` must tell
+    a command's default from a value the user gave it."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, values)
+        setattr(namespace, TYPED, getattr(namespace, TYPED, set()) | {self.dest})
+
+
+def options_before_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Give the command each shared option typed before it (``diskmark --target X run``);
+    refuse it (exit 2) when the command has no such option, or was given another value."""
+    typed = getattr(args, TYPED, set())
+    words = [w for w in (args.command, getattr(args, "action", None)) if w]
+    command = " ".join(words)
+    for name in SHARED:
+        before = getattr(args, f"{name}_before", None)
+        if hasattr(args, f"{name}_before"):
+            delattr(args, f"{name}_before")
+        if not words:  # the app
+            setattr(args, name, before)
+        elif before is None:
+            continue
+        elif not hasattr(args, name):
+            parser.error(f"--{name} {before} was typed before `{command}`, which has no "
+                         f"--{name} option; nothing was done.")
+        elif name in typed and getattr(args, name) != before:
+            after = getattr(args, name)
+            parser.error(f"--{name} was typed twice with different values: {before} before "
+                         f"`{command}` and {after} after it; give it once.")
+        else:
+            setattr(args, name, before)
 
 
 def setting(name: str):

@@ -43,12 +43,15 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
     if not declare:
         return
+    from diskmark.cli.arguments import Typed
+
     hsub = hist.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     def filters(p: argparse.ArgumentParser) -> None:
         p.add_argument("--device", default="", help="only runs on this device (e.g. "
                                                      "/dev/nvme0n1, or part of its name)")
-        p.add_argument("--target", default="", help="only runs in this directory (or part of it)")
+        p.add_argument("--target", default="", action=Typed,
+                       help="only runs in this directory (or part of it)")
         p.add_argument("--host", default="", help="only runs measured on this host")
 
     ls = hsub.add_parser("list", help="runs, newest first: id, date, host, device, headline MB/s")
