@@ -67,6 +67,10 @@ class FileExchange:
         entry = self.get_baseline(name)
         return self.export(entry, Path(dest), _dumps(entry.to_file_dict()), force)
 
+    def export_text(self, name: str) -> str:
+        """What an export of baseline ``name`` holds (``baselines export NAME -`` prints it)."""
+        return _dumps(self.get_baseline(name).to_file_dict())
+
     def export(self, entry: Entry, dest: Path, text: str, force: bool = False) -> Path:
         """Write ``text`` (an export of ``entry``) to ``dest``, or into it when it is a
         directory, by the rules of :meth:`export_baseline`."""

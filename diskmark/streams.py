@@ -14,7 +14,8 @@
   terminal): what it cannot encode is written as ASCII that reads the same (``x`` for ``×``,
   ``u`` for ``µ``, ``-`` for ``—``) or, for anything else, as a backslash escape
   (``\\u00e9``), so no output ever fails for a character. JSON, which is UTF-8 or ASCII, is
-  written with its own escapes (the same JSON) when stdout is not UTF-8.
+  written with its own escapes (the same JSON) when stdout is not UTF-8; a shared page, which
+  says it is UTF-8, is written as UTF-8 bytes whatever stdout's encoding.
 """
 
 from __future__ import annotations
@@ -121,6 +122,14 @@ def write_out(text: str, json: bool = False) -> None:
         text = text.encode("ascii", JSON).decode("ascii")
     sys.stdout.write(text)
     sys.stdout.flush()
+
+
+def write_binary(data: bytes) -> None:
+    """Write bytes (a PNG, a UTF-8 page) to stdout after the text before them; as
+    :func:`write_out`."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
 
 
 def stdout_gone() -> int:

@@ -1,11 +1,12 @@
 """The command line does what was typed: an option before the command counts (or is refused),
-a typo gets "did you mean", and a stream that cannot encode a character degrades to ASCII
-instead of failing."""
+`-` is stdout, a typo gets "did you mean", and a stream that cannot encode a character
+degrades to ASCII instead of failing."""
 
 from __future__ import annotations
 
 import json
 import os
+import pty
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import TINY_ARGS, leftovers
+from diskmark.share import find_chromium
 from history_data import EIGHT_TESTS, THREE_PASSES, clone, real_result, write_reports
 
 #: The shortest real run: two read tests of one pass.
@@ -83,6 +85,70 @@ def test_target_before_history_list_filters_it(history):
     done = diskmark("--target", "/mnt/md", "history", "list", "--format", "json")
     assert done.returncode == 0, done.stderr
     assert [r["host"] for r in json.loads(done.stdout)["runs"]] == ["café×µ"]
+
+
+# --- 3. - is stdout ------------------------------------------------------------------------
+
+
+def test_baselines_export_to_dash_prints_it(tmp_path, history):
+    report = tmp_path / "reports" / "run-00001.json"
+    assert diskmark("baselines", "import", str(report), "--name", "disk").returncode == 0
+    done = diskmark("baselines", "export", "disk", "-", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    saved = json.loads(done.stdout)
+    assert saved["schema"] == "diskmark.saved/1" and saved["name"] == "disk"
+    assert not (tmp_path / "-").exists()
+
+
+def test_history_export_to_dash_prints_one_run(tmp_path, history):
+    done = diskmark("history", "export", "-", history[1], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["system"]["hostname"] == "ci-1"
+    several = diskmark("history", "export", "-", cwd=tmp_path)
+    assert several.returncode == 2 and "2 runs match" in several.stderr
+    assert several.stdout == "" and not (tmp_path / "-").exists()
+
+
+def test_history_share_to_dash_prints_the_page(tmp_path, history):
+    done = diskmark("history", "share", history[0], "--output", "-", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("<!DOCTYPE html>") and "café×µ" in done.stdout
+    assert not (tmp_path / "-").exists()
+
+
+def test_a_page_to_dash_on_a_latin1_stream_is_still_utf8(history):
+    """The page says it is UTF-8: Latin-1 bytes would show as garbage in a browser."""
+    page = diskmark("history", "share", history[0], "--output", "-", text=False,
+                    PYTHONIOENCODING="latin-1")
+    assert page.returncode == 0, page.stderr
+    assert '<meta charset="utf-8">' in page.stdout.decode("utf-8")
+    assert "café×µ" in page.stdout.decode("utf-8")
+
+
+def test_history_share_refuses_a_png_to_a_terminal(tmp_path, history):
+    """Refused before Chromium is started: nothing to wait for, no bytes on the screen."""
+    leader, terminal = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "diskmark", "history", "share", history[0],
+                               "--output", "-", "--format", "png"], stdout=terminal,
+                              stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                              timeout=60, cwd=tmp_path, env={**os.environ, "DISKMARK_CHROMIUM": "/nowhere"})
+    finally:
+        os.close(terminal)
+        os.close(leader)
+    assert done.returncode == 2
+    assert "a PNG is binary and standard output is a terminal" in done.stderr
+    assert not (tmp_path / "-").exists()
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="Chromium is not installed (apt-get "
+                                                    "install chromium); a PNG needs it")
+def test_history_share_writes_a_png_to_a_pipe(tmp_path, history):
+    done = diskmark("history", "share", history[0], "--output", "-", "--format", "png",
+                    cwd=tmp_path, text=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout[:8] == b"\x89PNG\r\n\x1a\n" and len(done.stdout) > 10_000
+    assert not (tmp_path / "-").exists()
 
 
 # --- 6. words that are true ----------------------------------------------------------------

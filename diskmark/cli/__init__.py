@@ -143,9 +143,9 @@ def _run_options(run: argparse.ArgumentParser) -> None:
                      help="text: CrystalDiskMark's report; json: everything, schema "
                           "diskmark.result/1; csv: one row per pass; markdown: a table")
     run.add_argument("--output", metavar="FILE",
-                     help="write the report to FILE instead of stdout, checked before the "
-                          "run: an existing file is replaced only with --force; a FIFO or "
-                          "character device (/dev/stdout) is written into, never replaced")
+                     help="write the report to FILE instead of stdout (- is stdout), checked "
+                          "before the run: an existing file is replaced only with --force; a "
+                          "FIFO or character device (/dev/stdout) is written into, never replaced")
     run.add_argument("--force", action="store_true",
                      help="let --output replace an existing regular file")
     run.add_argument("--comment", default="", help="a comment to include in the report")
@@ -192,7 +192,7 @@ def _baselines_actions(bl: argparse.ArgumentParser) -> None:
     delete.add_argument("name", metavar="NAME")
     export = bsub.add_parser("export", help="write a baseline to a file to share it")
     export.add_argument("name", metavar="NAME")
-    export.add_argument("file", metavar="FILE")
+    export.add_argument("file", metavar="FILE", help="the file to write, or - for stdout")
     export.add_argument("--force", action="store_true", help="replace FILE if it exists")
     imp = bsub.add_parser("import", help="import a baseline file (an export, or the JSON "
                                          "report of `diskmark run --format json`)")
@@ -294,7 +294,7 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ValueError as e:
         parser.error(str(e))  # exits 2
     destination = None
-    if args.output:
+    if args.output and args.output != "-":  # "-": stdout, as in curl and tar
         from diskmark.destination import Destination, DestinationError, DestinationExists
 
         try:

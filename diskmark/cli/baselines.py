@@ -31,6 +31,9 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             say(f"diskmark: deleted baseline {entry.name!r} ({entry.path})")
             return EXIT_OK
         if args.action == "export":
+            if args.file == "-":  # stdout, as in curl and tar
+                out_json(store.export_text(args.name))
+                return EXIT_OK
             try:
                 dest = store.export_baseline(args.name, Path(args.file), force=args.force)
             except DestinationExists as e:

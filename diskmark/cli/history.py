@@ -23,7 +23,7 @@ examples:
   diskmark history show 20260101T045959Z          # an id, or a unique beginning of one
   diskmark history import ci-results/ other-host.json
   diskmark history trend "SEQ1M Q8T1" --kind write --unit MB/s
-  diskmark history share 20260101T045959Z --output run.html       # or run.png
+  diskmark history share 20260101T045959Z --output run.html       # or run.png, or -
   diskmark history share NEW --against OLD --output cmp.html      # a comparison
   diskmark history prune --keep 500
 
@@ -72,7 +72,8 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
 
     exp = hsub.add_parser("export", help="write runs as JSON reports (what import reads)")
     exp.add_argument("dest", metavar="DIR|FILE",
-                     help="a directory (one <id>.json per run), or a .json file for one run")
+                     help="a directory (one <id>.json per run), a .json file for one run, or - "
+                          "(stdout) for one run")
     exp.add_argument("ids", nargs="*", metavar="ID", help="these runs (default: all that match)")
     filters(exp)
     exp.add_argument("--force", action="store_true", help="replace files that exist")
@@ -112,7 +113,10 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
     against.add_argument("--against", metavar="ID", help="compare with this run (the reference)")
     against.add_argument("--baseline", metavar="NAME", help="compare with this baseline")
     share.add_argument("--output", required=True, metavar="FILE",
-                       help="FILE.html or FILE.png (the format follows the extension)")
+                       help="FILE.html or FILE.png (the format follows the extension), or - "
+                            "for stdout (HTML unless --format png)")
+    share.add_argument("--format", choices=["html", "png"], default=None,
+                       help="html or png (default: FILE's extension; html for -)")
     share.add_argument("--theme", default="diskmark",
                        help="colours: diskmark (default), diskmark-dark, diskmark-contrast, "
                             "diskmark-mono or a user theme")
@@ -270,6 +274,8 @@ def _export(store, args: argparse.Namespace) -> int:
         entries = [store.get_history(i) for i in args.ids]
     else:
         entries = [store.entry(r) for r in store.page(None, 0, _filters(args))]
+    if args.dest == "-":
+        return _export_to_stdout(entries)
     dest = Path(args.dest)
     single = dest.suffix == ".json" and not dest.is_dir()
     if single and len(entries) != 1:
@@ -288,6 +294,18 @@ def _export(store, args: argparse.Namespace) -> int:
         written += 1
     say(f"diskmark: exported {written} run(s) to {dest}")
     return EXIT_OK if written == len(entries) else EXIT_USAGE
+
+
+def _export_to_stdout(entries: list) -> int:
+    """``history export -``: one run's JSON on stdout, exactly what its file would hold."""
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out_json
+
+    if len(entries) != 1:
+        error(f"- is standard output, which takes one run, but {len(entries)} runs match; "
+              f"name one by its ID, or export to a directory.")
+        return EXIT_USAGE
+    out_json(json.dumps(entries[0].document, indent=2, ensure_ascii=False) + "\n")
+    return EXIT_OK
 
 
 def _delete(store, args: argparse.Namespace) -> int:
@@ -339,16 +357,18 @@ def _trend(store, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: A shared page's format by its file's extension.
+SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
+
+
 def _share(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
     from diskmark.destination import Destination, DestinationError
     from diskmark.share import ChromiumMissing, render_html, render_png, theme_colours
     from diskmark.share.page import estimated_height
 
-    dest = Path(args.output)
-    kind = dest.suffix.lower()
-    if kind not in (".html", ".htm", ".png"):
-        error(f"{dest}: the file name must end in .html or .png")
+    kind = _share_format(args.output, args.format)
+    if kind is None:
         return EXIT_USAGE
     entry = store.get_history(args.id)
     reference = name = None
@@ -360,12 +380,16 @@ def _share(store, args: argparse.Namespace) -> int:
         reference, name = other.session, f"baseline “{other.name}”"
     html = render_html(entry.session, theme_colours(args.theme), reference=reference,
                        reference_name=name, title=f"diskmark: run {entry.name}")
-    if kind == ".png":
+    height = estimated_height(entry.session, reference is not None)
+    if args.output == "-":
+        return _share_to_stdout(html, kind, height)
+    dest = Path(args.output)
+    if kind == "png":
         if dest.exists() and not args.force:
             error(f"{dest} exists; not replacing it (--force replaces it)")
             return EXIT_USAGE
         try:
-            render_png(html, dest, estimated_height(entry.session, reference is not None))
+            render_png(html, dest, height)
         except (ChromiumMissing, RuntimeError, OSError) as e:
             error(f"no PNG written: {e}")
             return EXIT_FAILED
@@ -380,4 +404,50 @@ def _share(store, args: argparse.Namespace) -> int:
             error(f"{e}" + (" (--force replaces it)" if dest.exists() else ""))
             return EXIT_USAGE
     say(f"diskmark: wrote {dest}")
+    return EXIT_OK
+
+
+def _share_format(output: str, chosen: str | None) -> str | None:
+    """html or png: --format, else the file's extension, else html for - (stdout). None,
+    after saying why, when neither says, when they disagree, or when a PNG would go to a
+    terminal, which would show its bytes as garbage."""
+    import sys
+
+    from diskmark.cli.output import error
+
+    named = None if output == "-" else SHARE_FORMATS.get(Path(output).suffix.lower())
+    kind = chosen or named or ("html" if output == "-" else None)
+    if kind is None:
+        error(f"{output}: the file name must end in .html or .png (or add --format html or "
+              f"--format png)")
+    elif named is not None and kind != named:
+        error(f"{output} is named as {named.upper()}, but --format {kind} was given; give one "
+              f"or the other.")
+        return None
+    elif output == "-" and kind == "png" and sys.stdout.isatty():
+        error("a PNG is binary and standard output is a terminal, which would show it as "
+              "garbage; redirect it to a file or a pipe (> run.png), or give --output "
+              "FILE.png.")
+        return None
+    return kind
+
+
+def _share_to_stdout(html: str, kind: str, height: int) -> int:
+    """``--output -``: the page, or its PNG drawn in a temporary directory, on stdout."""
+    import tempfile
+
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, error, out_html
+    from diskmark.share import ChromiumMissing, render_png
+    from diskmark.streams import write_binary
+
+    if kind == "html":
+        out_html(html)
+        return EXIT_OK
+    with tempfile.TemporaryDirectory(prefix="diskmark-png-") as work:
+        try:
+            picture = render_png(html, Path(work) / "page.png", height).read_bytes()
+        except (ChromiumMissing, RuntimeError, OSError) as e:
+            error(f"no PNG written: {e}")
+            return EXIT_FAILED
+    write_binary(picture)
     return EXIT_OK

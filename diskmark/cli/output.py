@@ -9,7 +9,7 @@ import sys
 
 from diskmark.display import json_utf8, shown
 from diskmark.model import Unit
-from diskmark.streams import write_err, write_out
+from diskmark.streams import write_binary, write_err, write_out
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -39,6 +39,11 @@ def out_json(text: str) -> None:
     """Write JSON to stdout, valid whatever stdout's encoding: a stdout that is not UTF-8
     gets ``\\u00e9`` escapes, the same strings to any JSON reader."""
     write_out(json_utf8(text), json=True)
+
+
+def out_html(text: str) -> None:
+    """Write a shared page to stdout as the UTF-8 its ``<meta charset>`` says it is."""
+    write_binary(text.encode("utf-8", "backslashreplace"))
 
 
 def say(line: str) -> None:
