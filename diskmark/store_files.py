@@ -50,9 +50,10 @@ class FileExchange:
                         if same is not None:
                             out.append((src, "duplicate", same.name))
                             continue
-                        # an export of this history (<id>.json) keeps its id where it is free
+                        # an export of this history (<id>.json), or a report naming the id
+                        # its run was kept under, keeps that id where it is free
                         entry_id = header.get("name") if header.get("kind") == "history" else \
-                            Path(src).stem
+                            header.get("history_id") or Path(src).stem
                         entry = self.add_history(document, header.get("saved"),
                                                  header.get("diskmark_version", ""), entry_id,
                                                  conn=conn)

@@ -1,6 +1,6 @@
 """The command line does what was typed: an option before the command counts (or is refused),
-`-` is stdout, a typo gets "did you mean", and a stream that cannot encode a character
-degrades to ASCII instead of failing."""
+`-` is stdout, the run just made is easy to reach (its id, `last`), a typo gets "did you
+mean", and a stream that cannot encode a character degrades to ASCII instead of failing."""
 
 from __future__ import annotations
 
@@ -149,6 +149,50 @@ def test_history_share_writes_a_png_to_a_pipe(tmp_path, history):
     assert done.returncode == 0, done.stderr
     assert done.stdout[:8] == b"\x89PNG\r\n\x1a\n" and len(done.stdout) > 10_000
     assert not (tmp_path / "-").exists()
+
+
+# --- 5. the run just made ------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_run_names_its_id_and_last_reaches_it(tmp_path, no_leftovers):
+    no_leftovers.append(tmp_path)
+    done = diskmark("run", "--target", str(tmp_path), *QUICK, "--format", "json",
+                    "--output", "-", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert not (tmp_path / "-").exists()
+    report = json.loads(done.stdout)
+    history_id = report["history_id"]
+    assert (f"diskmark: kept in the history as {history_id}; share it with `diskmark history "
+            f"share {history_id} --output run.html`.") in done.stderr
+    shown = diskmark("history", "show", "last", "--format", "json")
+    assert shown.returncode == 0, shown.stderr
+    assert json.loads(shown.stdout) == {k: v for k, v in report.items() if k != "history_id"}
+    page = diskmark("history", "share", history_id[:12], "--output", "-")
+    assert page.returncode == 0 and f"diskmark: run {history_id}" in page.stdout
+
+    quiet = diskmark("run", "--target", str(tmp_path), *QUICK, "--format", "json", "-q")
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    newest = json.loads(quiet.stdout)["history_id"]
+    assert newest != history_id
+    assert json.loads(diskmark("history", "list", "--format", "json").stdout)["runs"][0]["id"] == newest
+
+
+def test_a_report_imported_elsewhere_keeps_its_id_and_is_recognised(tmp_path, history):
+    doc = clone(real_result(EIGHT_TESTS), datetime(2026, 4, 1, tzinfo=timezone.utc), 1.0)
+    report = tmp_path / "report.json"
+    report.write_text(json.dumps(doc | {"history_id": "20260401T000000Z-abc123"}))
+    done = diskmark("history", "import", str(report))
+    assert done.returncode == 0 and "as 20260401T000000Z-abc123" in done.stderr
+    again = diskmark("history", "import", str(report))
+    assert "already in the history as 20260401T000000Z-abc123" in again.stderr
+    shown = json.loads(diskmark("history", "show", "last", "--format", "json").stdout)
+    assert "history_id" not in shown and shown["started"] == doc["started"]
+
+
+def test_last_with_an_empty_history_is_named(tmp_path):
+    done = diskmark("history", "show", "last")
+    assert done.returncode == 2 and "no history entry 'last'" in done.stderr
 
 
 # --- 6. words that are true ----------------------------------------------------------------

@@ -333,6 +333,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
         return exit_code_for(e)
     progress.clear()
     kept = _keep(store, session, args)
+    history_id = getattr(args, "history_id", None)
     comparison = None
     if reference is not None:
         from diskmark.compare import compare, comparison_text
@@ -340,10 +341,13 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
         comparison = compare(session, reference.session, reference.name)
         if args.format == "csv" and not args.quiet:
             say(comparison_text(comparison).rstrip("\n"))
-    delivered = _deliver(render(session, args.format, args.unit, comparison), destination,
-                         args.quiet, args.format == "json")
+    delivered = _deliver(render(session, args.format, args.unit, comparison, history_id),
+                         destination, args.quiet, args.format == "json")
     if delivered == EXIT_FAILED:
         return EXIT_FAILED
+    if history_id is not None and not args.quiet:
+        say(f"diskmark: kept in the history as {history_id}; share it with "
+            f"`diskmark history share {history_id} --output run.html`.")
     if session.status is Status.CANCELLED or interrupted:
         error("interrupted; fio stopped and " + ("the device closed (nothing was laid out on it)."
                                                  if session.system.target_kind else "the test file removed."))
@@ -420,7 +424,7 @@ def _keep(store, session, args: argparse.Namespace) -> int:
             error(f"not saved as baseline {args.save_baseline!r}: the run did not complete")
         return EXIT_OK
     try:
-        store.save_history(session)
+        args.history_id = store.save_history(session).name  # the report and a line name it
     except StoreError as e:
         error(f"warning: not kept in the history: {e}")
     if args.save_baseline is None:

@@ -20,10 +20,10 @@ from typing import Any
 EPILOG = """\
 examples:
   diskmark history list --limit 20 --device nvme0n1
-  diskmark history show 20260101T045959Z          # an id, or a unique beginning of one
+  diskmark history show 20260101T045959Z          # an id, a unique beginning of one, or last
   diskmark history import ci-results/ other-host.json
   diskmark history trend "SEQ1M Q8T1" --kind write --unit MB/s
-  diskmark history share 20260101T045959Z --output run.html       # or run.png, or -
+  diskmark history share last --output run.html   # the newest run; or run.png, or - (stdout)
   diskmark history share NEW --against OLD --output cmp.html      # a comparison
   diskmark history prune --keep 500
 
@@ -62,7 +62,8 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
     ls.add_argument("--format", choices=["text", "json"], default="text")
 
     show = hsub.add_parser("show", help="a run's report")
-    show.add_argument("id", metavar="ID", help="the run's id, or a unique beginning of it")
+    show.add_argument("id", metavar="ID", help="the run's id, a unique beginning of it, or "
+                                               "last (the newest run)")
     show.add_argument("--format", choices=["text", "json"], default="text",
                       help="text: the CrystalDiskMark report; json: the saved result, exactly")
 
@@ -108,7 +109,8 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
                                         "baseline) as one self-contained HTML file (no network "
                                         "access needed to view it) or as a PNG image (rendered "
                                         "by headless Chromium).")
-    share.add_argument("id", metavar="ID")
+    share.add_argument("id", metavar="ID", help="the run's id, a unique beginning of it, or "
+                                                "last (the newest run)")
     against = share.add_mutually_exclusive_group()
     against.add_argument("--against", metavar="ID", help="compare with this run (the reference)")
     against.add_argument("--baseline", metavar="NAME", help="compare with this baseline")

@@ -67,18 +67,21 @@ def gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
     return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
 
 
-def render(session, fmt: str, unit: Unit, comparison=None) -> str:
+def render(session, fmt: str, unit: Unit, comparison=None, history_id: str | None = None) -> str:
     """The report as it is printed or written to --output: text, CSV and Markdown show
-    control characters and undecodable bytes escaped; JSON escapes them its own way."""
-    text = _render(session, fmt, unit, comparison)
+    control characters and undecodable bytes escaped; JSON escapes them its own way, and
+    names the run's id in the history (``history_id``) when it was kept there."""
+    text = _render(session, fmt, unit, comparison, history_id)
     return text if fmt == "json" else shown(text)
 
 
-def _render(session, fmt: str, unit: Unit, comparison=None) -> str:
+def _render(session, fmt: str, unit: Unit, comparison=None, history_id: str | None = None) -> str:
     from diskmark import report
 
     if fmt == "json":
-        extra = {"comparison": comparison.to_dict()} if comparison is not None else None
+        extra = {"comparison": comparison.to_dict()} if comparison is not None else {}
+        if history_id is not None:
+            extra["history_id"] = history_id
         return report.json_report(session, extra=extra)
     if fmt == "csv":
         return report.csv_report(session)
