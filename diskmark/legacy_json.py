@@ -73,11 +73,14 @@ def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
         raise StoreIOError(f"cannot read {src}: {e.strerror or e}") from None
     try:
         if isinstance(data, dict) and data.get("schema") == RESULT_SCHEMA:
-            # a report; a --compare run adds its comparison, which is not part of the result
-            document = {k: v for k, v in data.items() if k != "comparison"}
+            # a report; a --compare run adds its comparison, a kept run its id in the
+            # history: neither is part of the result (the id is kept where it is free)
+            document = {k: v for k, v in data.items() if k not in ("comparison", "history_id")}
             validate_result(document)
+            kept_as = data.get("history_id")
             header = {"name": src.stem, "note": "", "kind": None, "saved": None,
-                      "diskmark_version": ""}
+                      "diskmark_version": "",
+                      "history_id": kept_as if isinstance(kept_as, str) else None}
         else:
             header, _session = parse_saved(data)
             document = data["result"]

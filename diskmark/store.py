@@ -233,13 +233,16 @@ class Store(FileExchange):
         return entry
 
     def find_history(self, entry_id: str) -> list[database.Row]:
-        """The runs whose id is ``entry_id`` or starts with it (as git takes a short id)."""
+        """The runs whose id is ``entry_id`` or starts with it (as git takes a short id);
+        ``last`` is the newest run (the first one listed), to reach the run just made."""
         entry_id = entry_id.strip().removesuffix(".json")
         if not entry_id:
             return []
         with self.db(create=False) as conn:
             if conn is None:
                 return []
+            if entry_id == "last":
+                return database.page(conn, "history", 1)
             exact = database.by_name(conn, "history", entry_id)
             return [exact] if exact is not None else database.by_prefix(conn, "history", entry_id)
 

@@ -51,9 +51,10 @@ class FileExchange:
                         if same is not None:
                             out.append((src, "duplicate", same.name))
                             continue
-                        # an export of this history (<id>.json) keeps its id where it is free
+                        # an export of this history (<id>.json), or a report naming the id
+                        # its run was kept under, keeps that id where it is free
                         entry_id = header.get("name") if header.get("kind") == "history" else \
-                            Path(src).stem
+                            header.get("history_id") or Path(src).stem
                         entry = self.add_history(document, header.get("saved"),
                                                  header.get("diskmark_version", ""), entry_id,
                                                  conn=conn)
@@ -67,6 +68,10 @@ class FileExchange:
         replaced (see diskmark.destination). Returns the path written."""
         entry = self.get_baseline(name)
         return self.export(entry, Path(dest), _dumps(entry.to_file_dict()), force)
+
+    def export_text(self, name: str) -> str:
+        """What an export of baseline ``name`` holds (``baselines export NAME -`` prints it)."""
+        return _dumps(self.get_baseline(name).to_file_dict())
 
     def export(self, entry: Entry, dest: Path, text: str, force: bool = False) -> Path:
         """Write ``text`` (an export of ``entry``) to ``dest``, or into it when it is a

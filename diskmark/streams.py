@@ -10,19 +10,71 @@
   SIGPIPE, as ``cat`` or ``yes`` would be), following the Python documentation's recipe
   ("Note on SIGPIPE" in the signal module): /dev/null goes over stdout so that Python's own
   flush at exit does not fail again.
+- Either may be unable to encode a character (``PYTHONIOENCODING=ascii``, a Latin-1
+  terminal): what it cannot encode is written as ASCII that reads the same (``x`` for ``×``,
+  ``u`` for ``µ``, ``-`` for ``—``) or, for anything else, as a backslash escape
+  (``\\u00e9``), so no output ever fails for a character. JSON, which is UTF-8 or ASCII, is
+  written with its own escapes (the same JSON) when stdout is not UTF-8; a shared page, which
+  says it is UTF-8, is written as UTF-8 bytes whatever stdout's encoding.
 """
 
 from __future__ import annotations
 
+import codecs
 import io
 import os
 import sys
 
 EXIT_PIPE = 141  # 128 + SIGPIPE
 
+#: ASCII that reads as the characters diskmark's own words and charts use: what a stream
+#: that cannot encode them shows instead.
+STAND_INS = {
+    "×": "x", "µ": "u", "μ": "u", "—": "-", "–": "-", "−": "-", "…": "...", "·": "-",
+    "▲": "^", "▼": "v", "±": "+/-", "°": "", "→": "->", "←": "<-", "≤": "<=", "≥": ">=",
+    "“": '"', "”": '"', "‘": "'", "’": "'", "•": "*", "●": "*", "★": "*", "⚠": "!",
+    "▶": ">", "½": "1/2", "─": "-", "━": "=", "┄": "-", "│": "|", "┤": "|", "└": "+",
+    "▁": ".", "▂": ".", "▃": ".", "▄": ".", "▅": ":", "▆": ":", "▇": ":", "█": "#",
+}
+READABLE = "diskmark-readable"  # the error handler of stdout and stderr
+JSON = "diskmark-json"  # \u00e9: the same JSON string in ASCII
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def _readable(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    chars = error.object[error.start:error.end]
+    return "".join(STAND_INS[c] if c in STAND_INS else _escaped(c) for c in chars), error.end
+
+
+def _json_escape(char: str) -> str:
+    code = ord(char)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # a UTF-16 surrogate pair, as JSON writes characters beyond U+FFFF
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _json(error: UnicodeError) -> tuple[str, int]:
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    return "".join(map(_json_escape, error.object[error.start:error.end])), error.end
+
+
+codecs.register_error(READABLE, _readable)
+codecs.register_error(JSON, _json)
+
 
 def ensure_std_streams() -> None:
-    """Give closed descriptors 0-2 /dev/null and Python a stream for a missing stdout/stderr."""
+    """Give closed descriptors 0-2 /dev/null and Python a stream for a missing stdout/stderr;
+    make both write what they cannot encode as readable ASCII rather than fail."""
     for fd in (0, 1, 2):
         try:
             os.fstat(fd)
@@ -35,11 +87,20 @@ def ensure_std_streams() -> None:
         sys.stdout = _text_stream(1)
     if sys.stderr is None:
         sys.stderr = _text_stream(2)
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors=READABLE)
 
 
 def _text_stream(fd: int) -> io.TextIOWrapper:
-    return open(fd, "w", encoding="utf-8", errors="backslashreplace", buffering=1,
-                closefd=False)
+    return open(fd, "w", encoding="utf-8", errors=READABLE, buffering=1, closefd=False)
+
+
+def _utf8(stream) -> bool:
+    try:
+        return codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name == "utf-8"
+    except LookupError:
+        return False
 
 
 def write_err(text: str) -> bool:
@@ -53,11 +114,22 @@ def write_err(text: str) -> bool:
         return False
 
 
-def write_out(text: str) -> None:
+def write_out(text: str, json: bool = False) -> None:
     """Write to stdout and flush; a reader that has gone raises BrokenPipeError, which the
-    caller ends with :func:`stdout_gone`."""
+    caller ends with :func:`stdout_gone`. ``json``: ``text`` is JSON, written as ASCII
+    (``\\u00e9``, the same JSON) unless stdout is UTF-8, as JSON must be one or the other."""
+    if json and not _utf8(sys.stdout):
+        text = text.encode("ascii", JSON).decode("ascii")
     sys.stdout.write(text)
     sys.stdout.flush()
+
+
+def write_binary(data: bytes) -> None:
+    """Write bytes (a PNG, a UTF-8 page) to stdout after the text before them; as
+    :func:`write_out`."""
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
 
 
 def stdout_gone() -> int:

@@ -57,6 +57,10 @@ def test_two_hosts_give_every_test_side_by_side_and_leave_nothing(fio_servers):
     assert a.files() == [] and b.files() == []
     history = Store().history()
     assert sorted(e.session.system.hostname for e in history) == sorted([a.host, b.host])
+    # each host's entry names the id its run was kept under
+    assert sorted(h["history_id"] for h in doc["hosts"]) == sorted(e.name for e in history)
+    for host in (a.host, b.host):
+        assert f"diskmark: {host} kept in the history as " in err
 
 
 def test_text_report_puts_hosts_side_by_side_one_at_a_time(fio_servers):

@@ -16,18 +16,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from diskmark import __version__
-from diskmark.display import shown
-from diskmark.streams import ensure_std_streams, stdout_gone, write_err
+from diskmark.streams import ensure_std_streams, stdout_gone
 from diskmark.model import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings, Status, Unit
-from diskmark.settings import text_parser
 
 from diskmark.cli import fleet
+from diskmark.cli.arguments import Parser, Typed, options_before_command, percent, setting, unit
 from diskmark.cli.stopping import STOP_SIGNALS, run_stoppable  # noqa: F401 (STOP_SIGNALS: the CLI's API)
 from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
                                  EXIT_USAGE, ProgressLine, error, exit_code_for, gate, out,
-                                 render, say)
+                                 out_json, render, say)
 
 if TYPE_CHECKING:
     from diskmark.destination import Destination
@@ -38,50 +37,6 @@ __all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_REGRESSION", "EXI
 DEFAULTS = Settings()
 
 
-def _setting(name: str):
-    """The argparse type of setting ``name``: its parser from the one settings schema, its
-    messages as argparse prints them ("argument --measure: must be between …")."""
-    parse = text_parser(name)
-
-    def convert(text: str):
-        try:
-            return parse(text)
-        except ValueError as e:
-            raise argparse.ArgumentTypeError(str(e)) from None
-    convert.__name__ = name
-    return convert
-
-
-def _unit(text: str) -> Unit:
-    try:
-        return Unit.parse(text)
-    except ValueError as e:
-        raise argparse.ArgumentTypeError(str(e)) from None
-
-
-def _percent(text: str) -> float:
-    try:
-        value = float(text.rstrip("%"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a percentage: {text!r}") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError("the percentage must be 0 or more")
-    return value
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse, printing as every other output of diskmark does: escaped, and with a
-    closed stdout reported to ``main`` rather than silently swallowed."""
-
-    def _print_message(self, message: str, file=None) -> None:
-        if not message:
-            return
-        if file is None or file is sys.stderr:
-            write_err(shown(message))
-        else:
-            out(message)
-
-
 COMMANDS = ("run", "presets", "baselines", "history")
 
 
@@ -89,15 +44,17 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
     """The whole command line, or with ``only`` the options of those commands alone (the
     others are named, with their help): the app's start parses none of them, and declaring
     every option cost it 5 ms."""
-    parser = _Parser(
+    parser = Parser(
         prog="diskmark",
         description="CrystalDiskMark for the Linux terminal. Without a command, opens the "
                     "full-screen app; `diskmark run` measures headless for scripts.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="Set NO_COLOR=1 for a monochrome app. DISKMARK_FIO selects the fio binary; "
                "DISKMARK_HOME moves settings, presets, history and baselines to one directory.")
-    parser.add_argument("--version", action="version", version=f"diskmark {__version__}")
-    parser.add_argument("--target", metavar="DIR", help="directory to test in the app (default: last used)")
+    parser.add_argument("-V", "--version", action="version", version=f"diskmark {__version__}")
+    parser.add_argument("--target", metavar="DIR", dest="target_before",
+                        help="directory to test in the app (default: last used); before a "
+                             "command, the same as that command's --target")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser(
@@ -113,8 +70,9 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
     bl = sub.add_parser(
         "baselines", help="list, show, compare, delete, export and import saved baselines",
         description="Saved baselines: named results to compare later runs against. They live\n"
-                    "as JSON files in the data directory (DISKMARK_HOME/data when set); every\n"
-                    "finished run is also kept in the history there.",
+                    "in the SQLite file diskmark.sqlite3 in the data directory (DISKMARK_HOME/data\n"
+                    "when set), with the history of every finished run; export and import\n"
+                    "share one as a JSON file.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="exit status: 0 done, 1 a file could not be read or written, 2 unknown\n"
                "baseline, name taken or invalid file (nothing changed), 3 a regression beyond\n"
@@ -124,12 +82,12 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
 
     from diskmark.cli.history import add_parser as add_history_parser
 
-    add_history_parser(sub, {"unit": _unit}, declare=only is None or "history" in only)
+    add_history_parser(sub, {"unit": unit}, declare=only is None or "history" in only)
     return parser
 
 
 def _run_options(run: argparse.ArgumentParser) -> None:
-    run.add_argument("--target", metavar="DIR|DEVICE", default=".",
+    run.add_argument("--target", metavar="DIR|DEVICE", default=".", action=Typed,
                      help="directory to test in; diskmark creates one hidden test file there "
                           "and removes it afterwards (default: current directory); or a block "
                           "device such as /dev/sdb, measured itself (read tests only, see below)")
@@ -142,24 +100,24 @@ def _run_options(run: argparse.ArgumentParser) -> None:
                      help="default (4 rows), peak, real (real world), demo, stable "
                           "(the start delays and ramp times of snow_mountain's fio article), "
                           "or sustained (one long write: where its speed fell, see --duration)")
-    run.add_argument("--mix", nargs="?", const=70, type=_setting("mix"), metavar="PCT",
+    run.add_argument("--mix", nargs="?", const=70, type=setting("mix"), metavar="PCT",
                      help="add the +Mix tests: PCT%% reads, the rest writes (default 70)")
     run.add_argument("--mode", choices=[m.value for m in Mode], default=DEFAULTS.mode.value,
                      help="rw: reads and writes (default); read: reads only; write: writes only")
-    run.add_argument("--size", type=_setting("size"), default=DEFAULTS.size, metavar="SIZE",
+    run.add_argument("--size", type=setting("size"), default=DEFAULTS.size, metavar="SIZE",
                      help="test file size in whole MiB, 16MiB … 64GiB (default 1GiB); K, M, "
                           "G and KiB, MiB, GiB are binary; MB and GB are refused, as diskmark's "
                           "MB is 1,000,000 bytes")
-    run.add_argument("--count", type=_setting("count"), default=DEFAULTS.count, metavar="N",
+    run.add_argument("--count", type=setting("count"), default=DEFAULTS.count, metavar="N",
                      help=f"measured passes per test, {COUNT_MIN}-{COUNT_MAX}; the best is kept (default 5)")
-    run.add_argument("--measure", type=_setting("measure"), metavar="SEC",
+    run.add_argument("--measure", type=setting("measure"), metavar="SEC",
                      help="seconds each pass measures (default: the preset's, 5)")
-    run.add_argument("--interval", type=_setting("interval"), metavar="SEC",
+    run.add_argument("--interval", type=setting("interval"), metavar="SEC",
                      help="seconds of rest between tests (default: the preset's, 5)")
-    run.add_argument("--duration", type=_setting("duration"), default=DEFAULTS.duration,
+    run.add_argument("--duration", type=setting("duration"), default=DEFAULTS.duration,
                      metavar="SEC", help="--profile sustained: write for SEC seconds (default "
                      f"{DEFAULTS.duration:g}), wrapping around the --size test file")
-    run.add_argument("--amount", type=_setting("amount"), metavar="SIZE",
+    run.add_argument("--amount", type=setting("amount"), metavar="SIZE",
                      help="--profile sustained: stop once SIZE is written (e.g. 32GiB), if "
                           "that comes before --duration")
     run.add_argument("--data", choices=[d.value for d in DataPattern], default=DEFAULTS.data.value,
@@ -176,19 +134,19 @@ def _run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--sweep", metavar="PATTERN",
                      help="instead of a profile, run one pattern (e.g. RND4K, SEQ1M, SEQ128K) at "
                           "queue depths 1, 2, 4, 8, 16, 32 and draw the curve")
-    run.add_argument("--unstable", type=_setting("unstable_pct"), default=UNSTABLE_PCT,
+    run.add_argument("--unstable", type=setting("unstable_pct"), default=UNSTABLE_PCT,
                      metavar="PCT",
                      help="mark a test unstable when its passes differ by more than PCT percent "
                           f"(R/Avg: range over mean; default {UNSTABLE_PCT:g})")
-    run.add_argument("--unit", type=_unit, default=Unit.MB_S, metavar="UNIT",
+    run.add_argument("--unit", type=unit, default=Unit.MB_S, metavar="UNIT",
                      help="unit of the summary grid: MB/s, GB/s, IOPS or µs, also written us (default MB/s)")
     run.add_argument("--format", choices=["text", "json", "csv", "markdown"], default="text",
                      help="text: CrystalDiskMark's report; json: everything, schema "
                           "diskmark.result/1; csv: one row per pass; markdown: a table")
     run.add_argument("--output", metavar="FILE",
-                     help="write the report to FILE instead of stdout, checked before the "
-                          "run: an existing file is replaced only with --force; a FIFO or "
-                          "character device (/dev/stdout) is written into, never replaced")
+                     help="write the report to FILE instead of stdout (- is stdout), checked "
+                          "before the run: an existing file is replaced only with --force; a "
+                          "FIFO or character device (/dev/stdout) is written into, never replaced")
     run.add_argument("--force", action="store_true",
                      help="let --output replace an existing regular file")
     run.add_argument("--comment", default="", help="a comment to include in the report")
@@ -207,7 +165,7 @@ def _run_options(run: argparse.ArgumentParser) -> None:
     saved.add_argument("--compare", metavar="NAME",
                        help="compare with baseline NAME: the report gains baseline and delta "
                             "columns (JSON: a `comparison` section)")
-    saved.add_argument("--fail-on-regression", type=_percent, metavar="PCT",
+    saved.add_argument("--fail-on-regression", type=percent, metavar="PCT",
                        help="with --compare: exit with status 3 when any test is worse than the "
                             "baseline (beyond the runs' noise) by more than PCT percent, naming "
                             "which; X%% worse is X%% less MB/s or IOPS, or a latency whose "
@@ -216,8 +174,10 @@ def _run_options(run: argparse.ArgumentParser) -> None:
 
 def _baselines_actions(bl: argparse.ArgumentParser) -> None:
     bsub = bl.add_subparsers(dest="action", metavar="ACTION", required=True)
-    bsub.add_parser("list", help="name, date, device, filesystem and headline MB/s of each "
-                                 "baseline; damaged files with the reason")
+    bls = bsub.add_parser("list", help="name, date, device, filesystem and headline MB/s of "
+                                       "each baseline; damaged ones with the reason")
+    bls.add_argument("--format", choices=["text", "json"], default="text",
+                     help="json: the fields of `history list --format json`, by name")
     show = bsub.add_parser("show", help="print a baseline's report")
     show.add_argument("name", metavar="NAME")
     bcmp = bsub.add_parser("compare", help="compare two saved baselines without running anything",
@@ -226,14 +186,14 @@ def _baselines_actions(bl: argparse.ArgumentParser) -> None:
     bcmp.add_argument("a", metavar="A", help="the reference baseline")
     bcmp.add_argument("b", metavar="B", help="the baseline compared with A")
     bcmp.add_argument("--format", choices=["text", "json", "markdown"], default="text")
-    bcmp.add_argument("--fail-on-regression", type=_percent, metavar="PCT",
+    bcmp.add_argument("--fail-on-regression", type=percent, metavar="PCT",
                       help="exit with status 3 when B is worse than A by more than PCT "
                            "percent (X%% worse: X%% less MB/s or IOPS, or 1/latency X%% lower)")
     delete = bsub.add_parser("delete", help="delete a baseline (a damaged one too)")
     delete.add_argument("name", metavar="NAME")
     export = bsub.add_parser("export", help="write a baseline to a file to share it")
     export.add_argument("name", metavar="NAME")
-    export.add_argument("file", metavar="FILE")
+    export.add_argument("file", metavar="FILE", help="the file to write, or - for stdout")
     export.add_argument("--force", action="store_true", help="replace FILE if it exists")
     imp = bsub.add_parser("import", help="import a baseline file (an export, or the JSON "
                                          "report of `diskmark run --format json`)")
@@ -262,6 +222,7 @@ def _command(argv: list[str] | None) -> int:
     words = sys.argv[1:] if argv is None else argv
     parser = build_parser(only=set(words) & set(COMMANDS))
     args = parser.parse_args(argv)
+    options_before_command(parser, args)
     if args.command is not None:
         gc.enable()  # off while diskmark loaded (diskmark.launch); the app turns it on itself
     if args.command in ("run", "presets", "baselines", "history"):
@@ -334,7 +295,7 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ValueError as e:
         parser.error(str(e))  # exits 2
     destination = None
-    if args.output:
+    if args.output and args.output != "-":  # "-": stdout, as in curl and tar
         from diskmark.destination import Destination, DestinationError, DestinationExists
 
         try:
@@ -374,6 +335,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
         return exit_code_for(e)
     progress.clear()
     kept = _keep(store, session, args)
+    history_id = getattr(args, "history_id", None)
     comparison = None
     if reference is not None:
         from diskmark.compare import compare, comparison_text
@@ -381,10 +343,13 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
         comparison = compare(session, reference.session, reference.name)
         if args.format == "csv" and not args.quiet:
             say(comparison_text(comparison).rstrip("\n"))
-    delivered = _deliver(render(session, args.format, args.unit, comparison), destination,
-                         args.quiet)
+    delivered = _deliver(render(session, args.format, args.unit, comparison, history_id),
+                         destination, args.quiet, args.format == "json")
     if delivered == EXIT_FAILED:
         return EXIT_FAILED
+    if history_id is not None and not args.quiet:
+        say(f"diskmark: kept in the history as {history_id}; share it with "
+            f"`diskmark history share {history_id} --output run.html`.")
     if session.status is Status.CANCELLED or interrupted:
         error("interrupted; fio stopped and " + ("the device closed (nothing was laid out on it)."
                                                  if session.system.target_kind else "the test file removed."))
@@ -400,7 +365,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
     return kept or delivered
 
 
-def _deliver(text: str, destination: Destination | None, quiet: bool) -> int:
+def _deliver(text: str, destination: Destination | None, quiet: bool, as_json: bool = False) -> int:
     """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
     so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
     gone, which ends nothing else: the run is kept all the same."""
@@ -408,7 +373,7 @@ def _deliver(text: str, destination: Destination | None, quiet: bool) -> int:
 
     if destination is None:
         try:
-            out(text)
+            (out_json if as_json else out)(text)
         except BrokenPipeError:
             return stdout_gone()
         return EXIT_OK
@@ -464,7 +429,7 @@ def _keep(store, session, args: argparse.Namespace) -> int:
         return EXIT_OK
     kept = EXIT_OK
     try:
-        store.save_history(session)
+        args.history_id = store.save_history(session).name  # the report and a line name it
     except StoreError as e:
         error(f"this run was not kept in the history (exit status {EXIT_NOT_KEPT}): {e}")
         kept = EXIT_NOT_KEPT

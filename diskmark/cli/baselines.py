@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
-from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, exit_code_for, gate, out, say
-from diskmark.display import json_utf8
+from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, exit_code_for, gate, out, out_json, say
 
 
 def cmd_baselines(args: argparse.Namespace) -> int:
@@ -15,7 +15,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
     store = Store()
     try:
         if args.action == "list":
-            return _baselines_list(store)
+            return _baselines_json(store) if args.format == "json" else _baselines_list(store)
         if args.action == "show":
             from diskmark.report import text_report
 
@@ -31,6 +31,9 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             say(f"diskmark: deleted baseline {entry.name!r} ({entry.path})")
             return EXIT_OK
         if args.action == "export":
+            if args.file == "-":  # stdout, as in curl and tar
+                out_json(store.export_text(args.name))
+                return EXIT_OK
             try:
                 dest = store.export_baseline(args.name, Path(args.file), force=args.force)
             except DestinationExists as e:
@@ -65,16 +68,32 @@ def _baselines_list(store) -> int:
     return EXIT_OK
 
 
+def _baselines_json(store) -> int:
+    """The baselines as ``history list --format json`` lists runs: the same fields, each
+    named by its ``name``, with ``damaged`` (null, or why it cannot be read) and, for a file
+    that could not be imported, its ``path``."""
+    from diskmark.cli.history import row_dict
+
+    rows = {r.id: r for r in store.page(None, 0, kind="baseline")}
+    listed = []
+    for entry in store.baselines():
+        row = rows.get(entry.id) if entry.id is not None else None
+        fields = row_dict(row, baseline=True) if row is not None else \
+            {"name": entry.name, "note": entry.note, "saved": entry.saved, "path": str(entry.path)}
+        listed.append(fields | {"damaged": entry.damaged})
+    out_json(json.dumps({"total": len(listed), "baselines": listed}, indent=2,
+                        ensure_ascii=False) + "\n")
+    return EXIT_OK
+
+
 def _baselines_compare(store, args: argparse.Namespace) -> int:
     from diskmark.compare import compare, comparison_markdown, comparison_text
 
     a, b = store.get_baseline(args.a), store.get_baseline(args.b)
     cmp = compare(b.session, a.session, a.name)
     if args.format == "json":
-        import json
-
-        out(json_utf8(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
-                                 ensure_ascii=False)) + "\n")
+        out_json(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
+                            ensure_ascii=False) + "\n")
     elif args.format == "markdown":
         out(comparison_markdown(cmp, f"baseline {b.name!r}"))
     else:

@@ -111,6 +111,9 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     delivered = _deliver_report(result, args, comparisons, destination)
     if delivered == EXIT_FAILED:
         return EXIT_FAILED
+    if not args.quiet:
+        for label, history_id in args.history_ids.items():
+            say(f"diskmark: {label} kept in the history as {history_id}.")
     if interrupted or result.cancelled():
         error("interrupted; fio stopped on every host and the test files removed.")
         return EXIT_INTERRUPTED
@@ -132,6 +135,8 @@ def _deliver_report(result, args, comparisons, destination) -> int:
 
     if args.format == "json":
         extra = {label: {"comparison": c.to_dict()} for label, (c, _) in comparisons.items()}
+        for label, history_id in args.history_ids.items():
+            extra.setdefault(label, {})["history_id"] = history_id
         text = fleet_report.fleet_json(result, extra)
     elif args.format == "csv":
         text = shown(fleet_report.fleet_csv(result))
@@ -145,7 +150,7 @@ def _deliver_report(result, args, comparisons, destination) -> int:
             for label, (c, _) in comparisons.items():
                 text += f"\n{label}:\n{comparison_text(c)}"
         text = shown(text)
-    return _deliver(text, destination, args.quiet)
+    return _deliver(text, destination, args.quiet, args.format == "json")
 
 
 def baseline_for(name: str, label: str) -> str:
@@ -185,17 +190,18 @@ def _open_store(args, parser, hosts):
 
 
 def _keep(store, result, args) -> int:
-    """Every complete host in the history (its host name in the result); with
-    --save-baseline, each as ``NAME@HOST``. EXIT_NOT_KEPT when a host's run could not be
-    kept in the history, as for one run."""
+    """Every complete host in the history (its host name in the result, its id in
+    ``args.history_ids`` for the report); with --save-baseline, each as ``NAME@HOST``.
+    EXIT_NOT_KEPT when a host's run could not be kept in the history, as for one run."""
     from diskmark.store import StoreError
 
     status = EXIT_OK
+    args.history_ids = {}
     for host, session in result.pairs():
         if session.status is not Status.COMPLETE:
             continue
         try:
-            store.save_history(session)
+            args.history_ids[host.label] = store.save_history(session).name
         except StoreError as e:
             error(f"the run on {host.label} was not kept in the history (exit status "
                   f"{EXIT_NOT_KEPT}): {e}")

@@ -20,10 +20,10 @@ from typing import Any
 EPILOG = """\
 examples:
   diskmark history list --limit 20 --device nvme0n1
-  diskmark history show 20260101T045959Z          # an id, or a unique beginning of one
+  diskmark history show 20260101T045959Z          # an id, a unique beginning of one, or last
   diskmark history import ci-results/ other-host.json
   diskmark history trend "SEQ1M Q8T1" --kind write --unit MB/s
-  diskmark history share 20260101T045959Z --output run.html       # or run.png
+  diskmark history share last --output run.html   # the newest run; or run.png, or - (stdout)
   diskmark history share NEW --against OLD --output cmp.html      # a comparison
   diskmark history prune --keep 500
 
@@ -50,12 +50,15 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
         formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
     if not declare:
         return
+    from diskmark.cli.arguments import Typed
+
     hsub = hist.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     def filters(p: argparse.ArgumentParser) -> None:
         p.add_argument("--device", default="", help="only runs on this device (e.g. "
                                                      "/dev/nvme0n1, or part of its name)")
-        p.add_argument("--target", default="", help="only runs in this directory (or part of it)")
+        p.add_argument("--target", default="", action=Typed,
+                       help="only runs in this directory (or part of it)")
         p.add_argument("--host", default="", help="only runs measured on this host")
 
     ls = hsub.add_parser("list", help="runs, newest first: id, date, host, device, headline MB/s")
@@ -66,7 +69,8 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
     ls.add_argument("--format", choices=["text", "json"], default="text")
 
     show = hsub.add_parser("show", help="a run's report")
-    show.add_argument("id", metavar="ID", help="the run's id, or a unique beginning of it")
+    show.add_argument("id", metavar="ID", help="the run's id, a unique beginning of it, or "
+                                               "last (the newest run)")
     show.add_argument("--format", choices=["text", "json"], default="text",
                       help="text: the CrystalDiskMark report; json: the saved result, exactly")
 
@@ -78,7 +82,8 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
                           description="Write runs as JSON reports, what `history import` reads.",
                           epilog=EXPORT_EPILOG)
     exp.add_argument("dest", metavar="DIR|FILE",
-                     help="a directory (one <id>.json per run), or a .json file for one run")
+                     help="a directory (one <id>.json per run), a .json file for one run, or - "
+                          "(stdout) for one run")
     exp.add_argument("ids", nargs="*", metavar="ID", help="these runs (default: all that match)")
     filters(exp)
     exp.add_argument("--force", action="store_true", help="replace files that exist")
@@ -113,12 +118,16 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
                                         "baseline) as one self-contained HTML file (no network "
                                         "access needed to view it) or as a PNG image (rendered "
                                         "by headless Chromium).")
-    share.add_argument("id", metavar="ID")
+    share.add_argument("id", metavar="ID", help="the run's id, a unique beginning of it, or "
+                                                "last (the newest run)")
     against = share.add_mutually_exclusive_group()
     against.add_argument("--against", metavar="ID", help="compare with this run (the reference)")
     against.add_argument("--baseline", metavar="NAME", help="compare with this baseline")
     share.add_argument("--output", required=True, metavar="FILE",
-                       help="FILE.html or FILE.png (the format follows the extension)")
+                       help="FILE.html or FILE.png (the format follows the extension), or - "
+                            "for stdout (HTML unless --format png)")
+    share.add_argument("--format", choices=["html", "png"], default=None,
+                       help="html or png (default: FILE's extension; html for -)")
     share.add_argument("--theme", default="diskmark",
                        help="colours: diskmark (default), diskmark-dark, diskmark-contrast, "
                             "diskmark-mono or a user theme")
@@ -162,8 +171,7 @@ def _date(iso: str) -> str:
 
 
 def _list(store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out, say
-    from diskmark.display import json_utf8
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out, out_json, say
     from diskmark.model import format_size
 
     if args.limit < 0 or args.offset < 0:
@@ -174,8 +182,9 @@ def _list(store, args: argparse.Namespace) -> int:
     rows = store.page(args.limit or None, args.offset, filters)
     total = store.count(filters)
     if args.format == "json":
-        out(json_utf8(json.dumps({"total": total, "offset": args.offset, "runs": [
-            _row_dict(r) for r in rows]}, indent=2, ensure_ascii=False)) + "\n")
+        out_json(json.dumps({"total": total, "offset": args.offset,
+                             "runs": [row_dict(r) for r in rows]}, indent=2, ensure_ascii=False)
+                 + "\n")
         return EXIT_OK
     if not rows:
         say("No runs in the history" + (" match" if filters.where()[0] else "") +
@@ -201,22 +210,26 @@ def _mb(value: float | None) -> str:
     return f"{value:.2f}" if value is not None else "-"
 
 
-def _row_dict(row) -> dict[str, Any]:
+def row_dict(row, baseline: bool = False) -> dict[str, Any]:
+    """A listed row as JSON: a run is named by its ``id``, a baseline by its ``name`` (and
+    keeps its ``note``); the database's own row number and digest are nobody's business."""
     d = dict(row.__dict__)
-    d["id"] = d.pop("name")
-    for k in ("kind", "digest", "note", "started_ts"):
+    if baseline:
+        del d["id"]
+    else:
+        d["id"] = d.pop("name")
+    for k in ("kind", "digest", "started_ts") + (() if baseline else ("note",)):
         d.pop(k, None)
     return d
 
 
 def _show(store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_OK, out
-    from diskmark.display import json_utf8
+    from diskmark.cli.output import EXIT_OK, out, out_json
     from diskmark.report import text_report
 
     entry = store.get_history(args.id)
     if args.format == "json":
-        out(json_utf8(json.dumps(entry.document, indent=2, ensure_ascii=False)) + "\n")
+        out_json(json.dumps(entry.document, indent=2, ensure_ascii=False) + "\n")
         return EXIT_OK
     held = [e.name for e in store.baselines() if e.ok and e.document == entry.document]
     lines = [f"Run: {entry.name}", f"Saved: {entry.saved}"]
@@ -273,6 +286,8 @@ def _export(store, args: argparse.Namespace) -> int:
         entries = [store.get_history(i) for i in args.ids]
     else:
         entries = [store.entry(r) for r in store.page(None, 0, _filters(args))]
+    if args.dest == "-":
+        return _export_to_stdout(entries)
     dest = Path(args.dest)
     single = dest.suffix == ".json" and not dest.is_dir()
     if single and len(entries) != 1:
@@ -308,6 +323,18 @@ def _export(store, args: argparse.Namespace) -> int:
     return EXIT_FAILED if damaged else EXIT_USAGE
 
 
+def _export_to_stdout(entries: list) -> int:
+    """``history export -``: one run's JSON on stdout, exactly what its file would hold."""
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out_json
+
+    if len(entries) != 1:
+        error(f"- is standard output, which takes one run, but {len(entries)} runs match; "
+              f"name one by its ID, or export to a directory.")
+        return EXIT_USAGE
+    out_json(json.dumps(entries[0].document, indent=2, ensure_ascii=False) + "\n")
+    return EXIT_OK
+
+
 def _delete(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, say
 
@@ -334,8 +361,7 @@ def _prune(store, args: argparse.Namespace) -> int:
 
 def _trend(store, args: argparse.Namespace) -> int:
     from diskmark import trend
-    from diskmark.cli.output import EXIT_OK, out, say
-    from diskmark.display import json_utf8
+    from diskmark.cli.output import EXIT_OK, out, out_json, say
     from diskmark.model import Unit
 
     label, kind = trend.parse_test(args.test)
@@ -346,8 +372,8 @@ def _trend(store, args: argparse.Namespace) -> int:
     with store.db(create=False) as conn:
         series = trend.trend(conn, label, kind, unit, _filters(args)) if conn is not None else []
     if args.format == "json":
-        out(json_utf8(json.dumps(trend.to_dict(series, label, kind, unit), indent=2,
-                                 ensure_ascii=False)) + "\n")
+        out_json(json.dumps(trend.to_dict(series, label, kind, unit), indent=2,
+                            ensure_ascii=False) + "\n")
         return EXIT_OK
     if not series:
         say(f"No saved run measured {label} {kind}" + (" that matches" if _filters(args).where()[0]
@@ -358,16 +384,18 @@ def _trend(store, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+#: A shared page's format by its file's extension.
+SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
+
+
 def _share(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
     from diskmark.destination import Destination, DestinationError
     from diskmark.share import ChromiumMissing, render_html, render_png, theme_colours
     from diskmark.share.page import estimated_height
 
-    dest = Path(args.output)
-    kind = dest.suffix.lower()
-    if kind not in (".html", ".htm", ".png"):
-        error(f"{dest}: the file name must end in .html or .png")
+    kind = _share_format(args.output, args.format)
+    if kind is None:
         return EXIT_USAGE
     entry = store.get_history(args.id)
     reference = name = None
@@ -379,12 +407,16 @@ def _share(store, args: argparse.Namespace) -> int:
         reference, name = other.session, f"baseline “{other.name}”"
     html = render_html(entry.session, theme_colours(args.theme), reference=reference,
                        reference_name=name, title=f"diskmark: run {entry.name}")
-    if kind == ".png":
+    height = estimated_height(entry.session, reference is not None)
+    if args.output == "-":
+        return _share_to_stdout(html, kind, height)
+    dest = Path(args.output)
+    if kind == "png":
         if dest.exists() and not args.force:
             error(f"{dest} exists; not replacing it (--force replaces it)")
             return EXIT_USAGE
         try:
-            render_png(html, dest, estimated_height(entry.session, reference is not None))
+            render_png(html, dest, height)
         except (ChromiumMissing, RuntimeError, OSError) as e:
             error(f"no PNG written: {e}")
             return EXIT_FAILED
@@ -399,4 +431,50 @@ def _share(store, args: argparse.Namespace) -> int:
             error(f"{e}" + (" (--force replaces it)" if dest.exists() else ""))
             return EXIT_USAGE
     say(f"diskmark: wrote {dest}")
+    return EXIT_OK
+
+
+def _share_format(output: str, chosen: str | None) -> str | None:
+    """html or png: --format, else the file's extension, else html for - (stdout). None,
+    after saying why, when neither says, when they disagree, or when a PNG would go to a
+    terminal, which would show its bytes as garbage."""
+    import sys
+
+    from diskmark.cli.output import error
+
+    named = None if output == "-" else SHARE_FORMATS.get(Path(output).suffix.lower())
+    kind = chosen or named or ("html" if output == "-" else None)
+    if kind is None:
+        error(f"{output}: the file name must end in .html or .png (or add --format html or "
+              f"--format png)")
+    elif named is not None and kind != named:
+        error(f"{output} is named as {named.upper()}, but --format {kind} was given; give one "
+              f"or the other.")
+        return None
+    elif output == "-" and kind == "png" and sys.stdout.isatty():
+        error("a PNG is binary and standard output is a terminal, which would show it as "
+              "garbage; redirect it to a file or a pipe (> run.png), or give --output "
+              "FILE.png.")
+        return None
+    return kind
+
+
+def _share_to_stdout(html: str, kind: str, height: int) -> int:
+    """``--output -``: the page, or its PNG drawn in a temporary directory, on stdout."""
+    import tempfile
+
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, error, out_html
+    from diskmark.share import ChromiumMissing, render_png
+    from diskmark.streams import write_binary
+
+    if kind == "html":
+        out_html(html)
+        return EXIT_OK
+    with tempfile.TemporaryDirectory(prefix="diskmark-png-") as work:
+        try:
+            picture = render_png(html, Path(work) / "page.png", height).read_bytes()
+        except (ChromiumMissing, RuntimeError, OSError) as e:
+            error(f"no PNG written: {e}")
+            return EXIT_FAILED
+    write_binary(picture)
     return EXIT_OK

@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 import sys
 
-from diskmark.display import shown
+from diskmark.display import json_utf8, shown
 from diskmark.model import Unit
-from diskmark.streams import write_err, write_out
+from diskmark.streams import write_binary, write_err, write_out
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: A run that finished, its report printed, but not kept in the history (it could not be written).
@@ -37,6 +37,17 @@ def out(text: str) -> None:
     write_out(shown(text))
 
 
+def out_json(text: str) -> None:
+    """Write JSON to stdout, valid whatever stdout's encoding: a stdout that is not UTF-8
+    gets ``\\u00e9`` escapes, the same strings to any JSON reader."""
+    write_out(json_utf8(text), json=True)
+
+
+def out_html(text: str) -> None:
+    """Write a shared page to stdout as the UTF-8 its ``<meta charset>`` says it is."""
+    write_binary(text.encode("utf-8", "backslashreplace"))
+
+
 def say(line: str) -> None:
     """One message line on stderr, escaped as ``out`` does; a broken stderr is ignored."""
     write_err(shown(line) + "\n")
@@ -58,18 +69,21 @@ def gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
     return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
 
 
-def render(session, fmt: str, unit: Unit, comparison=None) -> str:
+def render(session, fmt: str, unit: Unit, comparison=None, history_id: str | None = None) -> str:
     """The report as it is printed or written to --output: text, CSV and Markdown show
-    control characters and undecodable bytes escaped; JSON escapes them its own way."""
-    text = _render(session, fmt, unit, comparison)
+    control characters and undecodable bytes escaped; JSON escapes them its own way, and
+    names the run's id in the history (``history_id``) when it was kept there."""
+    text = _render(session, fmt, unit, comparison, history_id)
     return text if fmt == "json" else shown(text)
 
 
-def _render(session, fmt: str, unit: Unit, comparison=None) -> str:
+def _render(session, fmt: str, unit: Unit, comparison=None, history_id: str | None = None) -> str:
     from diskmark import report
 
     if fmt == "json":
-        extra = {"comparison": comparison.to_dict()} if comparison is not None else None
+        extra = {"comparison": comparison.to_dict()} if comparison is not None else {}
+        if history_id is not None:
+            extra["history_id"] = history_id
         return report.json_report(session, extra=extra)
     if fmt == "csv":
         return report.csv_report(session)
