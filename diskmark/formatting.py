@@ -14,6 +14,7 @@ import math
 from datetime import datetime
 from typing import TYPE_CHECKING
 
+from diskmark.display import shown
 from diskmark.settings import Mode, Op
 from diskmark.units import GIB, MIB, Unit, format_size
 
@@ -249,19 +250,22 @@ def format_listing(entries: list[Entry]) -> str:
     if not entries:
         return ""
     ok = [e for e in entries if e.ok]
-    nw = max([4] + [len(e.name) for e in entries])
-    dw = max([6] + [len(e.device) for e in ok])
-    fw = max([2] + [len(e.fstype) for e in ok])
+    # measured as shown (escaped), so a name holding a tab or U+202E keeps its column
+    nw = max([4] + [len(shown(e.name, one_line=True)) for e in entries])
+    dw = max([6] + [len(shown(e.device, one_line=True)) for e in ok])
+    fw = max([2] + [len(shown(e.fstype, one_line=True)) for e in ok])
     head = (f"{'NAME':<{nw}}  {'RUN DATE':<16}  {'DEVICE':<{dw}}  {'FS':<{fw}}  "
             f"{'READ MB/s':>10}  {'WRITE MB/s':>10}  HEADLINE TEST / NOTE")
     lines = [head]
     for e in entries:
+        name = shown(e.name, one_line=True)
         if not e.ok:
-            lines.append(f"{e.name:<{nw}}  DAMAGED: {e.damaged} [{e.path}]")
+            lines.append(f"{name:<{nw}}  DAMAGED: {e.damaged} [{e.path}]")
             continue
         label, read, write = e.headline()
         extra = " / ".join(x for x in (label, e.note.replace("\n", " ")) if x)
-        lines.append(f"{e.name:<{nw}}  {_listing_date(e.started or e.saved):<16}  "
-                     f"{e.device or '-':<{dw}}  {e.fstype or '-':<{fw}}  "
+        device, fstype = shown(e.device, one_line=True), shown(e.fstype, one_line=True)
+        lines.append(f"{name:<{nw}}  {_listing_date(e.started or e.saved):<16}  "
+                     f"{device or '-':<{dw}}  {fstype or '-':<{fw}}  "
                      f"{_mb(read):>10}  {_mb(write):>10}  {extra}")
     return "\n".join(lines) + "\n"

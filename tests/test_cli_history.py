@@ -249,3 +249,22 @@ def test_format_characters_in_runs_and_baselines_are_shown_escaped(tmp_path):
     assert diskmark("baselines", "export", "b", str(exported)).returncode == 0
     assert raw_format(exported.read_text()) == []
     assert json.loads(exported.read_text())["result"]["system"]["device"] == f"/dev/{SPOOF}"
+
+
+def test_a_row_with_escaped_characters_keeps_its_columns(tmp_path):
+    """An escape is wider than the character it stands for: the columns are measured on the
+    escaped text, so the next column starts where it does on a plain row."""
+    odd, plain = real_result(THREE_PASSES), real_result(THREE_PASSES)
+    odd["system"].update(hostname=f"h{SPOOF}\tx", device=f"/dev/{SPOOF}")
+    plain["started"] = "2026-01-01T00:00:00+00:00"
+    write_reports(tmp_path / "r", [odd, plain])
+    assert diskmark("history", "import", str(tmp_path / "r")).returncode == 0
+    for i in range(2):
+        assert diskmark("baselines", "import", str(tmp_path / "r" / f"run-{i:05d}.json"),
+                        "--name", f"b{i}").returncode == 0
+    for args, column in ((["history", "list"], "FS"), (["baselines", "list"], "FS")):
+        lines = diskmark(*args).stdout.splitlines()
+        start = lines[0].index(column)
+        assert len(lines) == 3, lines
+        for line in lines[1:]:
+            assert line[start - 2:start] == "  " and line[start] != " ", (args, lines)

@@ -196,13 +196,17 @@ def _list(store, args: argparse.Namespace) -> int:
                                      f"{format_size(r.size)}×{r.count}" if r.size else "") if x)
         table.append((r.name, _date(r.started or r.saved), r.host or "-", r.device or "-",
                       r.fstype or "-", setup or "-", _mb(r.head_read), _mb(r.head_write)))
+    # escaped before the columns are measured: an escape is wider than what it stands for
+    from diskmark.display import shown
+
+    table = [tuple(shown(cell, one_line=True) for cell in row) for row in table]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
     for row in table:
         cells = [c.rjust(w) if i >= 6 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
         out("  ".join(cells).rstrip() + "\n")
-    shown = f"{args.offset + 1}–{args.offset + len(rows)}" if args.offset else f"{len(rows)}"
+    listed = f"{args.offset + 1}–{args.offset + len(rows)}" if args.offset else f"{len(rows)}"
     if len(rows) < total:
-        say(f"{shown} of {total} runs, newest first; --limit N or --offset N shows others.")
+        say(f"{listed} of {total} runs, newest first; --limit N or --offset N shows others.")
     return EXIT_OK
 
 
