@@ -246,9 +246,9 @@ class Store(FileExchange):
             exact = database.by_name(conn, "history", entry_id)
             return [exact] if exact is not None else database.by_prefix(conn, "history", entry_id)
 
-    def get_history(self, entry_id: str) -> Entry:
+    def get_history(self, entry_id: str, allow_damaged: bool = False) -> Entry:
         """The run ``entry_id`` (its full id or a unique beginning of it); NotFound,
-        Damaged (with the reason) or StoreError when the beginning fits several."""
+        Damaged (unless ``allow_damaged``: a damaged run can be deleted) or StoreError."""
         self._adopt("history")
         found = self.find_history(entry_id)
         if not found:
@@ -261,7 +261,7 @@ class Store(FileExchange):
             raise StoreError(f"{entry_id!r} fits several runs ({', '.join(r.name for r in found)}"
                              f"{', …' if len(found) >= 5 else ''}); give more of the id")
         entry = self.entry(found[0])
-        if entry.damaged:
+        if entry.damaged and not allow_damaged:
             raise Damaged(f"history entry {entry.name!r} is damaged: {entry.damaged}")
         return entry
 
@@ -420,7 +420,7 @@ class Store(FileExchange):
         if isinstance(entry, str):
             kept = next((e for e in self._adopt("history")
                          if entry in (e.path.stem, e.path.name)), None)
-            entry = kept if kept is not None else self.get_history(entry)
+            entry = kept if kept is not None else self.get_history(entry, allow_damaged=True)
         self._delete(entry)
 
     def prune(self, keep: int | None = None, older_than_days: float | None = None,

@@ -268,3 +268,14 @@ def test_a_row_with_escaped_characters_keeps_its_columns(tmp_path):
         assert len(lines) == 3, lines
         for line in lines[1:]:
             assert line[start - 2:start] == "  " and line[start] != " ", (args, lines)
+
+
+def test_a_damaged_run_can_be_deleted(reports, isolated_home):
+    assert diskmark("history", "import", str(reports)).returncode == 0
+    runs = [r["id"] for r in listing()["runs"]]
+    with sqlite3.connect(isolated_home / "data" / "diskmark.sqlite3") as conn:
+        conn.execute("UPDATE results SET document = '{\"schema\": \"diskmark.res' WHERE name = ?",
+                     (runs[1],))
+    done = diskmark("history", "delete", runs[1])
+    assert done.returncode == 0, done.stderr
+    assert [r["id"] for r in listing()["runs"]] == [runs[0], runs[2]]

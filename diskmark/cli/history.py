@@ -342,10 +342,14 @@ def _export_to_stdout(entries: list) -> int:
 def _delete(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, say
 
-    entries = [store.get_history(i) for i in args.ids]  # every id checked before any goes
+    # every id checked before any goes; a damaged run can be deleted like any other
+    entries = [store.get_history(i, allow_damaged=True) for i in args.ids]
     for entry in entries:
         store.delete_history(entry)
-        say(f"diskmark: deleted run {entry.name} ({_date(entry.started)})")
+        if entry.damaged:
+            say(f"diskmark: deleted run {entry.name}, which was damaged ({entry.damaged})")
+        else:
+            say(f"diskmark: deleted run {entry.name} ({_date(entry.started)})")
     return EXIT_OK
 
 
