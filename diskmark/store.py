@@ -115,6 +115,8 @@ class Store(FileExchange):
         try:
             with database.connect(self.database, create) as conn:
                 yield conn
+        except sqlite3.IntegrityError:
+            raise  # a name taken: the caller's to say (NameTaken), not a broken file
         except (database.DatabaseError, sqlite3.Error, OSError) as e:
             raise StoreIOError(store_failure(self.database, e)) from None
 

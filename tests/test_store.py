@@ -533,3 +533,15 @@ def test_unknown_newer_fields_are_tolerated(store, tmp_path):
     src = tmp_path / "newer.json"
     src.write_text(json.dumps(d))
     assert store.import_baseline(src, name="y").ok
+
+
+def test_a_taken_id_gets_another_and_a_taken_name_is_named(store):
+    """SQLite's UNIQUE refusal reaches the store as a name taken: a run whose wanted id is
+    taken (a report imported twice elsewhere) gets a fresh one, and a baseline saved under a
+    taken name in a race says so rather than calling the database file broken."""
+    first = store.save_history(make_session())
+    again = store.add_history(first.document, entry_id=first.name)
+    assert again.name != first.name and again.name.startswith(first.name[:16])
+    store.save_baseline(make_session(), "fast")
+    with pytest.raises(NameTaken):
+        store._insert("baseline", "fast", "", first.document)
