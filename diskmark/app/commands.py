@@ -60,7 +60,8 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
         if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
             title = f"Details: {tile.spec.label} {tile.op.value}"
             yield title, "Every pass and the fio command line", partial(app.open_details, tile), False
-    yield "Comment…", "Type a comment for the report (n); Esc leaves it", app.action_edit_comment, True
+    yield ("Comment…", f"Type a comment for the report ({app.key('edit_comment')}); Esc leaves it",
+           app.action_edit_comment, True)
     yield "Keys", "Every key binding", app.action_help, True
     for unit in Unit:
         yield (f"Unit: {unit.label}", "Show the tiles in this unit",

@@ -242,11 +242,13 @@ class Runs:
                 counts = self.comparison.counts(self.grid.header_unit)
                 verdicts = "  ".join(f"{DELTA_GLYPHS[v]} {counts[v]} {v}" for v in (BETTER, WORSE, SAME))
                 self.status.show(f"Finished{took_text} · against “{self.baseline.name}”: "
-                                 f"{verdicts} · v shows the comparison, B saves as baseline")
+                                 f"{verdicts} · {self.key('show_comparison')} shows the "
+                                 f"comparison, {self.key('save_baseline')} saves as baseline")
             else:
                 self.status.show(f"Finished{took_text} · {done} test{'s' * (done != 1)} · "
-                                 f"{self._unstable_legend()}B saves it as a baseline, s the "
-                                 f"report, enter on a tile shows details")
+                                 f"{self._unstable_legend()}{self.key('save_baseline')} saves "
+                                 f"it as a baseline, {self.key('save_report')} the report, "
+                                 f"enter on a tile shows details")
         elif session.status is Status.CANCELLED:
             self.status.show("Stopped · fio ended and the test file was removed; "
                              "finished tiles are kept" if measured else
