@@ -1,10 +1,22 @@
-"""A user's keymap resolved by one rule: which binding keeps a key two of them are given,
-what the loser keeps, ids that are not bindings."""
+"""A user's keymap resolved by one rule, for the app and for ``diskmark keys``: which binding
+keeps a key two of them are given, what the loser keeps, ids that are not bindings; and the
+command that checks a keymap without starting the app (nor loading Textual)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
 from diskmark.app.app import DiskmarkApp
+from diskmark.cli import main
 from diskmark.keymap import DEFAULT, IDS, KEYS, resolve
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_declared_keys_are_the_apps_bindings():
@@ -70,3 +82,51 @@ def test_keys_are_read_as_textual_reads_them():
     keymap = resolve({"help": " f1 , - ", "run_all": "r,r"})
     assert keymap.keys["help"] == ("f1", "minus") and keymap.keys["run_all"] == ("r",)
     assert keymap.spelled("help") == ("F1", "-") and keymap.key("stop") == "Esc"
+
+
+def settings_file(home: Path, data: dict) -> Path:
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    path = home / "config" / "settings.json"
+    path.write_text(json.dumps({"schema": "diskmark.config/1", **data}))
+    return path
+
+
+def test_diskmark_keys_checks_a_keymap_without_the_app(isolated_home, capsys):
+    path = settings_file(isolated_home, {"keymap": {"stop": "escape,s", "run_al": "r"}})
+    assert main(["keys"]) == 1
+    out, err = capsys.readouterr()
+    assert f"with the keymap of {path}" in out
+    lines = {line.split()[0]: line for line in out.splitlines()[2:] if line.strip()}
+    assert set(lines) == set(IDS)
+    assert lines["stop"].split()[1] == "escape,s" and "remapped; by default escape" in lines["stop"]
+    assert "(no key)" in lines["save_report"] and "the keymap took it" in lines["save_report"]
+    assert f"diskmark: In {path}, s is bound to both stop" in err
+    assert "Did you mean “run_all”?" in err and "The binding ids are: run_all," in err
+    assert path.exists() and not list(path.parent.glob("*.damaged-*"))  # only looked at
+
+
+def test_diskmark_keys_without_a_keymap_lists_the_defaults(isolated_home, capsys):
+    assert main(["keys"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "no keymap in" in out
+    assert any(line.split()[:2] == ["run_all", "a"] for line in out.splitlines())
+
+
+def test_diskmark_keys_reports_a_damaged_settings_file_and_leaves_it(isolated_home, capsys):
+    path = settings_file(isolated_home, {"keymap": {"run_all": "r; rm -rf"}})
+    assert main(["keys"]) == 1
+    _out, err = capsys.readouterr()
+    assert f"the settings file {path} has problems" in err and "keymap" in err
+    assert path.exists() and not list(path.parent.glob("*.damaged-*"))
+
+
+@pytest.mark.parametrize("data", [{}, {"keymap": {"run_all": "r"}}])
+def test_diskmark_keys_does_not_load_textual(isolated_home, data):
+    settings_file(isolated_home, data)
+    code = ("import sys; from diskmark.cli import main; code = main(['keys']); "
+            "assert not [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')], "
+            "sorted(m for m in sys.modules if m.startswith(('textual', 'rich')))[:5]; "
+            "sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
+    assert done.returncode == 0, done.stderr
