@@ -174,8 +174,7 @@ async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home
         await pilot.pause()
         assert notices(app) == []  # a sound keymap: nothing to tell
         # the idle line, the footer, the tooltips, the comment's placeholder, the palette
-        assert app.status.message == ("Ready · r or All runs every test, a green button runs one "
-                                      "row, F1 lists the keys")
+        assert app.status.message.startswith("Ready · r or All runs every test · F1 lists the keys")
         footer = {k.action: k.key_display for k in app.screen.query(FooterKey)}
         assert footer["run_all"] == "r" and footer["save_report"] == "^r", footer
         assert "(r)" in str(app.query_one("#all").tooltip)
@@ -211,7 +210,7 @@ async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home
             await pilot.pause(0.02)
         await pilot.pause()
         finished = app.status.message
-    assert "S saves it as a baseline, ctrl+r the report" in finished, finished
+    assert "S saves it as a baseline · ctrl+r saves the report" in finished, finished
     for default in (" a or All", "B saves", "s saves", "(x)", "(a)", "(t)", "n to type",
                     "(u cycles)"):
         assert default not in finished + told + help_text, default

@@ -89,11 +89,12 @@ class MainScreen(Screen[None]):
         self.status.show(self.ready_text())
         self.dm.main_screen_ready()
 
-    def ready_text(self) -> str:
-        """The idle status line, naming the keys the user's keymap gives."""
+    def ready_text(self) -> list[str]:
+        """The idle status line, naming the keys the user's keymap gives: its phrases, the
+        most important first (the last goes first in a narrow terminal)."""
         app = self.dm
-        return (f"Ready · {app.key('run_all')} or All runs every test, a green button runs one "
-                f"row, {app.key('help')} lists the keys")
+        return ["Ready", f"{app.key('run_all')} or All runs every test",
+                f"{app.key('help')} lists the keys", "a green button runs one row"]
 
     def adapt(self, width: int, height: int) -> None:
         """Borderless tiles and a one-line comment below 34 lines, a compact footer below
