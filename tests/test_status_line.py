@@ -1,5 +1,6 @@
-"""The status line as a user reads it: after a run it is never cut in the middle of a phrase
-(issue 22, item 8). The layout and wording with the fake engine of the snapshots; the line
+"""The status line and the time choices, as a user reads them: after a run the line is never
+cut in the middle of a phrase (issue 22, item 8); the measure and interval times offered are
+CrystalDiskMark's. The layout and wording with the fake engine of the snapshots; the line
 after a real run is checked in ``test_app_result.py``."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.widgets import Select
 
 sys.path.insert(0, str(Path(__file__).parent / "snapshots"))
 
@@ -17,6 +19,11 @@ from fakes import FakeEngine, facts  # noqa: E402
 from diskmark.app.app import DiskmarkApp  # noqa: E402
 from diskmark.app.widgets.status import StatusLine  # noqa: E402
 from diskmark.model import GIB, Settings  # noqa: E402
+
+#: CrystalDiskMark 9.0.1's SettingsDlg.cpp: measureTimes[] and intervalTimes[].
+CDM_MEASURE = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30, 60]
+CDM_INTERVAL = [0, 1, 3, 5, 10, 30, 60, 180, 300, 600]
+
 
 @pytest.fixture(autouse=True)
 def home(tmp_path, monkeypatch):
@@ -92,3 +99,19 @@ async def test_only_a_first_phrase_too_long_alone_is_cut():
         status.show("a line · given whole")
         await pilot.pause()
         assert status.render().plain.rstrip() == "a line · given whole"
+
+
+async def test_the_settings_and_the_palette_offer_crystaldiskmarks_times():
+    """The measure times 2, 4, 6, 7, 8 and 9 s were missing (the command line took them)."""
+    from diskmark.app.commands import commands
+
+    app = make()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("o")
+        await pilot.pause()
+        measure = [v for _, v in app.screen.query_one("#measure", Select)._options][1:]
+        interval = [v for _, v in app.screen.query_one("#interval", Select)._options][1:]
+        titles = {c[0] for c in commands(app)}
+    assert measure == CDM_MEASURE and interval == CDM_INTERVAL
+    assert {f"Measure time: {s} s" for s in CDM_MEASURE} <= titles
+    assert {f"Interval time: {s} s" for s in CDM_INTERVAL} <= titles
