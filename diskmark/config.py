@@ -172,6 +172,13 @@ def _read(path: Path) -> tuple[AppConfig, list[str]] | None:
     return parse_config(data)
 
 
+def read_config() -> tuple[AppConfig, list[str]]:
+    """The saved settings and what is wrong with them, a damaged file left where it is:
+    for a command that only looks (``diskmark keys``). Starting the app moves it aside."""
+    result = _read(config_path())
+    return result if result is not None else (AppConfig(), [])
+
+
 def load_config() -> tuple[AppConfig, str | None]:
     """The saved settings and a notice for the user (None when all was well).
 

@@ -36,6 +36,10 @@ UNSTABLE_MIN, UNSTABLE_MAX = 0.5, 100.0
 #: A second whose bandwidth falls this far (%) below its pass's median is a dip.
 DIP_THRESHOLD_PCT = 30.0
 SECONDS_MAX = 3600.0
+#: The measure and interval times CrystalDiskMark 9 offers in its settings (its
+#: SettingsDlg.cpp): the app's choices. The command line takes any seconds in the range.
+MEASURE_CHOICES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30, 60)
+INTERVAL_CHOICES = (0, 1, 3, 5, 10, 30, 60, 180, 300, 600)
 PATH_MAX = 4096
 ID_MAX = 64
 

@@ -111,3 +111,33 @@ async def test_the_result_keeps_its_own_setup_and_enter_never_reruns(tmp_path):
         assert now[(2, Op.READ)] is not first[(2, Op.READ)]
         assert now[(0, Op.READ)] is first[(0, Op.READ)]
         assert "Profile: Default" in app.report_text()
+
+
+async def test_the_line_after_a_real_run_is_never_cut(tmp_path):
+    """Issue 22, item 8: the time, the count, the marks' legend and three hints were one
+    string, cut with "…" even at 120 columns. Now at 120 the time, the count and the
+    legend are there whole, and a narrower terminal leaves out whole phrases from the end."""
+    target = tmp_path / "target"
+    target.mkdir()
+    # Demo (one test, read and write) with two passes and the lowest threshold: a real run
+    # as short as can show the ~N% legend, the longest line there is without a baseline
+    settings = Settings(target=str(target), size=16 * MIB, count=2, measure=1.0, interval=0.0,
+                        profile="demo", unstable_pct=0.5)
+    app = DiskmarkApp(settings=settings, persist=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        await wait_until(pilot, lambda: app.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.running, 120, "the run to finish")
+        await pilot.pause()
+        wide = app.status.render().plain
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        narrow = app.status.render().plain
+        phrases = app.status.message.split(" · ")
+
+    assert "…" not in wide and "…" not in narrow, (wide, narrow)
+    assert phrases[0].startswith("Finished in ") and phrases[1] == "2 tests", phrases
+    legend = [p for p in phrases if p.startswith(("~N%", "cpu"))]
+    for count, line in ((2 + len(legend), wide), (2, narrow)):
+        shown = line.rstrip().split(" · ")
+        assert shown == phrases[:len(shown)] and len(shown) >= count, (line, phrases)

@@ -36,8 +36,10 @@ from diskmark.app.screens.main import MainScreen
 from diskmark.app.state import UiState, load_state, save_state
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
+from diskmark.config import config_path
 from diskmark.display import shown
 from diskmark.engine.times import times as plan_times
+from diskmark.keymap import DEFAULT, Keymap, resolve
 from diskmark.model import Op, SessionResult, Settings, SystemFacts, TestResult, Unit
 from diskmark.presets import PresetCatalog, Profile, load_catalog
 
@@ -128,15 +130,23 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         self._quit_requested = False
         self._hung_up = False  # the terminal is gone (SIGHUP)
         self._advised: set[tuple[str, str]] = set()  # (target, fstype) already warned about
-        self.keymap = state.keymap
+        self.keymap = state.keymap  # as the settings file has it, saved back unchanged
+        #: The keys in effect: the user's keymap resolved, its conflicts and unknown ids
+        #: told at start; every text that names a key asks :meth:`key`.
+        self.keys: Keymap = resolve(state.keymap, str(config_path())) if state.keymap else DEFAULT
+        self._notices.extend(self.keys.problems)
         if state.keymap:
-            self.set_keymap(state.keymap)  # the user's keys for diskmark's binding ids
+            self._bindings = keys.bindings_map(self.keys, self._bindings)
         self._register_themes()
         self._preset_theme(state.theme)
         self._theme_started = False
         self._main: MainScreen | None = None
         self._main_up = False  # the main screen has mounted
         self._early_keys: list[events.Key] = []
+
+    def key(self, binding_id: str) -> str:
+        """The key a text names for a binding, as the user's keymap made it (Esc, ?, B)."""
+        return self.keys.key(binding_id)
 
     @property
     def engine(self) -> Any:
@@ -257,8 +267,8 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
     def change_settings(self, **changes: Any) -> None:
         """Apply setting changes from any control; refused while a run is under way."""
         if self.running:
-            self.notify("Settings cannot change while a test runs; stop it first (Esc).",
-                        severity="warning")
+            self.notify(f"Settings cannot change while a test runs; stop it first "
+                        f"({self.key('stop')}).", severity="warning")
             return
         new = replace(self.settings, **changes)
         if new.preset != self.settings.preset and new.profile not in self.catalog.get(new.preset).profiles:
@@ -333,7 +343,7 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
     def action_help(self) -> None:
         from diskmark.app.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.keymap))
+        self.push_screen(HelpScreen(self.keys))
 
     def action_settings(self) -> None:
         from diskmark.app.screens.settings import SettingsScreen

@@ -14,6 +14,7 @@ from textual.markup import escape
 from diskmark.display import shown
 from diskmark.formatting import mix_label
 from diskmark.model import COUNT_MAX, COUNT_MIN, MIX_RATIOS, SIZES, Unit, format_size
+from diskmark.settings import INTERVAL_CHOICES, MEASURE_CHOICES
 
 #: Seconds the Sustained Write profile can be set to write from the palette.
 SUSTAINED_CHOICES = [30, 60, 120, 300, 600, 1800]
@@ -33,8 +34,7 @@ def _plain_help(text: str) -> str:
 def commands(app: DiskmarkApp) -> Iterator[Command]:
     """Every command the palette offers, most used first; settings only while idle."""
     # the settings screen's choices, loaded with the palette rather than at start
-    from diskmark.app.screens.settings import (DATA_OPTIONS, INTERVAL_CHOICES, MEASURE_CHOICES,
-                                               MODE_OPTIONS, UNSTABLE_CHOICES)
+    from diskmark.app.screens.settings import DATA_OPTIONS, MODE_OPTIONS, UNSTABLE_CHOICES
 
     running = app.running
     if running:
@@ -60,7 +60,8 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
         if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
             title = f"Details: {tile.spec.label} {tile.op.value}"
             yield title, "Every pass and the fio command line", partial(app.open_details, tile), False
-    yield "Comment…", "Type a comment for the report (n); Esc leaves it", app.action_edit_comment, True
+    yield ("Comment…", f"Type a comment for the report ({app.key('edit_comment')}); Esc leaves it",
+           app.action_edit_comment, True)
     yield "Keys", "Every key binding", app.action_help, True
     for unit in Unit:
         yield (f"Unit: {unit.label}", "Show the tiles in this unit",

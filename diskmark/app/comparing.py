@@ -104,8 +104,9 @@ class Comparing:
 
         session = self.current_session()
         if session is None or not any(t.complete for t in session.tests):
-            self.notify("Nothing measured yet: press a (All) or a row button first, then B "
-                        "saves the result as a baseline.", severity="warning")
+            self.notify(f"Nothing measured yet: press {self.key('run_all')} (All) or a row "
+                        f"button first, then {self.key('save_baseline')} saves the result as "
+                        f"a baseline.", severity="warning")
             return
         done = sum(t.complete for t in session.tests)
         where = " ".join(x for x in (session.system.device, session.system.fstype) if x)
@@ -132,7 +133,8 @@ class Comparing:
         except StoreError as e:
             self.notify(f"Not saved as a baseline: {e}", severity="error")
             return None
-        self.notify(f"Saved as baseline “{entry.name}”. x compares later runs with it.",
+        self.notify(f"Saved as baseline “{entry.name}”. {self.key('compare_with')} compares "
+                    f"later runs with it.",
                     title="Baseline saved")
         if self.baseline is not None and self.baseline.name == entry.name:
             self.set_baseline(entry)  # replaced the one in use: compare with the new figures
@@ -181,12 +183,14 @@ class Comparing:
 
         self.push_screen(PickBaselineDialog(
             "Compare the tiles with…", entries,
-            "Every tile shows the change against this baseline. X stops comparing; b manages "
-            "the baselines.", current=self.baseline.name if self.baseline else None), chosen)
+            f"Every tile shows the change against this baseline. "
+            f"{self.key('clear_comparison')} stops comparing; {self.key('baselines')} manages "
+            f"the baselines.", current=self.baseline.name if self.baseline else None), chosen)
 
     def action_clear_comparison(self) -> None:
         if self.baseline is None:
-            self.notify("The tiles are not compared with any baseline (x chooses one).")
+            self.notify(f"The tiles are not compared with any baseline "
+                        f"({self.key('compare_with')} chooses one).")
             return
         name = self.baseline.name
         self.set_baseline(None)
@@ -198,11 +202,13 @@ class Comparing:
         from diskmark.app.screens.comparison import ComparisonScreen
 
         if self.baseline is None or self.baseline.session is None:
-            self.notify("Choose a baseline to compare with first (x).", severity="warning")
+            self.notify(f"Choose a baseline to compare with first ({self.key('compare_with')}).",
+                        severity="warning")
             return
         session = self.current_session()
         if session is None or not any(t.complete for t in session.tests):
-            self.notify("Nothing measured yet: run first (a), then v shows the comparison.",
+            self.notify(f"Nothing measured yet: run first ({self.key('run_all')}), then "
+                        f"{self.key('show_comparison')} shows the comparison.",
                         severity="warning")
             return
         from diskmark.compare import compare

@@ -1,40 +1,75 @@
 """The app's keys: every binding with an id, so that a user can give it other keys from the
-settings file (``"keymap": {"run_all": "r"}``, as posting does). The help screen and the
-README's table list the same keys; a test holds them to these."""
+settings file (``"keymap": {"run_all": "r"}``, as posting does). The ids, their default keys
+and what they do are declared without Textual in :mod:`diskmark.keymap`, which resolves a
+user's keymap (conflicts, unknown ids) for the app and the command line alike; the help
+screen and the README's table list the same keys, and a test holds them to these."""
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from dataclasses import replace
+from typing import Any
+
+from textual.binding import Binding, BindingsMap
+
+from diskmark.keymap import BY_ID, Keymap
+
+
+def _bind(binding_id: str, action: str, description: str, **kw: Any) -> Binding:
+    """A binding with its id and its default keys from :data:`diskmark.keymap.KEYS`."""
+    return Binding(BY_ID[binding_id].keys, action, description, id=binding_id, **kw)
+
 
 BINDINGS: tuple[Binding, ...] = (
-    Binding("a", "run_all", "All", tooltip="Run every test of the profile", id="run_all"),
-    Binding("escape", "stop", "Stop", tooltip="Stop the run; fio ends, the test file goes", id="stop"),
-    Binding("ctrl+c", "stop", "Stop", show=False, priority=True, id="stop_ctrl_c"),
-    Binding("u", "cycle_unit", "Unit", id="cycle_unit"),
-    Binding("1", "unit(0)", "MB/s", show=False, id="unit_mb_s"),
-    Binding("2", "unit(1)", "GB/s", show=False, id="unit_gb_s"),
-    Binding("3", "unit(2)", "IOPS", show=False, id="unit_iops"),
-    Binding("4", "unit(3)", "μs", show=False, id="unit_us"),
-    Binding("s", "save_report", "Save", id="save_report"),
-    Binding("c", "copy_report", "Copy", show=False, id="copy_report"),
-    Binding("p,ctrl+s", "save_svg", "Screenshot", show=False, id="save_svg"),
-    Binding("t", "pick_target", "Target", id="pick_target"),
-    Binding("o,f2", "settings", "Settings", id="settings"),
-    Binding("m", "toggle_mix", "+Mix", show=False, id="toggle_mix"),
-    Binding("b", "baselines", "Baselines", tooltip="Saved baselines: compare, view, rename, "
-            "delete, export, import", id="baselines"),
-    Binding("B", "save_baseline", "Save as baseline", show=False, id="save_baseline"),
-    Binding("h", "history", "History", show=False, id="history"),
-    Binding("x", "compare_with", "Compare with…", show=False, id="compare_with"),
-    Binding("X", "clear_comparison", "Stop comparing", show=False, id="clear_comparison"),
-    Binding("v", "show_comparison", "Comparison", show=False, id="show_comparison"),
-    Binding("w", "sweep", "Queue-depth sweep", show=False, id="sweep"),
-    Binding("n", "edit_comment", "Comment", show=False, id="edit_comment"),
-    Binding("question_mark,f1", "help", "Help", id="help"),
-    Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
+    _bind("run_all", "run_all", "All", tooltip="Run every test of the profile"),
+    _bind("stop", "stop", "Stop", tooltip="Stop the run; fio ends, the test file goes"),
+    _bind("stop_ctrl_c", "stop", "Stop", show=False, priority=True),
+    _bind("cycle_unit", "cycle_unit", "Unit"),
+    _bind("unit_mb_s", "unit(0)", "MB/s", show=False),
+    _bind("unit_gb_s", "unit(1)", "GB/s", show=False),
+    _bind("unit_iops", "unit(2)", "IOPS", show=False),
+    _bind("unit_us", "unit(3)", "μs", show=False),
+    _bind("save_report", "save_report", "Save"),
+    _bind("copy_report", "copy_report", "Copy", show=False),
+    _bind("save_svg", "save_svg", "Screenshot", show=False),
+    _bind("pick_target", "pick_target", "Target"),
+    _bind("settings", "settings", "Settings"),
+    _bind("toggle_mix", "toggle_mix", "+Mix", show=False),
+    _bind("baselines", "baselines", "Baselines",
+          tooltip="Saved baselines: compare, view, rename, delete, export, import"),
+    _bind("save_baseline", "save_baseline", "Save as baseline", show=False),
+    _bind("history", "history", "History", show=False),
+    _bind("compare_with", "compare_with", "Compare with…", show=False),
+    _bind("clear_comparison", "clear_comparison", "Stop comparing", show=False),
+    _bind("show_comparison", "show_comparison", "Comparison", show=False),
+    _bind("sweep", "sweep", "Queue-depth sweep", show=False),
+    _bind("edit_comment", "edit_comment", "Comment", show=False),
+    _bind("help", "help", "Help"),
+    _bind("quit", "quit", "Quit", priority=True),
     # Focus moves at once, before the next key is handed on: typed fast, "name<tab>note"
     # would otherwise land whole in the first field (keys go to the field focused when
     # they arrive, and a tab still queued behind letters has not moved the focus yet).
-    Binding("tab", "focus_next", "Next", show=False, priority=True, id="focus_next"),
-    Binding("shift+tab", "focus_previous", "Previous", show=False, priority=True, id="focus_previous"),
+    _bind("focus_next", "focus_next", "Next", show=False, priority=True),
+    _bind("focus_previous", "focus_previous", "Previous", show=False, priority=True),
 )
+
+
+def bindings_map(keymap: Keymap, current: BindingsMap) -> BindingsMap:
+    """The app's bindings (``current``, as Textual merged them) with the keys ``keymap``
+    resolved, each where it was, so the footer keeps its order; bindings without an id
+    (Textual's palette key) as they are.
+
+    Built here rather than through Textual's own keymap: that keeps both bindings on a key
+    two entries of a keymap share (which one runs then depends on which is enabled), and
+    it cannot take a key from a binding without giving it another, so it could not apply
+    the rule the user is told about."""
+    bindings: list[Binding] = []
+    placed: set[str] = set()
+    for _key, binding in current:
+        if binding.id is None:
+            bindings.append(binding)
+        elif binding.id not in placed:
+            placed.add(binding.id)
+            keys = keymap.keys.get(binding.id, ())
+            if keys:
+                bindings.append(replace(binding, key=",".join(keys), key_display=None))
+    return BindingsMap(bindings)

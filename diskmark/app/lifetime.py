@@ -59,8 +59,8 @@ class Lifetime:
         self.call_after_refresh(self._replay_early_keys)
         self._start_theme()
         self._restore_baseline(self._wanted_baseline)
-        for notice in self._notices:
-            self.notify(notice, severity="warning", timeout=12)
+        for notice in self._notices:  # long ones (a keymap's problems) stay long enough to read
+            self.notify(notice, severity="warning", timeout=max(12.0, len(notice) / 20))
         for problem in self.catalog.problems:
             self.notify(f"Skipped preset {problem}", severity="warning", timeout=12)
         self._notices.clear()

@@ -36,7 +36,9 @@ class Results:
         shown = self._show_result_tiles()
         if self.result is not None and self.result.tests and not shown:
             self.status.show(f"Tiles cleared: the last run used {self._setup_name(self.result)}; "
-                             f"s, B and v still use it, switching back shows it")
+                             f"{self.key('save_report')}, {self.key('save_baseline')} and "
+                             f"{self.key('show_comparison')} still use it, switching back "
+                             f"shows it")
         elif shown and self.result is not None:
             self.status.show(f"The last run's tiles ({self._setup_name(self.result)}) are back")
         self._update_comparison()
@@ -93,8 +95,8 @@ class Results:
             return None
         session = self.current_session()
         if session is None or not session.tests:
-            self.notify("Nothing measured yet: press a (All) or a row button first.",
-                        severity="warning")
+            self.notify(f"Nothing measured yet: press {self.key('run_all')} (All) or a row "
+                        f"button first.", severity="warning")
             return None
         from diskmark.report import text_report  # the reports: not at the app's start
 

@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from diskmark.app.screens.sweep import SweepScreen
     from diskmark.events import Event, Progress
 
+#: What the line after a run offers next, by binding id: the key the keymap gives it.
+HINTS = {"save_baseline": "{key} saves it as a baseline", "save_report": "{key} saves the report"}
+
 #: The order of a result's tests: reads, writes, mixes (each by plan index).
 OP_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
 
@@ -234,19 +237,23 @@ class Runs:
         self._update_comparison()
         self.main.show_setup()
         took = session_seconds(session)
-        took_text = f" in {format_duration(took)}" if took is not None else ""
+        finished = f"Finished in {format_duration(took)}" if took is not None else "Finished"
+        # the phrases of the line, the most important first: a narrow terminal drops the last
+        hints = [hint.format(key=self.key(binding_id)) for binding_id, hint in HINTS.items()
+                 if self.keys.keys[binding_id]]  # not for a binding a conflict left keyless
         if session.status is Status.COMPLETE:
             self._keep_history(session)
             done = len(session.tests)
             if self.comparison is not None and self.baseline is not None:
                 counts = self.comparison.counts(self.grid.header_unit)
                 verdicts = "  ".join(f"{DELTA_GLYPHS[v]} {counts[v]} {v}" for v in (BETTER, WORSE, SAME))
-                self.status.show(f"Finished{took_text} · against “{self.baseline.name}”: "
-                                 f"{verdicts} · v shows the comparison, B saves as baseline")
+                self.status.show([finished, f"against “{self.baseline.name}”: {verdicts}",
+                                  f"{self.key('show_comparison')} shows the comparison",
+                                  *hints[:1]])
             else:
-                self.status.show(f"Finished{took_text} · {done} test{'s' * (done != 1)} · "
-                                 f"{self._unstable_legend()}B saves it as a baseline, s the "
-                                 f"report, enter on a tile shows details")
+                self.status.show([finished, f"{done} test{'s' * (done != 1)}",
+                                  *self._unstable_legend(), *hints,
+                                  "enter on a tile shows details"])
         elif session.status is Status.CANCELLED:
             self.status.show("Stopped · fio ended and the test file was removed; "
                              "finished tiles are kept" if measured else
@@ -260,18 +267,15 @@ class Runs:
                     "The tiles that finished are kept. Check the target (space, permissions, "
                     "a removed device) and run again."))
 
-    def _unstable_legend(self) -> str:
-        """What the ``~9%`` and ``cpu`` marks on tiles mean, said once where they appear."""
-        out = ""
+    def _unstable_legend(self) -> list[str]:
+        """What the ``~9%`` and ``cpu`` marks on tiles mean, said once where they appear:
+        short, so that both fit beside the time at 120 columns."""
+        out = []
         shaky = [t for t in self.results.values() if t.unstable() is not None]
         if shaky:
-            limit = shaky[0].unstable_pct
-            out += (f"~N% on {'a tile' if len(shaky) == 1 else f'{len(shaky)} tiles'}: its "
-                    f"passes differ by N% (over {limit:g}%) · ")
-        cpu = [t for t in self.results.values() if t.cpu_limited]
-        if cpu:
-            out += (f"cpu on {'a tile' if len(cpu) == 1 else f'{len(cpu)} tiles'}: the CPU, not "
-                    f"the drive, set {'it' if len(cpu) == 1 else 'them'} · ")
+            out.append(f"~N%: passes differ by N% (over {shaky[0].unstable_pct:g}%)")
+        if any(t.cpu_limited for t in self.results.values()):
+            out.append("cpu: the CPU, not the drive, set the figure")
         return out
 
     def action_fleet(self) -> None:

@@ -13,13 +13,17 @@ from diskmark.app.widgets.topbar import FactsLine
 from diskmark.model import SystemFacts
 
 
+class NotADirectory(FileNotFoundError):
+    """The target is gone or is not a directory; the app says which key chooses another."""
+
+
 def default_facts(path: str) -> SystemFacts:
     from diskmark.system import facts_for, facts_for_device
 
     if os.path.exists(path) and stat.S_ISBLK(os.stat(path).st_mode):
         return facts_for_device(os.path.realpath(path))
     if not os.path.isdir(path):
-        raise FileNotFoundError(f"{path} is not a directory: press t to choose the target")
+        raise NotADirectory(path)
     return facts_for(path)
 
 
@@ -41,6 +45,10 @@ class Target:
         line = self.main.query_one("#facts-line", FactsLine)
         try:
             facts = self.facts_provider(target)
+        except NotADirectory:
+            self.call_from_thread(line.show_facts, None, f"{target} is not a directory: press "
+                                  f"{self.key('pick_target')} to choose the target")
+            return
         except FileNotFoundError as e:
             self.call_from_thread(line.show_facts, None, str(e))
             return
@@ -65,8 +73,8 @@ class Target:
         self._advised.add(key)
         if facts.fstype == "btrfs" and not self.settings.nocow:
             self.notify("This target is btrfs: copy-on-write and compression can let the page "
-                        "cache leak into O_DIRECT figures. Settings (o) → btrfs → NOCOW test "
-                        "directory avoids that.", title="btrfs", severity="warning", timeout=12)
+                        f"cache leak into O_DIRECT figures. Settings ({self.key('settings')}) → "
+                        f"btrfs → NOCOW test directory avoids that.", title="btrfs", severity="warning", timeout=12)
         elif facts.fstype == "jfs":
             self.notify("This target is JFS, which is known to let the page cache leak into "
                         "O_DIRECT random writes: treat those figures with care.", title="JFS",

@@ -37,7 +37,7 @@ __all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_REGRESSION", "EXI
 DEFAULTS = Settings()
 
 
-COMMANDS = ("run", "presets", "baselines", "history")
+COMMANDS = ("run", "presets", "baselines", "history", "keys")
 
 
 def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -81,8 +81,10 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
         _baselines_actions(bl)
 
     from diskmark.cli.history import add_parser as add_history_parser
+    from diskmark.cli.keys import add_parser as add_keys_parser
 
     add_history_parser(sub, {"unit": unit}, declare=only is None or "history" in only)
+    add_keys_parser(sub)
     return parser
 
 
@@ -241,6 +243,10 @@ def _command(argv: list[str] | None) -> int:
         from diskmark.cli.history import cmd_history
 
         return cmd_history(args)
+    if args.command == "keys":
+        from diskmark.cli.keys import cmd_keys
+
+        return cmd_keys()
     return cmd_app(args)
 
 

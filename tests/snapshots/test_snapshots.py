@@ -277,7 +277,7 @@ def test_unstable_tile_marked_in_mono(snap_compare):
         assert tile.has_class("-unstable") and "runs differ by 9%" in str(tile.tooltip)
         assert sum(t.has_class("-unstable") for t in app.grid.tiles) == 1
         # the mark is explained on screen, where it appears
-        assert "~N% on a tile: its passes differ by N% (over 5%)" in app.status.message
+        assert "~N%: passes differ by N% (over 5%)" in app.status.message
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 

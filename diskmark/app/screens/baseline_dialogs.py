@@ -170,8 +170,11 @@ class PickBaselineDialog(ModalScreen[Entry | None]):
                 options.append(Option(prompt, id=str(i), disabled=not entry.ok))
             yield OptionList(*options, id="baselines")
             if not self.entries:
-                yield Static("No baselines are saved yet. After a run, B saves it as one; the "
-                             "baselines screen (b) imports files.", classes="dialog-problem")
+                save, manage = (self.app.key(i)  # type: ignore[attr-defined]
+                                for i in ("save_baseline", "baselines"))
+                yield Static(f"No baselines are saved yet. After a run, {save} saves it as one; "
+                             f"the baselines screen ({manage}) imports files.",
+                             classes="dialog-problem")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Choose", id="choose", variant="primary", disabled=not self.entries)
                 yield Button("Cancel", id="cancel")

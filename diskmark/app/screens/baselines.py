@@ -33,8 +33,12 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
     ]
 
     title_text = "Baselines"
-    empty_text = ("No baselines are saved yet. After a run, B (shift+b) saves the result as "
-                  "one; i imports a file exported elsewhere.")
+
+    @property
+    def empty_text(self) -> str:  # type: ignore[override]
+        key = self.app.key("save_baseline")  # type: ignore[attr-defined]
+        return (f"No baselines are saved yet. After a run, {key} saves the result as one; i "
+                f"imports a file exported elsewhere.")
 
     def __init__(self, store: Store, current: SessionResult | None = None,
                  in_use: str | None = None, changed: BaselineChanged | None = None) -> None:

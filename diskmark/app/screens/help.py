@@ -11,10 +11,11 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from diskmark.app.keys import BINDINGS
+from diskmark.keymap import DEFAULT, Keymap, spell
 
 #: What the help lists: binding ids (shown with their keys, the user's own when the settings
-#: file remaps them) or, for what is not a binding of the app, the words to show.
+#: file remaps them) or, for what is not a binding of the app, the words to show. A binding
+#: id in braces in the words is replaced by its key.
 Row = tuple["tuple[str, ...] | str", str]
 KEYS: list[tuple[str, list[Row]]] = [
     ("Measure", [
@@ -25,7 +26,7 @@ KEYS: list[tuple[str, list[Row]]] = [
     ]),
     ("Results", [
         (("unit_mb_s", "unit_gb_s", "unit_iops", "unit_us", "cycle_unit"),
-         "unit: MB/s, GB/s, IOPS, μs (u cycles)"),
+         "unit: MB/s, GB/s, IOPS, μs ({cycle_unit} cycles)"),
         ("enter / click a tile", "every pass, spread, latency, bandwidth chart, fio command"),
         (("save_report",), "save the text report to a file"),
         (("copy_report",), "copy the text report to the clipboard"),
@@ -53,43 +54,38 @@ KEYS: list[tuple[str, list[Row]]] = [
     ]),
 ]
 
-#: How a key reads on screen, where Textual's name for it is not what is printed on the key.
-_SPELLED = {"escape": "Esc", "question_mark": "?", "f1": "F1", "f2": "F2"}
-
-
 def _spell(key: str) -> str:
-    key = key.strip()
     if len(key) == 1 and key.isupper():
         return f"{key}  (shift+{key.lower()})"
-    return _SPELLED.get(key, key)
+    return spell(key)
 
 
-def spelled(row: tuple[str, ...] | str, keymap: dict[str, str] | None = None) -> str:
-    """The keys of a row as the help shows them: the keymap's for a remapped binding id."""
+def spelled(row: tuple[str, ...] | str, keymap: Keymap = DEFAULT) -> str:
+    """The keys of a row as the help shows them: the keymap's for a remapped binding id;
+    "(no key)" for one whose only key a conflict in the keymap took."""
     if isinstance(row, str):
         return row
-    defaults = {b.id: b.key for b in BINDINGS}
-    keys = ((keymap or {}).get(i) or defaults[i] for i in row)
-    return "  ".join(_spell(k) for ks in keys for k in ks.split(","))
+    return "  ".join(_spell(k) for i in row for k in keymap.keys[i]) or "(no key)"
 
 
-def keys_table(keymap: dict[str, str] | None = None) -> Table:
+def keys_table(keymap: Keymap = DEFAULT) -> Table:
     table = Table.grid(padding=(0, 2))
     table.add_column(justify="right", style="bold", no_wrap=True)
     table.add_column()
+    names = {i: keymap.key(i) for i in keymap.keys}
     for i, (section, rows) in enumerate(KEYS):
         if i:
             table.add_row("", "")
         table.add_row(Text(section, style="bold underline"), "")
         for keys, what in rows:
-            table.add_row(spelled(keys, keymap), what)
+            table.add_row(spelled(keys, keymap), what.format_map(names))
     return table
 
 
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss(None)", "Close")]
 
-    def __init__(self, keymap: dict[str, str] | None = None) -> None:
+    def __init__(self, keymap: Keymap = DEFAULT) -> None:
         super().__init__(classes="dialog help")
         self.keymap = keymap
 

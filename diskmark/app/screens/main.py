@@ -27,8 +27,6 @@ from diskmark.model import UNSTABLE_PCT, DataPattern, Mode, Unit, format_size
 if TYPE_CHECKING:
     from diskmark.app.app import DiskmarkApp
 
-READY = "Ready · a or All runs every test, a green button runs one row, ? lists the keys"
-
 
 class CommentInput(Input):
     """The comment under the tiles. Esc and Enter leave it (back to the tiles), so the
@@ -63,11 +61,13 @@ class MainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         app = self.dm
         s = app.settings
-        yield TopBar(count=s.count, size=s.size, target=s.target, unit=app.unit, id="topbar")
+        yield TopBar(count=s.count, size=s.size, target=s.target, unit=app.unit, keys=app.keys,
+                     id="topbar")
         yield FactsLine(id="facts-line")
         yield ComparisonLine(id="comparison-line")
         yield ResultGrid(app.profile, s.mix, app.unit, id="grid")
-        yield CommentInput(placeholder="Comment (goes into the report) · n to type, Esc to leave",
+        yield CommentInput(placeholder=f"Comment (goes into the report) · "
+                                       f"{app.key('edit_comment')} to type, Esc to leave",
                            id="comment")
         yield StatusLine(id="status")
         yield Footer()
@@ -86,8 +86,15 @@ class MainScreen(Screen[None]):
     def on_mount(self) -> None:
         self.adapt(*self.app.size)
         self.sync_controls()
-        self.status.show(READY)
+        self.status.show(self.ready_text())
         self.dm.main_screen_ready()
+
+    def ready_text(self) -> list[str]:
+        """The idle status line, naming the keys the user's keymap gives: its phrases, the
+        most important first (the last goes first in a narrow terminal)."""
+        app = self.dm
+        return ["Ready", f"{app.key('run_all')} or All runs every test",
+                f"{app.key('help')} lists the keys", "a green button runs one row"]
 
     def adapt(self, width: int, height: int) -> None:
         """Borderless tiles and a one-line comment below 34 lines, a compact footer below

@@ -285,7 +285,8 @@ class SavedResultsScreen(ModalScreen[T]):
         if entry is None or entry.session is None:
             return
         if self.current is None or not self.current.tests:
-            self.notify("Nothing measured in this window yet: run first (a), then compare.",
+            key = self.app.key("run_all")  # type: ignore[attr-defined]
+            self.notify(f"Nothing measured in this window yet: run first ({key}), then compare.",
                         severity="warning")
             return
         self.app.push_screen(ComparisonScreen(compare(self.current, entry.session, entry.name),

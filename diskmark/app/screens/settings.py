@@ -4,6 +4,7 @@ Dismisses with new Settings or None."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from textual import on
@@ -18,6 +19,7 @@ from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.formatting import MODE_LABELS, mix_label
 from diskmark.model import MIX_RATIOS, UNSTABLE_PCT, DataPattern, Mode, Settings
 from diskmark.presets import PresetCatalog
+from diskmark.settings import INTERVAL_CHOICES, MEASURE_CHOICES
 
 MODE_OPTIONS = [(label, mode) for mode, label in MODE_LABELS.items()]
 DATA_OPTIONS = [("Random (as CrystalDiskMark)", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS),
@@ -25,8 +27,6 @@ DATA_OPTIONS = [("Random (as CrystalDiskMark)", DataPattern.RANDOM), ("All 0x00"
 IO_OPTIONS = [("Direct (O_DIRECT)", True), ("Buffered (page cache)", False)]
 #: btrfs only (black_cat's filesystem article): CoW and compression let the cache leak into O_DIRECT figures.
 NOCOW_OPTIONS = [("As mounted (copy-on-write)", False), ("NOCOW test directory", True)]
-MEASURE_CHOICES = [1, 3, 5, 10, 20, 30, 60]
-INTERVAL_CHOICES = [0, 1, 3, 5, 10, 30, 60, 180, 300, 600]
 UNSTABLE_CHOICES = [2, 3, 5, 10, 20]  # R/Avg %; 5 is snow_mountain's and the default
 PRESET_DEFAULT = -1.0  # a Select cannot hold None as a value: stands for "the preset's"
 
@@ -37,7 +37,7 @@ def unstable_options(current: float) -> list[tuple[str, float]]:
             for v in values]
 
 
-def seconds_options(choices: list[int], current: float | None, default: float) -> list[tuple[str, float]]:
+def seconds_options(choices: Sequence[int], current: float | None, default: float) -> list[tuple[str, float]]:
     values = sorted(set(float(c) for c in choices) | ({float(current)} if current is not None else set()))
     return [(f"Preset default ({default:g} s)", PRESET_DEFAULT)] + [(f"{v:g} s", v) for v in values]
 

@@ -15,6 +15,7 @@ from textual.content import Content
 from textual.widgets import Button, Select, Static
 
 from diskmark.display import shown
+from diskmark.keymap import DEFAULT, Keymap
 from diskmark.model import COUNT_MAX, COUNT_MIN, SIZES, SystemFacts, Unit, format_size
 from diskmark.formatting import disk_kind, format_bytes
 
@@ -37,10 +38,10 @@ def shorten_path(path: str, width: int) -> str:
 class TargetButton(Button):
     """Shows the target directory; pressing it opens the target picker."""
 
-    def __init__(self, path: str, *, id: str | None = None) -> None:
+    def __init__(self, path: str, *, keys: Keymap = DEFAULT, id: str | None = None) -> None:
         super().__init__("", id=id, classes="target-button")
         self.path = path
-        self.tooltip = "Choose the directory to test in (t)"
+        self.tooltip = f"Choose the directory to test in ({keys.key('pick_target')})"
 
     def on_mount(self) -> None:
         self._relabel()
@@ -70,13 +71,14 @@ class TopBar(Horizontal):
     """All | count | size | target | unit — the order and meaning of CDM's first row."""
 
     def __init__(self, *, count: int, size: int, target: str, unit: Unit,
-                 id: str | None = None) -> None:
+                 keys: Keymap = DEFAULT, id: str | None = None) -> None:
         super().__init__(id=id)
         self.initial = {"count": count, "size": size, "target": target, "unit": unit}
+        self.keys = keys  # the tooltips name the user's keys
 
     def compose(self) -> ComposeResult:
         all_button = Button("All", id="all", classes="all-button")
-        all_button.tooltip = "Run every test of the profile (a)"
+        all_button.tooltip = f"Run every test of the profile ({self.keys.key('run_all')})"
         yield all_button
         count = Select([(str(n), n) for n in range(COUNT_MIN, COUNT_MAX + 1)],
                        value=self.initial["count"], allow_blank=False, id="count")
@@ -86,9 +88,12 @@ class TopBar(Horizontal):
                       allow_blank=False, id="size")
         size.tooltip = "Size of the test file"
         yield size
-        yield TargetButton(self.initial["target"], id="target")
+        yield TargetButton(self.initial["target"], keys=self.keys, id="target")
         unit = Select(UNIT_OPTIONS, value=self.initial["unit"], allow_blank=False, id="unit")
-        unit.tooltip = "Unit of the tiles (1–4 or u)"
+        mb_s, gb_s, iops, us, cycle = (self.keys.key(i) for i in (
+            "unit_mb_s", "unit_gb_s", "unit_iops", "unit_us", "cycle_unit"))
+        unit.tooltip = (f"Unit of the tiles: {mb_s} MB/s, {gb_s} GB/s, {iops} IOPS, {us} μs; "
+                        f"{cycle} cycles through them")
         yield unit
         yield FixedUnits(id="unit-fixed")
 
