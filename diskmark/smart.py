@@ -2,12 +2,12 @@
 installed and may open the device, and its JSON read into a :class:`Health`.
 
 smartctl is a program of its own (no root helper of diskmark's): run as a list of arguments,
-never through a shell, with a timeout, off the event loop (the engine calls it in a thread,
-before and after a session only: a SMART query is a command to the drive). Whatever it
-cannot say comes back as a reason in plain words, and so does whatever it says that no
-drive can mean (Infinity, a number of 5,000 digits, a temperature out of
-:data:`~diskmark.drive_record.TEMPERATURE_RANGE_C`): a reading is a note beside the
-figures, and must never cost the run. ``DISKMARK_SMARTCTL``
+never through a shell, in a process group of its own with a timeout and a bound on its
+answer, off the event loop (the engine calls it in a thread, before and after a session
+only: a SMART query is a command to the drive). Whatever it cannot say comes back as a
+reason in plain words, and so does whatever it says that no drive can mean (bytes that are
+not UTF-8, Infinity, a temperature out of :data:`~diskmark.drive_record.TEMPERATURE_RANGE_C`):
+a reading is a note beside the figures, and must never cost the run. ``DISKMARK_SMARTCTL``
 points at another binary (tests use it to run without one).
 """
 
@@ -16,14 +16,19 @@ from __future__ import annotations
 import json
 import math
 import os
+import selectors
 import shutil
+import signal
 import subprocess
+import time
 from typing import Any
 
 from diskmark.drive_record import TEMPERATURE_RANGE_C, Health, plausible_c
 from diskmark.drive_text import implausible_text
 
 TIMEOUT_S = 20.0
+#: The longest answer read: ``smartctl --json -x`` of a drive is some 100 KiB.
+ANSWER_MAX = 4 * 1024 * 1024
 #: The most digits a number in the answer may have: smartctl's widest counters are 128-bit
 #: (39 digits); Python refuses to convert more than 4,300 at all.
 DIGITS_MAX = 40
@@ -51,15 +56,59 @@ def read(device: str) -> Health:
     if path is None:
         return Health(reason=f"smartctl is not installed: {INSTALL_HINT}.")
     try:
-        out = subprocess.run([path, "--json", "-H", "-A", device], capture_output=True,
-                             text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        return Health(reason=f"smartctl did not answer about {device} within {TIMEOUT_S:.0f} s.")
+        out, status, problem = _ask([path, "--json", "-H", "-A", device])
     except OSError as e:
         if e.errno in (1, 13):  # EPERM, EACCES: not even allowed to run it
             return Health(reason=f"smartctl could not be run: {NO_PERMISSION}.")
         return Health(reason=f"smartctl could not be run: {e.strerror or e}.")
-    return parse(out.stdout, out.returncode, device)
+    if problem == "timeout":
+        return Health(reason=f"smartctl did not answer about {device} within {TIMEOUT_S:.0f} s.")
+    if problem == "too long":
+        return Health(reason=f"smartctl's answer about {device} was longer than "
+                             f"{ANSWER_MAX >> 20} MiB, which is not smartctl's: it was not read.")
+    return parse(out.decode("utf-8", errors="replace"), status, device)
+
+
+def _ask(argv: list[str]) -> tuple[bytes, int, str]:
+    """Run smartctl: (its output, its exit status, "" or what went wrong: "timeout", "too
+    long"). It leads a process group of its own, and the whole group is ended when it hangs
+    or floods (a wrapper's children hold the pipe too); the group is ended before smartctl
+    is reaped, so its id cannot have been reused by then."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + TIMEOUT_S
+    chunks: list[bytes] = []
+    size, problem = 0, ""
+    with proc.stdout, selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        while not problem:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                problem = "timeout"
+            elif sel.select(left):
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > ANSWER_MAX:
+                    problem = "too long"
+        if not problem:
+            try:
+                proc.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                problem = "timeout"
+        if problem:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:  # stuck in the kernel: reaped when it returns
+                pass
+    return b"".join(chunks), proc.returncode or 0, problem
 
 
 def _obj(doc: Any, key: str) -> dict[str, Any]:

@@ -16,8 +16,10 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+import psutil
 import pytest
 
 from conftest import TINY_ARGS
@@ -67,6 +69,7 @@ def answer(temperature: str = "", extra: str = "") -> bytes:
 #: smartctl answers that once aborted the run or were shown as a temperature: the answer,
 #: and the start of the reason a reading was left out ("": nothing was).
 HOSTILE = {
+    "not UTF-8": (b"{" + HEALTHY.encode() + b', "model_name": "\xff\xfe\x80"}', ""),
     "5000 digits": (answer(extra=', "nvme_smart_health_information_log": {"media_errors": 1'
                            + "0" * 5000 + "}"), "smartctl's media_errors for /dev/sdq was not a count"),
     "Infinity": (answer("Infinity"), "smartctl reported a temperature of inf °C"),
@@ -117,6 +120,44 @@ def test_a_plausible_reading_is_kept(on_path):
     assert health.temperature_c == 41.0 and health.reason == ""
 
 
+def test_an_answer_longer_than_smartctl_s_is_not_read(on_path, monkeypatch):
+    monkeypatch.setattr(smart, "TIMEOUT_S", 10.0)
+    on_path(body="exec yes")
+    started = time.monotonic()
+    health = smart.read("/dev/sdq")
+    assert time.monotonic() - started < 5, "the flood is cut, not read until the timeout"
+    assert health.reason == ("smartctl's answer about /dev/sdq was longer than 4 MiB, which is "
+                             "not smartctl's: it was not read.")
+
+
+def sleepers(tag: str) -> list[psutil.Process]:
+    found = []
+    for p in psutil.process_iter():
+        try:
+            if tag in " ".join(p.cmdline()):
+                found.append(p)
+        except psutil.Error:
+            pass
+    return found
+
+
+def test_a_hung_smartctl_is_ended_with_its_children(on_path, monkeypatch, tmp_path):
+    monkeypatch.setattr(smart, "TIMEOUT_S", 1.5)
+    tag = f"{os.getpid()}{time.monotonic_ns() % 1000}"  # a sleep no one else runs
+    on_path(body=f"sleep 600.{tag}1 &\nexec sleep 600.{tag}2")
+    started = time.monotonic()
+    try:
+        health = smart.read("/dev/sdq")
+        took = time.monotonic() - started
+        gone = not [p for p in sleepers(f"600.{tag}") if p.status() != psutil.STATUS_ZOMBIE]
+    finally:
+        for p in sleepers(f"600.{tag}"):
+            p.kill()
+    assert health.reason == "smartctl did not answer about /dev/sdq within 2 s."
+    assert took < 4
+    assert gone, "the hung smartctl's child was left running"
+
+
 # --- the kernel's sensor -----------------------------------------------------------------
 
 
@@ -151,7 +192,7 @@ def test_saved_readings_out_of_range_are_dropped_on_load():
 # --- a real run, smartctl answering for a loop device --------------------------------------
 
 
-RUN_KEPT = ["5000 digits", "Infinity", "NaN", "-1e308", "SCSI 0"]
+RUN_KEPT = ["not UTF-8", "5000 digits", "Infinity", "NaN", "-1e308", "SCSI 0"]
 
 
 @pytest.mark.slow
