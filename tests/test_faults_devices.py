@@ -1,9 +1,10 @@
 """Fault injection on real loop devices: a device the kernel holds read-only (``losetup -r``,
-``blockdev --setro``): writes are refused before anything starts, in one line, with exit
-status 2.
+``blockdev --setro``) and an option that means nothing on a device. Each is refused before
+anything starts, in one line, with exit status 2.
 
 Before: with --destroy-data a read-only device started anyway, said "what was there is
-lost", then failed with a wall of fio's ``io_u error`` lines.
+lost", then failed with a wall of fio's ``io_u error`` lines; --nocow on a device was
+silently ignored.
 """
 
 from __future__ import annotations
@@ -93,3 +94,13 @@ def test_a_read_only_device_runs_its_reads_and_says_why_no_writes(tmp_path):
                 f"set), so only the read tests ran.") in out.stderr
         assert "--destroy-data" not in out.stderr
         assert sha256(image) == before
+
+
+def test_nocow_on_a_block_device_is_refused_in_one_line(tmp_path):
+    with read_only_device(tmp_path, "") as (device, _):
+        out = diskmark("run", "--target", str(device), *TINY_ARGS, "--nocow")
+    assert out.returncode == 2, out.stderr
+    assert one_line(out.stderr) == (
+        f"diskmark: --nocow is for a test directory on btrfs; {device} is a block device, "
+        f"measured itself, with no copy-on-write to turn off: leave --nocow out.")
+    assert out.stdout == ""
