@@ -20,12 +20,26 @@ PEAK_MARGIN_C = 2.0
 #: … and it warmed up at least this much over the session (°C): a drive that stayed level
 #: has no peak a dip could coincide with.
 PEAK_RISE_C = 4.0
+#: The temperatures a working drive can report (°C): industrial drives are rated from
+#: -40 °C, and no drive works far above silicon's 125 °C. A reading outside them is a
+#: sensor's or a program's fault (NVMe's 0 K, a broken smartctl's Infinity), never a figure.
+TEMPERATURE_RANGE_C = (-40.0, 150.0)
 
 
 def _number(value: Any) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(value) if math.isfinite(value) else None
+    try:
+        return float(value) if math.isfinite(value) else None
+    except OverflowError:  # an int too large for a float
+        return None
+
+
+def plausible_c(value: Any) -> float | None:
+    """``value`` as °C when a working drive could report it, else None."""
+    n = _number(value)
+    low, high = TEMPERATURE_RANGE_C
+    return n if n is not None and low <= n <= high else None
 
 
 def _whole(value: Any) -> int | None:
@@ -64,7 +78,7 @@ class Health:
         h = cls(source=d["source"] if isinstance(d.get("source"), str) else "",
                 reason=d["reason"] if isinstance(d.get("reason"), str) else "",
                 passed=d["passed"] if isinstance(d.get("passed"), bool) else None,
-                temperature_c=_number(d.get("temperature_c")))
+                temperature_c=plausible_c(d.get("temperature_c")))
         for f in fields(cls):
             if f.name not in ("source", "reason", "passed", "temperature_c"):
                 setattr(h, f.name, _whole(d.get(f.name)))
@@ -80,7 +94,7 @@ class DriveRecord:
     #: (seconds since the session began, °C), about one a second, first before the test
     #: file is laid out and last after the session ends
     samples: list[tuple[float, float]] = field(default_factory=list)
-    temperature_reason: str = ""  # why there are no samples
+    temperature_reason: str = ""  # why there are no samples (or why some were left out)
     before: Health | None = None
     after: Health | None = None
     #: per test key, when each pass began (seconds since the session began), warm-up first:
@@ -164,7 +178,7 @@ class DriveRecord:
         samples = []
         for s in d.get("samples") if isinstance(d.get("samples"), list) else []:
             if isinstance(s, (list, tuple)) and len(s) == 2:
-                t, c = _number(s[0]), _number(s[1])
+                t, c = _number(s[0]), plausible_c(s[1])
                 if t is not None and c is not None:
                     samples.append((t, c))
         passes = {}

@@ -20,6 +20,17 @@ def _c(value: float) -> str:
     return f"{value:.0f} °C"
 
 
+def implausible_text(source: str, value: float, low: float, high: float, device: str = "") -> str:
+    """Why a reading from ``source`` ("smartctl", "the sensor nvme Composite") about
+    ``device`` was dropped: ``value`` °C lies outside ``low``..``high``, what a working
+    drive can report."""
+    if device:
+        return (f"{source} reported a temperature of {value:g} °C for {device}, outside what a "
+                f"working drive can report ({low:g} to {high:g} °C): it was left out")
+    return (f"{source} reported a temperature of {value:g} °C, outside what a working drive "
+            f"can report ({low:g} to {high:g} °C): it was left out")
+
+
 def temperature_text(record: DriveRecord) -> str:
     """"41 °C → 47 °C (peak 49 °C)", or "" when there are no samples."""
     first, last, peak = record.first_c, record.last_c, record.peak_c
@@ -61,7 +72,8 @@ def drive_line(record: DriveRecord | None) -> str:
     reasons = []
     if not temp and record.temperature_reason:
         reasons.append(record.temperature_reason)
-    if not state and health is not None and health.reason and health.reason not in reasons:
+    if (health is not None and health.reason and health.reason not in reasons
+            and not (temp and state)):  # why the temperature or the health is missing
         reasons.append(health.reason)
     shown = ", ".join(x for x in (temp, state) if x)
     why = "; ".join(reasons)

@@ -2,23 +2,36 @@
 installed and may open the device, and its JSON read into a :class:`Health`.
 
 smartctl is a program of its own (no root helper of diskmark's): run as a list of arguments,
-never through a shell, with a timeout, off the event loop (the engine calls it in a thread,
-before and after a session only: a SMART query is a command to the drive). Whatever it
-cannot say comes back as a reason in plain words. ``DISKMARK_SMARTCTL`` points at another
-binary (tests use it to run without one).
+never through a shell, in a process group of its own with a timeout and a bound on its
+answer, off the event loop (the engine calls it in a thread, before and after a session
+only: a SMART query is a command to the drive). Whatever it cannot say comes back as a
+reason in plain words, and so does whatever it says that no drive can mean (bytes that are
+not UTF-8, Infinity, a temperature out of :data:`~diskmark.drive_record.TEMPERATURE_RANGE_C`):
+a reading is a note beside the figures, and must never cost the run. ``DISKMARK_SMARTCTL``
+points at another binary (tests use it to run without one).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
+import selectors
 import shutil
+import signal
 import subprocess
+import time
 from typing import Any
 
-from diskmark.drive_record import Health
+from diskmark.drive_record import TEMPERATURE_RANGE_C, Health, plausible_c
+from diskmark.drive_text import implausible_text
 
 TIMEOUT_S = 20.0
+#: The longest answer read: ``smartctl --json -x`` of a drive is some 100 KiB.
+ANSWER_MAX = 4 * 1024 * 1024
+#: The most digits a number in the answer may have: smartctl's widest counters are 128-bit
+#: (39 digits); Python refuses to convert more than 4,300 at all.
+DIGITS_MAX = 40
 INSTALL_HINT = ("install smartmontools for the drive's health: `sudo apt-get install smartmontools` "
                 "(Debian, Ubuntu), `sudo dnf install smartmontools` (Fedora) or "
                 "`sudo pacman -S smartmontools` (Arch)")
@@ -27,6 +40,9 @@ NO_PERMISSION = "it needs root (or a user in the disk group with read access to 
 #: smartctl's exit status is a bit field (its man page, RETURN VALUES)
 _BAD_COMMAND_LINE, _OPEN_FAILED, _COMMAND_FAILED = 1, 2, 4
 _ATA_REALLOCATED, _ATA_PENDING = 5, 197
+#: Device types of RAID controllers (``-d megaraid,N``…): behind them, as for SCSI, smartctl
+#: reports a temperature of 0 when the drive reported none.
+_RAID_TYPES = ("megaraid", "cciss", "aacraid", "areca", "3ware", "hpt", "sssraid", "jmb39x")
 
 
 def locate() -> str | None:
@@ -40,15 +56,59 @@ def read(device: str) -> Health:
     if path is None:
         return Health(reason=f"smartctl is not installed: {INSTALL_HINT}.")
     try:
-        out = subprocess.run([path, "--json", "-H", "-A", device], capture_output=True,
-                             text=True, timeout=TIMEOUT_S, stdin=subprocess.DEVNULL)
-    except subprocess.TimeoutExpired:
-        return Health(reason=f"smartctl did not answer about {device} within {TIMEOUT_S:.0f} s.")
+        out, status, problem = _ask([path, "--json", "-H", "-A", device])
     except OSError as e:
         if e.errno in (1, 13):  # EPERM, EACCES: not even allowed to run it
             return Health(reason=f"smartctl could not be run: {NO_PERMISSION}.")
         return Health(reason=f"smartctl could not be run: {e.strerror or e}.")
-    return parse(out.stdout, out.returncode, device)
+    if problem == "timeout":
+        return Health(reason=f"smartctl did not answer about {device} within {TIMEOUT_S:.0f} s.")
+    if problem == "too long":
+        return Health(reason=f"smartctl's answer about {device} was longer than "
+                             f"{ANSWER_MAX >> 20} MiB, which is not smartctl's: it was not read.")
+    return parse(out.decode("utf-8", errors="replace"), status, device)
+
+
+def _ask(argv: list[str]) -> tuple[bytes, int, str]:
+    """Run smartctl: (its output, its exit status, "" or what went wrong: "timeout", "too
+    long"). It leads a process group of its own, and the whole group is ended when it hangs
+    or floods (a wrapper's children hold the pipe too); the group is ended before smartctl
+    is reaped, so its id cannot have been reused by then."""
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    assert proc.stdout is not None
+    deadline = time.monotonic() + TIMEOUT_S
+    chunks: list[bytes] = []
+    size, problem = 0, ""
+    with proc.stdout, selectors.DefaultSelector() as sel:
+        sel.register(proc.stdout, selectors.EVENT_READ)
+        while not problem:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                problem = "timeout"
+            elif sel.select(left):
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
+                if size > ANSWER_MAX:
+                    problem = "too long"
+        if not problem:
+            try:
+                proc.wait(max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                problem = "timeout"
+        if problem:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+            try:
+                proc.wait(5)
+            except subprocess.TimeoutExpired:  # stuck in the kernel: reaped when it returns
+                pass
+    return b"".join(chunks), proc.returncode or 0, problem
 
 
 def _obj(doc: Any, key: str) -> dict[str, Any]:
@@ -63,19 +123,57 @@ def _messages(doc: dict[str, Any]) -> list[str]:
     return [m["string"].strip() for m in found if isinstance(m, dict) and isinstance(m.get("string"), str)]
 
 
+def _count(value: Any) -> int | None:
+    """A counter's value, when it is one: a whole number, not negative."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
 def _version(doc: dict[str, Any]) -> str:
     v = _obj(doc, "smartctl").get("version")
-    return "smartctl " + ".".join(map(str, v)) if isinstance(v, list) and v else "smartctl"
+    if isinstance(v, list) and v and all(_count(x) is not None for x in v):
+        return "smartctl " + ".".join(map(str, v))
+    return "smartctl"
 
 
-def _attribute(doc: dict[str, Any], ident: int) -> int | None:
+def _attribute(doc: dict[str, Any], ident: int) -> Any:
     """An ATA attribute's raw value (the counts of 5 and 197 are the raw value itself)."""
     table = _obj(doc, "ata_smart_attributes").get("table")
     for row in table if isinstance(table, list) else []:
         if isinstance(row, dict) and row.get("id") == ident:
-            raw = _obj(row, "raw").get("value")
-            return raw if isinstance(raw, int) and not isinstance(raw, bool) else None
+            return _obj(row, "raw").get("value")
     return None
+
+
+def _zero_is_none(doc: dict[str, Any]) -> bool:
+    """Whether a temperature of 0 means "not reported": a SCSI drive's answer, or one from
+    behind a RAID controller."""
+    device = _obj(doc, "device")
+    kind = device.get("type")
+    return device.get("protocol") == "SCSI" or (
+        isinstance(kind, str) and any(raid in kind.lower() for raid in _RAID_TYPES))
+
+
+def _temperature(doc: dict[str, Any], nvme: dict[str, Any], device: str) -> tuple[float | None, str]:
+    """The drive's temperature, or None and why it was left out ("" when there was none)."""
+    for value in (_obj(doc, "temperature").get("current"), nvme.get("temperature")):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        if value == 0 and _zero_is_none(doc):
+            return None, (f"smartctl reported 0 °C for {device}, which a SCSI or RAID answer "
+                          f"gives when the drive reports no temperature: it was left out.")
+        celsius = plausible_c(value)
+        if celsius is None:
+            return None, implausible_text("smartctl", float(value), *TEMPERATURE_RANGE_C,
+                                          device=device) + "."
+        return celsius, ""
+    return None, ""
+
+
+def _int(digits: str) -> int | float:
+    """A number too long to be any of smartctl's is out of every range: infinite."""
+    if len(digits) <= DIGITS_MAX:
+        return int(digits)
+    return -math.inf if digits.startswith("-") else math.inf
 
 
 def _why_not(doc: dict[str, Any], status: int, device: str) -> str:
@@ -94,9 +192,9 @@ def _why_not(doc: dict[str, Any], status: int, device: str) -> str:
 def parse(text: str, status: int = 0, device: str = "the drive") -> Health:
     """smartctl's JSON (``--json``, any of -H -A -a -x) as a :class:`Health`. Never raises:
     output that is not smartctl's becomes a reason."""
-    try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, TypeError):
+    try:  # a number of 5,000 digits would raise: it reads as infinite
+        doc = json.loads(text, parse_int=_int)
+    except (ValueError, TypeError, RecursionError):
         doc = None
     if not isinstance(doc, dict) or not isinstance(doc.get("smartctl"), dict):
         return Health(reason=f"smartctl's answer about {device} was not its JSON "
@@ -104,26 +202,25 @@ def parse(text: str, status: int = 0, device: str = "the drive") -> Health:
     health = Health(source=_version(doc))
     if isinstance(_obj(doc, "smart_status").get("passed"), bool):
         health.passed = _obj(doc, "smart_status")["passed"]
-    current = _obj(doc, "temperature").get("current")
-    if isinstance(current, (int, float)) and not isinstance(current, bool):
-        health.temperature_c = float(current)
     nvme = _obj(doc, "nvme_smart_health_information_log")
-    if nvme:
-        for name, key in (("percentage_used", "percentage_used"),
-                          ("available_spare", "available_spare"),
-                          ("media_errors", "media_errors"),
-                          ("critical_warning", "critical_warning"),
-                          ("warning_temp_minutes", "warning_temp_time"),
-                          ("critical_temp_minutes", "critical_comp_time")):
-            value = nvme.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
-                setattr(health, name, value)
-        if health.temperature_c is None and isinstance(nvme.get("temperature"), int):
-            health.temperature_c = float(nvme["temperature"])
-    health.reallocated_sectors = _attribute(doc, _ATA_REALLOCATED)
-    health.pending_sectors = _attribute(doc, _ATA_PENDING)
+    health.temperature_c, dropped = _temperature(doc, nvme, device)
+    notes = [dropped] if dropped else []
+    for name, key, value in (
+            ("percentage_used", "percentage_used", nvme.get("percentage_used")),
+            ("available_spare", "available_spare", nvme.get("available_spare")),
+            ("media_errors", "media_errors", nvme.get("media_errors")),
+            ("critical_warning", "critical_warning", nvme.get("critical_warning")),
+            ("warning_temp_minutes", "warning_temp_time", nvme.get("warning_temp_time")),
+            ("critical_temp_minutes", "critical_comp_time", nvme.get("critical_comp_time")),
+            ("reallocated_sectors", "attribute 5", _attribute(doc, _ATA_REALLOCATED)),
+            ("pending_sectors", "attribute 197", _attribute(doc, _ATA_PENDING))):
+        setattr(health, name, _count(value))
+        if value is not None and _count(value) is None:
+            notes.append(f"smartctl's {key} for {device} was not a count (a whole number from "
+                         f"0): it was left out.")
     if not health.known:
-        health.reason = _why_not(doc, status, device)
+        notes.append(_why_not(doc, status, device))
     elif status & _COMMAND_FAILED and _messages(doc):
-        health.reason = f"smartctl: {'; '.join(_messages(doc))}"
+        notes.append(f"smartctl: {'; '.join(_messages(doc))}")
+    health.reason = " ".join(notes)
     return health

@@ -176,10 +176,31 @@ def test_job_error_of_damaged_output_is_zero_not_a_crash():
 
 
 def test_a_runaway_brace_does_not_grow_the_buffer_forever():
+    """More than BUFFER_MAX without a complete object is not fio talking: it is refused
+    (before, the buffer slid one character at a time, 100 % CPU for minutes)."""
     stream = parse.JsonStream()
-    stream.feed("{" + "x" * (parse.BUFFER_MAX + 10))
-    out = stream.feed('\n{"jobs": [{"read": {"io_bytes": 3}}]}')
-    assert len(out) == 1 and out[0]["jobs"][0]["read"]["io_bytes"] == 3
+    with pytest.raises(parse.FioOutputError, match="without a status object"):
+        for _ in range(parse.BUFFER_MAX // 1000 + 1):
+            stream.feed("{" + "x" * 998 + "\n")
+
+
+def test_a_line_longer_than_fio_writes_is_refused():
+    stream = parse.JsonStream()
+    stream.feed("x" * (parse.LINE_MAX - 1))
+    stream.feed("\n" + "y" * parse.LINE_MAX)  # a line of its own, at the limit: fio's still
+    with pytest.raises(parse.FioOutputError, match="without a line break"):
+        stream.feed("y")
+
+
+def test_kept_noise_is_bounded_in_lines_and_length():
+    stream = parse.JsonStream()
+    for n in range(parse.NOISE_LINES + 50):
+        stream.feed(f"warning {n}: " + "z" * 2000 + "\n")
+    out = stream.feed('{"jobs": []}\n')
+    assert out == [{"jobs": []}]
+    assert len(stream.noise) == parse.NOISE_LINES
+    assert stream.noise[-1].startswith(f"warning {parse.NOISE_LINES + 49}: ")
+    assert max(map(len, stream.noise)) <= parse.NOISE_LINE_CHARS + 1
 
 
 def test_absurd_nesting_is_skipped_not_a_recursion_error():

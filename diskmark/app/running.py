@@ -103,8 +103,11 @@ class Runs:
         self.post_message(RunStarted(settings))
         from diskmark.engine.device import block_device
 
-        if settings.mix is not None and block_device(Path(settings.target).expanduser()):
-            settings = replace(settings, mix=None)  # no consent here: a device runs reads only
+        if (settings.mix is not None or settings.nocow) and block_device(
+                Path(settings.target).expanduser()):
+            # no consent here: a device runs reads only; the saved NOCOW choice is for a
+            # directory on btrfs (the engine refuses it for a device, as --nocow)
+            settings = replace(settings, mix=None, nocow=False)
         try:
             session = await self.engine.run(settings, self._forward_engine_event)
         except asyncio.CancelledError:

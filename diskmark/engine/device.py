@@ -43,6 +43,7 @@ from diskmark.model import Mode, Op, format_size
 from diskmark.units import SIZE_MIN, SIZE_STEP
 
 BLKGETSIZE64 = 0x80081272
+BLKROGET = 0x125E
 CHECK_EVERY_S = 1.0  # as the workspace: how often the device is checked while fio runs
 #: A /dev path fio's option parser reads as one plain file name (no ``:``, ``;``, ``#``,
 #: spaces or ``..``).
@@ -122,9 +123,9 @@ def open_device(given: Path, st: os.stat_result, size: int, plan: Plan,
     starts when the run cannot or must not happen."""
     path = fio_path(given, st.st_rdev)
     consent = _consent(destroy, st.st_rdev, path)
-    plan, notes = _device_plan(plan, path, consent)
-    write = any(t.op is not Op.READ for t in plan.tests)
     sysdir = device_use.sys_dir(st.st_rdev)
+    plan, notes = _device_plan(plan, path, consent, read_only(path, sysdir))
+    write = any(t.op is not Op.READ for t in plan.tests)
     users = device_use.users(sysdir) if sysdir is not None else []
     if write and users:
         raise TargetError(
@@ -200,21 +201,49 @@ def _consent(destroy: str | None, rdev: int, path: Path) -> bool:
     return True
 
 
-def _device_plan(plan: Plan, path: Path, consent: bool) -> tuple[Plan, list[str]]:
+def read_only(path: Path, sysdir: Path | None) -> bool:
+    """Whether the kernel holds the device read-only (``losetup -r``, ``blockdev --setro``,
+    a write-protected card): its own flag or its disk's (``BLKROGET``), or sysfs's ``ro``.
+    fio opens such a device for writing all the same, and every write fails."""
+    if sysdir is not None and device_use.read_sys(sysdir / "ro") == "1":
+        return True
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return False  # opening it for the run says why, in its own words
+    try:
+        return struct.unpack("=i", fcntl.ioctl(fd, BLKROGET, b"\0" * 4))[0] != 0
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _device_plan(plan: Plan, path: Path, consent: bool, read_only: bool) -> tuple[Plan, list[str]]:
     """The tests that run on the device. Without consent: the read tests only when the user
     asked for reads and writes (the default), a refusal when they asked for writes as such
-    (--mode write, a mix, a profile of writes only)."""
+    (--mode write, a mix, a profile of writes only). On a read-only device, writes asked
+    for (with consent or as such) are refused for that reason, in one line."""
     reads = tuple(t for t in plan.tests if t.op is Op.READ)
-    if consent or len(reads) == len(plan.tests):
+    if len(reads) == len(plan.tests):
         return plan, []
     settings = plan.settings
-    if settings.mode is Mode.WRITE or settings.mix is not None or not reads:
+    explicit = settings.mode is Mode.WRITE or settings.mix is not None or not reads
+    if read_only and (consent or explicit):
+        raise TargetError(f"{path} is read-only (the kernel's read-only flag is set), so the "
+                          f"write tests cannot run on it; nothing was started: run the read "
+                          f"tests only (--mode read).")
+    if consent:
+        return plan, []
+    if explicit:
         raise TargetError(
             f"Write tests on {path} would destroy the data on it: on a device they write over "
             f"the device itself, not a test file.",
             f"To measure writes and lose everything on {path}, add --destroy-data {path} "
             f"(naming the same device); or run the read tests only (--mode read).")
-    note = (f"Write tests skipped: on a device they would destroy its data, so only the read "
+    note = (f"Write tests skipped: {path} is read-only (the kernel's read-only flag is set), so "
+            f"only the read tests ran." if read_only else
+            f"Write tests skipped: on a device they would destroy its data, so only the read "
             f"tests ran (diskmark run --destroy-data {path} runs them, destroying everything "
             f"on {path}).")
     tests = tuple(dataclasses.replace(t, index=i) for i, t in enumerate(reads))

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from diskmark import hwmon, smart, system
-from diskmark.drive_record import DriveRecord, Health
+from diskmark.drive_record import TEMPERATURE_RANGE_C, DriveRecord, Health, plausible_c
+from diskmark.drive_text import implausible_text
 from diskmark.model import Event, Phase, Progress, SessionResult
 
 SAMPLE_EVERY_S = 1.0
@@ -100,10 +101,18 @@ class DriveWatch:
     # --- while it runs ------------------------------------------------------------------
 
     async def _sample(self) -> None:
+        """One reading; one no drive can report (NVMe's 0 K, a garbled file) is left out,
+        and the first such says why."""
         assert self._sensor is not None
         value = await asyncio.to_thread(self._sensor.read)
-        if value is not None:
-            self.record.samples.append((round(time.monotonic() - self._t0, 1), value))
+        if value is None:
+            return
+        if plausible_c(value) is None:
+            if not self.record.temperature_reason:
+                self.record.temperature_reason = implausible_text(
+                    f"the sensor {self._sensor.name}", value, *TEMPERATURE_RANGE_C)
+            return
+        self.record.samples.append((round(time.monotonic() - self._t0, 1), value))
 
     async def _sample_every(self) -> None:
         """One reading a second; a slow read delays the next instead of piling up threads."""

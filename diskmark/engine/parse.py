@@ -22,7 +22,12 @@ from diskmark.model import Op, RunResult
 
 PERCENTILES = {"50": "50.000000", "90": "90.000000", "99": "99.000000",
                "99.9": "99.900000", "99.99": "99.990000"}
-BUFFER_MAX = 16 * 1024 * 1024  # one status object is a few KiB; more is not fio talking
+#: What fio may print between two status objects (one is a few KiB): more is not fio talking.
+BUFFER_MAX = 16 * 1024 * 1024
+#: fio pretty-prints its JSON, a key a line: its longest line holds a path or a job option.
+LINE_MAX = 1024 * 1024
+#: Non-JSON text kept to explain a failure: the last lines, each cut to a readable length.
+NOISE_LINES, NOISE_LINE_CHARS = 200, 500
 
 
 class FioOutputError(ValueError):
@@ -30,15 +35,31 @@ class FioOutputError(ValueError):
 
 
 class JsonStream:
-    """Incrementally split concatenated JSON objects (fio's status stream)."""
+    """Incrementally split concatenated JSON objects (fio's status stream).
+
+    A broken or hostile program in fio's place can print anything at any speed, so what
+    is held and what is parsed are bounded: a line longer than :data:`LINE_MAX`, or more
+    than :data:`BUFFER_MAX` without a complete object, raises :class:`FioOutputError`; an
+    object that is not complete yet is parsed again only when a ``}`` arrives (nothing
+    else can complete it), so a flood costs each byte once."""
 
     def __init__(self) -> None:
         self._buf = ""
         self._decoder = json.JSONDecoder()
         self.noise: list[str] = []  # non-JSON text fio wrote to stdout (warnings)
+        self._line = 0  # characters since the last line break
+        self._since_object = 0  # characters since the end of the last object
+        self._waiting = False  # the buffer starts with an object that is not complete yet
+        self._held: list[str] = []  # text after it, joined to it when a "}" comes
 
     def feed(self, text: str) -> list[dict[str, Any]]:
-        self._buf += text
+        self._bound(text)
+        if self._waiting and "}" not in text:
+            self._held.append(text)
+            return []
+        self._buf = "".join([self._buf, *self._held, text])
+        self._held.clear()
+        self._waiting = False
         out: list[dict[str, Any]] = []
         while True:
             start = self._buf.find("{")
@@ -57,18 +78,33 @@ class JsonStream:
                 self._buf = self._buf[cut + 1:] if cut > 0 else ""
                 continue
             except json.JSONDecodeError:
-                if len(self._buf) <= BUFFER_MAX:
-                    return out  # incomplete: wait for more
-                self._keep_noise(self._buf[:1])  # a stray '{' that never closes
-                self._buf = self._buf[1:]
-                continue
+                self._waiting = True  # incomplete: wait for more (bounded by _bound)
+                return out
             self._buf = self._buf[end:]
+            self._since_object = len(self._buf)
             if isinstance(obj, dict):
                 out.append(obj)
 
+    def _bound(self, text: str) -> None:
+        """Raise when ``text`` makes a line, or the text since the last object, too long
+        to be fio's."""
+        if not text:
+            return
+        lines = text.split("\n")
+        longest = max(self._line + len(lines[0]), max(map(len, lines[1:-1]), default=0))
+        self._line = len(lines[-1]) if len(lines) > 1 else self._line + len(lines[0])
+        if max(longest, self._line) > LINE_MAX:
+            raise FioOutputError(f"fio wrote more than {LINE_MAX >> 20} MiB without a line "
+                                 f"break, which is not fio's output")
+        self._since_object += len(text)
+        if self._since_object > BUFFER_MAX:
+            raise FioOutputError(f"fio wrote more than {BUFFER_MAX >> 20} MiB without a status "
+                                 f"object, which is not fio's output")
+
     def _keep_noise(self, text: str) -> None:
-        self.noise.extend(line for line in text.splitlines() if line.strip())
-        del self.noise[:-200]
+        self.noise.extend(line if len(line) <= NOISE_LINE_CHARS else line[:NOISE_LINE_CHARS] + "…"
+                          for line in text.splitlines() if line.strip())
+        del self.noise[:-NOISE_LINES]
 
 
 def _num(d: Any, key: str, where: str, default: float = 0) -> float:

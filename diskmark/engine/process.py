@@ -10,9 +10,10 @@ Facts this rests on (fio 3.33, found by fault injection):
 - The process is tied to diskmark's life with ``PR_SET_PDEATHSIG``: whatever ends diskmark
   (SIGKILL, a crash, the terminal closing) sends fio SIGKILL too.
 - fio prints a status object every second (``--status-interval=1``), also during start
-  delays, ramp time and the final fsync. A process that prints nothing for
+  delays, ramp time and the final fsync. A process that prints no status object for
   :data:`WATCHDOG_S` is stopped (``kill -STOP``, a hung device, a broken binary) and the
-  step fails, instead of waiting forever.
+  step fails, instead of waiting forever; other bytes are not reports, and a flood of them
+  fails the step at once (:class:`~diskmark.engine.parse.JsonStream`'s bounds).
 - On SIGINT fio prints one last JSON object and exits; one that ignores SIGINT gets SIGKILL
   after :data:`KILL_GRACE_S`.
 """
@@ -128,17 +129,28 @@ class FioProcess:
         stream = parse.JsonStream()
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         last: dict[str, Any] | None = None
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.watchdog  # a status object moves it, bytes do not
         try:
             while True:
                 try:
-                    chunk = await asyncio.wait_for(self.proc.stdout.read(65536), self.watchdog)
+                    chunk = await asyncio.wait_for(self.proc.stdout.read(65536),
+                                                   max(0.0, deadline - loop.time()))
                 except TimeoutError:
                     self._hung = True
                     self.kill()
                     break
                 if not chunk:
                     break
-                for obj in stream.feed(decoder.decode(chunk)):
+                try:
+                    objects = stream.feed(decoder.decode(chunk))
+                except parse.FioOutputError:
+                    if not self._interrupted:
+                        raise
+                    self.kill()  # asked to stop, it floods instead: a stop all the same
+                    break
+                for obj in objects:
+                    deadline = loop.time() + self.watchdog
                     last = obj
                     on_object(obj)
             returncode = await self._reap()
@@ -158,7 +170,11 @@ class FioProcess:
         return Outcome(returncode, last, stderr, stream.noise, self._hung, self._interrupted)
 
     async def _reap(self) -> int | None:
-        assert self.proc is not None
+        """The exit status, once fio is gone. asyncio reports an exit only when the pipes
+        have closed too, and a pipe left full (the reading stopped in a flood) never does:
+        what is left on stdout is read and dropped meanwhile."""
+        assert self.proc is not None and self.proc.stdout is not None
+        drain = asyncio.ensure_future(_discard(self.proc.stdout))
         try:  # stdout closed: fio is exiting (or was killed)
             return await asyncio.wait_for(self.proc.wait(), KILL_GRACE_S + REAP_S)
         except TimeoutError:
@@ -167,6 +183,13 @@ class FioProcess:
                 return await asyncio.wait_for(self.proc.wait(), REAP_S)
             except TimeoutError:
                 return None  # stuck in the kernel; nothing more a signal can do
+        finally:
+            drain.cancel()
+
+
+async def _discard(reader: asyncio.StreamReader) -> None:
+    while await reader.read(65536):
+        pass
 
 
 async def _read_capped(reader: asyncio.StreamReader) -> str:

@@ -57,6 +57,10 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
                           "Create the directory first or choose another target.")
     device = block_device(raw)
     if device is not None and plan is not None:
+        if nocow:
+            raise TargetError(f"--nocow is for a test directory on btrfs; {raw} is a block "
+                              f"device, measured itself, with no copy-on-write to turn off: "
+                              f"leave --nocow out.")
         workspace, plan, notes = open_device(raw, device, size, plan, destroy)
         return TargetCheck(workspace.path, None, workspace, "",
                            notes + _fs_notes("", direct, False), plan, device=True)
