@@ -7,7 +7,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import resource
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +19,8 @@ import pytest
 from diskmark import fleet_report
 from diskmark.engine import jobfile, parse
 from diskmark.engine.fleet import FleetResult, _host_entries, client_problem
-from diskmark.engine.hosts import DEFAULT_PORT, Host, HostError, hosts_from, parse_host, read_hosts_file
+from diskmark.engine.hosts import (DEFAULT_PORT, HOSTS_FILE_MAX_BYTES, Host, HostError, hosts_from,
+                                   parse_host, read_hosts_file)
 from diskmark.engine.plan import build_plan, run_args
 from diskmark.engine.process import Outcome
 from diskmark.model import MIB, Op, SessionResult, Settings, Status, SystemFacts, TestResult
@@ -109,6 +114,52 @@ def test_hosts_file_and_duplicates(tmp_path):
         hosts_from(["db1", "db1:8765"])
     with pytest.raises(HostError, match="cannot read"):
         read_hosts_file(str(tmp_path / "none"))
+
+
+def _cli(*args: str, timeout: float = 20) -> subprocess.CompletedProcess:
+    """``diskmark run`` in a child that cannot take more than 1 GiB of memory (a hosts file
+    read without a bound would otherwise take the machine's) nor hang the test."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    return subprocess.run([sys.executable, "-m", "diskmark", "run", *args], text=True,
+                          capture_output=True, timeout=timeout, preexec_fn=limit,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_a_fifo_as_hosts_file_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "hosts"
+    os.mkfifo(fifo)
+    try:
+        done = _cli("--hosts-file", str(fifo), "--target", "/mnt/x")
+    except subprocess.TimeoutExpired:
+        raise AssertionError("diskmark waited on the FIFO") from None
+    assert done.returncode == 2, done.stderr
+    assert f"cannot read the hosts file {fifo}: not a regular file (a FIFO)." in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_an_endless_device_as_hosts_file_is_refused(device, tmp_path):
+    link = tmp_path / "hosts"
+    link.symlink_to(device)  # a link to it, as a mistyped dotfile could be
+    for path in (device, str(link)):
+        done = _cli("--hosts-file", path, "--target", "/mnt/x")
+        assert done.returncode == 2, done.stderr[-2000:]
+        assert (f"cannot read the hosts file {path}: not a regular file (a character device)."
+                in done.stderr)
+
+
+def test_a_huge_hosts_file_is_refused_and_a_linked_one_read(tmp_path):
+    huge = tmp_path / "huge"
+    with open(huge, "wb") as f:
+        f.truncate(HOSTS_FILE_MAX_BYTES + 1)
+    with pytest.raises(HostError, match=f"cannot read the hosts file {huge}: larger than 1 MiB"):
+        read_hosts_file(str(huge))
+    real = tmp_path / "rack"
+    real.write_text("db1\n")
+    (tmp_path / "link").symlink_to(real)
+    assert read_hosts_file(str(tmp_path / "link")) == ["db1"]
 
 
 # --- what fio's client said -------------------------------------------------------------
