@@ -5,6 +5,8 @@ each namespace that no test file is left."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import signal
 import subprocess
 import sys
@@ -206,3 +208,40 @@ def test_per_host_baselines_and_the_gate_per_host(fio_servers):
     assert code == 3, err
     assert f"{a.host}: regression" in err and f"{b.host}: regression" in err
     assert a.files() == [] and b.files() == []
+
+
+def _start_sweep(env: dict[str, str]) -> str:
+    """A diskmark command that sweeps at its start; what it said."""
+    done = subprocess.run([sys.executable, "-m", "diskmark", "presets"], env=env, text=True,
+                          capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def test_a_fleet_killed_outright_leaves_nothing_here_after_the_next_start(fio_servers, tmp_path):
+    a, _ = fio_servers
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    proc = fleet("--host", a.host, "--target", str(TARGET), "--size", "16MiB", "--count", "1",
+                 "--measure", "3", "--interval", "0", env=env)
+    deadline = time.monotonic() + 60
+    while a.files() == [] and time.monotonic() < deadline:  # the probe, or the test file
+        time.sleep(0.1)
+    time.sleep(2)  # into the tests
+    jobs = list(tmp.iterdir())
+    assert len(jobs) == 1 and jobs[0].name.startswith("diskmark-fleet-"), jobs
+    assert "job files" not in _start_sweep(env)  # a live run's are left alone
+    assert jobs[0].is_dir() and proc.poll() is None
+    proc.kill()
+    proc.communicate()
+    assert jobs[0].is_dir()  # what kill -9 leaves on the controller, until the next start
+    left = a.files()  # and on the host: the test file, under the controller's address
+    assert len(left) == 1 and re.fullmatch(r"127\.0\.0\.1\.\.diskmark-fleet-[0-9a-f]{12}\.tmp",
+                                           left[0]), left
+    said = _start_sweep(env)
+    assert (f"Removed {jobs[0]}, the job files of a fleet run that was stopped abruptly; its "
+            f"test file may remain on {a.host} as {TARGET}/<this machine's address>."
+            f"{left[0].removeprefix('127.0.0.1.')}: remove it there.") in said, said
+    assert list(tmp.iterdir()) == []
+    assert "job files" not in _start_sweep(env)  # said once

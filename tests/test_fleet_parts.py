@@ -10,6 +10,7 @@ import json
 import os
 import resource
 import signal
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -160,6 +161,61 @@ def test_a_huge_hosts_file_is_refused_and_a_linked_one_read(tmp_path):
     real.write_text("db1\n")
     (tmp_path / "link").symlink_to(real)
     assert read_hosts_file(str(tmp_path / "link")) == ["db1"]
+
+
+# --- the job files' directory on this machine -------------------------------------------
+
+
+@pytest.fixture
+def tmpdir_env(tmp_path, monkeypatch):
+    import tempfile
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    yield tmp
+    tempfile.tempdir = None
+
+
+def test_a_live_fleets_job_files_stay_and_a_dead_ones_go_saying_where(tmpdir_env):
+    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.leftovers import sweep_register
+
+    live = JobsDir.create(["db1", "db2:9000"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    assert live.path.parent == tmpdir_env and stat.S_IMODE(live.path.stat().st_mode) == 0o700
+    (live.path / "tmpabcdefgh.fio").write_text("[job]\n")
+    assert sweep_register() == [] and live.path.is_dir()  # held by a running fleet
+    os.close(live._fd)  # its diskmark killed: the lock goes with it
+    found = sweep_register()
+    assert [f.describe() for f in found] == [
+        f"Removed {live.path}, the job files of a fleet run that was stopped abruptly; its "
+        f"test file may remain on db1, db2:9000 as /srv/data/<this machine's "
+        f"address>..diskmark-fleet-0123456789ab.tmp: remove it there."]
+    assert list(tmpdir_env.iterdir()) == [] and sweep_register() == []
+
+
+def test_a_dead_fleets_directory_holding_another_file_stays(tmpdir_env):
+    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.leftovers import sweep_register
+
+    dead = JobsDir.create(["db1"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    (dead.path / "notes.txt").write_text("mine\n")
+    os.close(dead._fd)
+    found = sweep_register()
+    assert len(found) == 1 and not found[0].removed
+    assert "it holds files diskmark did not make (notes.txt)" in found[0].describe()
+    assert (dead.path / "notes.txt").read_text() == "mine\n"
+
+
+def test_a_fleet_that_ends_leaves_no_register_entry(tmpdir_env, isolated_home):
+    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.workspace import register_dir
+
+    jobs = JobsDir.create(["db1"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    assert len(list(register_dir().glob("*.json"))) == 1
+    jobs.remove()
+    assert list(tmpdir_env.iterdir()) == [] and list(register_dir().glob("*.json")) == []
 
 
 # --- what fio's client said -------------------------------------------------------------

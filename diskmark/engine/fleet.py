@@ -17,7 +17,6 @@ guessed: a remote result says in its warnings that it is not available.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import signal
 import tempfile
 import time
@@ -31,6 +30,7 @@ from diskmark.engine import jobfile, parse
 from diskmark.engine.clock import now_iso
 from diskmark.engine.errors import FioFailed, NotStarted, TargetError, fio_failure
 from diskmark.engine.fio import Fio, locate
+from diskmark.engine.fleet_jobs import JobsDir
 from diskmark.engine.hosts import Host, unreachable
 from diskmark.engine.plan import Plan, PlannedTest, build_plan
 from diskmark.engine.process import FioProcess, Outcome
@@ -124,7 +124,9 @@ class Fleet:
             self._fio = await asyncio.to_thread(locate)
         plan = await asyncio.to_thread(self.plan, settings)
         filename = jobfile.fresh_file_name()
-        self._jobs_dir = Path(tempfile.mkdtemp(prefix="diskmark-fleet-"))
+        jobs = await asyncio.to_thread(JobsDir.create, [h.label for h in self.hosts], directory,
+                                       filename)
+        self._jobs_dir = jobs.path
         try:
             await self._preflight(directory, settings.direct, emit)
             result = FleetResult(self.hosts, one_at_a_time=self.one_at_a_time)
@@ -137,7 +139,7 @@ class Fleet:
                     *(self._session(h, plan, directory, filename, emit) for h in self.hosts)))
             return result
         finally:
-            shutil.rmtree(self._jobs_dir, ignore_errors=True)
+            jobs.remove()
             self._jobs_dir = None
 
     # --- before anything starts ---------------------------------------------------------
@@ -298,8 +300,10 @@ class Fleet:
         if stoppable and self._stopping:
             raise Stopped
         assert self._jobs_dir is not None
-        path = Path(tempfile.mkstemp(suffix=".fio", dir=self._jobs_dir)[1])
-        path.write_text(job, encoding="utf-8")
+        fd, name = tempfile.mkstemp(suffix=".fio", dir=self._jobs_dir)
+        path = Path(name)
+        with open(fd, "w", encoding="utf-8") as f:
+            f.write(job)
         proc = FioProcess([self.fio_path, host.client_arg(), "--output-format=json", str(path)],
                           watchdog=seconds + CLIENT_SLACK_S)
         if stoppable:
