@@ -20,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
-TARGET = Path("/mnt/diskmark-fleet-target")
+#: One path per test process: removing a mount point removes the mounts on it in every
+#: namespace, so test runs sharing a path (other worktrees at once) would unmount each other's.
+TARGET = Path(f"/mnt/diskmark-fleet-target-{os.getpid()}")
 
 
 @dataclass
