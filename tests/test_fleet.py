@@ -17,7 +17,7 @@ import pytest
 from diskmark.store import Store
 from conftest import TINY_ARGS
 from fleet_servers import (TARGET, fio_servers, free_port, other_fio_version,  # noqa: F401
-                           start)
+                           servers, start)
 
 pytestmark = pytest.mark.slow
 
@@ -87,7 +87,9 @@ def test_a_server_killed_mid_run_fails_that_host_and_keeps_the_other(fio_servers
     code, out, err = finish(proc)
     assert code == 1, err
     assert f"failed on 1 of 2 hosts: {b.host}" in err
-    assert "connection to fio's server" in err
+    # killed while a step ran, the connection is lost; between two steps, it is refused
+    assert (f"the connection to fio's server on {b.host} was lost" in err
+            or f"cannot connect to fio's server on {b.host}" in err), err
     doc = json.loads(out)
     first, second = doc["hosts"]
     assert first["status"] == "complete" and len(first["result"]["tests"]) == 8
@@ -225,10 +227,9 @@ def test_a_fleet_killed_outright_leaves_nothing_here_after_the_next_start(fio_se
     env = {**os.environ, "TMPDIR": str(tmp)}
     proc = fleet("--host", a.host, "--target", str(TARGET), "--size", "16MiB", "--count", "1",
                  "--measure", "3", "--interval", "0", env=env)
-    deadline = time.monotonic() + 60
-    while a.files() == [] and time.monotonic() < deadline:  # the probe, or the test file
-        time.sleep(0.1)
-    time.sleep(2)  # into the tests
+    for line in proc.stderr:  # a line per finished test: the test file is laid out
+        if line.startswith(f"{a.host}: "):
+            break
     jobs = list(tmp.iterdir())
     assert len(jobs) == 1 and jobs[0].name.startswith("diskmark-fleet-"), jobs
     assert "job files" not in _start_sweep(env)  # a live run's are left alone
@@ -245,3 +246,49 @@ def test_a_fleet_killed_outright_leaves_nothing_here_after_the_next_start(fio_se
             f"{left[0].removeprefix('127.0.0.1.')}: remove it there.") in said, said
     assert list(tmp.iterdir()) == []
     assert "job files" not in _start_sweep(env)  # said once
+
+
+# --- a target other users can write in --------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["0777", "1777"])
+def test_a_target_others_can_write_in_is_refused_whatever_is_stated(servers, mode):
+    start(1, servers)  # 0755
+    start(1, servers, mode=mode)
+    private, shared = servers
+    for stated in ([], ["--target-is-private"]):
+        code, out, err = finish(fleet("--host", private.host, "--host", shared.host,
+                                      "--target", str(TARGET), *TINY_ARGS, *stated))
+        assert code == 2, err
+        assert f"nothing was started; not usable: {shared.host}\n" in err, err
+        assert (f"{shared.host}: other users can write in {TARGET}: a file made there as user "
+                f"nobody (uid 65534) was accepted.") in err
+        assert "swap it for a symbolic link" in err and "mkdir -m 0755" in err
+        assert out == "" and private.files() == [] and shared.files() == []
+    assert Store().history() == []
+
+
+@pytest.mark.parametrize("mode", ["0755", "0700"])
+def test_a_private_target_still_runs(servers, mode):
+    start(1, servers, mode=mode)
+    host = servers[0]
+    code, out, err = finish(fleet("--host", host.host, "--target", str(TARGET), "--profile",
+                                  "demo", *TINY_ARGS))
+    assert code == 0, err
+    assert f"{host.host}: complete" in out
+    assert host.files() == []
+
+
+def test_a_server_not_run_as_root_needs_the_target_stated_private(servers):
+    start(1, servers, mode="0700", uid=4242)
+    host = servers[0]
+    args = ["--host", host.host, "--target", str(TARGET), "--profile", "demo", *TINY_ARGS]
+    code, out, err = finish(fleet(*args))
+    assert code == 2, err
+    assert (f"{host.host}: diskmark cannot check whether other users can write in {TARGET}: "
+            f"fio's server there cannot run a job as another user (it does not run as root)"
+            in err), err
+    assert "say so with --target-is-private" in err and out == ""
+    code, out, err = finish(fleet(*args, "--target-is-private"))
+    assert code == 0, err
+    assert f"{host.host}: complete" in out and host.files() == []

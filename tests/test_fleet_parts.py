@@ -20,6 +20,7 @@ import pytest
 from diskmark import fleet_report
 from diskmark.engine import jobfile, parse
 from diskmark.engine.fleet import FleetResult, _host_entries, client_problem
+from diskmark.engine.fleet_privacy import Access, access
 from diskmark.engine.hosts import (DEFAULT_PORT, HOSTS_FILE_MAX_BYTES, Host, HostError, hosts_from,
                                    parse_host, read_hosts_file)
 from diskmark.engine.plan import build_plan, run_args
@@ -79,6 +80,33 @@ def test_probe_and_cleanup_remove_their_file():
     assert "direct=1" in jobfile.probe_job("/mnt", "p", True).splitlines()
     clean = jobfile.cleanup_job("/mnt", "p").splitlines()
     assert "create_only=1" in clean and "unlink=1" in clean
+
+
+def test_the_others_probe_makes_its_file_as_nobody_after_changing_user():
+    lines = jobfile.others_probe_job("/mnt", "p").splitlines()
+    assert {"uid=65534", "gid=65534", "create_serialize=0", "unlink=1", "direct=0"} <= set(lines)
+    assert "thread" not in lines  # a thread's setuid would change the whole server's job process
+
+
+def _entry(error: int) -> dict:
+    return {"jobname": "diskmark-others", "port": DEFAULT_PORT, "error": error}
+
+
+@pytest.mark.parametrize("rc, error, noise, hung, found", [
+    (1, 13, ["<h> fio: pid=1, err=13/file:filesetup.c:174, func=open, error=Permission denied"],
+     False, Access.PRIVATE),
+    (0, 0, [], False, Access.OTHERS),
+    (1, 1, ["<h> fio: pid=1, err=1/file:backend.c:1675, func=setgid, error=Operation not "
+            "permitted"], False, Access.UNKNOWN),
+    (1, 22, ["<h> fio: pid=1, err=22/file:backend.c:1679, func=setuid, error=Invalid argument"],
+     False, Access.UNKNOWN),
+    (1, 1, [], False, Access.UNKNOWN),  # EPERM without its cause: not taken for a refusal
+    (1, 28, [], False, Access.FAILED),
+    (None, 0, [], True, Access.FAILED),
+])
+def test_what_the_others_probe_found(rc, error, noise, hung, found):
+    out = Outcome(rc, {"client_stats": [_entry(error)]}, "", noise, hung=hung)
+    assert access(out, [_entry(error)]) is found
 
 
 # --- hosts ------------------------------------------------------------------------------
