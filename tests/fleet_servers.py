@@ -20,7 +20,9 @@ from pathlib import Path
 
 import pytest
 
-TARGET = Path("/mnt/diskmark-fleet-target")
+#: One path per test process: removing a mount point removes the mounts on it in every
+#: namespace, so test runs sharing a path (other worktrees at once) would unmount each other's.
+TARGET = Path(f"/mnt/diskmark-fleet-target-{os.getpid()}")
 
 
 @dataclass
@@ -65,18 +67,25 @@ def _listening(port: int) -> bool:
 def why_not() -> str | None:
     if os.geteuid() != 0:
         return "fio servers in mount namespaces of their own need root (unshare -m, mount)"
-    missing = [tool for tool in ("unshare", "nsenter") if shutil.which(tool) is None]
+    missing = [tool for tool in ("unshare", "nsenter", "setpriv") if shutil.which(tool) is None]
     return f"{', '.join(missing)} not installed (util-linux)" if missing else None
 
 
-def start(n: int, servers: list[Server], fstype: str = "tmpfs") -> None:
-    """``n`` more servers; on ``ramfs`` (which refuses O_DIRECT) when asked."""
+def start(n: int, servers: list[Server], fstype: str = "tmpfs", mode: str = "0755",
+          uid: int | None = None) -> None:
+    """``n`` more servers; on ``ramfs`` (which refuses O_DIRECT) when asked. The target has
+    ``mode`` (a fresh tmpfs would be 1777, which diskmark refuses); with ``uid`` the server
+    runs as that user (no groups), who owns the target."""
     TARGET.mkdir(exist_ok=True)
-    options = "-o size=256m " if fstype == "tmpfs" else ""
+    options = f"mode={mode}" + (",size=256m" if fstype == "tmpfs" else "")
+    fio = "fio"
+    if uid is not None:
+        options += f",uid={uid},gid={uid}"
+        fio = f"setpriv --reuid={uid} --regid={uid} --clear-groups fio"
     for _ in range(n):
         port = free_port()
-        script = (f"mount -t {fstype} {options}diskmark-fleet {TARGET} && "
-                  f"exec fio --server=ip:127.0.0.1,{port}")
+        script = (f"mount -t {fstype} -o {options} diskmark-fleet {TARGET} && "
+                  f"exec {fio} --server=ip:127.0.0.1,{port}")
         proc = subprocess.Popen(["unshare", "-m", "--propagation", "private", "sh", "-c", script],
                                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.DEVNULL, start_new_session=True)
@@ -108,6 +117,19 @@ def fio_servers():
         yield servers
     finally:
         stop(servers)
+
+
+@pytest.fixture
+def servers():
+    """No server yet: each test starts the ones it needs, stopped whatever happens."""
+    reason = why_not()
+    if reason:
+        pytest.skip(reason)
+    started: list[Server] = []
+    try:
+        yield started
+    finally:
+        stop(started)
 
 
 def _crc16(data: bytes) -> int:

@@ -10,7 +10,7 @@ from conftest import tiny, wait_until
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.fleet import FleetScreen
 from diskmark.store import Store
-from fleet_servers import TARGET, fio_servers, free_port  # noqa: F401
+from fleet_servers import TARGET, fio_servers, free_port, servers, start  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
@@ -70,6 +70,22 @@ async def test_an_unreachable_port_is_named_and_nothing_runs(fio_servers):
         assert "nothing was started" in screen.error and dead in screen.error
         assert dead in str(screen.query_one("#fleet-status").render())
     assert a.files() == [] and Store().history() == []
+
+
+async def test_a_server_not_run_as_root_runs_once_the_target_is_ticked_private(servers):
+    start(1, servers, mode="0700", uid=4242)
+    host = servers[0].host
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_fleet(app, pilot, host)
+        await wait_until(pilot, lambda: not screen.running, 60, "the fleet to give up")
+        assert f"{host}: diskmark cannot check whether other users can write" in screen.error
+        assert 'tick "The target is private"' in screen.error
+        screen.query_one("#target-private", Checkbox).value = True
+        await pilot.click("#run")
+        await wait_until(pilot, lambda: not screen.running, 180, "the fleet to finish")
+        assert screen.error == "" and screen.statuses[host] == "complete", screen.error
+    assert servers[0].files() == [] and len(Store().history()) == 1
 
 
 async def test_a_bad_host_text_is_said_and_nothing_starts():

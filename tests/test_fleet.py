@@ -5,6 +5,8 @@ each namespace that no test file is left."""
 from __future__ import annotations
 
 import json
+import os
+import re
 import signal
 import subprocess
 import sys
@@ -15,7 +17,7 @@ import pytest
 from diskmark.store import Store
 from conftest import TINY_ARGS
 from fleet_servers import (TARGET, fio_servers, free_port, other_fio_version,  # noqa: F401
-                           start)
+                           servers, start)
 
 pytestmark = pytest.mark.slow
 
@@ -89,7 +91,9 @@ def test_a_server_killed_mid_run_fails_that_host_and_keeps_the_other(fio_servers
     code, out, err = finish(proc)
     assert code == 1, err
     assert f"failed on 1 of 2 hosts: {b.host}" in err
-    assert "connection to fio's server" in err
+    # killed while a step ran, the connection is lost; between two steps, it is refused
+    assert (f"the connection to fio's server on {b.host} was lost" in err
+            or f"cannot connect to fio's server on {b.host}" in err), err
     doc = json.loads(out)
     first, second = doc["hosts"]
     assert first["status"] == "complete" and len(first["result"]["tests"]) == 8
@@ -210,3 +214,85 @@ def test_per_host_baselines_and_the_gate_per_host(fio_servers):
     assert code == 3, err
     assert f"{a.host}: regression" in err and f"{b.host}: regression" in err
     assert a.files() == [] and b.files() == []
+
+
+def _start_sweep(env: dict[str, str]) -> str:
+    """A diskmark command that sweeps at its start; what it said."""
+    done = subprocess.run([sys.executable, "-m", "diskmark", "presets"], env=env, text=True,
+                          capture_output=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    return done.stderr
+
+
+def test_a_fleet_killed_outright_leaves_nothing_here_after_the_next_start(fio_servers, tmp_path):
+    a, _ = fio_servers
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = {**os.environ, "TMPDIR": str(tmp)}
+    proc = fleet("--host", a.host, "--target", str(TARGET), "--size", "16MiB", "--count", "1",
+                 "--measure", "3", "--interval", "0", env=env)
+    for line in proc.stderr:  # a line per finished test: the test file is laid out
+        if line.startswith(f"{a.host}: "):
+            break
+    jobs = list(tmp.iterdir())
+    assert len(jobs) == 1 and jobs[0].name.startswith("diskmark-fleet-"), jobs
+    assert "job files" not in _start_sweep(env)  # a live run's are left alone
+    assert jobs[0].is_dir() and proc.poll() is None
+    proc.kill()
+    proc.communicate()
+    assert jobs[0].is_dir()  # what kill -9 leaves on the controller, until the next start
+    left = a.files()  # and on the host: the test file, under the controller's address
+    assert len(left) == 1 and re.fullmatch(r"127\.0\.0\.1\.\.diskmark-fleet-[0-9a-f]{12}\.tmp",
+                                           left[0]), left
+    said = _start_sweep(env)
+    assert (f"Removed {jobs[0]}, the job files of a fleet run that was stopped abruptly; its "
+            f"test file may remain on {a.host} as {TARGET}/<this machine's address>."
+            f"{left[0].removeprefix('127.0.0.1.')}: remove it there.") in said, said
+    assert list(tmp.iterdir()) == []
+    assert "job files" not in _start_sweep(env)  # said once
+
+
+# --- a target other users can write in --------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["0777", "1777"])
+def test_a_target_others_can_write_in_is_refused_whatever_is_stated(servers, mode):
+    start(1, servers)  # 0755
+    start(1, servers, mode=mode)
+    private, shared = servers
+    for stated in ([], ["--target-is-private"]):
+        code, out, err = finish(fleet("--host", private.host, "--host", shared.host,
+                                      "--target", str(TARGET), *TINY_ARGS, *stated))
+        assert code == 2, err
+        assert f"nothing was started; not usable: {shared.host}\n" in err, err
+        assert (f"{shared.host}: other users can write in {TARGET}: a file made there as user "
+                f"nobody (uid 65534) was accepted.") in err
+        assert "swap it for a symbolic link" in err and "mkdir -m 0755" in err
+        assert out == "" and private.files() == [] and shared.files() == []
+    assert Store().history() == []
+
+
+@pytest.mark.parametrize("mode", ["0755", "0700"])
+def test_a_private_target_still_runs(servers, mode):
+    start(1, servers, mode=mode)
+    host = servers[0]
+    code, out, err = finish(fleet("--host", host.host, "--target", str(TARGET), "--profile",
+                                  "demo", *TINY_ARGS))
+    assert code == 0, err
+    assert f"{host.host}: complete" in out
+    assert host.files() == []
+
+
+def test_a_server_not_run_as_root_needs_the_target_stated_private(servers):
+    start(1, servers, mode="0700", uid=4242)
+    host = servers[0]
+    args = ["--host", host.host, "--target", str(TARGET), "--profile", "demo", *TINY_ARGS]
+    code, out, err = finish(fleet(*args))
+    assert code == 2, err
+    assert (f"{host.host}: diskmark cannot check whether other users can write in {TARGET}: "
+            f"fio's server there cannot run a job as another user (it does not run as root)"
+            in err), err
+    assert "say so with --target-is-private" in err and out == ""
+    code, out, err = finish(fleet(*args, "--target-is-private"))
+    assert code == 0, err
+    assert f"{host.host}: complete" in out and host.files() == []

@@ -7,7 +7,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
+import resource
 import signal
+import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,7 +20,9 @@ import pytest
 from diskmark import fleet_report
 from diskmark.engine import jobfile, parse
 from diskmark.engine.fleet import FleetResult, _host_entries, client_problem
-from diskmark.engine.hosts import DEFAULT_PORT, Host, HostError, hosts_from, parse_host, read_hosts_file
+from diskmark.engine.fleet_privacy import Access, access
+from diskmark.engine.hosts import (DEFAULT_PORT, HOSTS_FILE_MAX_BYTES, Host, HostError, hosts_from,
+                                   parse_host, read_hosts_file)
 from diskmark.engine.plan import build_plan, run_args
 from diskmark.engine.process import Outcome
 from diskmark.model import MIB, Op, SessionResult, Settings, Status, SystemFacts, TestResult
@@ -75,6 +82,33 @@ def test_probe_and_cleanup_remove_their_file():
     assert "create_only=1" in clean and "unlink=1" in clean
 
 
+def test_the_others_probe_makes_its_file_as_nobody_after_changing_user():
+    lines = jobfile.others_probe_job("/mnt", "p").splitlines()
+    assert {"uid=65534", "gid=65534", "create_serialize=0", "unlink=1", "direct=0"} <= set(lines)
+    assert "thread" not in lines  # a thread's setuid would change the whole server's job process
+
+
+def _entry(error: int) -> dict:
+    return {"jobname": "diskmark-others", "port": DEFAULT_PORT, "error": error}
+
+
+@pytest.mark.parametrize("rc, error, noise, hung, found", [
+    (1, 13, ["<h> fio: pid=1, err=13/file:filesetup.c:174, func=open, error=Permission denied"],
+     False, Access.PRIVATE),
+    (0, 0, [], False, Access.OTHERS),
+    (1, 1, ["<h> fio: pid=1, err=1/file:backend.c:1675, func=setgid, error=Operation not "
+            "permitted"], False, Access.UNKNOWN),
+    (1, 22, ["<h> fio: pid=1, err=22/file:backend.c:1679, func=setuid, error=Invalid argument"],
+     False, Access.UNKNOWN),
+    (1, 1, [], False, Access.UNKNOWN),  # EPERM without its cause: not taken for a refusal
+    (1, 28, [], False, Access.FAILED),
+    (None, 0, [], True, Access.FAILED),
+])
+def test_what_the_others_probe_found(rc, error, noise, hung, found):
+    out = Outcome(rc, {"client_stats": [_entry(error)]}, "", noise, hung=hung)
+    assert access(out, [_entry(error)]) is found
+
+
 # --- hosts ------------------------------------------------------------------------------
 
 
@@ -109,6 +143,107 @@ def test_hosts_file_and_duplicates(tmp_path):
         hosts_from(["db1", "db1:8765"])
     with pytest.raises(HostError, match="cannot read"):
         read_hosts_file(str(tmp_path / "none"))
+
+
+def _cli(*args: str, timeout: float = 20) -> subprocess.CompletedProcess:
+    """``diskmark run`` in a child that cannot take more than 1 GiB of memory (a hosts file
+    read without a bound would otherwise take the machine's) nor hang the test."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    return subprocess.run([sys.executable, "-m", "diskmark", "run", *args], text=True,
+                          capture_output=True, timeout=timeout, preexec_fn=limit,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_a_fifo_as_hosts_file_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "hosts"
+    os.mkfifo(fifo)
+    try:
+        done = _cli("--hosts-file", str(fifo), "--target", "/mnt/x")
+    except subprocess.TimeoutExpired:
+        raise AssertionError("diskmark waited on the FIFO") from None
+    assert done.returncode == 2, done.stderr
+    assert f"cannot read the hosts file {fifo}: not a regular file (a FIFO)." in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_an_endless_device_as_hosts_file_is_refused(device, tmp_path):
+    link = tmp_path / "hosts"
+    link.symlink_to(device)  # a link to it, as a mistyped dotfile could be
+    for path in (device, str(link)):
+        done = _cli("--hosts-file", path, "--target", "/mnt/x")
+        assert done.returncode == 2, done.stderr[-2000:]
+        assert (f"cannot read the hosts file {path}: not a regular file (a character device)."
+                in done.stderr)
+
+
+def test_a_huge_hosts_file_is_refused_and_a_linked_one_read(tmp_path):
+    huge = tmp_path / "huge"
+    with open(huge, "wb") as f:
+        f.truncate(HOSTS_FILE_MAX_BYTES + 1)
+    with pytest.raises(HostError, match=f"cannot read the hosts file {huge}: larger than 1 MiB"):
+        read_hosts_file(str(huge))
+    real = tmp_path / "rack"
+    real.write_text("db1\n")
+    (tmp_path / "link").symlink_to(real)
+    assert read_hosts_file(str(tmp_path / "link")) == ["db1"]
+
+
+# --- the job files' directory on this machine -------------------------------------------
+
+
+@pytest.fixture
+def tmpdir_env(tmp_path, monkeypatch):
+    import tempfile
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    yield tmp
+    tempfile.tempdir = None
+
+
+def test_a_live_fleets_job_files_stay_and_a_dead_ones_go_saying_where(tmpdir_env):
+    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.leftovers import sweep_register
+
+    live = JobsDir.create(["db1", "db2:9000"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    assert live.path.parent == tmpdir_env and stat.S_IMODE(live.path.stat().st_mode) == 0o700
+    (live.path / "tmpabcdefgh.fio").write_text("[job]\n")
+    assert sweep_register() == [] and live.path.is_dir()  # held by a running fleet
+    os.close(live._fd)  # its diskmark killed: the lock goes with it
+    found = sweep_register()
+    assert [f.describe() for f in found] == [
+        f"Removed {live.path}, the job files of a fleet run that was stopped abruptly; its "
+        f"test file may remain on db1, db2:9000 as /srv/data/<this machine's "
+        f"address>..diskmark-fleet-0123456789ab.tmp: remove it there."]
+    assert list(tmpdir_env.iterdir()) == [] and sweep_register() == []
+
+
+def test_a_dead_fleets_directory_holding_another_file_stays(tmpdir_env):
+    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.leftovers import sweep_register
+
+    dead = JobsDir.create(["db1"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    (dead.path / "notes.txt").write_text("mine\n")
+    os.close(dead._fd)
+    found = sweep_register()
+    assert len(found) == 1 and not found[0].removed
+    assert "it holds files diskmark did not make (notes.txt)" in found[0].describe()
+    assert (dead.path / "notes.txt").read_text() == "mine\n"
+
+
+def test_a_fleet_that_ends_leaves_no_register_entry(tmpdir_env, isolated_home):
+    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.workspace import register_dir
+
+    jobs = JobsDir.create(["db1"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    assert len(list(register_dir().glob("*.json"))) == 1
+    jobs.remove()
+    assert list(tmpdir_env.iterdir()) == [] and list(register_dir().glob("*.json")) == []
 
 
 # --- what fio's client said -------------------------------------------------------------

@@ -2,8 +2,8 @@
 fio's client/server mode, a session per host kept in the history under the host's name, the
 hosts side by side in the report.
 
-Exit codes as a local run: 2 when nothing was started (a host unreachable, a target missing,
-O_DIRECT refused, bad arguments), 1 when a host failed part-way (the others' results are
+Exit codes as a local run: 2 when nothing was started (a host unreachable, a target missing
+or writable by other users, O_DIRECT refused, bad arguments), 1 when a host failed part-way (the others' results are
 kept, reported and saved; the failed hosts are named), 3 when a host regressed against its
 baseline, 4 when a host's run could not be kept in the history, 130 when stopped.
 """
@@ -26,6 +26,8 @@ through fio's client/server mode: each host runs `fio --server` (same fio versio
 and needs neither Python nor diskmark; --target is the directory on every host. diskmark
 never starts servers and never sends a shell command, but fio's protocol has no
 authentication: bind the server to a private address and firewall its port (8765).
+A target that users other than the server's can write in is refused (they could swap the
+test file for a link): see --target-is-private.
 With --compare NAME each host is compared with baseline "NAME@HOST" when it exists, else
 with NAME; --save-baseline NAME saves each host as "NAME@HOST".
 """
@@ -41,6 +43,13 @@ def add_arguments(run: argparse.ArgumentParser) -> None:
     group.add_argument("--one-at-a-time", action="store_true",
                        help="measure the hosts one after another instead of all at once "
                             "(hosts sharing a storage system do not disturb each other)")
+    group.add_argument("--target-is-private", action="store_true",
+                       help="state that on every host only the user fio's server runs as can "
+                            "write in --target. diskmark checks it itself where the server "
+                            "runs as root (it tries to make a file there as user nobody) and "
+                            "refuses a target others can write in whatever you state; a "
+                            "server run as another user cannot make that check, so without "
+                            "this statement such a host is refused")
 
 
 def wanted(args: argparse.Namespace) -> bool:
@@ -96,7 +105,8 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     if isinstance(opened, int):
         return opened
     store, references = opened
-    fleet = Fleet(hosts, one_at_a_time=args.one_at_a_time)
+    fleet = Fleet(hosts, one_at_a_time=args.one_at_a_time,
+                  target_private=args.target_is_private)
     progress = FleetProgress(enabled=not args.quiet)
     try:
         result, interrupted = run_stoppable(lambda: fleet.run(settings, progress.on_event),

@@ -3,7 +3,8 @@
 job files rendered from the same plan as a local run (:mod:`diskmark.engine.jobfile`).
 
 A session per host: a probe before anything starts on any host (the server answers, the
-target exists, O_DIRECT is accepted), then the test file laid out, every test, and the file
+target exists, O_DIRECT is accepted, no other user can write in the target:
+:mod:`diskmark.engine.fleet_privacy`), then the test file laid out, every test, and the file
 removed by fio itself, whatever happened. Hosts run at once or one at a time; one host
 failing ends only its own session. Each host's figures come from the ``client_stats`` of
 fio's final JSON (fio 3.33 prints no status objects in client mode, so live progress is the
@@ -17,7 +18,6 @@ guessed: a remote result says in its warnings that it is not available.
 from __future__ import annotations
 
 import asyncio
-import shutil
 import signal
 import tempfile
 import time
@@ -27,10 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from diskmark import __version__
-from diskmark.engine import jobfile, parse
+from diskmark.engine import fleet_privacy, jobfile, parse
 from diskmark.engine.clock import now_iso
 from diskmark.engine.errors import FioFailed, NotStarted, TargetError, fio_failure
 from diskmark.engine.fio import Fio, locate
+from diskmark.engine.fleet_jobs import JobsDir
+from diskmark.engine.fleet_privacy import Access
 from diskmark.engine.hosts import Host, unreachable
 from diskmark.engine.plan import Plan, PlannedTest, build_plan
 from diskmark.engine.process import FioProcess, Outcome
@@ -89,11 +91,15 @@ class Fleet:
     """Runs one diskmark session on every host. :meth:`stop` stops every host's jobs."""
 
     def __init__(self, hosts: list[Host], fio: Fio | None = None,
-                 catalog: PresetCatalog | None = None, one_at_a_time: bool = False):
+                 catalog: PresetCatalog | None = None, one_at_a_time: bool = False,
+                 target_private: bool = False):
         self.hosts = hosts
         self._fio = fio
         self.catalog = catalog
         self.one_at_a_time = one_at_a_time
+        #: the user states that only the server's user can write in the target, for hosts
+        #: where that cannot be checked (:mod:`diskmark.engine.fleet_privacy`)
+        self.target_private = target_private
         self._stopping = False
         self._wake = asyncio.Event()
         self._procs: set[FioProcess] = set()
@@ -124,7 +130,9 @@ class Fleet:
             self._fio = await asyncio.to_thread(locate)
         plan = await asyncio.to_thread(self.plan, settings)
         filename = jobfile.fresh_file_name()
-        self._jobs_dir = Path(tempfile.mkdtemp(prefix="diskmark-fleet-"))
+        jobs = await asyncio.to_thread(JobsDir.create, [h.label for h in self.hosts], directory,
+                                       filename)
+        self._jobs_dir = jobs.path
         try:
             await self._preflight(directory, settings.direct, emit)
             result = FleetResult(self.hosts, one_at_a_time=self.one_at_a_time)
@@ -137,32 +145,46 @@ class Fleet:
                     *(self._session(h, plan, directory, filename, emit) for h in self.hosts)))
             return result
         finally:
-            shutil.rmtree(self._jobs_dir, ignore_errors=True)
+            jobs.remove()
             self._jobs_dir = None
 
     # --- before anything starts ---------------------------------------------------------
 
     async def _preflight(self, directory: str, direct: bool, emit: HostSink) -> None:
-        """Every host answers and can run the probe job, or nothing starts anywhere."""
+        """Every host answers, can run the probe job, and lets no other user write in the
+        target, or nothing starts anywhere."""
         async def check(host: Host) -> str | None:
             emit(host, Progress(Phase.CHECKING, f"{host.label}: checking fio's server"))
             why = await unreachable(host)
             if why:
                 return f"{host.label}: {why}"
-            name = jobfile.fresh_file_name()
             try:
-                await self._client(host, jobfile.probe_job(directory, name, direct),
-                                   PROBING, 0.0)
+                await self._client(host, jobfile.probe_job(directory, jobfile.fresh_file_name(),
+                                                           direct), PROBING, 0.0)
+                return await self._private(host, directory)
             except FioFailed as e:
                 return e.message
             except Stopped:
                 return None  # said by the sessions, each cancelled before it started
-            return None
 
         problems = [(h, why) for h, why in zip(self.hosts, await asyncio.gather(
             *(check(h) for h in self.hosts))) if why]
         if problems:
             raise FleetNotStarted(problems)
+
+    async def _private(self, host: Host, directory: str) -> str | None:
+        """Why ``directory`` on ``host`` is not private enough for the test file, or None."""
+        outcome = await self._run_client(
+            host, jobfile.others_probe_job(directory, jobfile.fresh_file_name()), PROBING, 0.0)
+        found = fleet_privacy.access(outcome, _host_entries(outcome.last, host))
+        if found is Access.OTHERS:
+            return fleet_privacy.others_can_write(host.label, directory)
+        if found is Access.UNKNOWN and not self.target_private:
+            return fleet_privacy.cannot_check(host.label, directory)
+        if found is Access.FAILED:
+            return (client_problem(host, PROBING, outcome)
+                    or f"{host.label}: fio's client ended unexpectedly while {PROBING}.")
+        return None
 
     # --- one host -----------------------------------------------------------------------
 
@@ -294,12 +316,26 @@ class Fleet:
     async def _client(self, host: Host, job: str, what: str, seconds: float,
                       tick: Callable[[], None] | None = None,
                       stoppable: bool = True) -> dict[str, Any]:
-        """Run one job file on ``host`` through fio's client; its final JSON object."""
+        """Run one job file on ``host`` through fio's client; its final JSON object, or
+        FioFailed saying what went wrong."""
+        outcome = await self._run_client(host, job, what, seconds, tick, stoppable)
+        problem = client_problem(host, what, outcome)
+        if problem:
+            raise FioFailed(problem)
+        assert outcome.last is not None
+        return outcome.last
+
+    async def _run_client(self, host: Host, job: str, what: str, seconds: float,
+                          tick: Callable[[], None] | None = None,
+                          stoppable: bool = True) -> Outcome:
+        """Run one job file on ``host`` through fio's client; how it ended."""
         if stoppable and self._stopping:
             raise Stopped
         assert self._jobs_dir is not None
-        path = Path(tempfile.mkstemp(suffix=".fio", dir=self._jobs_dir)[1])
-        path.write_text(job, encoding="utf-8")
+        fd, name = tempfile.mkstemp(suffix=".fio", dir=self._jobs_dir)
+        path = Path(name)
+        with open(fd, "w", encoding="utf-8") as f:
+            f.write(job)
         proc = FioProcess([self.fio_path, host.client_arg(), "--output-format=json", str(path)],
                           watchdog=seconds + CLIENT_SLACK_S)
         if stoppable:
@@ -320,11 +356,7 @@ class Fleet:
             path.unlink(missing_ok=True)
         if stoppable and self._stopping:
             raise Stopped
-        problem = client_problem(host, what, outcome)
-        if problem:
-            raise FioFailed(problem)
-        assert outcome.last is not None
-        return outcome.last
+        return outcome
 
     @property
     def fio_path(self) -> str:

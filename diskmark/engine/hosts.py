@@ -13,12 +13,13 @@ import os
 import socket
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from diskmark.engine.errors import TargetError
+from diskmark.regular_file import NotRegularFile, read_regular_file
 
 DEFAULT_PORT = 8765  # fio's own default for --server and --client
 CONNECT_TIMEOUT_S = 5.0
+HOSTS_FILE_MAX_BYTES = 1024 * 1024  # some 50,000 hosts
 _NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 
 
@@ -75,12 +76,17 @@ def parse_host(text: str) -> Host:
 
 
 def read_hosts_file(path: str) -> list[str]:
-    """The hosts written in ``path``: one a line; blank lines and ``#`` comments ignored."""
+    """The hosts written in ``path``: one a line; blank lines and ``#`` comments ignored.
+    Read as presets and settings are: a regular file only (a FIFO would wait for ever, a
+    link to /dev/zero fill the memory), at most :data:`HOSTS_FILE_MAX_BYTES`."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise HostError(f"cannot read the hosts file {path}: "
-                        f"{getattr(e, 'strerror', None) or e}.") from None
+        text = read_regular_file(path, HOSTS_FILE_MAX_BYTES).decode("utf-8")
+    except NotRegularFile as e:
+        raise HostError(f"cannot read the hosts file {path}: {e}.") from None
+    except UnicodeDecodeError:
+        raise HostError(f"cannot read the hosts file {path}: it is not UTF-8 text.") from None
+    except OSError as e:
+        raise HostError(f"cannot read the hosts file {path}: {e.strerror or e}.") from None
     return [line.split("#", 1)[0].strip() for line in text.splitlines()
             if line.split("#", 1)[0].strip()]
 

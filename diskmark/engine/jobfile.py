@@ -30,6 +30,7 @@ _BAD_VALUE = re.compile(r"[\n\r;#\x00]")
 _OUTPUT_OPTIONS = ("--output-format", "--status-interval")
 REMOTE_IOENGINE = "libaio"  # the remote kernel cannot be asked about io_uring beforehand
 PROBE_BYTES = 4096
+NOBODY = 65534  # the user and group "nobody" / "nogroup": another user than fio's server's
 
 
 class JobFileError(TargetError):
@@ -86,6 +87,18 @@ def probe_job(directory: str, filename: str, direct: bool) -> str:
                     f"filename={_value(filename)}", "rw=write", f"bs={PROBE_BYTES}",
                     f"size={PROBE_BYTES}", f"direct={1 if direct else 0}", "thread",
                     "unlink=1"]])
+
+
+def others_probe_job(directory: str, filename: str) -> str:
+    """A tiny job that tries to make a file in the target as user nobody (fio's ``uid`` and
+    ``gid``; the file is made after the job has changed its user only with
+    ``create_serialize=0``): whether another user can write there
+    (:mod:`diskmark.engine.fleet_privacy`). Buffered: O_DIRECT was the first probe's
+    question. It removes its file when it could make one."""
+    return render([["[diskmark-others]", f"directory={_value(directory)}",
+                    f"filename={_value(filename)}", "rw=write", f"bs={PROBE_BYTES}",
+                    f"size={PROBE_BYTES}", "direct=0", f"uid={NOBODY}", f"gid={NOBODY}",
+                    "create_serialize=0", "unlink=1"]])
 
 
 def prepare_job(settings: Settings, directory: str, filename: str) -> str:

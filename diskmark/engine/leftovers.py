@@ -4,7 +4,9 @@ A live session holds an exclusive ``flock`` on its directory, and fio, which inh
 descriptor, holds it too, so a directory nobody holds belongs to a diskmark that died. The
 register in the state directory (written by :mod:`diskmark.engine.workspace` just before each
 directory is made) finds it wherever it was; the target directory itself is searched before
-each run, for a diskmark whose state directory was elsewhere.
+each run, for a diskmark whose state directory was elsewhere. A fleet run's job-file
+directory (:mod:`diskmark.engine.fleet_jobs`) is registered and held the same way; its
+register entry names the hosts and the test file a killed fleet run leaves on each.
 """
 
 from __future__ import annotations
@@ -12,11 +14,14 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import stat
 import time
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
+from diskmark.engine.fleet_jobs import JOB_FILE_RE, KIND as FLEET_KIND, NAME_RE as FLEET_NAME_RE
 from diskmark.engine.workspace import (
     DIR_FLAGS,
     NAME_RE,
@@ -41,10 +46,22 @@ class Swept:
     removed: bool
     size: int = 0
     reason: str = ""
+    #: for a fleet run's job files: its hosts, and the test file it may have left on each
+    hosts: tuple[str, ...] = ()
+    remote_file: str = ""
 
     def describe(self) -> str:
         from diskmark.formatting import format_bytes as human_bytes
 
+        if self.hosts:
+            hosts = ", ".join(self.hosts)
+            if self.removed:
+                return (f"Removed {self.path}, the job files of a fleet run that was stopped "
+                        f"abruptly; its test file may remain on {hosts} as "
+                        f"{self.remote_file}: remove it there.")
+            return (f"The job files of a fleet run that was stopped abruptly stay at "
+                    f"{self.path}: {self.reason}; its test file may remain on {hosts} as "
+                    f"{self.remote_file}: remove it there.")
         if self.removed:
             what = f" and its {human_bytes(self.size)} test file" if self.size else ""
             return (f"Removed {self.path}{what}, left by a diskmark run that was stopped "
@@ -52,10 +69,11 @@ class Swept:
         return f"A test directory left by an earlier run stays at {self.path}: {self.reason}."
 
 
-def _reap(target: Path, target_fd: int, name: str) -> Swept | None:
+def _reap(target: Path, target_fd: int, name: str,
+          own: Callable[[str], object] = OWN_NAMES.__contains__) -> Swept | None:
     """Remove one abandoned test directory, or None when it is in use, gone, or not this
-    user's. Only names diskmark makes are unlinked. A directory being made is safe: its
-    maker checks, once it holds the lock, that the directory is still there."""
+    user's. Only names diskmark makes (``own``) are unlinked. A directory being made is
+    safe: its maker checks, once it holds the lock, that the directory is still there."""
     path = target / name
     try:
         fd = os.open(name, DIR_FLAGS, dir_fd=target_fd)
@@ -75,7 +93,7 @@ def _reap(target: Path, target_fd: int, name: str) -> Swept | None:
                                              "it yourself if none does")
         size, foreign = 0, []
         for entry in os.listdir(fd):
-            if entry not in OWN_NAMES:
+            if not own(entry):
                 foreign.append(entry)
                 continue
             try:
@@ -128,7 +146,8 @@ def sweep_register() -> list[Swept]:
             target = Path(os.fsdecode(entry["target"].encode("utf-8", "surrogateescape")))
             name, ident = entry["name"], (int(entry["target_dev"]), int(entry["target_ino"]))
             created = float(entry.get("created", 0))
-            if not NAME_RE.match(name) or int(entry.get("uid", -1)) != os.geteuid():
+            fleet = _fleet(entry)
+            if not (fleet or NAME_RE).match(name) or int(entry.get("uid", -1)) != os.geteuid():
                 raise ValueError(name)
         except FileNotFoundError:
             continue
@@ -155,7 +174,14 @@ def sweep_register() -> list[Swept]:
             if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
                 forget_record(record)  # something else has the name now: not ours to touch
                 continue
-            found = _reap(target, target_fd, name)
+            if fleet:
+                found = _reap(target, target_fd, name, JOB_FILE_RE.match)
+                if found:
+                    found = replace(found, size=0, hosts=tuple(entry["hosts"]),
+                                    remote_file=f"{entry['directory']}/<this machine's "
+                                                f"address>.{entry['file']}")
+            else:
+                found = _reap(target, target_fd, name)
             if found:
                 out.append(found)
                 if found.removed:
@@ -163,3 +189,16 @@ def sweep_register() -> list[Swept]:
         finally:
             os.close(target_fd)
     return out
+
+
+def _fleet(entry: dict) -> re.Pattern[str] | None:
+    """The name a fleet run's job-file directory has, when ``entry`` registers one (its
+    hosts, target and test file checked as text); None for a local run's test directory."""
+    if entry.get("kind") != FLEET_KIND:
+        return None
+    hosts, directory, file = entry["hosts"], entry["directory"], entry["file"]
+    if not (isinstance(hosts, list) and all(isinstance(h, str) and h.isprintable() for h in hosts)
+            and isinstance(directory, str) and directory.isprintable()
+            and isinstance(file, str) and file.isprintable()):
+        raise ValueError("not a fleet entry")
+    return FLEET_NAME_RE

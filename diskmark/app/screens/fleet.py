@@ -54,12 +54,19 @@ class FleetScreen(ModalScreen[None]):
         with Vertical(classes="details-box"):
             yield Label("Run on several hosts (fio --server)", classes="dialog-title")
             yield Static("Each host runs `fio --server` (the same fio version); the target "
-                         f"{self.app.settings.target} must exist on every host. The profile, "  # type: ignore[attr-defined]
-                         "size and times are the window's.", classes="dialog-hint", markup=False)
+                         f"{self.app.settings.target} must exist on every host, and only the "  # type: ignore[attr-defined]
+                         "server's user may write in it. The profile, size and times are the "
+                         "window's.", classes="dialog-hint", markup=False)
             yield Input(self.hosts_text, placeholder="host[:port], comma- or space-separated",
                         id="fleet-hosts")
             with Horizontal(classes="dialog-buttons"):
                 yield Checkbox("One at a time", id="one-at-a-time", compact=True)
+                yield Checkbox("The target is private", id="target-private", compact=True,
+                               tooltip="Only the user fio's server runs as can write in the "
+                                       "target on every host. diskmark checks it itself on "
+                                       "hosts whose server runs as root; a server run as "
+                                       "another user cannot be checked, so such a host is "
+                                       "refused unless this is ticked.")
                 yield Select([("All hosts side by side", ALL)], value=ALL, allow_blank=False,
                              compact=True, id="fleet-show")
             yield Static("", id="fleet-status", markup=False)
@@ -93,7 +100,8 @@ class FleetScreen(ModalScreen[None]):
                 raise ValueError("give at least one host (host[:port]).")
             check_remote_target(settings.target)
             fleet = Fleet(hosts, catalog=app.catalog,
-                          one_at_a_time=self.query_one("#one-at-a-time", Checkbox).value)
+                          one_at_a_time=self.query_one("#one-at-a-time", Checkbox).value,
+                          target_private=self.query_one("#target-private", Checkbox).value)
             plan = fleet.plan(settings)
         except (DiskmarkError, ValueError) as e:
             self._fail(str(e))

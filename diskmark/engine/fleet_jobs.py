@@ -1,0 +1,123 @@
+"""Where a fleet run keeps its fio job files on this machine, so that a run that is killed
+leaves nothing here after the next start.
+
+fio's client reads each job file from a private directory (mode 0700) in the temporary
+directory. As a local run's test directory (:mod:`diskmark.engine.workspace`), it is noted in
+the register before it is made and held with an exclusive ``flock`` while the run lives (fio's
+clients do not inherit the descriptor: a client reads its job file once, at its start), so
+:mod:`diskmark.engine.leftovers` can tell one whose diskmark died (``kill -9``, a power cut)
+and remove it at the next start. The register entry also names the hosts, their target and
+the test file, which a killed run leaves on every host: the sweep says where.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import secrets
+import shutil
+import stat
+import tempfile
+import time
+from pathlib import Path
+
+from diskmark.atomic import write_atomic
+from diskmark.engine.errors import TargetError
+from diskmark.engine.workspace import DIR_FLAGS, forget_record, register_dir, same_file
+
+PREFIX = "diskmark-fleet-"
+NAME_RE = re.compile(r"^diskmark-fleet-[0-9a-f]{12}$")
+#: What :func:`tempfile.mkstemp` names a job file (``tmp`` and 8 characters, ``.fio``).
+JOB_FILE_RE = re.compile(r"^tmp[a-z0-9_]{8}\.fio$")
+KIND = "fleet"
+
+
+class JobsDir:
+    """The run's job-file directory: made, locked and registered by :meth:`create`, removed
+    (with its register entry) by :meth:`remove`."""
+
+    def __init__(self, path: Path, fd: int, record: Path | None):
+        self.path = path
+        self._fd = fd
+        self._record = record
+
+    @classmethod
+    def create(cls, hosts: list[str], directory: str, filename: str) -> JobsDir:
+        """Raises TargetError when no directory can be made in the temporary directory."""
+        tmp = Path(tempfile.gettempdir())
+        try:
+            tmp_fd = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as e:
+            raise TargetError(f"Cannot use the temporary directory {tmp} for fio's job files: "
+                              f"{e.strerror}.") from None
+        try:
+            st_tmp = os.fstat(tmp_fd)
+            for _ in range(100):
+                name = f"{PREFIX}{secrets.token_hex(6)}"
+                record = _register(tmp, name, st_tmp, hosts, directory, filename)
+                try:
+                    os.mkdir(name, 0o700, dir_fd=tmp_fd)
+                except FileExistsError:
+                    forget_record(record)
+                    continue
+                except OSError as e:
+                    forget_record(record)
+                    raise TargetError(f"Cannot make a directory for fio's job files in {tmp}: "
+                                      f"{e.strerror}.") from None
+                fd = _locked(tmp_fd, name)
+                if fd is None:  # replaced, or taken by a sweep before the lock: anew
+                    forget_record(record)
+                    continue
+                return cls(tmp / name, fd, record)
+        finally:
+            os.close(tmp_fd)
+        raise TargetError(f"Could not make a unique directory for fio's job files in {tmp}.")
+
+    def remove(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+        if not self.path.exists():
+            forget_record(self._record)  # else the next start tries again
+        os.close(self._fd)  # releases the lock
+
+
+def _locked(tmp_fd: int, name: str) -> int | None:
+    """A locked descriptor of the directory just made, or None when it is not ours any more
+    (another program put something in its place, or a sweep took it before the lock)."""
+    try:
+        fd = os.open(name, DIR_FLAGS, dir_fd=tmp_fd)
+    except OSError:
+        return None
+    st = os.fstat(fd)
+    try:
+        if st.st_uid != os.geteuid() or not stat.S_ISDIR(st.st_mode):
+            raise OSError
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise OSError from None  # a sweep holds it, and removes it
+        except OSError:
+            pass  # no locks in this temporary directory: sweeps then leave it alone
+        if not same_file(os.lstat(name, dir_fd=tmp_fd), (st.st_dev, st.st_ino)):
+            raise OSError
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _register(tmp: Path, name: str, st_tmp: os.stat_result, hosts: list[str], directory: str,
+              filename: str) -> Path | None:
+    """Note the directory before it exists, with what the run leaves on its hosts if it is
+    killed. A register that cannot be written only loses that convenience."""
+    record = register_dir() / f"{name}.json"
+    entry = {"kind": KIND, "target": os.fsencode(tmp).decode("utf-8", "surrogateescape"),
+             "name": name, "target_dev": st_tmp.st_dev, "target_ino": st_tmp.st_ino,
+             "uid": os.geteuid(), "pid": os.getpid(), "created": time.time(),
+             "hosts": hosts, "directory": directory, "file": filename}
+    try:
+        write_atomic(record, json.dumps(entry, ensure_ascii=True), exclusive=True)
+    except (OSError, UnicodeError):
+        return None
+    return record
