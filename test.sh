@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install what is missing (fio, the mkfs tools for the filesystem tests, Chromium for the
+# Install what is missing (fio, the mkfs tools for the filesystem tests, smartctl, Chromium for the
 # shared-page tests, the Python packages with the test extras), check the layers
 # (lint-imports) and the code (ruff), then run the whole test suite. Arguments go to pytest.
 # A broken layer or a lint finding fails the command too, after the tests have run, so one
@@ -8,7 +8,7 @@
 source "$(dirname "$0")/scripts/bootstrap.sh"
 ensure_fio
 if [ "$(id -u)" -eq 0 ]; then
-  for tool in mkfs.xfs:xfsprogs mkfs.btrfs:btrfs-progs mkfs.ext4:e2fsprogs; do
+  for tool in mkfs.xfs:xfsprogs mkfs.btrfs:btrfs-progs mkfs.ext4:e2fsprogs smartctl:smartmontools; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || install_packages "${tool#*:}" || true
   done
   if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
