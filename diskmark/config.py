@@ -36,7 +36,9 @@ CONFIG_MAX_BYTES = 1024 * 1024  # a settings file is under a kilobyte
 KEYMAP_MAX = 200  # bindings a keymap may name; diskmark has a few dozen
 
 _THEME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_. +-]{0,63}$")
-_KEYS_RE = re.compile(r"^[A-Za-z0-9_+,-]{1,100}$")
+#: Any printable text: a key that is not one (a typo, "?" for question_mark) is the
+#: keymap's to name and to ignore (diskmark.keymap), not a reason to set the file aside.
+_KEYS_RE = re.compile(r"^[^\x00-\x1f\x7f]{0,100}$")
 
 
 def _is_keymap(value: dict[str, Any]) -> bool:

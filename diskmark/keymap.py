@@ -64,8 +64,24 @@ IDS: tuple[str, ...] = tuple(BY_ID)
 PALETTE_KEY = "ctrl+p"
 RESERVED: dict[str, str] = {PALETTE_KEY: "the command palette"}
 
-#: Textual's names of the one-character keys a keymap may hold (a comma cannot be a key).
-_CHARACTER_NAMES = {"-": "minus", "+": "plus", "_": "underscore", "?": "question_mark"}
+#: Textual's names of the punctuation keys: a keymap may give the character or its name
+#: (a comma separates keys, so the comma key is only ever "comma").
+_CHARACTER_NAMES = {
+    "!": "exclamation_mark", '"': "quotation_mark", "#": "number_sign", "$": "dollar_sign",
+    "%": "percent_sign", "&": "ampersand", "'": "apostrophe", "(": "left_parenthesis",
+    ")": "right_parenthesis", "*": "asterisk", "+": "plus", "-": "minus", ".": "full_stop",
+    "/": "slash", ":": "colon", ";": "semicolon", "<": "less_than_sign", "=": "equals_sign",
+    ">": "greater_than_sign", "?": "question_mark", "@": "at", "[": "left_square_bracket",
+    "\\": "backslash", "]": "right_square_bracket", "^": "circumflex_accent",
+    "_": "underscore", "`": "grave_accent", "{": "left_curly_bracket", "|": "vertical_line",
+    "}": "right_curly_bracket", "~": "tilde"}
+#: The keys a terminal sends that have names (Textual's), beside letters, digits and the
+#: punctuation above; a keymap's key must end in one of them, after its modifiers.
+NAMED_KEYS = frozenset({
+    "escape", "enter", "tab", "space", "backspace", "delete", "insert", "home", "end",
+    "pageup", "pagedown", "up", "down", "left", "right", "comma",
+    *(f"f{n}" for n in range(1, 25)), *_CHARACTER_NAMES.values()})
+MODIFIERS = ("ctrl", "shift", "alt", "meta", "super", "hyper")
 #: How a key reads on screen, where Textual's name for it is not what is printed on the key.
 _SPELLED = {"escape": "Esc", "question_mark": "?", "minus": "-", "plus": "+",
             "underscore": "_", **{f"f{n}": f"F{n}" for n in range(1, 25)}}
@@ -81,6 +97,24 @@ def split_keys(keys: str) -> tuple[str, ...]:
         if key and key not in out:
             out.append(key)
     return tuple(out)
+
+
+def is_key(key: str) -> bool:
+    """Whether a terminal can send ``key`` as Textual names it: modifiers joined by ``+``,
+    then a letter, a digit or a named key (``ctrl+s``, ``F5`` is not one: ``f5``)."""
+    *mods, last = key.split("+")
+    if any(m not in MODIFIERS for m in mods) or len(set(mods)) != len(mods):
+        return False
+    return last in NAMED_KEYS or (len(last) == 1 and last in string.ascii_letters + string.digits)
+
+
+def _nearest_key(key: str) -> str | None:
+    *mods, last = key.split("+")
+    if mods and any(m not in MODIFIERS for m in mods):
+        return None
+    names = sorted(NAMED_KEYS) + [c.lower() for c in string.ascii_letters[:26]]
+    close = difflib.get_close_matches(last.lower(), names, n=1, cutoff=0.6)
+    return "+".join([*mods, close[0]]) if close else None
 
 
 def spell(key: str) -> str:
@@ -142,8 +176,14 @@ def resolve(keymap: Mapping[str, str] | None, where: str = "the settings file") 
     there are. ``where`` names the settings file in the sentences."""
     keymap = dict(keymap or {})
     wanted: dict[str, tuple[str, ...]] = {}
+    problems: list[str] = []
     for k in KEYS:
         given = split_keys(keymap[k.id]) if k.id in keymap else ()
+        bad = [key for key in given if not is_key(key)]
+        if bad:
+            given = tuple(key for key in given if is_key(key))
+            problems += [_not_a_key(where, k.id, key, given) for key in bad]
+            keymap[k.id] = ",".join(given)
         wanted[k.id] = given or split_keys(k.keys)
     mapped = [i for i in keymap if i in BY_ID and split_keys(keymap[i])]
     # who claims each key, the keymap's entries (in the file's order) before the defaults
@@ -160,12 +200,13 @@ def resolve(keymap: Mapping[str, str] | None, where: str = "the settings file") 
             clashes.append((key, winner, loser))
     keys = {i: tuple(k for k in wanted[i] if k not in lost[i]) for i in BY_ID}
     taken = set(claims) | set(RESERVED)
-    problems = [_clash(where, key, winner, loser, keys[loser], mapped, taken)
-                for key, winner, loser in clashes]
+    problems += [_clash(where, key, winner, loser, keys[loser], mapped, taken)
+                 for key, winner, loser in clashes]
     unknown = [i for i in keymap if i not in BY_ID]
     if unknown:
         problems.append(_unknown(where, unknown))
-    empty = [i for i in keymap if i in BY_ID and not split_keys(keymap[i])]
+    empty = [i for i in keymap if i in BY_ID and not split_keys(keymap[i])
+             and not any(p.startswith(f"In {where}, the keymap gives {i} ") for p in problems)]
     problems += [f"In {where}, the keymap gives {i} no key, so {i} keeps its own "
                  f"({', '.join(DEFAULT.spelled(i))})." for i in empty]
     remapped = frozenset(i for i in BY_ID if keys[i] != DEFAULT.keys[i])
@@ -189,6 +230,19 @@ def _clash(where: str, key: str, winner: str | None, loser: str, left: tuple[str
             f"{winner} wins, as the keymap gives {k} to it, and {_left(loser, left)}. To fix "
             f"it, give {loser} a key of its own in the keymap, such as \"{loser}\": "
             f"\"{suggestion}\", or take {k} out of {winner}'s keys.")
+
+
+def _not_a_key(where: str, binding_id: str, key: str, kept: tuple[str, ...]) -> str:
+    """A key no terminal sends (a typo such as "esacpe"): ignored, with the nearest name."""
+    guess = _nearest_key(key)
+    keeps = (f"it keeps {', '.join(spell(k) for k in kept)}" if kept else
+             f"it keeps its own ({', '.join(DEFAULT.spelled(binding_id))})")
+    if guess:
+        return (f"In {where}, the keymap gives {binding_id} the key “{key}”, which is not a key "
+                f"a terminal sends, so it is ignored and {keeps}. Did you mean “{guess}”?")
+    return (f"In {where}, the keymap gives {binding_id} the key “{key}”, which is not a key a "
+            f"terminal sends, so it is ignored and {keeps}. Keys are letters, digits and names "
+            f"such as escape, enter, space, f5 or question_mark, after modifiers such as ctrl+.")
 
 
 def _unknown(where: str, unknown: list[str]) -> str:

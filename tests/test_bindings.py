@@ -14,6 +14,7 @@ from rich.console import Console
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.help import KEYS, spelled
 from diskmark.config import parse_config
+from diskmark.keymap import resolve
 from diskmark.model import MIB, Settings
 
 README = Path(__file__).resolve().parent.parent / "README.md"
@@ -67,8 +68,12 @@ def test_the_readme_table_names_every_binding_id_with_its_keys():
 def test_a_keymap_in_the_settings_file_is_read_and_checked():
     cfg, problems = parse_config({"schema": "diskmark.config/1", "keymap": {"run_all": "r,f5"}})
     assert problems == [] and cfg.keymap == {"run_all": "r,f5"}
-    cfg, problems = parse_config({"schema": "diskmark.config/1", "keymap": {"run_all": "r; rm"}})
+    cfg, problems = parse_config({"schema": "diskmark.config/1", "keymap": {"run_all": 5}})
     assert cfg.keymap is None and problems and "keymap" in problems[0]
+    # a key that is no key is the keymap's to name and ignore, not a damaged file
+    cfg, problems = parse_config({"schema": "diskmark.config/1", "keymap": {"run_all": "r; rm"}})
+    assert problems == [] and cfg.keymap == {"run_all": "r; rm"}
+    assert resolve(cfg.keymap).keys["run_all"] == ("a",)
 
 
 @pytest.fixture

@@ -113,7 +113,7 @@ def test_diskmark_keys_without_a_keymap_lists_the_defaults(isolated_home, capsys
 
 
 def test_diskmark_keys_reports_a_damaged_settings_file_and_leaves_it(isolated_home, capsys):
-    path = settings_file(isolated_home, {"keymap": {"run_all": "r; rm -rf"}})
+    path = settings_file(isolated_home, {"keymap": {"run_all": ["r"]}})
     assert main(["keys"]) == 1
     _out, err = capsys.readouterr()
     assert f"the settings file {path} has problems" in err and "keymap" in err
@@ -130,3 +130,38 @@ def test_diskmark_keys_does_not_load_textual(isolated_home, data):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=60)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_key_no_terminal_sends_is_named_with_the_nearest_and_ignored():
+    km = resolve({"stop": "esacpe", "help": "?,F5", "run_all": "ctrl+shift+r,foo+x"}, "S")
+    assert km.keys["stop"] == ("escape",)  # the typo ignored: stop keeps its own key
+    assert km.keys["help"] == ("question_mark",)  # "?" is the question mark; F5 is not a key
+    assert km.keys["run_all"] == ("ctrl+shift+r",)
+    said = " ".join(km.problems)
+    assert "gives stop the key “esacpe”, which is not a key a terminal sends" in said
+    assert "Did you mean “escape”?" in said and "Did you mean “f5”?" in said
+    assert "“foo+x”" in said and "names such as escape" in said
+
+
+def test_a_key_the_keymap_cannot_use_does_not_set_the_settings_file_aside(isolated_home):
+    from diskmark.config import load_config
+
+    path = isolated_home / "config" / "settings.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"schema": "diskmark.config/1",
+                                "keymap": {"help": "?", "stop": "esacpe"}}))
+    cfg, notice = load_config()
+    assert notice is None and cfg.keymap == {"help": "?", "stop": "esacpe"}
+    assert path.exists() and list(path.parent.glob("*.damaged-*")) == []
+
+
+def test_every_key_textual_names_is_a_key_here():
+    from textual.keys import Keys, _character_to_key
+
+    from diskmark.keymap import _CHARACTER_NAMES, is_key
+
+    for key in Keys:
+        if not key.value.startswith("<") and key.value not in ("ctrl-at", "ctrl+@", "return"):
+            assert is_key(key.value), key.value
+    for char, name in _CHARACTER_NAMES.items():
+        assert _character_to_key(char) == name
