@@ -20,6 +20,7 @@ import selectors
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from typing import Any
 
@@ -27,6 +28,8 @@ from diskmark.drive_record import TEMPERATURE_RANGE_C, Health, plausible_c
 from diskmark.drive_text import implausible_text
 
 TIMEOUT_S = 20.0
+#: How often a wait for smartctl looks whether the run is being stopped.
+STOP_POLL_S = 0.1
 #: The longest answer read: ``smartctl --json -x`` of a drive is some 100 KiB.
 ANSWER_MAX = 4 * 1024 * 1024
 #: The most digits a number in the answer may have: smartctl's widest counters are 128-bit
@@ -50,30 +53,34 @@ def locate() -> str | None:
     return shutil.which(os.environ.get("DISKMARK_SMARTCTL") or "smartctl")
 
 
-def read(device: str) -> Health:
-    """Ask smartctl about ``device`` ("/dev/nvme0n1"). Never raises."""
+def read(device: str, stop: threading.Event | None = None) -> Health:
+    """Ask smartctl about ``device`` ("/dev/nvme0n1"). Never raises. Setting ``stop`` ends
+    smartctl at once: a run being stopped must not wait out a hung smartctl's timeout."""
     path = locate()
     if path is None:
         return Health(reason=f"smartctl is not installed: {INSTALL_HINT}.")
     try:
-        out, status, problem = _ask([path, "--json", "-H", "-A", device])
+        out, status, problem = _ask([path, "--json", "-H", "-A", device], stop)
     except OSError as e:
         if e.errno in (1, 13):  # EPERM, EACCES: not even allowed to run it
             return Health(reason=f"smartctl could not be run: {NO_PERMISSION}.")
         return Health(reason=f"smartctl could not be run: {e.strerror or e}.")
     if problem == "timeout":
         return Health(reason=f"smartctl did not answer about {device} within {TIMEOUT_S:.0f} s.")
+    if problem == "stopped":
+        return Health(reason=f"smartctl was stopped with the run before it answered about {device}.")
     if problem == "too long":
         return Health(reason=f"smartctl's answer about {device} was longer than "
                              f"{ANSWER_MAX >> 20} MiB, which is not smartctl's: it was not read.")
     return parse(out.decode("utf-8", errors="replace"), status, device)
 
 
-def _ask(argv: list[str]) -> tuple[bytes, int, str]:
+def _ask(argv: list[str], stop: threading.Event | None = None) -> tuple[bytes, int, str]:
     """Run smartctl: (its output, its exit status, "" or what went wrong: "timeout", "too
-    long"). It leads a process group of its own, and the whole group is ended when it hangs
-    or floods (a wrapper's children hold the pipe too); the group is ended before smartctl
-    is reaped, so its id cannot have been reused by then."""
+    long", "stopped": ``stop`` was set, looked at every :data:`STOP_POLL_S`). It leads a
+    process group of its own, and the whole group is ended when it hangs or floods (a
+    wrapper's children hold the pipe too); the group is ended before smartctl is reaped,
+    so its id cannot have been reused by then."""
     proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, start_new_session=True)
     assert proc.stdout is not None
@@ -86,7 +93,9 @@ def _ask(argv: list[str]) -> tuple[bytes, int, str]:
             left = deadline - time.monotonic()
             if left <= 0:
                 problem = "timeout"
-            elif sel.select(left):
+            elif stop is not None and stop.is_set():
+                problem = "stopped"
+            elif sel.select(min(left, STOP_POLL_S)):
                 chunk = os.read(proc.stdout.fileno(), 65536)
                 if not chunk:
                     break
@@ -94,11 +103,13 @@ def _ask(argv: list[str]) -> tuple[bytes, int, str]:
                 size += len(chunk)
                 if size > ANSWER_MAX:
                     problem = "too long"
-        if not problem:
-            try:
-                proc.wait(max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
+        while not problem and proc.poll() is None:  # output closed: wait for it to exit
+            if time.monotonic() >= deadline:
                 problem = "timeout"
+            elif stop is not None and stop.is_set():
+                problem = "stopped"
+            else:
+                time.sleep(min(STOP_POLL_S / 10, max(0.0, deadline - time.monotonic())))
         if problem:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)

@@ -217,3 +217,42 @@ def test_the_run_is_kept_whatever_smartctl_answers(tmp_path, case):
     assert len(history) == 1, "the run is kept in the history"
     drive = history[0].session.drive
     assert drive.before.temperature_c is None and drive.before.passed is True
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGTERM"])
+def test_a_stop_while_smartctl_hangs_ends_the_run_within_two_seconds(tmp_path, sig):
+    """smartctl is asked before the session starts; a hung one must not hold a stop for its
+    20 s timeout (twice: the thread asking it was joined at exit). Before: 37 s."""
+    import signal
+
+    ok, reason = can_loop_mount("ext4")
+    if not ok:
+        pytest.skip(f"ext4 mounts unavailable: {reason}")
+    tag = f"{os.getpid()}{time.monotonic_ns() % 1000}"
+    bindir = fake_smartctl(tmp_path, body=f"exec sleep 600.{tag}")
+    env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    env.pop("DISKMARK_SMARTCTL", None)
+    with loop_mount(tmp_path, "ext4", size_mib=64) as mnt:
+        proc = subprocess.Popen([sys.executable, "-m", "diskmark", "run", "--target", str(mnt),
+                                 *TINY_ARGS, "--profile", "demo"], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        try:
+            deadline = time.monotonic() + 30
+            while not sleepers(f"600.{tag}") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert sleepers(f"600.{tag}"), "smartctl was never asked"
+            started = time.monotonic()
+            proc.send_signal(getattr(signal, sig))
+            out, err = proc.communicate(timeout=30)
+            took = time.monotonic() - started
+        finally:
+            proc.kill()
+            for p in sleepers(f"600.{tag}"):
+                p.kill()
+        left = [p for p in sleepers(f"600.{tag}") if p.status() != psutil.STATUS_ZOMBIE]
+        assert sorted(p.name for p in mnt.iterdir()) == ["lost+found"]
+    assert proc.returncode == 130, err
+    assert took < 2, f"the stop took {took:.1f} s"
+    assert left == [], "smartctl was left running"
+    assert "smartctl was stopped with the run" in out

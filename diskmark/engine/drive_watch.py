@@ -12,6 +12,7 @@ which is what places a bandwidth dip on the temperature curve.
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -37,9 +38,11 @@ def _virtual_reason(kind: str) -> str:
 class DriveWatch:
     """``async with DriveWatch(session, path):`` around a session fills ``session.drive``."""
 
-    def __init__(self, session: SessionResult, path: str | Path) -> None:
+    def __init__(self, session: SessionResult, path: str | Path,
+                 stopping: asyncio.Event | None = None) -> None:
         self.session = session
         self.path = path
+        self._stopping = stopping  # set when the run is asked to stop: smartctl is ended
         self.record = session.drive = DriveRecord()
         self._sensor: hwmon.Sensor | None = None
         self._device = ""  # what smartctl is asked about
@@ -51,7 +54,7 @@ class DriveWatch:
     async def __aenter__(self) -> DriveWatch:
         self._t0 = time.monotonic()
         await asyncio.to_thread(self._find)
-        self.record.before = await asyncio.to_thread(self._health)
+        self.record.before = await self._health_in_thread()
         if self._sensor is not None:
             await self._sample()
             self._task = asyncio.create_task(self._sample_every())
@@ -68,7 +71,7 @@ class DriveWatch:
             return  # the session is being torn down: no time for a last reading
         if self._sensor is not None:
             await self._sample()
-        self.record.after = await asyncio.to_thread(self._health)
+        self.record.after = await self._health_in_thread()
 
     def _find(self) -> None:
         """Which physical disk holds the target, and its sensor; or why there is none."""
@@ -90,13 +93,35 @@ class DriveWatch:
         if len(disks) > 1:
             record.sensor += f" (the first of {len(disks)} disks under the target)"
 
-    def _health(self) -> Health:
+    async def _health_in_thread(self) -> Health:
+        """smartctl's answer, asked in a thread that a stop ends within a tenth of a second:
+        the await is cancelled at once, and the thread must not keep the process alive while
+        a hung smartctl waits out its timeout (Python joins it before exiting)."""
+        if self._stopping is not None and self._stopping.is_set():
+            return Health(reason="smartctl was not asked: the run was stopped.")
+        stop = threading.Event()
+        work = asyncio.ensure_future(asyncio.to_thread(self._health, stop))
+        try:
+            if self._stopping is not None:
+                waiter = asyncio.ensure_future(self._stopping.wait())
+                try:
+                    await asyncio.wait({work, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    waiter.cancel()
+                if not work.done():
+                    stop.set()  # the run is stopping: smartctl is ended within STOP_POLL_S
+            return await work
+        except asyncio.CancelledError:
+            stop.set()
+            raise
+
+    def _health(self, stop: threading.Event | None = None) -> Health:
         facts = self.session.system
         if not self._device:
             return Health(reason=_no_disk_reason(facts))
         if facts.virtual:
             return Health(reason=_virtual_reason(facts.virtual))
-        return smart.read(self._device)
+        return smart.read(self._device, stop)
 
     # --- while it runs ------------------------------------------------------------------
 

@@ -104,6 +104,13 @@ class Engine:
     async def run(self, settings, on_event: EventSink | None = None, destroy: str | None = None) -> SessionResult:
         emit = on_event or (lambda event: None)
         self._stopping = False
+        self._wake = asyncio.Event()  # set by stop(): whatever the session waits on ends
+        try:
+            return await self._run(settings, emit, destroy)
+        finally:
+            self._wake = None
+
+    async def _run(self, settings, emit: EventSink, destroy: str | None) -> SessionResult:
         if self._fio is None:  # `fio --version` is a subprocess: not on the event loop
             self._fio = await asyncio.to_thread(locate)
         fio = self._fio
@@ -127,7 +134,7 @@ class Engine:
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
                 fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
                 warnings=list(check.notes), ioengine=engine)
-            async with DriveWatch(session, check.path) as drive:  # temperature and health
+            async with DriveWatch(session, check.path, self._wake) as drive:  # temperature, health
                 await self._measure(fio, plan, session, check, drive.observe(emit))
         finally:
             if self._proc is not None:
@@ -148,13 +155,14 @@ class Engine:
                        emit: EventSink) -> None:
         """Prepare the file and run every test; a stop or an error ends the session early
         with what was finished."""
-        self._wake = asyncio.Event()
         mem = fileinfo.meminfo()
         self._pending_at_start = mem.get("Dirty", 0) + mem.get("Writeback", 0)
         prep_guess = 0.0 if check.device or plan.sustained else plan.settings.size / PREP_RATE_GUESS
         eta = Eta(prep_guess + plan.total_seconds())
         ws = check.workspace
         try:
+            if self._stopping:  # asked before the file was made (while smartctl answered)
+                raise Stopped
             await asyncio.to_thread(ws.create_test_file, plan.settings.size)
             if not check.device:  # a device is read as it is: nothing is laid out
                 await self._prepare(fio, plan, session, ws, eta, prep_guess, emit)
@@ -188,8 +196,6 @@ class Engine:
         except OSError as e:  # the workspace or the test file failed under us
             session.status = Status.FAILED
             session.error = f"The test file could not be used: {e.strerror or e}."
-        finally:
-            self._wake = None
 
     def _check(self, ws: Workspace, while_running: bool = False) -> None:
         """Between steps, and now and then while fio runs: a vanished target fails the run."""
