@@ -51,6 +51,22 @@ def test_stream_keeps_noise_apart_from_json():
     assert stream.noise == ["fio: some warning", "trailing words"]
 
 
+def test_a_brace_in_a_warning_does_not_hide_the_objects_after_it():
+    """fio's objects start a line; a "{" that starts no object (in a warning) is noise, not
+    the start of an object that never completes (before: every later object was held back
+    until the watchdog failed the step)."""
+    obj = json.dumps({"jobs": [{"read": {"io_bytes": 7}}]}, indent=2)
+    for text in ("fio: bad option {x}\n" + obj + "\n", "{x}\n" + obj, "{\nnot json\n" + obj):
+        stream, out = parse.JsonStream(), []
+        for i in range(0, len(text), 5):  # in pieces, as a pipe delivers it
+            out += stream.feed(text[i:i + 5])
+        assert [parse.io_bytes(o) for o in out] == [7], text
+    # an object cut anywhere, inside a string too, is still only incomplete
+    stream = parse.JsonStream()
+    assert stream.feed(obj[:obj.index("io_bytes") + 3]) == []
+    assert [parse.io_bytes(o) for o in stream.feed(obj[obj.index("io_bytes") + 3:])] == [7]
+
+
 def test_sequential_read_figures_use_decimal_megabytes():
     final = objects("fio_seqread.json")[-1]
     job = final["jobs"][0]["read"]

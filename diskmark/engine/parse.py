@@ -77,9 +77,15 @@ class JsonStream:
                 self._keep_noise(self._buf[:cut + 1 if cut > 0 else len(self._buf)][:200])
                 self._buf = self._buf[cut + 1:] if cut > 0 else ""
                 continue
-            except json.JSONDecodeError:
-                self._waiting = True  # incomplete: wait for more (bounded by _bound)
-                return out
+            except json.JSONDecodeError as e:
+                if _incomplete(e, self._buf):
+                    self._waiting = True  # wait for more (bounded by _bound)
+                    return out
+                # a "{" in a warning ("{x}"), not an object: fio's objects start a line
+                cut = self._buf.find("\n{", 1)
+                self._keep_noise(self._buf[:cut + 1 if cut > 0 else len(self._buf)])
+                self._buf = self._buf[cut + 1:] if cut > 0 else ""
+                continue
             self._buf = self._buf[end:]
             self._since_object = len(self._buf)
             if isinstance(obj, dict):
@@ -105,6 +111,13 @@ class JsonStream:
         self.noise.extend(line if len(line) <= NOISE_LINE_CHARS else line[:NOISE_LINE_CHARS] + "…"
                           for line in text.splitlines() if line.strip())
         del self.noise[:-NOISE_LINES]
+
+
+def _incomplete(e: json.JSONDecodeError, text: str) -> bool:
+    """Whether ``text`` failed to parse only because it ends too soon: the error is at its
+    end (after whitespace), or in a string that runs to its end. Anything else is text
+    that no more output can make an object of."""
+    return e.msg.startswith("Unterminated string") or not text[e.pos:].strip()
 
 
 def _num(d: Any, key: str, where: str, default: float = 0) -> float:
