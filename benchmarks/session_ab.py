@@ -36,7 +36,7 @@ sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import vs_fio  # noqa: E402
 from diskmark.engine import parse  # noqa: E402
-from diskmark.model import Op  # noqa: E402
+from diskmark.model.settings import Op  # noqa: E402
 
 
 def continuous(cmd: list[str], path: Path, count: int, measure: float, op: Op) -> float:
@@ -55,7 +55,7 @@ def continuous(cmd: list[str], path: Path, count: int, measure: float, op: Op) -
 def lay_out_as_diskmark(path: Path, size: int) -> None:
     """The raw file laid out by the command diskmark's engine uses for its own."""
     from diskmark.engine.plan import prepare_args
-    from diskmark.model import Settings
+    from diskmark.model.settings import Settings
 
     path.unlink(missing_ok=True)
     with open(path, "xb") as f:

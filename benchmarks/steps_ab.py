@@ -22,8 +22,10 @@ from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from diskmark.engine import Engine, ioengine, runner, workspace  # noqa: E402
-from diskmark.model import GIB, Mode, Settings  # noqa: E402
+from diskmark.engine.runner import Engine
+from diskmark.engine import ioengine, runner, workspace
+from diskmark.model.units import GIB
+from diskmark.model.settings import Mode, Settings
 
 
 async def _no_settle(self, *args, **kwargs) -> None:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from diskmark.engine import parse  # noqa: E402
-from diskmark.model import Op  # noqa: E402
+from diskmark.model.settings import Op  # noqa: E402
 
 
 def main() -> int:

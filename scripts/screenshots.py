@@ -43,7 +43,8 @@ async def capture(target: Path, size: int, count: int, measure: float) -> list[P
     from diskmark.app.app import DiskmarkApp
     from diskmark.app.screens.comparison import ComparisonScreen
     from diskmark.app.screens.details import DetailsScreen
-    from diskmark.model import Op, Settings, Status
+    from diskmark.model.settings import Op, Settings
+    from diskmark.model.results import Status
 
     settings = Settings(target=str(target), size=size, count=count, measure=measure, interval=0)
     app = DiskmarkApp(settings=settings, theme="diskmark", persist=False)
@@ -127,7 +128,7 @@ async def capture(target: Path, size: int, count: int, measure: float) -> list[P
 
 
 def main() -> int:
-    from diskmark.model import parse_size
+    from diskmark.model.units import parse_size
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", help="directory to measure in (default: a scratch directory)")

@@ -19,8 +19,9 @@ from diskmark.app.screens.baselines import BaselinesScreen
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
 from diskmark.app.screens.history import HistoryScreen
-from diskmark.model import Op, Unit
-from diskmark.store import Store
+from diskmark.model.settings import Op
+from diskmark.model.units import Unit
+from diskmark.store.store import Store
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 

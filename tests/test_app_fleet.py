@@ -9,7 +9,7 @@ from textual.widgets import Checkbox, Input, Select
 from conftest import tiny, wait_until
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.fleet import FleetScreen
-from diskmark.store import Store
+from diskmark.store.store import Store
 from fleet_servers import TARGET, fio_servers, free_port, servers, start  # noqa: F401
 
 pytestmark = pytest.mark.slow

@@ -11,17 +11,18 @@ import time
 import pytest
 from textual.widgets import OptionList
 
-from diskmark import database
+from diskmark.store import database
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.history import PAGE_SIZE, HistoryFilterDialog, HistoryScreen
 from diskmark.app.screens.saved import ResultReportScreen
 from diskmark.app.screens.trend import TrendScreen
 from diskmark.app.widgets.trend_chart import TrendChart
-from diskmark.compare import WORSE
-from diskmark.model import MIB, Settings, Unit
-from diskmark.share import find_chromium
-from diskmark.store import Store
+from diskmark.report.formatting import WORSE
+from diskmark.model.units import MIB, Unit
+from diskmark.model.settings import Settings
+from diskmark.report.share.png import find_chromium
+from diskmark.store.store import Store
 from history_data import real_result, series
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")

@@ -20,7 +20,7 @@ from diskmark.app.screens.dialogs import SaveFileDialog
 from diskmark.app.screens.history import HistoryScreen
 from diskmark.app.screens.saved import ResultReportScreen
 from diskmark.app.screens.settings import SettingsScreen
-from diskmark.store import Store
+from diskmark.store.store import Store
 from test_app_baselines import (SIZE, home, make_app, names, on_screen, run,  # noqa: F401
                                 save_as, target, wait_until)
 

@@ -11,8 +11,9 @@ from diskmark.app.screens.history import HistoryFilterDialog, HistoryScreen
 from diskmark.app.screens.saved import ResultReportScreen
 from diskmark.app.screens.trend import TrendScreen
 from diskmark.app.app import DiskmarkApp
-from diskmark.model import MIB, Settings
-from diskmark.store import Store
+from diskmark.model.units import MIB
+from diskmark.model.settings import Settings
+from diskmark.store.store import Store
 from history_data import real_result
 from test_app_history import SIZE, on_screen
 

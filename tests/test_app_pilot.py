@@ -15,10 +15,12 @@ from textual.widgets import Input
 from conftest import fio_processes as our_fio, leftovers, tiny, wait_until
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog, SaveFileDialog
-from diskmark.formatting import format_figure
-from diskmark.model import Mode, Op, Status, Unit
-from diskmark.paths import reports_dir
-from diskmark.store import Store
+from diskmark.report.formatting import format_figure
+from diskmark.model.settings import Mode, Op
+from diskmark.model.results import Status
+from diskmark.model.units import Unit
+from diskmark.files.paths import reports_dir
+from diskmark.store.store import Store
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 
@@ -403,7 +405,7 @@ async def test_details_after_a_real_run_show_chart_percentiles_flush_and_file(ta
 
 async def test_sweep_from_the_app_gives_one_point_per_depth(target):
     from diskmark.app.screens.sweep import SweepDialog, SweepScreen
-    from diskmark.model import SWEEP_DEPTHS
+    from diskmark.model.settings import SWEEP_DEPTHS
 
     app = make_app(target, mode=Mode.READ)
     async with app.run_test(size=SIZE) as pilot:

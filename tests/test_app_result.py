@@ -14,8 +14,9 @@ from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.details import DetailsScreen
 from diskmark.app.widgets.tiles import ResultTile
-from diskmark.model import MIB, Mode, Op, Settings
-from diskmark.store import Store
+from diskmark.model.units import MIB
+from diskmark.model.settings import Mode, Op, Settings
+from diskmark.store.store import Store
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 

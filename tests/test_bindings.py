@@ -13,9 +13,10 @@ from rich.console import Console
 
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.help import KEYS, spelled
-from diskmark.config import parse_config
-from diskmark.keymap import resolve
-from diskmark.model import MIB, Settings
+from diskmark.store.app_settings import parse_config
+from diskmark.app.keymap import resolve
+from diskmark.model.units import MIB
+from diskmark.model.settings import Settings
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 #: How the help screen spells a key, as Textual names it.
@@ -123,7 +124,7 @@ def notices(app: DiskmarkApp) -> list[str]:
 
 def test_the_readme_keymap_example_binds_no_key_twice():
     """The README's own example gave s to stop, silently taking it from Save."""
-    from diskmark.keymap import resolve
+    from diskmark.app.keymap import resolve
 
     text = README.read_text()
     example = re.search(r'"keymap": (\{[^}]*\})', text)

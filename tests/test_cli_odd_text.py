@@ -15,8 +15,8 @@ import pytest
 
 from conftest import leftovers
 
-from diskmark.display import json_utf8, shown
-from diskmark.store import Store
+from diskmark.files.text_safety import json_utf8, shown
+from diskmark.store.store import Store
 
 QUICK = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0",
          "--profile", "demo", "--mode", "read"]

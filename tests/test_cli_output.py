@@ -19,7 +19,7 @@ import pytest
 
 from mounts import _mounted, can_loop_mount
 
-from diskmark.store import Store
+from diskmark.store.store import Store
 
 QUICK = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0",
          "--profile", "demo", "--mode", "read"]

@@ -14,7 +14,7 @@ import pytest
 
 from conftest import fio_processes, leftovers
 
-from diskmark.store import Store
+from diskmark.store.store import Store
 
 QUICK = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0",
          "--profile", "demo", "--mode", "read"]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from conftest import TINY_ARGS, leftovers
-from diskmark.share import find_chromium
+from diskmark.report.share.png import find_chromium
 from history_data import EIGHT_TESTS, THREE_PASSES, clone, real_result, write_reports
 
 #: The shortest real run: two read tests of one pass.

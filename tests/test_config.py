@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from diskmark import model
-from diskmark.config import SCHEMA, AppConfig, config_path, load_config, save_config
+from diskmark.model.settings import DataPattern, Mode, Settings
+from diskmark.model.units import GIB, MIB, Unit
+from diskmark.store.app_settings import SCHEMA, AppConfig, config_path, load_config, save_config
 
 
 @pytest.fixture
@@ -38,7 +39,7 @@ def test_missing_file_gives_defaults_without_notice(home):
 
 
 def test_round_trip(home):
-    cfg = AppConfig(theme="diskmark-dark", target=str(home), size=16 * model.MIB, count=1,
+    cfg = AppConfig(theme="diskmark-dark", target=str(home), size=16 * MIB, count=1,
                     unit="IOPS", profile="peak", preset="nvme", mix=70, mode="read",
                     data="zeros", direct=False, measure=1.0, interval=0.0)
     path = save_config(cfg)
@@ -58,24 +59,24 @@ def test_defaults_round_trip(home):
 
 
 def test_to_settings(home):
-    cfg = AppConfig(size=32 * model.MIB, count=3, mode="write", data="zeros", mix=30,
+    cfg = AppConfig(size=32 * MIB, count=3, mode="write", data="zeros", mix=30,
                     direct=False, measure=2.0, interval=1.0, preset="nvme", profile="peak")
     s = cfg.to_settings("/fallback")
     assert s.target == "/fallback"
     assert (s.size, s.count, s.mix, s.direct, s.measure, s.interval) == (
-        32 * model.MIB, 3, 30, False, 2.0, 1.0)
-    assert s.mode is model.Mode.WRITE and s.data is model.DataPattern.ZEROS
+        32 * MIB, 3, 30, False, 2.0, 1.0)
+    assert s.mode is Mode.WRITE and s.data is DataPattern.ZEROS
     assert (s.preset, s.profile) == ("nvme", "peak")
     s.validate()
     assert AppConfig(target="/mnt/x").to_settings("/fallback").target == "/mnt/x"
 
 
 def test_with_settings_copies_the_engine_settings(home):
-    s = model.Settings(target="/t", size=64 * model.MIB, count=2, mode=model.Mode.READ,
-                       data=model.DataPattern.ZEROS, mix=50, direct=False)
+    s = Settings(target="/t", size=64 * MIB, count=2, mode=Mode.READ,
+                       data=DataPattern.ZEROS, mix=50, direct=False)
     cfg = AppConfig(theme="diskmark-mono", unit="us").with_settings(s)
     assert (cfg.theme, cfg.unit, cfg.target, cfg.size, cfg.count, cfg.mode, cfg.data,
-            cfg.mix, cfg.direct) == ("diskmark-mono", "us", "/t", 64 * model.MIB, 2, "read",
+            cfg.mix, cfg.direct) == ("diskmark-mono", "us", "/t", 64 * MIB, 2, "read",
                                      "zeros", 50, False)
     assert cfg.to_settings("/x") == s
 
@@ -118,7 +119,7 @@ def test_binary_garbage(home):
 
 @pytest.mark.parametrize("field, value", [
     ("count", 12), ("count", 0), ("count", "5"), ("count", 5.0), ("count", True),
-    ("size", 1000), ("size", 128 * model.GIB), ("size", "1GiB"),
+    ("size", 1000), ("size", 128 * GIB), ("size", "1GiB"),
     ("unit", "furlongs"), ("unit", 3),
     ("mode", "sideways"), ("data", "ones"), ("direct", "yes"), ("direct", 1),
     ("mix", 75), ("mix", 0), ("measure", 0.5), ("measure", -1), ("measure", 1e9),
@@ -128,7 +129,7 @@ def test_binary_garbage(home):
     ("profile", ""), ("profile", "../x"), ("preset", None),
 ])
 def test_bad_value_falls_back_for_that_field_only(home, field, value):
-    good = AppConfig(theme="diskmark-contrast", count=3, unit="GB/s", size=64 * model.MIB)
+    good = AppConfig(theme="diskmark-contrast", count=3, unit="GB/s", size=64 * MIB)
     data = good.to_dict()
     data[field] = value
     text = json.dumps(data)
@@ -145,7 +146,7 @@ def test_bad_value_falls_back_for_that_field_only(home, field, value):
 def test_unit_aliases_are_normalised(home):
     write_settings(json.dumps({"schema": SCHEMA, "unit": "µs"}))
     cfg, notice = load_config()
-    assert notice is None and cfg.unit == "us" and cfg.unit_enum is model.Unit.US
+    assert notice is None and cfg.unit == "us" and cfg.unit_enum is Unit.US
 
 
 def test_unknown_keys_are_ignored(home):
@@ -191,7 +192,7 @@ def test_a_target_that_is_not_utf8_is_saved_and_read_back_exactly(home):
 def test_config_does_not_import_textual():
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-c", "import diskmark.config, sys; "
+    out = subprocess.run([sys.executable, "-c", "import diskmark.store.app_settings, sys; "
                           "print(any(m.startswith('textual') for m in sys.modules))"],
                          capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
@@ -217,7 +218,7 @@ def test_the_first_target_is_home_not_where_the_app_was_started(home, tmp_path, 
 
 
 def test_reports_go_to_the_documents_directory(monkeypatch, tmp_path):
-    from diskmark.paths import reports_dir
+    from diskmark.files.paths import reports_dir
 
     monkeypatch.delenv("DISKMARK_HOME", raising=False)
     monkeypatch.setenv("XDG_DOCUMENTS_DIR", str(tmp_path / "Docs"))

@@ -10,10 +10,12 @@ import sys
 
 import pytest
 
-from diskmark.engine import Engine
-from diskmark.formatting import cpu_limit_text
-from diskmark.model import MIB, RunResult, Settings, Status
-from diskmark.report import csv_report, grid_report, text_report
+from diskmark.engine.runner import Engine
+from diskmark.model.notes import cpu_limit_text
+from diskmark.model.units import MIB
+from diskmark.model.results import RunResult, Status
+from diskmark.model.settings import Settings
+from diskmark.report.text import csv_report, grid_report, text_report
 from mounts import can_loop_mount, tmpfs_mount
 
 

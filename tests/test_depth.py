@@ -11,12 +11,14 @@ import subprocess
 
 import pytest
 
-from diskmark.engine import Engine
+from diskmark.engine.runner import Engine
 from diskmark.engine.fileinfo import extents, fragments, meminfo
-from diskmark.formatting import dip_notes, unstable_text
-from diskmark.model import (DIP_THRESHOLD_PCT, MIB, SWEEP_DEPTHS, Mode, Op, Phase, Progress, RunResult, Settings,
-                            Status, TestResult, TestSpec, Unit)
-from diskmark.report import curve_report, describe_progress, text_report
+from diskmark.model.notes import dip_notes, unstable_text
+from diskmark.model.settings import DIP_THRESHOLD_PCT, SWEEP_DEPTHS, Mode, Op, Settings
+from diskmark.model.units import MIB, Unit
+from diskmark.model.events import Phase, Progress
+from diskmark.model.results import RunResult, Status, TestResult, TestSpec
+from diskmark.report.text import curve_report, describe_progress, text_report
 
 
 def run(settings, on_event=None):
@@ -119,7 +121,7 @@ def test_sweep_gives_one_point_per_depth(tmp_path):
 
 def test_a_figure_faster_than_the_link_is_flagged():
     from diskmark.engine.fileinfo import faster_than_link as _faster_than_link
-    from diskmark.model import SystemFacts
+    from diskmark.model.facts import SystemFacts
 
     sata = SystemFacts(interface="SATA 6.0 Gb/s", interface_mb_s=600.0)
     spec = TestSpec("SEQ", MIB, 8, 1)

@@ -22,13 +22,14 @@ import pytest
 from conftest import TINY_ARGS, fio_processes, tiny, wait_until
 from faults import as_nobody, can_drop_privileges
 from mounts import can_loop_mount
-from diskmark import system
+from diskmark.drive import probe as system
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.widgets.mounts import check_directory, describe, mount_status
 from diskmark.engine.device import fio_path
 from diskmark.engine.errors import TargetError
 from diskmark.engine.runner import Engine
-from diskmark.model import MIB, Mode, Op
+from diskmark.model.units import MIB
+from diskmark.model.settings import Mode, Op
 
 IMAGE_MIB = 64
 

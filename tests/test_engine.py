@@ -12,10 +12,12 @@ from pathlib import Path
 import pytest
 
 from conftest import TINY, fio_processes, leftovers
-from diskmark.cli import exit_code_for
-from diskmark.engine import Engine, FioMissing, TargetError
-from diskmark.model import (DataPattern, Mode, Notice, Op, Phase, Progress, RunFinished,
-                            Settings, Status, TestFinished, TestStarted)
+from diskmark.cli.output import exit_code_for
+from diskmark.engine.runner import Engine
+from diskmark.engine.errors import FioMissing, TargetError
+from diskmark.model.settings import DataPattern, Mode, Op, Settings
+from diskmark.model.events import Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
+from diskmark.model.results import Status
 
 
 

@@ -18,8 +18,8 @@ import pytest
 
 from conftest import TINY_ARGS, fio_processes
 from test_devices import IMAGE_MIB, need_loop, diskmark, sha256
-from diskmark.model import MIB
-from diskmark.store import Store
+from diskmark.model.units import MIB
+from diskmark.store.store import Store
 
 
 @contextlib.contextmanager

@@ -21,7 +21,7 @@ import psutil
 import pytest
 
 from faults import diskmark_cli, leftovers, wait_for
-from diskmark.store import Store
+from diskmark.store.store import Store
 
 QUICK = ["--profile", "demo", "--count", "1", "--measure", "1", "--interval", "0",
          "--size", "16MiB"]

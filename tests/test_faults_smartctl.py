@@ -24,12 +24,14 @@ import pytest
 
 from conftest import TINY_ARGS
 from mounts import can_loop_mount, loop_mount
-from diskmark import hwmon, smart, system
-from diskmark.drive_record import DriveRecord
-from diskmark.drive_text import drive_line
+from diskmark.drive import hwmon, smart, probe as system
+from diskmark.model.drive_record import DriveRecord
+from diskmark.report.drive_lines import drive_line
 from diskmark.engine.drive_watch import DriveWatch
-from diskmark.model import Settings, SessionResult, SystemFacts
-from diskmark.store import Store
+from diskmark.model.settings import Settings
+from diskmark.model.results import SessionResult
+from diskmark.model.facts import SystemFacts
+from diskmark.store.store import Store
 
 HEALTHY = '"smartctl": {"version": [7, 3], "exit_status": 0}, "smart_status": {"passed": true}'
 

@@ -14,8 +14,8 @@ import pytest
 
 from conftest import fio_processes
 from faults import Terminal, leftovers, next_start, phase_reached, phase_target, wait_for
-from diskmark.config import AppConfig, save_config
-from diskmark.model import MIB
+from diskmark.store.app_settings import AppConfig, save_config
+from diskmark.model.units import MIB
 
 PHASES = ["preparing", "measuring", "interval", "flush"]
 SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGKILL]

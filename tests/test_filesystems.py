@@ -12,9 +12,13 @@ import subprocess
 import pytest
 
 from conftest import TINY, fio_processes, leftovers
-from diskmark.cli import exit_code_for
-from diskmark.engine import DirectIOUnsupported, Engine, TargetError
-from diskmark.model import MIB, Notice, Phase, Progress, Settings, Status
+from diskmark.cli.output import exit_code_for
+from diskmark.engine.errors import DirectIOUnsupported, TargetError
+from diskmark.engine.runner import Engine
+from diskmark.model.units import MIB
+from diskmark.model.events import Notice, Phase, Progress
+from diskmark.model.settings import Settings
+from diskmark.model.results import Status
 from mounts import can_loop_mount, loop_mount, ramfs_mount, tmpfs_mount
 
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from diskmark.store import Store
+from diskmark.store.store import Store
 from conftest import TINY_ARGS
 from fleet_servers import (TARGET, fio_servers, free_port, other_fio_version,  # noqa: F401
                            servers, start)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from diskmark import fleet_report
+from diskmark.report import fleet as fleet_report
 from diskmark.engine import jobfile, parse
 from diskmark.engine.fleet import FleetResult, _host_entries, client_problem
 from diskmark.engine.fleet_privacy import Access, access
@@ -25,7 +25,10 @@ from diskmark.engine.hosts import (DEFAULT_PORT, HOSTS_FILE_MAX_BYTES, Host, Hos
                                    parse_host, read_hosts_file)
 from diskmark.engine.plan import build_plan, run_args
 from diskmark.engine.process import Outcome
-from diskmark.model import MIB, Op, SessionResult, Settings, Status, SystemFacts, TestResult
+from diskmark.model.units import MIB
+from diskmark.model.settings import Op, Settings
+from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.facts import SystemFacts
 from diskmark.presets import load_catalog
 
 FIXTURES = Path(__file__).parent / "fixtures"

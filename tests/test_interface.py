@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from diskmark.system import interface_for, interface_of_block
+from diskmark.drive.probe import interface_for, interface_of_block
 
 NVME_CTRL = "devices/pci0000:00/0000:00:01.1/0000:01:00.0"
 NVME_DISK = f"{NVME_CTRL}/nvme/nvme0/nvme0n1"

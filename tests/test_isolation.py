@@ -5,10 +5,11 @@ import sys
 
 import pytest
 
-CORE = ["diskmark.model", "diskmark.engine", "diskmark.presets", "diskmark.report",
-        "diskmark.system", "diskmark.themes", "diskmark.store", "diskmark.compare", "diskmark.config",
-        "diskmark.cli", "diskmark.database", "diskmark.legacy_json", "diskmark.trend",
-        "diskmark.share", "diskmark.cli.history"]
+CORE = ["diskmark.model.results", "diskmark.engine", "diskmark.presets", "diskmark.report.text",
+        "diskmark.drive.probe", "diskmark.themes", "diskmark.store.store",
+        "diskmark.report.compare", "diskmark.store.app_settings", "diskmark.cli",
+        "diskmark.store.database", "diskmark.store.legacy", "diskmark.report.trend",
+        "diskmark.report.share", "diskmark.cli.history"]
 
 
 @pytest.mark.parametrize("module", CORE)

@@ -14,7 +14,7 @@ import pytest
 
 from diskmark.app.app import DiskmarkApp
 from diskmark.cli import main
-from diskmark.keymap import DEFAULT, IDS, KEYS, resolve
+from diskmark.app.keymap import DEFAULT, IDS, KEYS, resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -144,7 +144,7 @@ def test_a_key_no_terminal_sends_is_named_with_the_nearest_and_ignored():
 
 
 def test_a_key_the_keymap_cannot_use_does_not_set_the_settings_file_aside(isolated_home):
-    from diskmark.config import load_config
+    from diskmark.store.app_settings import load_config
 
     path = isolated_home / "config" / "settings.json"
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -158,7 +158,7 @@ def test_a_key_the_keymap_cannot_use_does_not_set_the_settings_file_aside(isolat
 def test_every_key_textual_names_is_a_key_here():
     from textual.keys import Keys, _character_to_key
 
-    from diskmark.keymap import _CHARACTER_NAMES, is_key
+    from diskmark.app.keymap import _CHARACTER_NAMES, is_key
 
     for key in Keys:
         if not key.value.startswith("<") and key.value not in ("ctrl-at", "ctrl+@", "return"):

@@ -126,8 +126,8 @@ def test_two_processes_importing_the_same_directory_at_once(legacy_home):
 
 SAVER = textwrap.dedent("""
     import json, sys, time
-    from diskmark.model import SessionResult
-    from diskmark.store import Store
+    from diskmark.model.results import SessionResult
+    from diskmark.store.store import Store
 
     doc = json.load(open(sys.argv[1]))["result"]
     who, count, start = sys.argv[2], int(sys.argv[3]), float(sys.argv[4])

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from diskmark.engine import parse
-from diskmark.model import Op
+from diskmark.model.settings import Op
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -18,11 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from diskmark.model import Unit
-from diskmark.report import format_figure
-from diskmark.share import find_chromium, render_html, theme_colours
-from diskmark.share.png import command
-from diskmark.store import validate_result
+from diskmark.model.units import Unit
+from diskmark.report.formatting import format_figure
+from diskmark.report.share.png import find_chromium
+from diskmark.report.share.page import render_html
+from diskmark.report.share.colours import theme_colours
+from diskmark.report.share.png import command
+from diskmark.store.schema import validate_result
 from history_data import THREE_PASSES, clone, real_result, write_reports
 
 CHROMIUM = find_chromium()

@@ -12,8 +12,8 @@ import sys
 import time
 from pathlib import Path
 
-from diskmark.config import load_config
-from diskmark.store import Store
+from diskmark.store.app_settings import load_config
+from diskmark.store.store import Store
 
 OLD = time.time() - 3600
 
@@ -28,7 +28,7 @@ def killed_mid_save(directory: Path, name: str) -> Path:
     temporary file exists (the write and fsync of 64 MiB take a while). Returns the
     temporary file it left behind."""
     directory.mkdir(parents=True, exist_ok=True)
-    code = ("import sys; from pathlib import Path; from diskmark.atomic import write_atomic\n"
+    code = ("import sys; from pathlib import Path; from diskmark.files.atomic import write_atomic\n"
             "write_atomic(Path(sys.argv[1]), 'x' * (64 * 1024 * 1024))\n")
     proc = subprocess.Popen([sys.executable, "-c", code, str(directory / name)])
     deadline = time.monotonic() + 60

@@ -18,7 +18,8 @@ from fakes import FakeEngine, facts  # noqa: E402
 
 from diskmark.app.app import DiskmarkApp  # noqa: E402
 from diskmark.app.widgets.status import StatusLine  # noqa: E402
-from diskmark.model import GIB, Settings  # noqa: E402
+from diskmark.model.units import GIB
+from diskmark.model.settings import Settings
 
 #: CrystalDiskMark 9.0.1's SettingsDlg.cpp: measureTimes[] and intervalTimes[].
 CDM_MEASURE = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30, 60]

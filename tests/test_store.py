@@ -12,12 +12,16 @@ from pathlib import Path
 
 import pytest
 
-from diskmark import database
-from diskmark import store as store_mod
-from diskmark.model import (GIB, MIB, Mode, Op, RunResult, SessionResult, Settings, SystemFacts,
-                            TestResult, TestSpec)
-from diskmark.store import (SCHEMA, Damaged, Entry, InvalidFile, NameTaken, NotFound, Store,
-                            StoreError, StoreIOError, check_name, format_listing, slug)
+from diskmark.store import database
+from diskmark.store import store as store_mod
+from diskmark.model.units import GIB, MIB
+from diskmark.model.settings import Mode, Op, Settings
+from diskmark.model.results import RunResult, SessionResult, TestResult, TestSpec
+from diskmark.model.facts import SystemFacts
+from diskmark.store.schema import (SCHEMA, Damaged, Entry, InvalidFile, NameTaken, NotFound,
+                                   StoreError, StoreIOError, check_name, slug)
+from diskmark.store.store import Store
+from diskmark.report.formatting import format_listing
 
 SEQ = TestSpec("SEQ", MIB, 8, 1)
 RND = TestSpec("RND", 4096, 1, 1)

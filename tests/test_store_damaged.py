@@ -18,12 +18,16 @@ from collections.abc import Iterator
 
 import pytest
 
-from diskmark import cli, report
+from diskmark import cli
+from diskmark.report import text as report
 from diskmark.app.screens.comparison import describe_session
 from diskmark.app.screens import details
-from diskmark.compare import compare, comparison_markdown, comparison_text
-from diskmark.model import SessionResult, Unit
-from diskmark.store import SCHEMA, Store, StoreError, format_listing, validate_result
+from diskmark.report.compare import compare, comparison_markdown, comparison_text
+from diskmark.model.results import SessionResult
+from diskmark.model.units import Unit
+from diskmark.store.schema import SCHEMA, StoreError, validate_result
+from diskmark.store.store import Store
+from diskmark.report.formatting import format_listing
 
 #: What a damaged or hand-edited file may hold where a figure, text, list or object belongs.
 WRONG = {"text": "slow", "list": [], "object": {}, "negative": -1, "NaN": math.nan,

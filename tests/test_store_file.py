@@ -21,7 +21,7 @@ from fleet_servers import TARGET, fio_servers  # noqa: F401 (a fixture)
 from history_data import EIGHT_TESTS, real_result
 from mounts import _mounted, can_loop_mount
 
-from diskmark import database
+from diskmark.store import database
 
 
 def diskmark(*args: str) -> subprocess.CompletedProcess:

@@ -1,6 +1,6 @@
 """The sustained profile: one long write drawn over time, and its knee.
 
-The knee is found by a pure function (diskmark.knee), tested here on MB/s series captured
+The knee is found by a pure function (diskmark.model.knee), tested here on MB/s series captured
 from real runs (tests/fixtures/sustained_*.json, made by the two real runs at the end of
 this file: a buffered write into a slow disk, which falls once the page cache's dirty limit
 is reached, and an O_DIRECT write to a memory-backed disk, which holds). The real runs are
@@ -19,14 +19,17 @@ from pathlib import Path
 import pytest
 
 from conftest import fio_processes, leftovers
-from diskmark.engine import Engine
+from diskmark.engine.runner import Engine
 from diskmark.engine.plan import build_plan, run_args, sustained_args
-from diskmark.knee import KNEE_RATIO, find_knee
-from diskmark.model import GIB, MIB, Mode, Op, Phase, Progress, SessionResult, Settings, Status
+from diskmark.model.knee import KNEE_RATIO, find_knee
+from diskmark.model.units import GIB, MIB
+from diskmark.model.settings import Mode, Op, Settings
+from diskmark.model.events import Phase, Progress
+from diskmark.model.results import SessionResult, Status
 from diskmark.presets import load_catalog
-from diskmark.report import text_report
-from diskmark.saved import validate_result
-from diskmark.sustained import Sustained, bin_seconds, bins
+from diskmark.report.text import text_report
+from diskmark.store.schema import validate_result
+from diskmark.model.sustained_write import Sustained, bin_seconds, bins
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -123,7 +126,7 @@ def test_sustained_round_trip_and_saved_check():
 
 
 def test_text_chart_draws_the_fall_and_marks_the_knee():
-    from diskmark.sustained_chart import chart_lines
+    from diskmark.report.sustained_chart import chart_lines
 
     lines = chart_lines([1200.0] * 10 + [60.0] * 50, 0.5, 5.0, width=30, height=4)
     assert lines[0] == "  MB/s over 30.0 s (a column is 1 s; ^ the knee)"
@@ -192,7 +195,7 @@ def test_report_names_the_knee_and_the_json_keeps_the_series():
 
 def test_history_keeps_a_sustained_write_apart_from_the_cdm_test_of_its_shape():
     """One long average must not join the best-of-N trend (or headline) of SEQ1M Q8T1 write."""
-    from diskmark.database import measured_figures
+    from diskmark.store.indexed import measured_figures
 
     d = _session("direct_steady").to_dict()
     assert [f[:2] for f in measured_figures(d)] == [("SEQ1M Q8T1 sustained", "write")]

@@ -1,4 +1,4 @@
-"""diskmark.system on the real machine: the current filesystem, then fresh loop/tmpfs/ramfs mounts."""
+"""diskmark.drive.probe on the real machine: the current filesystem, then fresh loop/tmpfs/ramfs mounts."""
 
 from __future__ import annotations
 
@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from diskmark.model import MIB
-from diskmark.formatting import format_bytes as human_bytes
-from diskmark.system import MountInfo, facts_for, list_mounts
+from diskmark.model.units import MIB
+from diskmark.model.units import format_bytes as human_bytes
+from diskmark.drive.mounts import MountInfo
+from diskmark.drive.probe import facts_for, list_mounts
 from mounts import can_loop_mount, loop_mount, ramfs_mount, tmpfs_mount
 
 

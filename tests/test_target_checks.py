@@ -8,7 +8,7 @@ import os
 import pytest
 
 from diskmark.engine.target import _differing, open_target
-from diskmark.model import MIB
+from diskmark.model.units import MIB
 
 
 def test_needed_and_free_space_never_read_the_same():

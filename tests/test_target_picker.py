@@ -9,7 +9,8 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Input, Static
 
-from diskmark import system
+from diskmark.drive import probe as system
+from diskmark.drive.mounts import MountInfo
 from diskmark.app.screens.target_picker import TargetPicker
 from diskmark.app.widgets.mounts import (DirectoryPicker, MountTable, check_directory, describe,
                                          free_total, mount_of, mount_status)
@@ -53,12 +54,12 @@ async def ready(pilot) -> TargetPicker:
     raise AssertionError("the picker did not finish loading")
 
 
-def mount(mountpoint="/mnt/x", fstype="ext4", **kw) -> system.MountInfo:
+def mount(mountpoint="/mnt/x", fstype="ext4", **kw) -> MountInfo:
     d = dict(mountpoint=mountpoint, device="/dev/sdb1", fstype=fstype, options="rw",
              total_bytes=100 * GIB, free_bytes=40 * GIB, model="Samsung SSD 870",
              rotational=False, readonly=False, pseudo=False, usable=True, reason="")
     d.update(kw)
-    return system.MountInfo(**d)
+    return MountInfo(**d)
 
 
 # --- plain functions -------------------------------------------------------------------

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from diskmark.app import themes
 from diskmark.app.themes import (CUSTOM_VARIABLES, DEFAULT_THEME, MONO_THEME, contrast_ratio,
-                             load_themes, variable_defaults)
+                                 load_themes, variable_defaults)
 
 OURS = ["diskmark", "diskmark-dark", "diskmark-contrast", "diskmark-mono"]
 

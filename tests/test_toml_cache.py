@@ -10,9 +10,9 @@ import tomllib
 
 import pytest
 
-from diskmark import toml_cache
+from diskmark.files import toml_cache
 from diskmark.app.themes import load_themes
-from diskmark.paths import cache_dir, user_presets_dir
+from diskmark.files.paths import cache_dir, user_presets_dir
 from diskmark.presets import load_catalog
 
 PRESET = ('id = "mine"\nname = "Mine"\n[profiles.default]\n'

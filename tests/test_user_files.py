@@ -92,7 +92,7 @@ def test_a_hostile_settings_file_gives_defaults_and_is_never_replaced(isolated_h
     settings = config / "settings.json"
     {"deep": make_deep_json}.get(kind, HOSTILE[kind])(settings)
     out = python("from diskmark.app.state import load_state\n"
-                 "from diskmark.config import AppConfig, save_config\n"
+                 "from diskmark.store.app_settings import AppConfig, save_config\n"
                  "state, notices = load_state()\n"
                  "print(state.settings.size, '|'.join(notices))\n"
                  "try:\n"

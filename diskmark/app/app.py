@@ -36,16 +36,20 @@ from diskmark.app.screens.main import MainScreen
 from diskmark.app.state import UiState, load_state, save_state
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
-from diskmark.config import config_path
-from diskmark.display import shown
+from diskmark.store.app_settings import config_path
+from diskmark.files.text_safety import shown
 from diskmark.engine.times import times as plan_times
-from diskmark.keymap import DEFAULT, Keymap, resolve
-from diskmark.model import Op, SessionResult, Settings, SystemFacts, TestResult, Unit
+from diskmark.app.keymap import DEFAULT, Keymap, resolve
+from diskmark.model.settings import Op, Settings
+from diskmark.model.results import SessionResult, TestResult
+from diskmark.model.facts import SystemFacts
+from diskmark.model.units import Unit
 from diskmark.presets import PresetCatalog, Profile, load_catalog
 
 if TYPE_CHECKING:
-    from diskmark.compare import Comparison
-    from diskmark.store import Entry, Store
+    from diskmark.report.compare import Comparison
+    from diskmark.store.schema import Entry
+    from diskmark.store.store import Store
     from diskmark.app.screens.sweep import SweepScreen
 
 EngineFactory = Callable[[], Any]  # returns an object with the Engine interface
@@ -55,7 +59,7 @@ UNITS = list(Unit)
 
 
 def _default_engine(catalog: PresetCatalog) -> Any:
-    from diskmark.engine import Engine
+    from diskmark.engine.runner import Engine
 
     return Engine(catalog=catalog)  # one catalogue: the engine plans from what the app shows
 
@@ -161,7 +165,7 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         """The history and the baselines, opened when first needed: SQLite and the saved
         files are not for the first frame."""
         if self._store is None:
-            from diskmark.store import Store
+            from diskmark.store.store import Store
 
             self._store = Store()
         return self._store

@@ -11,10 +11,11 @@ from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
-from diskmark.display import shown
-from diskmark.formatting import mix_label
-from diskmark.model import COUNT_MAX, COUNT_MIN, MIX_RATIOS, SIZES, Unit, format_size
-from diskmark.settings import INTERVAL_CHOICES, MEASURE_CHOICES
+from diskmark.files.text_safety import shown
+from diskmark.model.names import mix_label
+from diskmark.model.settings import COUNT_MAX, COUNT_MIN, MIX_RATIOS
+from diskmark.model.units import SIZES, Unit, format_size
+from diskmark.model.settings import INTERVAL_CHOICES, MEASURE_CHOICES
 
 #: Seconds the Sustained Write profile can be set to write from the palette.
 SUSTAINED_CHOICES = [30, 60, 120, 300, 600, 1800]

@@ -9,11 +9,11 @@ from textual import work
 
 from diskmark.app.running import OP_ORDER
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
-from diskmark.formatting import short_date
-from diskmark.model import SessionResult
+from diskmark.report.formatting import short_date
+from diskmark.model.results import SessionResult
 
 if TYPE_CHECKING:
-    from diskmark.store import Entry
+    from diskmark.store.schema import Entry
     from diskmark.app.screens.baseline_dialogs import NameChoice
 
 
@@ -34,7 +34,7 @@ class Comparing:
         """Compare with the baseline chosen last time, if it is still there and readable."""
         if not name:
             return
-        from diskmark.store import StoreError  # the store opens when first needed
+        from diskmark.store.schema import StoreError  # the store opens when first needed
 
         try:
             entry = self.store.find_baseline(name)
@@ -77,7 +77,7 @@ class Comparing:
             self.grid.show_comparison(None)
             line.summary = None
             return
-        from diskmark.compare import compare  # only once there is a baseline: not at start
+        from diskmark.report.compare import compare  # only once there is a baseline: not at start
 
         session = self._session_for_comparison(base.session)
         cmp = compare(session, base.session, base.name)
@@ -123,7 +123,7 @@ class Comparing:
 
     def save_baseline(self, session: SessionResult, name: str, note: str = "",
                       replace: bool = False) -> Entry | None:
-        from diskmark.store import NameTaken, StoreError
+        from diskmark.store.schema import NameTaken, StoreError
 
         try:
             entry = self.store.save_baseline(session, name, note, replace=replace)
@@ -165,7 +165,7 @@ class Comparing:
     def _list_baselines_to_pick(self) -> None:
         """Read the baselines off the event loop (each is a whole document to check), then
         offer them."""
-        from diskmark.store import StoreError
+        from diskmark.store.schema import StoreError
 
         try:
             entries = self.store.baselines()
@@ -211,7 +211,7 @@ class Comparing:
                         f"{self.key('show_comparison')} shows the comparison.",
                         severity="warning")
             return
-        from diskmark.compare import compare
+        from diskmark.report.compare import compare
 
         comparison = compare(session, self.baseline.session, self.baseline.name)
         self.push_screen(ComparisonScreen(comparison, "This run", f"“{self.baseline.name}”",

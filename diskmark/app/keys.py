@@ -1,6 +1,6 @@
 """The app's keys: every binding with an id, so that a user can give it other keys from the
 settings file (``"keymap": {"run_all": "r"}``, as posting does). The ids, their default keys
-and what they do are declared without Textual in :mod:`diskmark.keymap`, which resolves a
+and what they do are declared without Textual in :mod:`diskmark.app.keymap`, which resolves a
 user's keymap (conflicts, unknown ids) for the app and the command line alike; the help
 screen and the README's table list the same keys, and a test holds them to these."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from textual.binding import Binding, BindingsMap
 
-from diskmark.keymap import BY_ID, Keymap
+from diskmark.app.keymap import BY_ID, Keymap
 
 
 def _bind(binding_id: str, action: str, description: str, **kw: Any) -> Binding:

@@ -8,7 +8,9 @@ from typing import TYPE_CHECKING
 from textual.message import Message
 
 if TYPE_CHECKING:
-    from diskmark.model import Event, SessionResult, Settings
+    from diskmark.model.events import Event
+    from diskmark.model.results import SessionResult
+    from diskmark.model.settings import Settings
 
 
 class RunStarted(Message):
@@ -29,7 +31,7 @@ class EngineEvent(Message):
         self.event = event
 
     def can_replace(self, message: Message) -> bool:
-        from diskmark.events import Progress
+        from diskmark.model.events import Progress
 
         return (isinstance(message, EngineEvent) and isinstance(message.event, Progress)
                 and isinstance(self.event, Progress))

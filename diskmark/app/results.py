@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from diskmark.app.running import OP_ORDER
-from diskmark.atomic import write_atomic
-from diskmark.display import shown
-from diskmark.formatting import mix_label
-from diskmark.model import SessionResult, TestResult
-from diskmark.paths import reports_dir
+from diskmark.files.atomic import write_atomic
+from diskmark.files.text_safety import shown
+from diskmark.model.names import mix_label
+from diskmark.model.results import SessionResult, TestResult
+from diskmark.files.paths import reports_dir
 
 if TYPE_CHECKING:
     from diskmark.app.widgets.tiles import ResultTile
@@ -98,7 +98,7 @@ class Results:
             self.notify(f"Nothing measured yet: press {self.key('run_all')} (All) or a row "
                         f"button first.", severity="warning")
             return None
-        from diskmark.report import text_report  # the reports: not at the app's start
+        from diskmark.report.text import text_report  # the reports: not at the app's start
 
         return shown(text_report(session))  # a path that is not UTF-8 cannot be saved raw
 

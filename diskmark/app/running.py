@@ -22,12 +22,15 @@ from textual import work
 from diskmark.app.messages import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped
 from diskmark.app.widgets.tiles import Live
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
-from diskmark.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_duration
-from diskmark.model import Mode, Op, SessionResult, Settings, Status, SystemFacts, format_size
+from diskmark.report.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_duration
+from diskmark.model.settings import Mode, Op, Settings
+from diskmark.model.results import SessionResult, Status
+from diskmark.model.facts import SystemFacts
+from diskmark.model.units import format_size
 
 if TYPE_CHECKING:
     from diskmark.app.screens.sweep import SweepScreen
-    from diskmark.events import Event, Progress
+    from diskmark.model.events import Event, Progress
 
 #: What the line after a run offers next, by binding id: the key the keymap gives it.
 HINTS = {"save_baseline": "{key} saves it as a baseline", "save_report": "{key} saves the report"}
@@ -128,7 +131,8 @@ class Runs:
         self.post_message(EngineEvent(event))
 
     def on_engine_event(self, message: EngineEvent) -> None:
-        from diskmark.events import Notice, Progress, RunFinished as PassFinished, TestFinished, TestStarted
+        from diskmark.model.events import (Notice, Progress, RunFinished as PassFinished,
+                                           TestFinished, TestStarted)
 
         event = message.event
         if self._sweep is not None and not isinstance(event, Notice):
@@ -156,13 +160,13 @@ class Runs:
             self.notify(event.text, severity=severity, timeout=10)  # type: ignore[arg-type]
 
     def _show_progress(self, p: Progress) -> None:
-        from diskmark.events import Phase
+        from diskmark.model.events import Phase
 
         if not self.running:
             return
         if not self._quit_requested:
             # the ETA goes to the right of the status line, next to the session's bar
-            from diskmark.report import describe_progress  # the reports: not at start
+            from diskmark.report.text import describe_progress  # the reports: not at start
 
             self.status.show(describe_progress(replace(p, eta_s=None)), p.session_percent, p.eta_s)
         test = self._plan.get(p.test_index) if p.test_index is not None else None
@@ -335,13 +339,14 @@ class Runs:
         self._bench(settings)
 
     def _sweep_event(self, event: Event) -> None:
-        from diskmark.events import Progress, RunFinished as PassFinished, TestFinished, TestStarted
+        from diskmark.model.events import (Progress, RunFinished as PassFinished, TestFinished,
+                                           TestStarted)
 
         sweep = self._sweep
         assert sweep is not None
         if isinstance(event, Progress):
             if self.running and not self._quit_requested:
-                from diskmark.report import describe_progress
+                from diskmark.report.text import describe_progress
 
                 text = describe_progress(replace(event, eta_s=None))
                 self.status.show(text, event.session_percent, event.eta_s)

@@ -8,17 +8,19 @@ from pathlib import Path
 
 from textual.screen import Screen
 
-from diskmark.model import SessionResult
+from diskmark.model.results import SessionResult
 
 
 def share_page(screen: Screen, session: SessionResult, stem: str, title: str,
                reference: SessionResult | None = None, reference_name: str = "") -> Path | None:
     """Write the page as ``<stem>.html`` (``<stem>-2.html``… when taken); say where on
     ``screen``. Returns the HTML's path, or None when it could not be written."""
-    from diskmark.atomic import write_atomic
-    from diskmark.paths import reports_dir
-    from diskmark.share import find_chromium, render_html, theme_colours
-    from diskmark.share.colours import UnknownTheme
+    from diskmark.files.atomic import write_atomic
+    from diskmark.files.paths import reports_dir
+    from diskmark.report.share.png import find_chromium
+    from diskmark.report.share.page import render_html
+    from diskmark.report.share.colours import theme_colours
+    from diskmark.report.share.colours import UnknownTheme
 
     try:
         colours = theme_colours(screen.app.theme)
@@ -45,8 +47,8 @@ def share_page(screen: Screen, session: SessionResult, stem: str, title: str,
     dest = path.with_suffix(".png")
 
     def draw() -> None:
-        from diskmark.share import render_png
-        from diskmark.share.page import estimated_height
+        from diskmark.report.share.png import render_png
+        from diskmark.report.share.page import estimated_height
 
         try:
             render_png(html, dest, estimated_height(session, reference is not None))

@@ -1,4 +1,4 @@
-"""What the app remembers between launches, bridged to :mod:`diskmark.config`.
+"""What the app remembers between launches, bridged to :mod:`diskmark.store.app_settings`.
 
 The app works with the engine's :class:`~diskmark.model.Settings` plus what only the
 screen cares about (unit, theme, the baseline compared with and the keymap); this module
@@ -13,10 +13,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from diskmark.config import CONFIG_MAX_BYTES, AppConfig, config_path, load_config, save_config
-from diskmark.paths import default_target
-from diskmark.model import Settings, Unit
-from diskmark.regular_file import read_regular_file
+from diskmark.store.app_settings import (CONFIG_MAX_BYTES, AppConfig, config_path, load_config,
+                                         save_config)
+from diskmark.files.paths import default_target
+from diskmark.model.settings import Settings
+from diskmark.model.units import Unit
+from diskmark.files.regular_file import read_regular_file
 from diskmark.app.themes import MONO_THEME
 
 

@@ -10,7 +10,7 @@ import stat
 from textual import work
 
 from diskmark.app.widgets.topbar import FactsLine
-from diskmark.model import SystemFacts
+from diskmark.model.facts import SystemFacts
 
 
 class NotADirectory(FileNotFoundError):
@@ -18,7 +18,7 @@ class NotADirectory(FileNotFoundError):
 
 
 def default_facts(path: str) -> SystemFacts:
-    from diskmark.system import facts_for, facts_for_device
+    from diskmark.drive.probe import facts_for, facts_for_device
 
     if os.path.exists(path) and stat.S_ISBLK(os.stat(path).st_mode):
         return facts_for_device(os.path.realpath(path))

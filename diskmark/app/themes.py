@@ -24,11 +24,11 @@ from textual.color import Color, ColorParseError
 from textual.css.stylesheet import Stylesheet, StylesheetParseError
 from textual.theme import BUILTIN_THEMES, Theme
 
-from diskmark import toml_cache
-from diskmark.paths import user_themes_dir
-from diskmark.regular_file import read_regular_file
+from diskmark.files import toml_cache
+from diskmark.files.paths import user_themes_dir
+from diskmark.files.regular_file import read_regular_file
+from diskmark.themes import BUILTIN_DIR  # the TOML files
 
-BUILTIN_DIR = Path(__file__).resolve().parent.parent / "themes"  # the TOML files
 DEFAULT_THEME = "diskmark"
 DARK_THEME = "diskmark-dark"
 CONTRAST_THEME = "diskmark-contrast"

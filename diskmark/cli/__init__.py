@@ -3,7 +3,7 @@
 Exit codes (``diskmark run``): 0 done, 1 the benchmark failed, 2 bad arguments or an unusable
 target (nothing was started), 3 a regression beyond ``--fail-on-regression``, 4 the run was
 not kept in the history (its report is printed all the same), 130 interrupted;
-any command: 141 when the reader of stdout went away (see diskmark.streams).
+any command: 141 when the reader of stdout went away (see diskmark.cli.streams).
 """
 
 from __future__ import annotations
@@ -16,23 +16,23 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from diskmark import __version__
-from diskmark.streams import ensure_std_streams, stdout_gone
-from diskmark.model import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings, Status, Unit
+from diskmark.cli.streams import ensure_std_streams, stdout_gone
+from diskmark.model.settings import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings
+from diskmark.model.results import Status
+from diskmark.model.units import Unit
 
 from diskmark.cli import fleet
 from diskmark.cli.arguments import Parser, Typed, options_before_command, percent, setting, unit
-from diskmark.cli.stopping import STOP_SIGNALS, run_stoppable  # noqa: F401 (STOP_SIGNALS: the CLI's API)
+from diskmark.cli.stopping import run_stoppable
 from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.baselines import cmd_baselines
-from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_REGRESSION,
+from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK,
                                  EXIT_USAGE, ProgressLine, error, exit_code_for, gate, out,
                                  out_json, render, say)
 
 if TYPE_CHECKING:
-    from diskmark.destination import Destination
+    from diskmark.files.destination import Destination
 
-__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_OK", "EXIT_REGRESSION", "EXIT_USAGE",
-           "ProgressLine", "build_parser", "exit_code_for", "main", "render"]
 
 DEFAULTS = Settings()
 
@@ -207,7 +207,7 @@ def _baselines_actions(bl: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command. Whatever it is, a reader of stdout that has gone (``| head -1``) ends
-    it quietly with status 141 instead of a traceback (see diskmark.streams)."""
+    it quietly with status 141 instead of a traceback (see diskmark.cli.streams)."""
     ensure_std_streams()
     try:
         try:
@@ -257,7 +257,7 @@ def cmd_app(args: argparse.Namespace) -> int:
 
 
 def cmd_presets() -> int:
-    from diskmark.paths import user_presets_dir
+    from diskmark.files.paths import user_presets_dir
     from diskmark.presets import load_catalog
 
     catalog = load_catalog()
@@ -302,7 +302,7 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(str(e))  # exits 2
     destination = None
     if args.output and args.output != "-":  # "-": stdout, as in curl and tar
-        from diskmark.destination import Destination, DestinationError, DestinationExists
+        from diskmark.files.destination import Destination, DestinationError, DestinationExists
 
         try:
             destination = Destination(Path(args.output), force=args.force)
@@ -324,7 +324,8 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Settings,
          destination: Destination | None) -> int:
     from diskmark.cli.output import EXIT_NOT_KEPT
-    from diskmark.engine import DiskmarkError, Engine
+    from diskmark.engine.errors import DiskmarkError
+    from diskmark.engine.runner import Engine
 
     opened = _open_store(args, parser)
     if isinstance(opened, int):
@@ -344,7 +345,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Se
     history_id = getattr(args, "history_id", None)
     comparison = None
     if reference is not None:
-        from diskmark.compare import compare, comparison_text
+        from diskmark.report.compare import compare, comparison_text
 
         comparison = compare(session, reference.session, reference.name)
         if args.format == "csv" and not args.quiet:
@@ -375,7 +376,7 @@ def _deliver(text: str, destination: Destination | None, quiet: bool, as_json: b
     """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
     so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
     gone, which ends nothing else: the run is kept all the same."""
-    from diskmark.destination import DestinationError
+    from diskmark.files.destination import DestinationError
 
     if destination is None:
         try:
@@ -402,7 +403,8 @@ def _deliver(text: str, destination: Destination | None, quiet: bool, as_json: b
 def _open_store(args: argparse.Namespace, parser: argparse.ArgumentParser):
     """Before anything runs: check --save-baseline's name is free and load --compare's
     baseline. Returns (store, baseline entry or None), or an exit code after the message."""
-    from diskmark.store import NameTaken, Store, StoreError
+    from diskmark.store.schema import NameTaken, StoreError
+    from diskmark.store.store import Store
 
     if args.fail_on_regression is not None and not args.compare:
         parser.error("--fail-on-regression needs --compare NAME")  # exits 2
@@ -427,7 +429,7 @@ def _keep(store, session, args: argparse.Namespace) -> int:
     A history that cannot be written gives EXIT_NOT_KEPT, so a script notices (the report
     is printed all the same); a baseline that cannot be saved is an error."""
     from diskmark.cli.output import EXIT_NOT_KEPT
-    from diskmark.store import StoreError
+    from diskmark.store.schema import StoreError
 
     if session.status is not Status.COMPLETE:
         if args.save_baseline is not None:

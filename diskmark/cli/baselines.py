@@ -10,14 +10,15 @@ from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, exit_code_for, gate,
 
 
 def cmd_baselines(args: argparse.Namespace) -> int:
-    from diskmark.store import DestinationExists, NameTaken, Store, StoreError
+    from diskmark.store.schema import DestinationExists, NameTaken, StoreError
+    from diskmark.store.store import Store
 
     store = Store()
     try:
         if args.action == "list":
             return _baselines_json(store) if args.format == "json" else _baselines_list(store)
         if args.action == "show":
-            from diskmark.report import text_report
+            from diskmark.report.text import text_report
 
             entry = store.get_baseline(args.name)
             note = f"    Note: {entry.note}\n" if entry.note else ""
@@ -57,7 +58,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
 
 
 def _baselines_list(store) -> int:
-    from diskmark.store import format_listing
+    from diskmark.report.formatting import format_listing
 
     entries = store.baselines()
     if not entries:
@@ -87,7 +88,7 @@ def _baselines_json(store) -> int:
 
 
 def _baselines_compare(store, args: argparse.Namespace) -> int:
-    from diskmark.compare import compare, comparison_markdown, comparison_text
+    from diskmark.report.compare import compare, comparison_markdown, comparison_text
 
     a, b = store.get_baseline(args.a), store.get_baseline(args.b)
     cmp = compare(b.session, a.session, a.name)

@@ -14,11 +14,11 @@ import argparse
 import time
 
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK,
-                                 EXIT_REGRESSION, EXIT_USAGE, ProgressLine, error,
-                                 exit_code_for, say)
+                                 EXIT_REGRESSION, EXIT_USAGE, ProgressLine, error, exit_code_for,
+                                 say)
 from diskmark.cli.stopping import run_stoppable
-from diskmark.display import shown
-from diskmark.model import Status
+from diskmark.files.text_safety import shown
+from diskmark.model.results import Status
 
 FLEET_HELP = """
 fleets: --host HOST[:PORT] (repeatable) or --hosts-file FILE runs the profile on every host
@@ -66,8 +66,8 @@ class FleetProgress(ProgressLine):
         self._shown = 0.0
 
     def on_event(self, host, event) -> None:  # type: ignore[override]
-        from diskmark.events import Progress, TestFinished
-        from diskmark.report import describe_progress
+        from diskmark.model.events import Progress, TestFinished
+        from diskmark.report.text import describe_progress
 
         if self.noticed(event) or not self.enabled:
             return
@@ -140,7 +140,7 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
 
 
 def _deliver_report(result, args, comparisons, destination) -> int:
-    from diskmark import fleet_report
+    from diskmark.report import fleet as fleet_report
     from diskmark.cli import _deliver
 
     if args.format == "json":
@@ -155,7 +155,7 @@ def _deliver_report(result, args, comparisons, destination) -> int:
     else:
         text = fleet_report.fleet_text(result, args.unit)
         if comparisons:
-            from diskmark.compare import comparison_text
+            from diskmark.report.compare import comparison_text
 
             for label, (c, _) in comparisons.items():
                 text += f"\n{label}:\n{comparison_text(c)}"
@@ -172,7 +172,8 @@ def _open_store(args, parser, hosts):
     """Before anything runs: each host's baseline for --compare (its own ``NAME@HOST``, else
     the shared NAME), and the names --save-baseline will take. Returns (store, {label:
     (entry, name)}) or an exit code after the message."""
-    from diskmark.store import NameTaken, NotFound, Store, StoreError
+    from diskmark.store.schema import NameTaken, NotFound, StoreError
+    from diskmark.store.store import Store
 
     if args.fail_on_regression is not None and not args.compare:
         parser.error("--fail-on-regression needs --compare NAME")
@@ -203,7 +204,7 @@ def _keep(store, result, args) -> int:
     """Every complete host in the history (its host name in the result, its id in
     ``args.history_ids`` for the report); with --save-baseline, each as ``NAME@HOST``.
     EXIT_NOT_KEPT when a host's run could not be kept in the history, as for one run."""
-    from diskmark.store import StoreError
+    from diskmark.store.schema import StoreError
 
     status = EXIT_OK
     args.history_ids = {}
@@ -231,7 +232,7 @@ def _keep(store, result, args) -> int:
 
 
 def _compare(result, references):
-    from diskmark.compare import compare
+    from diskmark.report.compare import compare
 
     out = {}
     for host, session in result.pairs():
@@ -243,7 +244,7 @@ def _compare(result, references):
 
 def _gate(comparisons, args) -> int:
     """The regression gate per host: 3 when any host regressed, naming it."""
-    from diskmark.compare import gate
+    from diskmark.report.compare import gate
 
     worst = EXIT_OK
     for label, (comparison, name) in comparisons.items():

@@ -136,7 +136,8 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
 
 def cmd_history(args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_USAGE, error, exit_code_for
-    from diskmark.store import Store, StoreError
+    from diskmark.store.store import Store
+    from diskmark.store.schema import StoreError
 
     store = Store()
     try:
@@ -152,7 +153,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def _filters(args: argparse.Namespace):
-    from diskmark.database import Filters
+    from diskmark.store.database import Filters
 
     return Filters(device=args.device, target=args.target, host=args.host)
 
@@ -165,14 +166,14 @@ def _report_unimported(store) -> None:
 
 
 def _date(iso: str) -> str:
-    from diskmark.formatting import format_date
+    from diskmark.report.formatting import format_date
 
     return format_date(iso, seconds=False, missing="-")
 
 
 def _list(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out, out_json, say
-    from diskmark.model import format_size
+    from diskmark.model.units import format_size
 
     if args.limit < 0 or args.offset < 0:
         error("--limit and --offset must be 0 or more")
@@ -197,7 +198,7 @@ def _list(store, args: argparse.Namespace) -> int:
         table.append((r.name, _date(r.started or r.saved), r.host or "-", r.device or "-",
                       r.fstype or "-", setup or "-", _mb(r.head_read), _mb(r.head_write)))
     # escaped before the columns are measured: an escape is wider than what it stands for
-    from diskmark.display import shown
+    from diskmark.files.text_safety import shown
 
     table = [tuple(shown(cell, one_line=True) for cell in row) for row in table]
     widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
@@ -229,7 +230,7 @@ def row_dict(row, baseline: bool = False) -> dict[str, Any]:
 
 def _show(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, out, out_json
-    from diskmark.report import text_report
+    from diskmark.report.text import text_report
 
     entry = store.get_history(args.id)
     if args.format == "json":
@@ -282,9 +283,9 @@ def _import(store, args: argparse.Namespace) -> int:
 
 def _export(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
-    from diskmark.display import json_utf8
-    from diskmark.store import DestinationExists, StoreIOError
-    from diskmark.store_files import write_failure
+    from diskmark.files.text_safety import json_utf8
+    from diskmark.store.schema import DestinationExists, StoreIOError
+    from diskmark.store.exchange import write_failure
 
     if args.ids:
         entries = [store.get_history(i) for i in args.ids]
@@ -368,9 +369,9 @@ def _prune(store, args: argparse.Namespace) -> int:
 
 
 def _trend(store, args: argparse.Namespace) -> int:
-    from diskmark import trend
+    from diskmark.report import trend
     from diskmark.cli.output import EXIT_OK, out, out_json, say
-    from diskmark.model import Unit
+    from diskmark.model.units import Unit
 
     label, kind = trend.parse_test(args.test)
     kind = args.kind or kind or "read"
@@ -398,9 +399,11 @@ SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
 
 def _share(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
-    from diskmark.destination import Destination, DestinationError
-    from diskmark.share import ChromiumMissing, render_html, render_png, theme_colours
-    from diskmark.share.page import estimated_height
+    from diskmark.files.destination import Destination, DestinationError
+    from diskmark.report.share.png import ChromiumMissing, render_png
+    from diskmark.report.share.page import render_html
+    from diskmark.report.share.colours import theme_colours
+    from diskmark.report.share.page import estimated_height
 
     kind = _share_format(args.output, args.format)
     if kind is None:
@@ -472,8 +475,8 @@ def _share_to_stdout(html: str, kind: str, height: int) -> int:
     import tempfile
 
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, error, out_html
-    from diskmark.share import ChromiumMissing, render_png
-    from diskmark.streams import write_binary
+    from diskmark.report.share.png import ChromiumMissing, render_png
+    from diskmark.cli.streams import write_binary
 
     if kind == "html":
         out_html(html)

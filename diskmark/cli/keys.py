@@ -22,8 +22,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_keys() -> int:
-    from diskmark.config import config_path, read_config
-    from diskmark.keymap import DEFAULT, KEYS, resolve
+    from diskmark.store.app_settings import config_path, read_config
+    from diskmark.app.keymap import DEFAULT, KEYS, resolve
 
     path = config_path()
     cfg, problems = read_config()

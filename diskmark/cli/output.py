@@ -7,9 +7,9 @@ from __future__ import annotations
 import os
 import sys
 
-from diskmark.display import json_utf8, shown
-from diskmark.model import Unit
-from diskmark.streams import write_binary, write_err, write_out
+from diskmark.files.text_safety import json_utf8, shown
+from diskmark.model.units import Unit
+from diskmark.cli.streams import write_binary, write_err, write_out
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: A run that finished, its report printed, but not kept in the history (it could not be written).
@@ -21,7 +21,7 @@ def exit_code_for(error: Exception) -> int:
     unusable target, fio missing, a bad baseline name or file), EXIT_FAILED when the work
     failed part-way (fio, reading or writing a file)."""
     from diskmark.engine.errors import NotStarted
-    from diskmark.store import StoreError, StoreIOError
+    from diskmark.store.schema import StoreError, StoreIOError
 
     if isinstance(error, NotStarted):
         return EXIT_USAGE
@@ -32,7 +32,7 @@ def exit_code_for(error: Exception) -> int:
 
 def out(text: str) -> None:
     """Write what the user asked for to stdout, with the control characters and undecodable
-    bytes of names, notes, paths and device strings shown escaped (see diskmark.display).
+    bytes of names, notes, paths and device strings shown escaped (see diskmark.files.text_safety).
     Raises BrokenPipeError when the reader has gone; ``main`` ends the command then."""
     write_out(shown(text))
 
@@ -58,7 +58,7 @@ def error(message: str) -> None:
 
 
 def gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
-    from diskmark.compare import gate
+    from diskmark.report.compare import gate
 
     verdict, lines = gate(comparison, pct, against)
     if verdict == "pass":
@@ -78,7 +78,7 @@ def render(session, fmt: str, unit: Unit, comparison=None, history_id: str | Non
 
 
 def _render(session, fmt: str, unit: Unit, comparison=None, history_id: str | None = None) -> str:
-    from diskmark import report
+    from diskmark.report import text as report
 
     if fmt == "json":
         extra = {"comparison": comparison.to_dict()} if comparison is not None else {}
@@ -90,7 +90,7 @@ def _render(session, fmt: str, unit: Unit, comparison=None, history_id: str | No
     if fmt == "markdown":
         text = report.markdown_report(session)
         if comparison is not None:
-            from diskmark.compare import comparison_markdown
+            from diskmark.report.compare import comparison_markdown
 
             text += "\n" + comparison_markdown(comparison)
         return text
@@ -99,7 +99,7 @@ def _render(session, fmt: str, unit: Unit, comparison=None, history_id: str | No
         text += report.curve_report(session, unit) + "\n"
     text += report.text_report(session)
     if comparison is not None:
-        from diskmark.compare import comparison_text
+        from diskmark.report.compare import comparison_text
 
         text += "\n" + comparison_text(comparison)
     return text
@@ -119,8 +119,8 @@ class ProgressLine:
         self._width = 0
 
     def on_event(self, event) -> None:
-        from diskmark.events import Progress, TestFinished
-        from diskmark.report import describe_progress
+        from diskmark.model.events import Progress, TestFinished
+        from diskmark.report.text import describe_progress
 
         if self.noticed(event) or not self.enabled:
             return
@@ -131,7 +131,7 @@ class ProgressLine:
 
     def noticed(self, event) -> bool:
         """Say a notice (a warning or an error even with --quiet); True if ``event`` was one."""
-        from diskmark.events import Notice
+        from diskmark.model.events import Notice
 
         if not isinstance(event, Notice):
             return False
@@ -148,7 +148,7 @@ class ProgressLine:
 
     def finished(self, r, prefix: str = "") -> None:
         """A finished test's line: best MB/s, IOPS and the lowest latency."""
-        from diskmark.report import format_figure
+        from diskmark.report.formatting import format_figure
 
         self.clear()
         say(f"{prefix}{r.label:14} {r.op.value:5} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "

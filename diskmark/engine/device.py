@@ -38,9 +38,10 @@ from pathlib import Path
 from diskmark.engine import device_use
 from diskmark.engine.errors import TargetError
 from diskmark.engine.plan import Plan
-from diskmark.formatting import format_bytes as human_bytes
-from diskmark.model import Mode, Op, format_size
-from diskmark.units import SIZE_MIN, SIZE_STEP
+from diskmark.model.units import format_bytes as human_bytes
+from diskmark.model.settings import Mode, Op
+from diskmark.model.units import format_size
+from diskmark.model.units import SIZE_MIN, SIZE_STEP
 
 BLKGETSIZE64 = 0x80081272
 BLKROGET = 0x125E

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from diskmark import mount_table as mt
+from diskmark.drive import mounts as mt
 
 SYS_DEV_BLOCK = Path("/sys/dev/block")
 

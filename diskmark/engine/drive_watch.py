@@ -17,10 +17,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from diskmark import hwmon, smart, system
-from diskmark.drive_record import TEMPERATURE_RANGE_C, DriveRecord, Health, plausible_c
-from diskmark.drive_text import implausible_text
-from diskmark.model import Event, Phase, Progress, SessionResult
+from diskmark.drive import hwmon, smart, probe as system
+from diskmark.model.drive_record import TEMPERATURE_RANGE_C, DriveRecord, Health, plausible_c
+from diskmark.drive.readings import implausible_text
+from diskmark.model.events import Event, Phase, Progress
+from diskmark.model.results import SessionResult
 
 SAMPLE_EVERY_S = 1.0
 

@@ -15,7 +15,8 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from diskmark.model import FileLayout, TestResult
+from diskmark.model.file_layout import FileLayout
+from diskmark.model.results import TestResult
 
 FS_IOC_FIEMAP = 0xC020660B
 FIEMAP_FLAG_SYNC = 0x1

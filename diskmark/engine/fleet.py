@@ -36,9 +36,11 @@ from diskmark.engine.fleet_privacy import Access
 from diskmark.engine.hosts import Host, unreachable
 from diskmark.engine.plan import Plan, PlannedTest, build_plan
 from diskmark.engine.process import FioProcess, Outcome
-from diskmark.formatting import cpu_limit_text
-from diskmark.model import (Event, Notice, Phase, Progress, RunFinished, SessionResult, Status,
-                            SystemFacts, TestFinished, TestResult, TestStarted)
+from diskmark.model.notes import cpu_limit_text
+from diskmark.model.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
+                                   TestStarted)
+from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.facts import SystemFacts
 from diskmark.presets import PresetCatalog, load_catalog
 
 #: fio's client prints nothing until a step ends: it is given the step's expected time and

@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from diskmark.atomic import write_atomic
+from diskmark.files.atomic import write_atomic
 from diskmark.engine.errors import TargetError
 from diskmark.engine.workspace import DIR_FLAGS, forget_record, register_dir, same_file
 

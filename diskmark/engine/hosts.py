@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from diskmark.engine.errors import TargetError
-from diskmark.regular_file import NotRegularFile, read_regular_file
+from diskmark.files.regular_file import NotRegularFile, read_regular_file
 
 DEFAULT_PORT = 8765  # fio's own default for --server and --client
 CONNECT_TIMEOUT_S = 5.0

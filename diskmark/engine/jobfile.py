@@ -21,7 +21,7 @@ import secrets
 
 from diskmark.engine.errors import TargetError
 from diskmark.engine.plan import Plan, PlannedTest, job_name, prepare_args, run_args
-from diskmark.model import Settings
+from diskmark.model.settings import Settings
 
 #: What a remote target path may contain: letters, digits and ``/ . _ - +``.
 PATH_CHARS = re.compile(r"^/[A-Za-z0-9._/+-]*$")

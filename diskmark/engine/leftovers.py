@@ -22,14 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from diskmark.engine.fleet_jobs import JOB_FILE_RE, KIND as FLEET_KIND, NAME_RE as FLEET_NAME_RE
-from diskmark.engine.workspace import (
-    DIR_FLAGS,
-    NAME_RE,
-    OWN_NAMES,
-    forget_record,
-    register_dir,
-    same_file,
-)
+from diskmark.engine.workspace import (DIR_FLAGS, NAME_RE, OWN_NAMES, forget_record, register_dir,
+                                       same_file)
 
 #: A register entry is written just before its directory is made: one this young whose
 #: directory is not there yet is kept.
@@ -51,7 +45,7 @@ class Swept:
     remote_file: str = ""
 
     def describe(self) -> str:
-        from diskmark.formatting import format_bytes as human_bytes
+        from diskmark.model.units import format_bytes as human_bytes
 
         if self.hosts:
             hosts = ", ".join(self.hosts)

@@ -30,8 +30,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskmark.engine.times import times
-from diskmark.formatting import test_title
-from diskmark.model import DataPattern, Mode, Op, Settings, TestSpec
+from diskmark.model.names import test_title
+from diskmark.model.settings import DataPattern, Mode, Op, Settings
+from diskmark.model.results import TestSpec
 from diskmark.presets import Preset, Profile, sweep_profile
 
 #: The only name fio is given: the workspace opens it in its private directory.

@@ -24,17 +24,18 @@ from diskmark.engine.clock import Eta, MachineLoad, now_iso, usable_cpus
 from diskmark.engine.drive_watch import DriveWatch
 from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError, fio_failure
 from diskmark.engine.fio import Fio, locate
-from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan,
-                                  PlannedTest, build_plan, continuous_args, prepare_args,
-                                  run_args)
+from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan, PlannedTest, build_plan,
+                                  continuous_args, prepare_args, run_args)
 from diskmark.engine.process import WATCHDOG_S, FioProcess
 from diskmark.engine.sustained import run_sustained
 from diskmark.engine.target import TargetCheck, open_target
 from diskmark.engine.workspace import Workspace
-from diskmark.formatting import cpu_limit_text
-from diskmark.model import (MIB, Event, Notice, Op, Phase, Progress, RunFinished,
-                            RunResult, SessionResult, Status, TestFinished, TestResult,
-                            TestStarted)
+from diskmark.model.notes import cpu_limit_text
+from diskmark.model.units import MIB
+from diskmark.model.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
+                                   TestStarted)
+from diskmark.model.settings import Op
+from diskmark.model.results import RunResult, SessionResult, Status, TestResult
 from diskmark.presets import PresetCatalog, load_catalog
 
 PREP_RATE_GUESS = 400e6  # bytes/s, for the ETA until the real preparation rate is known

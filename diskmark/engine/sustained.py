@@ -1,6 +1,6 @@
 """Running the sustained write: one fio job for the duration or the amount, its status
 objects every 100 ms kept as (time, bytes) points and turned into MB/s over time and the
-knee (:mod:`diskmark.sustained`, :mod:`diskmark.knee`).
+knee (:mod:`diskmark.model.sustained_write`, :mod:`diskmark.model.knee`).
 
 The runner's own machinery (the fio process, the checks of the target while it runs, the
 flush after a write) does the rest; this module only knows what is particular to a write
@@ -17,8 +17,10 @@ from diskmark.engine import parse
 from diskmark.engine.clock import Eta, MachineLoad
 from diskmark.engine.errors import FioFailed
 from diskmark.engine.plan import PROCESS_OVERHEAD_S, Plan, PlannedTest, sustained_args
-from diskmark.model import Event, Op, Phase, Progress, RunFinished, TestResult
-from diskmark.sustained import Sustained, bins
+from diskmark.model.events import Event, Phase, Progress, RunFinished
+from diskmark.model.settings import Op
+from diskmark.model.results import TestResult
+from diskmark.model.sustained_write import Sustained, bins
 
 if TYPE_CHECKING:
     from diskmark.engine.runner import Engine

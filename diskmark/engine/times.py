@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from diskmark.model import Settings
+    from diskmark.model.settings import Settings
     from diskmark.presets import Preset, Profile
 
 

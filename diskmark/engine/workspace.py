@@ -33,8 +33,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from diskmark import paths
-from diskmark.atomic import write_atomic
+from diskmark.files import paths
+from diskmark.files.atomic import write_atomic
 from diskmark.engine.errors import DirectIOUnsupported, TargetError
 from diskmark.engine.plan import TEST_FILE
 

@@ -4,7 +4,7 @@ A preset holds profiles (Default, Peak, Real World, Demo, …); a profile holds 
 tests. A broken user preset is reported with its file, line and reason and skipped: it must
 never stop the built-in presets or the other user presets from loading. That includes files
 that are not presets at all: a FIFO, a link to /dev/zero, megabytes of junk, nesting deep
-enough to exhaust the parser (see diskmark.regular_file).
+enough to exhaust the parser (see diskmark.files.regular_file).
 """
 
 from __future__ import annotations
@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from diskmark import toml_cache
-from diskmark.model import KIB, MIB, SWEEP_DEPTHS, TestSpec
-from diskmark.paths import user_presets_dir
-from diskmark.regular_file import read_regular_file
+from diskmark.files import toml_cache
+from diskmark.model.units import KIB, MIB
+from diskmark.model.settings import SWEEP_DEPTHS
+from diskmark.model.results import TestSpec
+from diskmark.files.paths import user_presets_dir
+from diskmark.files.regular_file import read_regular_file
 
 BUILTIN_DIR = Path(__file__).parent
 #: "sustained": one long sequential write and its knee; "sweep" is built by sweep_profile

@@ -18,7 +18,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from fakes import FakeEngine, facts, hot_drive  # noqa: E402
 
-from diskmark import system  # noqa: E402
+from diskmark.drive import probe as system  # noqa: E402
+from diskmark.drive.mounts import MountInfo
 from diskmark.app.app import DiskmarkApp  # noqa: E402
 from diskmark.app.screens.details import DetailsScreen  # noqa: E402
 from diskmark.app.screens.dialogs import ErrorDialog  # noqa: E402
@@ -27,7 +28,8 @@ from diskmark.app.screens.target_picker import TargetPicker  # noqa: E402
 from diskmark.app.widgets.tiles import ResultTile  # noqa: E402
 from diskmark.engine.errors import DirectIOUnsupported, FioMissing  # noqa: E402
 from diskmark.engine.fio import INSTALL_HINT  # noqa: E402
-from diskmark.model import GIB, Mode, Op, Settings, Unit  # noqa: E402
+from diskmark.model.units import GIB, Unit
+from diskmark.model.settings import Mode, Op, Settings
 
 BIG, SMALL = (120, 40), (80, 24)
 #: One snapshot per terminal size: the window as most terminals open it, and a small one.
@@ -363,21 +365,21 @@ def fixed_tree(monkeypatch):
         (root / name).mkdir(parents=True, exist_ok=True)
     gib = 1024**3
     mounts = [
-        system.MountInfo("/", "/dev/nvme0n1p2", "ext4", "rw,relatime", 931 * gib, 814 * gib,
+        MountInfo("/", "/dev/nvme0n1p2", "ext4", "rw,relatime", 931 * gib, 814 * gib,
                          "Samsung SSD 980 PRO 1TB", False),
-        system.MountInfo("/dev/shm", "tmpfs", "tmpfs", "rw,nosuid,nodev", 16 * gib, 16 * gib),
-        system.MountInfo("/mnt/usb", "/dev/sdb1", "exfat", "rw", 64 * gib, 12 * gib,
+        MountInfo("/dev/shm", "tmpfs", "tmpfs", "rw,nosuid,nodev", 16 * gib, 16 * gib),
+        MountInfo("/mnt/usb", "/dev/sdb1", "exfat", "rw", 64 * gib, 12 * gib,
                          "SanDisk Ultra", True),
-        system.MountInfo("/snap/core/1", "/dev/loop0", "squashfs", "ro", 64 * 1024**2, 0,
+        MountInfo("/snap/core/1", "/dev/loop0", "squashfs", "ro", 64 * 1024**2, 0,
                          readonly=True, usable=False, reason="read-only"),
     ]
     monkeypatch.setattr(system, "list_mounts", lambda include_pseudo=False: list(mounts))
     devices = [
-        system.MountInfo("/dev/nvme0n1", "disk", "", "", 1000 * gib, 0,
+        MountInfo("/dev/nvme0n1", "disk", "", "", 1000 * gib, 0,
                          "Samsung SSD 980 PRO 1TB", False, block_device=True),
-        system.MountInfo("/dev/sdb", "disk", "", "", 64 * gib, 0, "SanDisk Ultra", True,
+        MountInfo("/dev/sdb", "disk", "", "", 64 * gib, 0, "SanDisk Ultra", True,
                          block_device=True),
-        system.MountInfo("/dev/sdb1", "partition", "", "", 64 * gib, 0, "SanDisk Ultra", True,
+        MountInfo("/dev/sdb1", "partition", "", "", 64 * gib, 0, "SanDisk Ultra", True,
                          block_device=True, reason="mounted at /mnt/usb"),
     ]
     monkeypatch.setattr(system, "list_block_devices", lambda: list(devices))
@@ -413,7 +415,7 @@ def fixed_home(monkeypatch):
     import fcntl
     import shutil
 
-    from diskmark import store
+    from diskmark.store import store
 
     home = Path(tempfile.gettempdir()) / "diskmark-snapshot-home"
     with open(f"{home}.lock", "a") as lock:
@@ -432,7 +434,7 @@ def save_baseline(name: str = "new NVMe", note: str = "firmware 4B2QGXA7", *,
                   size: int = 512 * 1024**2, scale=None, started: str = "2024-04-01T10:00:00+02:00"):
     import asyncio
 
-    from diskmark.store import Store
+    from diskmark.store.store import Store
 
     engine = FakeEngine(scale=BASELINE_SCALE if scale is None else scale, started=started)
     session = asyncio.run(engine.run(Settings(target=TARGET, size=size, count=5)))

@@ -20,10 +20,11 @@ from textual.widgets.option_list import Option
 
 from diskmark.app.screens.dialogs import ConfirmDialog
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
-from diskmark.formatting import short_date
-from diskmark.display import shown
-from diskmark.model import SessionResult
-from diskmark.store import Entry, Store, StoreError, check_name
+from diskmark.report.formatting import short_date
+from diskmark.files.text_safety import shown
+from diskmark.model.results import SessionResult
+from diskmark.store.schema import Entry, StoreError, check_name
+from diskmark.store.store import Store
 
 
 @dataclass(frozen=True)

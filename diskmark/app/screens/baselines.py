@@ -15,10 +15,11 @@ from textual.binding import Binding
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, NameChoice
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb
-from diskmark.formatting import short_date
-from diskmark.model import SessionResult
-from diskmark.store import (HEADLINE_LABEL, DestinationExists, Entry, InvalidFile, NameTaken,
-                            NotFound, Store, StoreError)
+from diskmark.report.formatting import short_date
+from diskmark.model.results import SessionResult
+from diskmark.store.schema import (HEADLINE_LABEL, DestinationExists, Entry, InvalidFile,
+                                   NameTaken, NotFound, StoreError)
+from diskmark.store.store import Store
 
 
 class BaselinesScreen(SavedResultsScreen[Entry | None]):

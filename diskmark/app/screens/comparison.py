@@ -12,12 +12,13 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
-from diskmark.formatting import short_date
-from diskmark.compare import (BETTER, DEFAULT_NOISE_PCT, SAME, UNITS, WORSE, Comparison,
-                              comparison_text)
-from diskmark.display import shown
-from diskmark.formatting import DELTA_GLYPHS, format_delta, format_figure
-from diskmark.model import SessionResult, format_size
+from diskmark.report.formatting import short_date
+from diskmark.report.formatting import BETTER, SAME, WORSE
+from diskmark.report.compare import DEFAULT_NOISE_PCT, UNITS, Comparison, comparison_text
+from diskmark.files.text_safety import shown
+from diskmark.report.formatting import DELTA_GLYPHS, format_delta, format_figure
+from diskmark.model.results import SessionResult
+from diskmark.model.units import format_size
 
 
 def describe_session(session: SessionResult) -> str:

@@ -18,11 +18,14 @@ from textual.widgets import Button, DataTable, Label, Static
 from diskmark.app.screens.details_drive import drive_section
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.plain import PlainStatic
-from diskmark.display import shown
-from diskmark.formatting import (format_bytes, format_figure, knee_text, steady_text,
-                                 unstable_text, written_text)
-from diskmark.model import (DIP_THRESHOLD_PCT, FileLayout, Op, RunResult,
-                            SessionResult, TestResult, Unit)
+from diskmark.files.text_safety import shown
+from diskmark.model.units import format_bytes
+from diskmark.report.formatting import format_figure, knee_text, steady_text, written_text
+from diskmark.model.notes import unstable_text
+from diskmark.model.settings import DIP_THRESHOLD_PCT, Op
+from diskmark.model.file_layout import FileLayout
+from diskmark.model.results import RunResult, SessionResult, TestResult
+from diskmark.model.units import Unit
 
 PERCENTILES = ("50", "90", "99", "99.9", "99.99", "max")
 

@@ -20,8 +20,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
-from diskmark.formatting import format_figure
-from diskmark.model import Notice, Progress, Status, TestFinished, TestResult
+from diskmark.report.formatting import format_figure
+from diskmark.model.events import Notice, Progress, TestFinished
+from diskmark.model.results import Status, TestResult
 
 ALL = "__all__"
 
@@ -147,7 +148,7 @@ class FleetScreen(ModalScreen[None]):
                         severity="warning")
 
     def _event(self, host, event) -> None:
-        from diskmark.report import describe_progress
+        from diskmark.report.text import describe_progress
 
         if isinstance(event, Progress):
             text = describe_progress(event)  # the fleet's own words name the host already

@@ -11,7 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
-from diskmark.keymap import DEFAULT, Keymap, spell
+from diskmark.app.keymap import DEFAULT, Keymap, spell
 
 #: What the help lists: binding ids (shown with their keys, the user's own when the settings
 #: file remaps them) or, for what is not a binding of the app, the words to show. A binding

@@ -23,11 +23,11 @@ from textual.widgets.option_list import Option
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, NameChoice, suggest_name
 from diskmark.app.screens.saved import SavedResultsScreen, mb
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
-from diskmark.database import Filters, Row
-from diskmark.display import shown
-from diskmark.formatting import short_date
-from diskmark.model import format_size
-from diskmark.store import HEADLINE_LABEL, Entry, StoreError
+from diskmark.store.database import Filters, Row
+from diskmark.files.text_safety import shown
+from diskmark.report.formatting import short_date
+from diskmark.model.units import format_size
+from diskmark.store.schema import HEADLINE_LABEL, Entry, StoreError
 
 #: Runs on one page of the table: enough to scroll through, few enough to open at once.
 PAGE_SIZE = 100

@@ -21,8 +21,10 @@ from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
-from diskmark.formatting import MODE_LABELS, mix_label
-from diskmark.model import UNSTABLE_PCT, DataPattern, Mode, Unit, format_size
+from diskmark.report.formatting import MODE_LABELS
+from diskmark.model.names import mix_label
+from diskmark.model.settings import UNSTABLE_PCT, DataPattern, Mode
+from diskmark.model.units import Unit, format_size
 
 if TYPE_CHECKING:
     from diskmark.app.app import DiskmarkApp

@@ -20,11 +20,12 @@ from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
 from diskmark.app.screens.comparison import ComparisonScreen, describe_session
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
-from diskmark.compare import compare
-from diskmark.display import shown
-from diskmark.model import SessionResult
-from diskmark.report import text_report
-from diskmark.store import Entry, Store, StoreError
+from diskmark.report.compare import compare
+from diskmark.files.text_safety import shown
+from diskmark.model.results import SessionResult
+from diskmark.report.text import text_report
+from diskmark.store.schema import Entry, StoreError
+from diskmark.store.store import Store
 
 T = TypeVar("T")
 

@@ -16,10 +16,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from diskmark.app.widgets.plain import PlainStatic, plain
-from diskmark.formatting import MODE_LABELS, mix_label
-from diskmark.model import MIX_RATIOS, UNSTABLE_PCT, DataPattern, Mode, Settings
+from diskmark.report.formatting import MODE_LABELS
+from diskmark.model.names import mix_label
+from diskmark.model.settings import MIX_RATIOS, UNSTABLE_PCT, DataPattern, Mode, Settings
 from diskmark.presets import PresetCatalog
-from diskmark.settings import INTERVAL_CHOICES, MEASURE_CHOICES
+from diskmark.model.settings import INTERVAL_CHOICES, MEASURE_CHOICES
 
 MODE_OPTIONS = [(label, mode) for mode, label in MODE_LABELS.items()]
 DATA_OPTIONS = [("Random (as CrystalDiskMark)", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS),

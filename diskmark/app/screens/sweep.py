@@ -21,9 +21,11 @@ from textual.widgets import Button, DataTable, Label, Select, Static
 
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.engine.plan import operations
-from diskmark.formatting import format_figure
-from diskmark.model import SWEEP_DEPTHS, Mode, Op, SessionResult, Status, TestResult, Unit
-from diskmark.report import curve_report
+from diskmark.report.formatting import format_figure
+from diskmark.model.settings import SWEEP_DEPTHS, Mode, Op
+from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.units import Unit
+from diskmark.report.text import curve_report
 
 PATTERNS = [("RND4K: random 4 KiB", "RND4K"), ("SEQ1M: sequential 1 MiB", "SEQ1M"),
             ("SEQ128K: sequential 128 KiB", "SEQ128K")]

@@ -27,12 +27,12 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, DirectoryTree, Footer, Input, Label, Static
 
-from diskmark import system
-from diskmark.app.widgets.mounts import (DirectoryPicker, MountTable,
-                                         _clip, check_directory, describe, free_total,
-                                         mount_notes, mount_of, mount_status)
+from diskmark.drive import probe as system
+from diskmark.drive.mounts import MountInfo
+from diskmark.app.widgets.mounts import (DirectoryPicker, MountTable, _clip, check_directory,
+                                         describe, free_total, mount_notes, mount_of, mount_status)
 from diskmark.app.widgets.plain import PlainStatic
-from diskmark.display import shown
+from diskmark.files.text_safety import shown
 
 class TargetPicker(ModalScreen[str | None]):
     """Mounts, a path field and a directory tree; dismisses with a directory or None."""
@@ -150,7 +150,7 @@ class TargetPicker(ModalScreen[str | None]):
     def __init__(self, current: str | None = None) -> None:
         super().__init__()
         self.current = current
-        self.mounts: list[system.MountInfo] = []
+        self.mounts: list[MountInfo] = []
         self.show_pseudo = False
         self.loaded = False
         start = self._start_dir(current)
@@ -230,7 +230,7 @@ class TargetPicker(ModalScreen[str | None]):
                 self._show_path_info(path)
         self.post_message(self.Loaded())
 
-    def _visible_mounts(self) -> list[system.MountInfo]:
+    def _visible_mounts(self) -> list[MountInfo]:
         return [m for m in self.mounts if self.show_pseudo or not m.pseudo]
 
     def _column_widths(self, rows: list[list[str]]) -> list[int]:
@@ -307,7 +307,7 @@ class TargetPicker(ModalScreen[str | None]):
         hint.update("p hides pseudo filesystems" if self.show_pseudo
                     else "p shows pseudo filesystems")
 
-    def _mount(self, mountpoint: str) -> system.MountInfo | None:
+    def _mount(self, mountpoint: str) -> MountInfo | None:
         return next((m for m in self.mounts if m.mountpoint == mountpoint), None)
 
     def action_toggle_pseudo(self) -> None:

@@ -15,17 +15,20 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from diskmark import database, trend
+from diskmark.store import database
+from diskmark.report import trend
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.saved import ResultReportScreen
-from diskmark.formatting import short_date
+from diskmark.report.formatting import short_date
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.app.widgets.trend_chart import TrendChart
-from diskmark.compare import compare
-from diskmark.database import Filters, Row
-from diskmark.model import SessionResult, Unit
-from diskmark.report import format_figure
-from diskmark.store import HEADLINE_LABEL, Entry, Store, StoreError
+from diskmark.report.compare import compare
+from diskmark.store.database import Filters, Row
+from diskmark.model.results import SessionResult
+from diskmark.model.units import Unit
+from diskmark.report.formatting import format_figure
+from diskmark.store.schema import HEADLINE_LABEL, Entry, StoreError
+from diskmark.store.store import Store
 
 UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widget import Widget
 
-from diskmark.model import RunResult
+from diskmark.model.results import RunResult
 
 # Roles of the chart's cells; each maps to a component class of the widget.
 BLANK, BAR, DIP, AXIS, LABEL, MEDIAN = range(6)

@@ -18,12 +18,14 @@ from textual.containers import Container
 from textual.widgets import Static
 
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
-from diskmark.formatting import mix_label
-from diskmark.model import Op, TestResult, TestSpec, Unit
+from diskmark.model.names import mix_label
+from diskmark.model.settings import Op
+from diskmark.model.results import TestResult, TestSpec
+from diskmark.model.units import Unit
 from diskmark.presets import Profile
 
 if TYPE_CHECKING:
-    from diskmark.compare import Comparison
+    from diskmark.report.compare import Comparison
 
 
 @dataclass(frozen=True)

@@ -15,9 +15,9 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, DirectoryTree
 
-from diskmark import system
-from diskmark.display import shown
-from diskmark.formatting import format_bytes
+from diskmark.drive.mounts import MountInfo
+from diskmark.files.text_safety import shown
+from diskmark.model.units import format_bytes
 
 RAM_FS = {"tmpfs", "ramfs"}
 NO_DIRECT_FS = {"ramfs"}
@@ -26,7 +26,7 @@ NO_DIRECT_FS = {"ramfs"}
 # --- what the table shows and how a path is judged (plain functions, tested directly) ----
 
 
-def mount_status(m: system.MountInfo) -> str:
+def mount_status(m: MountInfo) -> str:
     """"ok", or why the mount cannot be used, plus what to know (RAM, no O_DIRECT); for a
     block device, that it runs the read tests only."""
     if m.block_device:
@@ -41,7 +41,7 @@ def mount_status(m: system.MountInfo) -> str:
     return " · ".join(["ok"] + notes) if notes else "ok"
 
 
-def free_total(m: system.MountInfo) -> str:
+def free_total(m: MountInfo) -> str:
     if m.block_device:
         return format_bytes(m.total_bytes)
     if m.pseudo or m.total_bytes <= 0:
@@ -54,7 +54,7 @@ def free_total(m: system.MountInfo) -> str:
     return f"{free} / {total}"
 
 
-def mount_of(path: str, mounts: Iterable[system.MountInfo]) -> system.MountInfo | None:
+def mount_of(path: str, mounts: Iterable[MountInfo]) -> MountInfo | None:
     """The mount holding ``path`` (the longest mount point that contains it)."""
     real = os.path.realpath(path)
     best = None
@@ -66,7 +66,7 @@ def mount_of(path: str, mounts: Iterable[system.MountInfo]) -> system.MountInfo 
     return best
 
 
-def mount_notes(m: system.MountInfo | None) -> str:
+def mount_notes(m: MountInfo | None) -> str:
     if m is None:
         return ""
     if m.fstype in NO_DIRECT_FS:
@@ -77,7 +77,7 @@ def mount_notes(m: system.MountInfo | None) -> str:
     return ""
 
 
-def check_directory(text: str, mounts: Iterable[system.MountInfo] = ()) -> tuple[str | None, str]:
+def check_directory(text: str, mounts: Iterable[MountInfo] = ()) -> tuple[str | None, str]:
     """(absolute path, "") when ``text`` names a usable directory or a block device this
     user may read, else (None, reason)."""
     raw = text.strip()
@@ -122,7 +122,7 @@ def _group(path: str) -> str:
         return "disk, usually"
 
 
-def describe(path: str, m: system.MountInfo | None) -> str:
+def describe(path: str, m: MountInfo | None) -> str:
     """One line about where ``path`` lives: filesystem, device, model, free space; or what a
     block device is, and that it runs the read tests only."""
     if m is not None and m.block_device and m.mountpoint == os.path.realpath(path):

@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.visual import VisualType
 from textual.widgets import Label, Static
 
-from diskmark.display import shown
+from diskmark.files.text_safety import shown
 
 
 def plain(text: str) -> Content:

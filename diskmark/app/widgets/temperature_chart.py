@@ -15,8 +15,8 @@ from textual.widget import Widget
 
 from diskmark.app.widgets.chart import (AXIS, BAR, BLANK, DIP, DIP_MARK, EIGHTHS, GAP, LABEL,
                                         MEDIAN, geometry, paint)
-from diskmark.drive_record import DriveRecord
-from diskmark.model import RunResult
+from diskmark.model.drive_record import DriveRecord
+from diskmark.model.results import RunResult
 
 
 def pass_temperatures(record: DriveRecord, key: str, runs: list[RunResult]) -> list[list[float | None]]:

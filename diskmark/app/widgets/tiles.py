@@ -23,11 +23,14 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button
 
-from diskmark.formatting import BETTER, WORSE, format_delta, format_figure, meter_fraction, unstable_text
-from diskmark.model import Op, TestResult, TestSpec, Unit
+from diskmark.report.formatting import BETTER, WORSE, format_delta, format_figure, meter_fraction
+from diskmark.model.notes import unstable_text
+from diskmark.model.settings import Op
+from diskmark.model.results import TestResult, TestSpec
+from diskmark.model.units import Unit
 
 if TYPE_CHECKING:
-    from diskmark.compare import Delta
+    from diskmark.report.compare import Delta
 
 
 @dataclass(frozen=True)

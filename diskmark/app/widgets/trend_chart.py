@@ -8,9 +8,9 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widget import Widget
 
-from diskmark import trend
+from diskmark.report import trend
 from diskmark.app.widgets.chart import paint
-from diskmark.model import Unit
+from diskmark.model.units import Unit
 
 
 class TrendChart(Widget):

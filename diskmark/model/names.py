@@ -1,0 +1,26 @@
+"""What a test is called: CrystalDiskMark's names (``SEQ1M Q8T1``) with the operation
+(``Read``, ``Write``, ``Mix R70/W30``). CrystalDiskMark prints them the same in every
+language, so the engine's messages, the reports and the app all use these."""
+
+from __future__ import annotations
+
+from diskmark.model.settings import Op
+
+
+def mix_label(read: int | None, *, percent: bool = False) -> str:
+    """``R70/W30`` (``R70%/W30%``), or ``none`` without a mix."""
+    if read is None:
+        return "none"
+    sign = "%" if percent else ""
+    return f"R{read}{sign}/W{100 - read}{sign}"
+
+
+def test_title(label: str, op: Op, mix_read: int | None = None) -> str:
+    """The test in full: 'SEQ1M Q8T1 Read', 'RND4K Q1T1 Mix R70/W30' (CDM's 'Sequential
+    Read' does not say which of four rows runs)."""
+    if op is Op.MIX:
+        return f"{label} Mix {mix_label(mix_read or 0)}"
+    return f"{label} {op.value.capitalize()}"
+
+
+test_title.__test__ = False  # type: ignore[attr-defined]  # a function, not a pytest test

@@ -1,0 +1,339 @@
+"""What the user chooses, declared once: every setting with its default and its rule.
+
+:class:`Settings` is the one declaration. Each field carries a :class:`Rule` (its kind, its
+range or choices, how it reads from the command line, the words for its limits), and every
+entry point uses those rules instead of its own copy:
+
+- ``Settings.validate`` (the engine, before anything runs) checks Python values;
+- the CLI builds its argument types from :func:`text_parser`;
+- the app's saved settings (:mod:`diskmark.store.app_settings`) and the store's check of a saved result
+  read JSON values through :func:`from_json`, which is strict about types (``true`` is no
+  count, ``"5"`` is no number) and names the field in its message.
+
+The rules are plain data and functions (a dataclass table), not a validation library: they
+cost nothing at start-up, and the messages are diskmark's own.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from diskmark.model.units import GIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, format_size, parse_size
+
+#: The sustained write: how long by default, and the most it may be asked to write.
+DURATION_S = 60.0
+AMOUNT_MAX = 16 * 1024 * GIB
+
+COUNT_MIN, COUNT_MAX = 1, 9
+MIX_RATIOS = list(range(10, 100, 10))
+SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # the RAID6 offset/fragmentation article swept iodepth 1/4/8/16
+UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (snow_mountain's fio article's measure)
+UNSTABLE_MIN, UNSTABLE_MAX = 0.5, 100.0
+#: A second whose bandwidth falls this far (%) below its pass's median is a dip.
+DIP_THRESHOLD_PCT = 30.0
+SECONDS_MAX = 3600.0
+#: The measure and interval times CrystalDiskMark 9 offers in its settings (its
+#: SettingsDlg.cpp): the app's choices. The command line takes any seconds in the range.
+MEASURE_CHOICES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30, 60)
+INTERVAL_CHOICES = (0, 1, 3, 5, 10, 30, 60, 180, 300, 600)
+PATH_MAX = 4096
+ID_MAX = 64
+
+
+class Op(StrEnum):
+    """What one test does."""
+
+    READ = "read"
+    WRITE = "write"
+    MIX = "mix"
+
+
+class Mode(StrEnum):
+    """Which operations a session runs (CDM's "Read & Write", "Read only", "Write only")."""
+
+    READ_WRITE = "rw"
+    READ = "read"
+    WRITE = "write"
+
+
+class DataPattern(StrEnum):
+    """What a write test writes. RANDOM is CrystalDiskMark's default as DiskSpd makes it
+    (``-Z``: one buffer of random data, filled once and reused), so compression cannot cheat
+    and generating data does not cap the figure; ZEROS is CDM's "All 0x00"; REFILL writes
+    fresh random data for every I/O, for drives that deduplicate, at a CPU cost that caps
+    fast drives."""
+
+    RANDOM = "random"
+    ZEROS = "zeros"
+    REFILL = "refill"
+
+    @property
+    def label(self) -> str:
+        return {DataPattern.RANDOM: "Random", DataPattern.ZEROS: "All 0x00",
+                DataPattern.REFILL: "Random, refilled for every write"}[self]
+
+
+# --- rules ---------------------------------------------------------------------------------
+
+
+def brief(value: Any) -> str:
+    """The offending value for a message, cut short: a damaged file may hold megabytes."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer too large for a float
+        return False
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one setting may hold.
+
+    ``kind`` is int, float, bool, str, dict or an enum; ``optional`` allows None (the preset's
+    value, no +Mix); ``low``/``high`` bound a number (``unit`` names it in messages);
+    ``choices`` lists the only values allowed; ``accepts`` is an extra test (a path, an id,
+    whole MiB). ``valid`` says in words what is allowed, for the JSON messages;
+    ``what`` is how a run-time message names the setting. ``parse`` reads the command
+    line's text (None: the CLI has no such option). ``saved``: the app keeps it between
+    launches (a row, a sweep or a comment belongs to one run)."""
+
+    kind: type
+    valid: str
+    what: str = ""
+    optional: bool = False
+    low: float | None = None
+    high: float | None = None
+    unit: str = ""
+    choices: tuple[Any, ...] = ()
+    accepts: Callable[[Any], bool] | None = None
+    parse: Callable[[str], Any] | None = None
+    saved: bool = True
+
+    def problem(self, value: Any) -> str | None:
+        """Why a Python value of the right kind is out of bounds (run-time words, without
+        the setting's name), or None."""
+        if value is None:
+            return None if self.optional else "must be set"
+        if self.choices and value not in self.choices:
+            return f"must be {self.valid}, not {value}"
+        if self.low is not None or self.high is not None:
+            if isinstance(value, float) and not math.isfinite(value) or (
+                    self.low is not None and value < self.low) or (
+                    self.high is not None and value > self.high):
+                unit = f" {self.unit}" if self.unit and self.unit != "bytes" else ""
+                if self.high is None:
+                    return f"must be {self._bound(self.low)}{unit} or more, not {self._bound(value)}"
+                return (f"must be between {self._bound(self.low)} and {self._bound(self.high)}"
+                        f"{unit}, not {self._bound(value)}")
+        if self.accepts is not None and not self.accepts(value):
+            return f"must be {self.valid}, not {brief(value)}"
+        return None
+
+    def _bound(self, value: float | None) -> str:
+        if self.unit == "bytes" and _is_int(value) and value % 1024 == 0:
+            return format_size(value)
+        try:
+            return f"{value:g}"
+        except OverflowError:  # an integer too large for a float: a damaged file's
+            return brief(value)
+
+
+def _seconds_from_text(low: float) -> Callable[[str], float]:
+    """The command line's seconds: one message for the whole range, NaN included."""
+    def seconds(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"not a number of seconds: {text!r}") from None
+        if not low <= value <= SECONDS_MAX:
+            raise ValueError(f"must be between {low:g} and {SECONDS_MAX:g} seconds, not {text}")
+        return value
+    return seconds
+
+
+def _mix_from_text(text: str) -> int:
+    try:
+        return int(text.rstrip("%"))
+    except ValueError:
+        raise ValueError(f"--mix takes a read percentage, not {text!r}") from None
+
+
+def _percent_from_text(text: str) -> float:
+    try:
+        return float(text.rstrip("%"))
+    except ValueError:
+        raise ValueError(f"not a percentage: {text!r}") from None
+
+
+def _count_from_text(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"not a whole number: {text!r}") from None
+
+
+def _amount_from_text(text: str) -> int:
+    return parse_size(text, SIZE_MIN, AMOUNT_MAX)
+
+
+def is_path(text: str) -> bool:
+    return bool(text.strip()) and "\0" not in text and len(text) <= PATH_MAX
+
+
+def is_id(text: str) -> bool:
+    """A preset's or profile's id: what its TOML file names it, never a path."""
+    return (0 < len(text) <= ID_MAX and text == text.strip() and text.isprintable()
+            and not text.startswith(".") and "/" not in text and "\\" not in text)
+
+
+def setting(default: Any, rule: Rule) -> Any:
+    """A field of :class:`Settings`: its default, with its rule beside it."""
+    return field(default=default, metadata={"rule": rule})
+
+
+@dataclass
+class Settings:
+    """What the user chose. The engine turns this plus a preset into a plan of fio runs."""
+
+    target: str = setting(".", Rule(str, "a directory or block device path", accepts=is_path))
+    preset: str = setting("default", Rule(str, "a preset id", accepts=is_id))
+    profile: str = setting("default", Rule(str, "a profile id", accepts=is_id))
+    #: read percentage of the +Mix column, None for no mix
+    mix: int | None = setting(None, Rule(
+        int, "a read percentage of 10, 20 … 90", optional=True, choices=tuple(MIX_RATIOS),
+        parse=_mix_from_text))
+    mode: Mode = setting(Mode.READ_WRITE, Rule(Mode, "one of rw, read, write"))
+    size: int = setting(GIB, Rule(
+        int, f"a positive whole number of bytes, {format_size(SIZE_MIN)} to "
+             f"{format_size(SIZE_MAX)} in whole MiB", low=SIZE_MIN, high=SIZE_MAX,
+        unit="bytes", accepts=lambda n: n % SIZE_STEP == 0, parse=parse_size))
+    count: int = setting(5, Rule(int, f"a whole number from {COUNT_MIN} to {COUNT_MAX}",
+                                 low=COUNT_MIN, high=COUNT_MAX, parse=_count_from_text))
+    #: seconds each pass measures; None: the preset's value
+    measure: float | None = setting(None, Rule(
+        float, f"1 to {SECONDS_MAX:g} seconds", optional=True, low=1, high=SECONDS_MAX,
+        unit="seconds", parse=_seconds_from_text(1)))
+    #: seconds of rest between tests; None: the preset's value
+    interval: float | None = setting(None, Rule(
+        float, f"0 to {SECONDS_MAX:g} seconds", optional=True, low=0, high=SECONDS_MAX,
+        unit="seconds", parse=_seconds_from_text(0)))
+    data: DataPattern = setting(DataPattern.RANDOM, Rule(DataPattern, "one of random, zeros, refill"))
+    #: O_DIRECT; False runs through the page cache
+    direct: bool = setting(True, Rule(bool, "true or false"))
+    #: btrfs: put the test file in a directory with copy-on-write off
+    nocow: bool = setting(False, Rule(bool, "true or false"))
+    #: a row button: run only this row of the profile
+    only_test: int | None = setting(None, Rule(int, "a whole number of 0 or more",
+                                               optional=True, low=0, saved=False))
+    #: e.g. "RND4K": one pattern across SWEEP_DEPTHS instead of a profile
+    sweep: str | None = setting(None, Rule(str, "a pattern such as RND4K", optional=True,
+                                           saved=False))
+    comment: str = setting("", Rule(str, "text", saved=False))
+    #: the sustained profile: write for at most this many seconds …
+    duration: float = setting(DURATION_S, Rule(
+        float, f"1 to {SECONDS_MAX:g} seconds", what="the duration", low=1, high=SECONDS_MAX,
+        unit="seconds", parse=_seconds_from_text(1)))
+    #: … or until this many bytes are written (None: as much as the time allows)
+    amount: int | None = setting(None, Rule(
+        int, f"whole MiB from {format_size(SIZE_MIN)} to {format_size(AMOUNT_MAX)}",
+        what="the amount", optional=True, low=SIZE_MIN, high=AMOUNT_MAX, unit="bytes",
+        accepts=lambda n: n % SIZE_STEP == 0, parse=_amount_from_text))
+    #: R/Avg above this marks a test unstable
+    unstable_pct: float = setting(UNSTABLE_PCT, Rule(
+        float, f"{UNSTABLE_MIN:g} to {UNSTABLE_MAX:g} percent", what="the unstable threshold",
+        low=UNSTABLE_MIN, high=UNSTABLE_MAX, unit="percent", parse=_percent_from_text))
+
+    def validate(self) -> None:
+        """Raise ValueError naming the first setting out of its rule."""
+        for name, rule in RULES.items():
+            problem = rule.problem(getattr(self, name))
+            if problem:
+                raise ValueError(f"{rule.what or name} {problem}")
+
+    def to_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["mode"] = self.mode.value
+        d["data"] = self.data.value
+        return d
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Settings:
+        known = {f.name for f in fields(cls)}
+        kw = {k: v for k, v in d.items() if k in known}
+        if "mode" in kw:
+            kw["mode"] = Mode(kw["mode"])
+        if "data" in kw:
+            kw["data"] = DataPattern(kw["data"])
+        return cls(**kw)
+
+
+#: Every setting's rule, by name, in the order Settings declares them.
+RULES: dict[str, Rule] = {f.name: f.metadata["rule"] for f in fields(Settings)}
+#: The settings the app keeps between launches.
+SAVED = tuple(name for name, rule in RULES.items() if rule.saved)
+
+
+def from_json(rule: Rule, name: str, value: Any, where: str = "") -> Any:
+    """``value`` as read from JSON, checked against ``rule`` and normalised (an enum's
+    value, a float for a float setting). Raises ValueError naming ``where`` + ``name``:
+    a file must not pass ``true`` for a count, ``"5"`` for a number or 1e999 for seconds."""
+    def bad() -> ValueError:
+        return ValueError(f"{where}{name} must be {rule.valid}, not {brief(value)}")
+
+    if value is None:
+        if rule.optional:
+            return None
+        raise bad()
+    kind = rule.kind
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise bad()
+    elif kind is int:
+        if not _is_int(value):
+            raise bad()
+    elif kind is float:
+        if not _is_number(value):
+            raise bad()
+        value = float(value)
+    elif kind is str:
+        if not isinstance(value, str):
+            raise bad()
+    elif kind is dict:
+        if not isinstance(value, dict):
+            raise bad()
+    else:  # an enum; one with a parse() (Unit) takes every spelling it knows
+        try:
+            return getattr(kind, "parse", kind)(value).value
+        except (ValueError, TypeError, AttributeError):
+            raise bad() from None
+    if rule.problem(value) is not None:
+        raise bad()
+    return value
+
+
+def json_value(value: Any) -> Any:
+    """A setting's value as JSON holds it: an enum as its value, anything else as it is."""
+    return value.value if isinstance(value, StrEnum) else value
+
+
+def text_parser(name: str) -> Callable[[str], Any]:
+    """How the command line reads setting ``name``: raises ValueError with a message that
+    fits after "argument --name: "."""
+    parse = RULES[name].parse
+    if parse is None:
+        raise KeyError(f"setting {name!r} has no command-line form")
+    return parse

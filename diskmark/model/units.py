@@ -1,0 +1,120 @@
+"""Sizes and units: what a number in diskmark means.
+
+Test sizes are binary (MiB, GiB, as CrystalDiskMark's), bandwidth is decimal (MB/s =
+1,000,000 bytes a second, as CrystalDiskMark's), and a figure is shown in one of four units.
+These are the bottom of the data layer: settings, results and every view build on them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from enum import StrEnum
+from fractions import Fraction
+
+KIB = 1024
+MIB = 1024 * KIB
+GIB = 1024 * MIB
+
+#: CrystalDiskMark's test sizes: 16 … 512 MiB, then 1 … 64 GiB (binary).
+SIZES = [16 * MIB * 2**i for i in range(6)] + [GIB * 2**i for i in range(7)]
+SIZE_MIN, SIZE_MAX = SIZES[0], SIZES[-1]
+#: Test files are laid out by fio in 1 MiB blocks, so a size must be a whole number of them.
+SIZE_STEP = MIB
+
+
+class Unit(StrEnum):
+    MB_S = "MB/s"
+    GB_S = "GB/s"
+    IOPS = "IOPS"
+    US = "us"
+
+    @classmethod
+    def parse(cls, text: str) -> Unit:
+        """Any spelling diskmark prints or a user types: the micro sign (U+00B5, what
+        keyboards make) and the Greek mu (U+03BC, what :attr:`label` shows) both mean µs."""
+        key = text.strip().lower().replace("\u00b5", "u").replace("\u03bc", "u")
+        for unit in cls:
+            if unit.value.lower() == key:
+                return unit
+        aliases = {"mbs": cls.MB_S, "mb": cls.MB_S, "gbs": cls.GB_S, "gb": cls.GB_S,
+                   "usec": cls.US, "latency": cls.US, "lat": cls.US}
+        if key in aliases:
+            return aliases[key]
+        raise ValueError(f"unknown unit {text!r}; choose MB/s, GB/s, IOPS or µs (also us)")
+
+    @property
+    def label(self) -> str:
+        return "μs" if self is Unit.US else self.value
+
+    @property
+    def lower_is_better(self) -> bool:
+        return self is Unit.US
+
+
+def format_size(nbytes: int) -> str:
+    """16MiB, 512MiB, 1GiB, 64GiB — the binary size names CDM shows."""
+    if nbytes >= GIB and nbytes % GIB == 0:
+        return f"{nbytes // GIB}GiB"
+    if nbytes >= MIB and nbytes % MIB == 0:
+        return f"{nbytes // MIB}MiB"
+    if nbytes >= KIB and nbytes % KIB == 0:
+        return f"{nbytes // KIB}KiB"
+    return f"{nbytes}B"
+
+
+_SIZE_RE = re.compile(r"(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?"
+                      r"\s*(?P<unit>[A-Za-z]*)")
+_BINARY_UNITS = {"": 1, "b": 1, "k": KIB, "kib": KIB, "m": MIB, "mib": MIB,
+                 "g": GIB, "gib": GIB, "t": GIB * 1024, "tib": GIB * 1024}
+_DECIMAL_UNITS = {"kb": "KiB", "mb": "MiB", "gb": "GiB", "tb": "TiB"}
+
+
+def parse_size(text: str, low: int = SIZE_MIN, high: int = SIZE_MAX) -> int:
+    """A test-file size, 16MiB to 64GiB (or ``low`` to ``high``): '16MiB', '1G', '512m',
+    '1.5 GiB' (binary, as CrystalDiskMark's).
+
+    'MB' and 'GB' are refused rather than guessed at: diskmark's MB is 1,000,000 bytes (as in
+    MB/s), so reading '16mb' as 16 MiB would be wrong one way or the other. The size must be
+    a whole number of MiB, because fio lays the test file out in 1 MiB blocks and a partial
+    last block fails the run after the user has waited for it."""
+    m = _SIZE_RE.fullmatch(text.strip())
+    if not m:
+        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
+    unit, exponent = m.group("unit").lower(), int(m.group("exp") or 0)
+    if abs(exponent) > 30:  # far past 64 GiB either way; 10**huge would not finish
+        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
+    number = Fraction(m.group("num")) * Fraction(10) ** exponent
+    if unit in _DECIMAL_UNITS:
+        binary = _DECIMAL_UNITS[unit]
+        raise ValueError(f"{text.strip()!r}: in diskmark MB and GB are decimal (1 MB = "
+                         f"1,000,000 bytes, as in MB/s), but test sizes are binary; write "
+                         f"{_number(number)}{binary} (or {_number(number)}{binary[0]})")
+    mult = _BINARY_UNITS.get(unit)
+    if mult is None or number <= 0:
+        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
+    nbytes = number * mult
+    if not low <= nbytes <= high:
+        shown = format_size(int(nbytes)) if nbytes.denominator == 1 else text.strip()
+        raise ValueError(f"size must be between {format_size(low)} and "
+                         f"{format_size(high)}, not {shown}")
+    if nbytes.denominator != 1 or nbytes % SIZE_STEP:
+        below = math.floor(nbytes / SIZE_STEP) * SIZE_STEP
+        raise ValueError(f"{text.strip()!r}: test sizes are whole MiB, as fio lays the test "
+                         f"file out in 1 MiB blocks (try {format_size(below)} or "
+                         f"{format_size(below + SIZE_STEP)})")
+    return int(nbytes)
+
+
+def _number(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+
+
+def format_bytes(n: int, digits: int = 1) -> str:
+    """Binary units for display: "512 B", "16.0 MiB", "814.2 GiB"."""
+    value, unit = float(n), "B"
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):  # noqa: B007 - the last one stays
+        if abs(value) < 1024 or unit == "PiB":
+            break
+        value /= 1024
+    return f"{int(value)} B" if unit == "B" else f"{value:.{digits}f} {unit}"

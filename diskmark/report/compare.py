@@ -1,0 +1,488 @@
+"""Comparing a result with a baseline: per-test, per-unit deltas with a noise-aware verdict.
+
+``compare(current, baseline)`` matches tests by :attr:`TestResult.key` (``SEQ1M Q8T1/read``)
+and gives, for MB/s, GB/s, IOPS and µs, the current and baseline figures (CDM's: the best
+pass, and the lowest latency), the change in % and a verdict:
+
+- "same" when the change is within noise: the two figures are no further apart than the
+  passes of the noisier side are, both measured as R/Avg % (range over mean); the band is
+  the larger R/Avg % of the two results' passes in that unit, the one side's when only it
+  has two passes or more, else ±3 %;
+- otherwise "better" or "worse"; lower is better for latency.
+
+Judging the pair by the passes' own statistic keeps a wide band honest: two passes 107 %
+apart (range over mean) fell 70 % from one to the other, and a pair 97 % apart in
+performance is 189 % apart by the same measure, so it is "worse", not "same". The
+regression gate counts only what the verdict calls worse, so the table, the page, the app
+and the exit status never disagree about one pair.
+
+One rule for every unit: how much worse a figure is, is how much less it delivers, judged on
+the ratio of the two figures (a log scale), so that "X% worse" means the same in MB/s, IOPS
+and µs. A latency twice the baseline's is 50% worse, just as half the MB/s is; judged on
+its own change (+100%) it would fail a gate that half the MB/s passes.
+
+It also says in plain words where the settings differ (size, preset, mode, filesystem,
+device ...), because such a comparison misleads. Renderings for the CLI (text, Markdown) live
+here too; the JSON form is :meth:`Comparison.to_dict`. Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import math
+import textwrap
+from dataclasses import dataclass, field
+from typing import Any
+
+from diskmark.report.formatting import (BETTER,
+    MODE_REPORT,
+    SAME,
+    WORSE,
+    format_date,
+    format_figure,
+    signed_pct)
+from diskmark.model.names import mix_label, test_title
+from diskmark.model.settings import Op
+from diskmark.model.results import SessionResult, TestResult
+from diskmark.model.units import Unit, format_size
+
+DEFAULT_NOISE_PCT = 3.0
+#: The rule in words, for --help, the README and the comparison's footnote.
+RULE = ("X% worse means the figure delivers X% less than the baseline: MB/s or IOPS X% lower, "
+        "or latency so much higher that 1/latency is X% lower (twice the latency is 50% worse); "
+        "better and worse are judged the same way in every unit.")
+UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)
+#: The units a regression gate and the text table look at (GB/s is MB/s / 1000).
+GATE_UNITS = (Unit.MB_S, Unit.IOPS, Unit.US)
+_UNIT_KEYS = {Unit.MB_S: "mb_s", Unit.GB_S: "gb_s", Unit.IOPS: "iops", Unit.US: "lat_us"}
+
+
+
+@dataclass(frozen=True)
+class Delta:
+    """One figure of one test against the baseline (what a compared tile shows)."""
+
+    key: str  # the test's key, e.g. "SEQ1M Q8T1/read"
+    unit: Unit
+    current: float
+    baseline: float
+    pct: float | None  # (current - baseline) / baseline * 100; None when the baseline is 0
+    verdict: str  # "better", "worse" or "same"
+    noise_pct: float  # the band within which a change counts as "same"
+    noise_from_runs: bool  # True: from the runs' R/Avg %; False: the ±3 % default
+
+    @property
+    def worse_by(self) -> float:
+        """How much less the figure delivers than the baseline, in % (negative when it
+        delivers more): ``(1 - ratio) * 100`` with ``ratio`` the performance ratio (see
+        :func:`performance_ratio`), so 57% less MB/s and 2.33× the latency are both 57% worse.
+        Infinite when the baseline was 0 and the current figure is worse."""
+        return worse_by_pct(self.current, self.baseline, self.unit)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"current": self.current, "baseline": self.baseline, "pct": self.pct,
+                "verdict": self.verdict, "noise_pct": self.noise_pct,
+                "noise_from_runs": self.noise_from_runs}
+
+
+@dataclass
+class TestComparison:
+    """One test present (and measured) on both sides."""
+
+    __test__ = False  # not a pytest test class
+
+    key: str
+    label: str
+    op: Op
+    mix_read: int | None
+    current: TestResult
+    baseline: TestResult
+    deltas: dict[Unit, Delta] = field(default_factory=dict)
+
+    @property
+    def title(self) -> str:
+        return test_title(self.label, self.op, self.mix_read)
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A test measured on one side only."""
+
+    key: str
+    label: str
+    op: Op
+    mix_read: int | None
+    side: str  # "current" or "baseline": where it *was* measured
+    reason: str  # "not run", "failed: ...", "not measured"
+
+    @property
+    def title(self) -> str:
+        return test_title(self.label, self.op, self.mix_read)
+
+
+@dataclass(frozen=True)
+class Regression:
+    """A figure worse than the baseline by more than the gate allows."""
+
+    key: str
+    title: str
+    unit: Unit
+    current: float
+    baseline: float
+    pct: float | None
+    worse_by: float
+
+    def describe(self) -> str:
+        change = f"{self.pct:+.1f}%" if self.pct is not None else "from 0"
+        worse = f", {self.worse_by:.1f}% worse" if math.isfinite(self.worse_by) else ""
+        return (f"{self.title} {self.unit.label}: {format_figure(self.baseline, self.unit)} -> "
+                f"{format_figure(self.current, self.unit)} ({change}{worse})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "test": self.title, "unit": self.unit.value,
+                "current": self.current, "baseline": self.baseline, "pct": self.pct,
+                "worse_by_pct": self.worse_by if math.isfinite(self.worse_by) else None}
+
+
+@dataclass
+class Comparison:
+    current: SessionResult
+    baseline: SessionResult
+    baseline_name: str = ""
+    tests: list[TestComparison] = field(default_factory=list)
+    missing: list[Missing] = field(default_factory=list)
+
+    # --- lookups for the UI ------------------------------------------------------------
+
+    def test(self, key: str) -> TestComparison | None:
+        return next((t for t in self.tests if t.key == key), None)
+
+    def delta(self, key: str, unit: Unit) -> Delta | None:
+        """The delta a tile shows: test ``key`` in ``unit``; None if it is not on both sides."""
+        t = self.test(key)
+        return t.deltas.get(Unit(unit)) if t else None
+
+    # --- verdicts ------------------------------------------------------------------------
+
+    @property
+    def settings_differences(self) -> list[str]:
+        """Where the two sessions' settings or systems differ, in plain words
+        (current first): "size 1GiB vs 16MiB", "buffered vs O_DIRECT", ..."""
+        return settings_differences(self.current, self.baseline)
+
+    @property
+    def other_differences(self) -> list[str]:
+        """Software that changed between the two (kernel, fio): worth knowing, not a fault."""
+        cur, base = self.current, self.baseline
+        out = []
+        if cur.system.kernel != base.system.kernel:
+            out.append(f"kernel {_or_unknown(cur.system.kernel)} vs {_or_unknown(base.system.kernel)}")
+        if cur.fio_version != base.fio_version:
+            out.append(f"fio {_or_unknown(cur.fio_version)} vs {_or_unknown(base.fio_version)}")
+        return out
+
+    def regressions(self, pct: float, units: tuple[Unit, ...] = GATE_UNITS) -> list[Regression]:
+        """Every figure the verdict calls worse and that delivers more than ``pct`` percent
+        less than the baseline, by the one rule of :data:`RULE` (MB/s and IOPS lower, µs
+        higher, on the same scale). A fall within the runs' own noise is "same" in the
+        table, so it is no regression here either: see :meth:`within_noise`."""
+        return self._falls(pct, units, WORSE)
+
+    def within_noise(self, pct: float, units: tuple[Unit, ...] = GATE_UNITS) -> list[Regression]:
+        """Figures that fell by more than ``pct`` percent but within the noise band: the
+        gate says so, because a threshold below the noise cannot be checked."""
+        return self._falls(pct, units, SAME)
+
+    def _falls(self, pct: float, units: tuple[Unit, ...], verdict: str) -> list[Regression]:
+        found = []
+        for t in self.tests:
+            for unit in units:
+                d = t.deltas.get(unit)
+                if d is not None and d.verdict == verdict and d.worse_by > pct:
+                    found.append(Regression(t.key, t.title, unit, d.current, d.baseline,
+                                            d.pct, d.worse_by))
+        return found
+
+    def counts(self, unit: Unit = Unit.MB_S) -> dict[str, int]:
+        out = {BETTER: 0, WORSE: 0, SAME: 0}
+        for t in self.tests:
+            d = t.deltas.get(unit)
+            if d:
+                out[d.verdict] += 1
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "baseline_name": self.baseline_name,
+            "baseline_started": self.baseline.started,
+            "current_started": self.current.started,
+            "default_noise_pct": DEFAULT_NOISE_PCT,
+            "settings_differences": self.settings_differences,
+            "other_differences": self.other_differences,
+            "summary": self.counts(Unit.MB_S),
+            "tests": [
+                {"key": t.key, "label": t.label, "kind": t.op.value, "mix_read": t.mix_read,
+                 "units": {_UNIT_KEYS[u]: d.to_dict() for u, d in t.deltas.items()}}
+                for t in self.tests],
+            "missing": [{"key": m.key, "label": m.label, "kind": m.op.value,
+                         "mix_read": m.mix_read, "measured_in": m.side, "reason": m.reason}
+                        for m in self.missing],
+        }
+
+
+# --- the arithmetic ----------------------------------------------------------------------
+
+
+def noise_band(current: TestResult, baseline: TestResult, unit: Unit) -> tuple[float, bool]:
+    """The ± % within which a change is "same": the spread (R/Avg %) that is known. Both
+    sides with two passes or more: the larger of the two; only one side: that side's (a
+    single pass says nothing about noise, the other side's passes do); neither: the 3 %
+    default. Returns (band, from_runs)."""
+    u = Unit.MB_S if unit is Unit.GB_S else unit
+    return noise_from([t.spread(u).r_avg_pct for t in (current, baseline) if len(t.runs) >= 2])
+
+
+def noise_from(known: list[float]) -> tuple[float, bool]:
+    """The band of :func:`noise_band` from the R/Avg % of the sides that have two passes or
+    more (a trend has the spreads without the passes): the largest, else the default."""
+    if known:
+        return max(known), True
+    return DEFAULT_NOISE_PCT, False
+
+
+def performance_ratio(current: float, baseline: float, unit: Unit) -> float:
+    """How much the current figure delivers per unit the baseline did: above 1 is better.
+    ``current / baseline``, inverted for latency (lower is better). 0 or inf at the edges."""
+    good, base = (baseline, current) if unit.lower_is_better else (current, baseline)
+    if base == 0:
+        return 1.0 if good == 0 else math.inf
+    return good / base
+
+
+def worse_by_pct(current: float, baseline: float, unit: Unit) -> float:
+    """``(1 - performance_ratio) * 100``: 57 when the figure delivers 57% less; negative
+    when better; -inf when the baseline delivered nothing and this does."""
+    ratio = performance_ratio(current, baseline, unit)
+    if math.isinf(ratio):
+        return -math.inf
+    if baseline == 0 and unit.lower_is_better and current > 0:
+        return math.inf  # a latency where the baseline had none
+    return (1 - ratio) * 100
+
+
+def judge(current: float, baseline: float, unit: Unit, noise_pct: float) -> tuple[float | None, str]:
+    """(change of the figure in %, verdict) of ``current`` against ``baseline`` for ``unit``.
+
+    "same" when the two figures' range over their mean (their R/Avg %, see
+    :func:`pair_spread_pct`) is within ``noise_pct``, the passes' own R/Avg %: a pair no
+    further apart than the passes themselves is noise. Symmetric (100 vs 97 and 97 vs 100
+    read alike); otherwise better or worse as the performance ratio says, in every unit."""
+    if baseline == 0:
+        if current == 0:
+            return 0.0, SAME
+        return None, WORSE if unit.lower_is_better else BETTER
+    pct = (current - baseline) / baseline * 100
+    ratio = performance_ratio(current, baseline, unit)
+    if ratio == 0 or math.isinf(ratio):
+        return pct, WORSE if ratio == 0 else BETTER
+    if pair_spread_pct(ratio) <= noise_pct + 1e-9:  # inclusive, and deaf to float rounding
+        return pct, SAME
+    return pct, BETTER if ratio > 1 else WORSE
+
+
+def pair_spread_pct(ratio: float) -> float:
+    """R/Avg % of two figures whose performance ratio is ``ratio``: their range over their
+    mean, ``200·|ratio − 1| / (ratio + 1)``. The same for ``ratio`` and ``1 / ratio``, so a
+    fall and the rise that undoes it read alike; it never exceeds 200 %, which is why a band
+    of 100 % or more still separates a 97 % fall (189 %) from noise."""
+    return 200 * abs(ratio - 1) / (ratio + 1)
+
+
+def _unmeasured(t: TestResult) -> str:
+    if t.error:
+        return f"failed: {t.error}"
+    return "not measured"
+
+
+def compare(current: SessionResult, baseline: SessionResult, baseline_name: str = "") -> Comparison:
+    cmp = Comparison(current=current, baseline=baseline, baseline_name=baseline_name)
+    base_by_key = {t.key: t for t in baseline.tests}
+    cur_keys = {t.key for t in current.tests}
+    for cur in current.tests:
+        base = base_by_key.get(cur.key)
+        if base is None:
+            if cur.complete:
+                cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "current",
+                                           "not run in the baseline"))
+            continue
+        if not (cur.complete and base.complete):
+            if cur.complete:
+                cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "current",
+                                           f"baseline {_unmeasured(base)}"))
+            elif base.complete:
+                cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "baseline",
+                                           f"current {_unmeasured(cur)}"))
+            continue
+        tc = TestComparison(cur.key, cur.label, cur.op, cur.mix_read, cur, base)
+        for unit in UNITS:
+            noise, from_runs = noise_band(cur, base, unit)
+            c, b = cur.figure(unit), base.figure(unit)
+            pct, verdict = judge(c, b, unit, noise)
+            tc.deltas[unit] = Delta(cur.key, unit, c, b, pct, verdict, noise, from_runs)
+        cmp.tests.append(tc)
+    for base in baseline.tests:
+        if base.key not in cur_keys and base.complete:
+            cmp.missing.append(Missing(base.key, base.label, base.op, base.mix_read, "baseline",
+                                       "not run this time"))
+    return cmp
+
+
+# --- settings ----------------------------------------------------------------------------
+
+
+def _or_unknown(value: str) -> str:
+    return value or "unknown"
+
+
+def _seconds(value: float | None) -> str:
+    return f"{value:g} s" if value is not None else "default"
+
+
+def settings_differences(current: SessionResult, baseline: SessionResult) -> list[str]:
+    """The settings and system facts that differ, "<current> vs <baseline>" each."""
+    cs, bs = current.settings, baseline.settings
+    cy, by = current.system, baseline.system
+    out: list[str] = []
+
+    def differ(what: str, a: Any, b: Any, show=str) -> None:
+        if a != b:
+            out.append(f"{what} {show(a)} vs {show(b)}")
+
+    differ("size", cs.size, bs.size, format_size)
+    cur_preset = current.preset_name or cs.preset
+    base_preset = baseline.preset_name or bs.preset
+    differ("preset", cur_preset, base_preset)
+    differ("profile", current.profile_name or cs.profile, baseline.profile_name or bs.profile)
+    differ("mode", MODE_REPORT.get(cs.mode, cs.mode), MODE_REPORT.get(bs.mode, bs.mode))
+    differ("mix", cs.mix, bs.mix, mix_label)
+    differ("sweep", getattr(cs, "sweep", None), getattr(bs, "sweep", None),
+           lambda v: v or "none")
+    differ("count", cs.count, bs.count)
+    differ("measure", current.measure or cs.measure, baseline.measure or bs.measure, _seconds)
+    differ("interval", current.interval, baseline.interval, _seconds)
+    differ("data", cs.data.value, bs.data.value)
+    if cs.direct != bs.direct:
+        out.append("buffered vs O_DIRECT" if not cs.direct else "O_DIRECT vs buffered")
+    differ("filesystem", cy.fstype, by.fstype, _or_unknown)
+    differ("device", cy.device, by.device, _or_unknown)
+    differ("model", cy.model, by.model, _or_unknown)
+    differ("mount options", cy.mount_options, by.mount_options, _or_unknown)
+    return out
+
+
+# --- renderings --------------------------------------------------------------------------
+
+
+def _pct(d: Delta) -> str:
+    return signed_pct(d.pct)
+
+
+def _marker(d: Delta) -> str:
+    return {BETTER: "better", WORSE: "WORSE", SAME: "same"}[d.verdict]
+
+
+def _base_name(cmp: Comparison) -> str:
+    return f"baseline {cmp.baseline_name!r}" if cmp.baseline_name else "the baseline"
+
+
+def _heading(cmp: Comparison, current_name: str) -> list[str]:
+    return [f"Comparison: {current_name} ({format_date(cmp.current.started)}) against "
+            f"{_base_name(cmp)} ({format_date(cmp.baseline.started)})"]
+
+
+def comparison_text(cmp: Comparison, current_name: str = "this run",
+                    units: tuple[Unit, ...] = GATE_UNITS) -> str:
+    """A table of every compared test in MB/s, IOPS and μs: baseline, current, delta % and
+    the verdict (same means within the noise band shown), then tests on one side only, then
+    a warning block when the settings differ."""
+    lines = _heading(cmp, current_name)
+    w = max([22] + [len(t.title) for t in cmp.tests])
+    head = (f"{'Test':<{w}}  {'Unit':<4}  {'Baseline':>12}  {'Current':>12}  {'Delta':>9}  "
+            f"{'Noise':>6}  Verdict")
+    lines += ["", head, "-" * len(head)]
+    for t in cmp.tests:
+        for i, unit in enumerate(units):
+            d = t.deltas[unit]
+            noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")
+            lines.append(f"{t.title if i == 0 else '':<{w}}  {unit.label:<4}  "
+                         f"{format_figure(d.baseline, unit):>12}  {format_figure(d.current, unit):>12}  "
+                         f"{_pct(d):>9}  {noise:>6}  {_marker(d)}")
+    if not cmp.tests:
+        lines.append("(no test was measured on both sides)")
+    note = (f"Same = within noise: the two figures are no further apart (their range over their "
+            f"mean) than the passes of the noisier side are (the Noise column: the larger R/Avg % "
+            f"of the sides with two passes or more; * where neither has, ±{DEFAULT_NOISE_PCT:g}% is "
+            f"assumed). Latency: lower is better; a latency twice the baseline's counts as 50% "
+            f"worse, as half the MB/s does.")
+    lines += ["", *textwrap.wrap(note, 88)]
+    counts = cmp.counts(Unit.MB_S)
+    lines.append(f"MB/s: {counts[BETTER]} better, {counts[WORSE]} worse, {counts[SAME]} same.")
+    if cmp.missing:
+        lines += ["", "Not compared:"]
+        for m in cmp.missing:
+            where = current_name if m.side == "current" else _base_name(cmp)
+            lines.append(f"  {m.title}: only in {where} ({m.reason})")
+    diffs = cmp.settings_differences
+    if diffs:
+        lines += ["", f"! Settings differ ({current_name} vs {_base_name(cmp)}); this "
+                      "comparison may mislead:"]
+        lines += [f"!   {d}" for d in diffs]
+    others = cmp.other_differences
+    if others:
+        lines += ["", "Also changed: " + "; ".join(others)]
+    return "\n".join(lines) + "\n"
+
+
+def comparison_markdown(cmp: Comparison, current_name: str = "this run") -> str:
+    lines = [f"**{_heading(cmp, current_name)[0]}**", "",
+             "| Test | Unit | Baseline | Current | Delta | Verdict |",
+             "|---|---|---:|---:|---:|---|"]
+    for t in cmp.tests:
+        for unit in GATE_UNITS:
+            d = t.deltas[unit]
+            lines.append(f"| {t.title} | {unit.label} | {format_figure(d.baseline, unit)} | "
+                         f"{format_figure(d.current, unit)} | {_pct(d)} | {d.verdict} |")
+    for m in cmp.missing:
+        where = current_name if m.side == "current" else _base_name(cmp)
+        lines.append(f"\n> Not compared: {m.title}, only in {where} ({m.reason})")
+    diffs = cmp.settings_differences
+    if diffs:
+        lines += ["", f"> **Settings differ** ({current_name} vs {_base_name(cmp)}): "
+                      + "; ".join(diffs)]
+    return "\n".join(lines) + "\n"
+
+
+# --- the regression gate -----------------------------------------------------------------
+
+
+def gate(cmp: Comparison, pct: float, against: str = "the baseline") -> tuple[str, list[str]]:
+    """The CI gate: ("pass" | "fail" | "nothing", message lines). "fail" names every figure
+    worse than the baseline by more than ``pct`` %; "nothing" means no test was measured on
+    both sides, so the gate could not check anything."""
+    if not cmp.tests:
+        return "nothing", [f"nothing to compare: no test was measured both here and in "
+                           f"{against}; the regression gate cannot pass"]
+    found = cmp.regressions(pct)
+    noisy = cmp.within_noise(pct)
+    lines: list[str] = []
+    if found:
+        lines = [f"regression: {len(found)} figure(s) worse than {against} by more than "
+                 f"{pct:g}%:"]
+        lines += [f"  {r.describe()}" for r in found]
+    else:
+        lines = [f"no test is worse than {against} by more than {pct:g}% "
+                 f"({len(cmp.tests)} test(s) compared)"]
+    if noisy:
+        lines.append(f"not counted: {len(noisy)} figure(s) fell by more than {pct:g}% but "
+                     f"within the runs' own noise (the comparison calls them same):")
+        lines += [f"  {r.describe()}" for r in noisy]
+    return ("fail" if found else "pass"), lines

@@ -1,0 +1,139 @@
+"""A fleet's results side by side: a row per test, a column per host, in text, Markdown,
+CSV and JSON (a ``hosts`` list, each with its full ``diskmark.result/1``). Each host's own
+report stays :mod:`diskmark.report.text`'s; this only lines them up.
+
+Pure functions of the results (no I/O), as :mod:`diskmark.report.text`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import TYPE_CHECKING, Any
+
+from diskmark.report import text as report
+from diskmark.files.text_safety import json_utf8
+from diskmark.report.formatting import format_figure, size_text
+from diskmark.model.names import test_title
+from diskmark.model.settings import Op
+from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.units import Unit
+
+if TYPE_CHECKING:
+    from diskmark.engine.fleet import FleetResult
+
+FLEET_SCHEMA = "diskmark.fleet/1"
+_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
+
+
+def _rows(result: FleetResult) -> list[tuple[str, str]]:
+    """(test key, title) of every test any host ran, in CrystalDiskMark's order."""
+    found: dict[str, tuple[tuple[int, int, int], str]] = {}
+    for session in result.sessions:
+        for t in session.tests:
+            found.setdefault(t.key, ((_ORDER[t.op], t.mix_read or 0, t.index),
+                                     test_title(t.label, t.op, t.mix_read)))
+    return [(key, title) for key, (_, title) in sorted(found.items(), key=lambda kv: kv[1][0])]
+
+
+def _cell(test: TestResult | None, unit: Unit) -> str:
+    if test is None or not test.runs:
+        return "-"
+    if test.error:
+        return "error"
+    return format_figure(test.figure(unit), unit) + ("*" if test.cpu_limited else "")
+
+
+def status_text(session: SessionResult) -> str:
+    if session.status is Status.COMPLETE:
+        return "complete"
+    if session.status is Status.CANCELLED:
+        return "stopped" + (f" ({session.error})" if session.error else "")
+    return f"FAILED: {(session.error or 'the benchmark did not finish').splitlines()[0]}"
+
+
+def _header(result: FleetResult) -> list[str]:
+    first = result.sessions[0]
+    st = first.settings
+    how = "one at a time" if result.one_at_a_time else "at once"
+    title = f"diskmark {first.diskmark_version}".rstrip()
+    if first.fio_version:
+        title += f" ({first.fio_version})"
+    return [f"{title} — {len(result.hosts)} hosts, {how}, through fio's client/server mode",
+            f"Profile: {first.profile_name or st.profile}  Test: {size_text(st.size)} "
+            f"(x{st.count})  Target: {first.system.target or st.target}",
+            f"Time: Measure {first.measure:g} sec / Interval {first.interval:g} sec  "
+            f"Mode: {st.mode.value}, {'O_DIRECT' if st.direct else 'buffered'}"]
+
+
+def fleet_text(result: FleetResult, unit: Unit = Unit.MB_S) -> str:
+    """The hosts side by side in one unit, then each host's state."""
+    labels = [h.label for h in result.hosts]
+    rows = _rows(result)
+    width = max([24] + [len(title) for _, title in rows])
+    widths = [max(12, len(label)) for label in labels]
+    lines = [*_header(result), "",
+             f"{'Test (' + unit.label + ')':<{width}}" + "".join(
+                 f"  {label:>{w}}" for label, w in zip(labels, widths))]
+    for key, title in rows:
+        lines.append(f"{title:<{width}}" + "".join(
+            f"  {_cell(s.test(key), unit):>{w}}" for s, w in zip(result.sessions, widths)))
+    if any(t.cpu_limited for s in result.sessions for t in s.tests):
+        lines.append("* the CPU, not the drive, set this figure")
+    lines += ["", "Hosts:"]
+    for host, session in result.pairs():
+        device = f", {session.system.device}" if session.system.device else ""
+        lines.append(f"  {host.label}: {status_text(session)}{device}")
+        notes = [w for w in session.warnings[1:]]
+        lines += [f"    note: {w.splitlines()[0]}" for w in notes]
+    if result.sessions:
+        lines += ["", f"Note: {result.sessions[0].warnings[0]}" if result.sessions[0].warnings else ""]
+    return "\n".join(line.rstrip() for line in lines).rstrip("\n") + "\n"
+
+
+def fleet_markdown(result: FleetResult) -> str:
+    """A table to paste into an issue: a row per test, MB/s and µs per host."""
+    labels = [h.label for h in result.hosts]
+    head = ["Test"] + [f"{label} {u.label}" for label in labels for u in (Unit.MB_S, Unit.US)]
+    out = [f"**{_header(result)[0]}** · {_header(result)[1]}", "",
+           "| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
+    for key, title in _rows(result):
+        cells = [_cell(s.test(key), u).replace("*", "\\*")  # not emphasis
+                 for s in result.sessions for u in (Unit.MB_S, Unit.US)]
+        out.append("| " + " | ".join([title, *cells]) + " |")
+    out.append("")
+    if any(t.cpu_limited for s in result.sessions for t in s.tests):
+        out += ["\\* the CPU, not the drive, set this figure", ""]
+    out += [f"- `{h.label}`: {status_text(s)}" for h, s in result.pairs()]
+    return "\n".join(out) + "\n"
+
+
+def fleet_csv(result: FleetResult) -> str:
+    """One row per host and fio pass: ``host`` then the columns of a single run's CSV."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(["host", "status", *report.CSV_FIELDS])
+    for host, session in result.pairs():
+        rows = list(csv.reader(io.StringIO(report.csv_report(session))))[1:]
+        for row in rows:
+            writer.writerow([host.label, session.status.value, *row])
+        if not rows:
+            writer.writerow([host.label, session.status.value])
+    return buf.getvalue()
+
+
+def fleet_dict(result: FleetResult, extra: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
+    """``extra`` adds fields to a host's entry by label (its comparison with a baseline)."""
+    hosts = []
+    for host, session in result.pairs():
+        entry = {"host": host.label, "address": host.name, "port": host.port,
+                 "status": session.status.value, "error": session.error,
+                 "result": session.to_dict()}
+        hosts.append(entry | (extra or {}).get(host.label, {}))
+    return {"schema": FLEET_SCHEMA, "one_at_a_time": result.one_at_a_time,
+            "failed": [h.label for h in result.failed()], "hosts": hosts}
+
+
+def fleet_json(result: FleetResult, extra: dict[str, dict[str, Any]] | None = None) -> str:
+    return json_utf8(json.dumps(fleet_dict(result, extra), indent=2, ensure_ascii=False)) + "\n"

@@ -1,0 +1,245 @@
+"""A result (or a result against a reference) as one self-contained HTML page.
+
+What people share of CrystalDiskMark is a picture of its window, so the page leads with the
+grid of tiles in the theme's colours (CDM's log-scale meter behind each figure; with a
+reference, each tile's change, judged by the comparison's one rule), then what a reader
+needs to trust or reproduce the figures: every test's per-second bandwidth as inline SVG,
+the comparison table, the system facts and the exact fio command of every test.
+
+Self-contained: one file with its style inline, no script, no font, image or stylesheet
+fetched, so it opens offline, in a mail client or an archive years later. Every string from
+the data is HTML-escaped and its control and format characters shown as ``\\x1b``,
+``\\u202e``, as the CLI does.
+"""
+
+from __future__ import annotations
+
+import shlex
+from datetime import datetime
+from html import escape
+
+from diskmark import __version__
+from diskmark.report.formatting import BETTER, SAME, WORSE
+from diskmark.report.compare import GATE_UNITS, Comparison, compare
+from diskmark.files.text_safety import shown
+from diskmark.report.drive_lines import drive_line
+from diskmark.model.settings import Op
+from diskmark.model.results import SessionResult, TestResult
+from diskmark.model.units import Unit, format_size
+from diskmark.report.text import _grid, _io_mode, _usage
+from diskmark.report.formatting import disk_kind, format_figure, meter_fraction
+from diskmark.report.share.svg import bandwidth_svg
+
+_GLYPH = {BETTER: "▲", WORSE: "▼", SAME: "="}
+_MODES = {"rw": "Read & Write", "read": "Read only", "write": "Write only"}
+
+
+def _e(text: object) -> str:
+    return escape(shown(str(text)))
+
+
+def _date(iso: str) -> str:
+    try:
+        return datetime.fromisoformat(iso).strftime("%Y/%m/%d %H:%M:%S")
+    except (TypeError, ValueError):
+        return iso or "unknown date"
+
+
+def _style(c: dict[str, str]) -> str:
+    return f"""
+*{{box-sizing:border-box}}
+body{{margin:0;padding:24px;background:{c['background']};color:{c['foreground']};
+ font:14px/1.4 "DejaVu Sans","Liberation Sans",Arial,sans-serif}}
+main{{max-width:1040px;margin:0 auto}}
+h1{{margin:0;font-size:22px;color:{c['primary']}}}
+h2{{font-size:16px;margin:28px 0 8px;color:{c['column-header-foreground']}}}
+.sub{{color:{c['foreground']};opacity:.8;margin:4px 0 16px}}
+.grid{{display:grid;gap:8px;align-items:stretch;background:{c['surface']};padding:12px;
+ border:1px solid {c['tile-border']};border-radius:8px}}
+.head{{text-align:center;font-weight:bold;color:{c['column-header-foreground']};
+ align-self:end}}
+.rowbtn{{background:{c['row-button-background']};color:{c['row-button-foreground']};
+ border-radius:6px;display:flex;flex-direction:column;justify-content:center;
+ align-items:center;font-weight:bold;min-height:72px}}
+.tile{{position:relative;background:{c['meter-background']};border:1px solid {c['tile-border']};
+ border-radius:6px;min-height:72px;overflow:hidden;display:flex;flex-direction:column;
+ justify-content:center;align-items:flex-end;padding:6px 12px}}
+.meter{{position:absolute;left:0;top:0;bottom:0;background:{c['meter-color']}}}
+.fig{{position:relative;font:bold 30px/1.1 "DejaVu Sans Mono","Liberation Mono",monospace;
+ color:{c['tile-foreground']}}}
+.none{{opacity:.4}}
+.delta{{position:relative;font-size:13px;font-weight:bold}}
+.better{{color:{c['better-color']}}} .worse{{color:{c['worse-color']}}} .same{{color:{c['same-color']}}}
+.cpu{{position:relative;font-size:11px;color:{c['warning']}}}
+.charts{{display:grid;grid-template-columns:repeat(2,1fr);gap:12px}}
+figure{{margin:0;background:{c['surface']};border:1px solid {c['tile-border']};border-radius:6px;
+ padding:8px}}
+figcaption{{font-size:13px;margin-bottom:4px}}
+svg.chart{{width:100%;height:auto}}
+svg.chart text{{font-size:10px;fill:{c['foreground']}}}
+table{{border-collapse:collapse;width:100%;background:{c['surface']}}}
+th,td{{border:1px solid {c['panel']};padding:4px 8px;text-align:left;vertical-align:top}}
+td.num{{text-align:right;font-family:"DejaVu Sans Mono",monospace}}
+pre{{white-space:pre-wrap;word-break:break-all;background:{c['surface']};padding:8px;
+ border:1px solid {c['panel']};border-radius:6px;margin:4px 0 10px;font-size:12px}}
+.warn{{color:{c['warning']};font-weight:bold}}
+footer{{margin-top:24px;font-size:12px;opacity:.7}}
+"""
+
+
+def _tile(test: TestResult | None, unit: Unit, cmp: Comparison | None) -> str:
+    if test is None:
+        return '<div class="tile"><span class="fig none">-</span></div>'
+    if not test.complete:
+        why = "error" if test.error else "-"
+        return f'<div class="tile" title="{_e(test.error or "")}"><span class="fig none">{why}</span></div>'
+    value = test.figure(unit)
+    width = meter_fraction(value, unit) * 100
+    parts = [f'<div class="tile" data-test="{_e(test.key)}">',
+             f'<div class="meter" style="width:{width:.1f}%"></div>',
+             f'<span class="fig">{format_figure(value, unit)}</span>']
+    delta = cmp.delta(test.key, unit) if cmp is not None else None
+    if delta is not None:
+        pct = "n/a" if delta.pct is None else f"{delta.pct:+.1f}%"
+        parts.append(f'<span class="delta {delta.verdict}">{_GLYPH[delta.verdict]} {pct}</span>')
+    if test.cpu_limited:
+        parts.append(f'<span class="cpu" title="{_e(test.cpu_limited)}">CPU-limited</span>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def grid_html(session: SessionResult, unit: Unit, cmp: Comparison | None) -> str:
+    """CrystalDiskMark's window: a row button per test, a tile per operation."""
+    rows, columns, cells = _grid(session)
+    profile = session.profile_name or session.settings.profile or "All"
+    out = [f'<section class="grid" style="grid-template-columns:120px repeat({len(columns)},1fr)">',
+           f'<div class="head">{_e(profile)}</div>']
+    out += [f'<div class="head">{_e(name)} ({unit.label})</div>' for name, _, _ in columns]
+    for label in rows:
+        name, _, qt = label.partition(" ")
+        out.append(f'<div class="rowbtn"><span>{_e(name)}</span><span>{_e(qt)}</span></div>')
+        out += [_tile(cells.get((label, col)), unit, cmp) for _, col, _ in columns]
+    out.append("</section>")
+    return "".join(out)
+
+
+def _facts(session: SessionResult) -> list[tuple[str, str]]:
+    st, sy = session.settings, session.system
+    kind = disk_kind(sy.rotational, sy.virtual)
+    device = ", ".join(x for x in (sy.model, kind, sy.interface) if x)
+    rows = [("Date", _date(session.started)),
+            ("Profile", f"{session.preset_name or st.preset} / {session.profile_name or st.profile}"),
+            ("Test", f"{format_size(st.size)} × {st.count} [{_usage(session)}]"),
+            ("Mode", f"{_MODES.get(st.mode.value, st.mode.value)}, {st.data.label} data; "
+                     f"{_io_mode(session)}"),
+            ("Time", f"measure {session.measure or st.measure or 0:g} s, interval "
+                     f"{session.interval:g} s"),
+            ("Device", f"{sy.device or 'n/a'}" + (f" ({device})" if device else "")),
+            ("Drive", drive_line(session.drive)),
+            ("Filesystem", " ".join(x for x in (sy.fstype or "n/a", f"({sy.mount_options})"
+                                                if sy.mount_options else "",
+                                                f"on {sy.mountpoint}" if sy.mountpoint else "") if x)),
+            ("Host", sy.hostname or "n/a"),
+            ("OS", f"{sy.os or 'n/a'}" + (f" [Linux {sy.kernel}]" if sy.kernel else "")),
+            ("fio", session.fio_version or "n/a"),
+            ("diskmark", session.diskmark_version or "n/a")]
+    if st.comment:
+        rows.append(("Comment", st.comment))
+    if session.status.value != "complete":
+        rows.append(("Status", f"{session.status.value}: {session.error or ''}"))
+    return rows
+
+
+def _caption(test: TestResult) -> str:
+    text = (f"<b>{_e(test.label)} {_e(test.op.value.capitalize())}"
+            f"{f' R{test.mix_read}/W{100 - (test.mix_read or 0)}' if test.op is Op.MIX else ''}"
+            f"</b>: {format_figure(test.best_mb_s, Unit.MB_S)} MB/s, "
+            f"{format_figure(test.best_iops, Unit.IOPS)} IOPS, "
+            f"{format_figure(test.best_lat_us, Unit.US)} μs")
+    if len(test.runs) > 1:
+        text += f"; {len(test.runs)} passes, R/Avg {test.spread().r_avg_pct:.1f}%"
+    return text
+
+
+def comparison_html(cmp: Comparison, name: str) -> str:
+    out = [f"<h2>Against {_e(name)}</h2>"]
+    diffs = cmp.settings_differences
+    if diffs:
+        out.append(f'<p class="warn">Settings differ; this comparison may mislead: '
+                   f'{_e("; ".join(diffs))}</p>')
+    out.append("<table><tr><th>Test</th><th>Unit</th><th>Reference</th><th>This run</th>"
+               "<th>Change</th><th>Noise</th><th>Verdict</th></tr>")
+    for t in cmp.tests:
+        for unit in GATE_UNITS:
+            d = t.deltas[unit]
+            pct = "n/a" if d.pct is None else f"{d.pct:+.1f}%"
+            out.append(f"<tr><td>{_e(t.title)}</td><td>{unit.label}</td>"
+                       f'<td class="num">{format_figure(d.baseline, unit)}</td>'
+                       f'<td class="num">{format_figure(d.current, unit)}</td>'
+                       f'<td class="num">{pct}</td><td class="num">±{d.noise_pct:.1f}%</td>'
+                       f'<td class="{d.verdict}">{_GLYPH[d.verdict]} {d.verdict}</td></tr>')
+    out.append("</table>")
+    for m in cmp.missing:
+        out.append(f"<p>Not compared: {_e(m.title)} ({_e(m.reason)})</p>")
+    out.append("<p>Same = within noise: the two figures are no further apart (their range over "
+               "their mean) than the passes are (their R/Avg %, else 3%); latency: lower is "
+               "better, twice the latency counts as 50% worse.</p>")
+    return "".join(out)
+
+
+def render_html(session: SessionResult, colours: dict[str, str], unit: Unit = Unit.MB_S,
+                reference: SessionResult | None = None, reference_name: str | None = None,
+                title: str = "") -> str:
+    """The whole page as text. With ``reference`` the tiles carry their change against it."""
+    cmp = compare(session, reference, reference_name or "") if reference is not None else None
+    where = session.system.target or session.settings.target
+    heading = title or "diskmark result"
+    sub = " · ".join(x for x in (_date(session.started), where, session.system.device,
+                                 session.system.fstype, session.system.hostname) if x)
+    body = [f"<header><h1>{_e(heading)}</h1><div class=\"sub\">{_e(sub)}</div></header>",
+            grid_html(session, unit, cmp)]
+    if cmp is not None:
+        body.append(comparison_html(cmp, reference_name or "the reference"))
+    charts = [(t, bandwidth_svg(t.runs, colours, f"{t.label} {t.op.value}")) for t in session.tests
+              if t.complete]
+    charts = [(t, svg) for t, svg in charts if svg]
+    if charts:
+        body.append("<h2>Every second of every pass</h2><section class=\"charts\">")
+        body += [f"<figure><figcaption>{_caption(t)}</figcaption>{svg}</figure>" for t, svg in charts]
+        body.append("</section>")
+    body.append("<h2>Where it ran</h2><table>")
+    body += [f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in _facts(session)]
+    body.append("</table>")
+    if session.warnings:
+        body += [f'<p class="warn">Note: {_e(w)}</p>' for w in session.warnings]
+    commands = [t for t in session.tests if t.fio_command]
+    if commands:
+        body.append("<h2>The fio command of every test</h2>")
+        for t in commands:
+            body.append(f"<div>{_e(t.label)} {_e(t.op.value)}</div>"
+                        f"<pre>{_e(shlex.join(t.fio_command))}</pre>")
+    body.append(f"<footer>Made by diskmark {__version__}. MB/s = 1,000,000 bytes/s; sizes "
+                f"are binary (MiB, GiB). Each figure is the best of the passes after a "
+                f"discarded warm-up (latency: the lowest).</footer>")
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "style-src 'unsafe-inline'; img-src data:\">"
+            f"<title>{_e(heading)} — {_e(_date(session.started))}</title>"
+            f"<style>{_style(colours)}</style></head><body><main>"
+            + "".join(body) + "</main></body></html>\n")
+
+
+def estimated_height(session: SessionResult, reference: bool) -> int:
+    """Roughly how tall the page is at 1100 px wide, for a screenshot that shows all of it."""
+    rows = len(_grid(session)[0])
+    charts = sum(1 for t in session.tests if t.complete and any(r.bw_samples for r in t.runs))
+    # a command's box: its label, padding, and a 16 px line per ~140 characters it wraps to
+    commands = sum(44 + 16 * -(-len(shlex.join(t.fio_command)) // 140)
+                   for t in session.tests if t.fio_command)
+    notes = 44 * len(session.warnings) + (32 if session.settings.comment else 0)
+    height = (140 + rows * 80 + 60 + ((charts + 1) // 2) * 230 + 60 + 13 * 32 + notes
+              + (60 if commands else 0) + commands + 120)
+    if reference:
+        height += 160 + len(session.tests) * len(GATE_UNITS) * 30
+    return height

@@ -1,0 +1,207 @@
+"""Bringing JSON result files into the database: the per-run and per-baseline files of earlier
+versions, files copied into those directories by hand, and files offered for import.
+
+Earlier versions kept ``history/<started>-<id>.json`` and ``baselines/<slug>.json`` in the
+data directory. :func:`adopt` imports every such file it finds, in batches of one
+transaction each, then reads each row back and compares it with the file; only a file whose
+row matches is moved aside to ``imported-json/<dir>/`` (never deleted). A file that cannot
+be imported stays where it is and is returned with the reason, for the listings to show:
+damaged (empty, truncated, not JSON, another program's, from a newer diskmark, impossible
+figures) or, for a baseline, a different baseline of the same name in the database.
+A run seen twice (same content) is imported once; the second file is moved aside too.
+
+If the database cannot be written (a read-only data directory), the files are listed as
+they are, readable ones included, so nothing saved earlier disappears from view.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from diskmark.store import database
+from diskmark.store.indexed import digest
+from diskmark.model.results import RESULT_SCHEMA
+from diskmark.store.store import HISTORY_ID
+from diskmark.store.schema import (Entry, InvalidFile, NotFound, StoreError, StoreIOError,
+                                   check_name, parse_saved, read_json, validate_result)
+
+if TYPE_CHECKING:
+    from diskmark.store.store import Store
+
+BATCH = 200  # files per transaction: one fsync each, and a short hold on the write lock
+
+
+def load(path: Path, kind: str) -> tuple[Entry, dict[str, Any] | None]:
+    """One saved file as (Entry, its result document); never raises: a problem becomes the
+    entry's ``damaged`` reason and the document is None."""
+    path = Path(path)
+    fallback = Entry(name=path.stem, note="", saved="", path=path, kind=kind)
+    try:
+        data = read_json(path)
+        header, session = parse_saved(data)
+    except ValueError as e:
+        fallback.damaged = str(e)
+        return fallback, None
+    except OSError as e:
+        fallback.damaged = f"cannot read: {e.strerror or e}"
+        return fallback, None
+    name = header["name"] if kind == "baseline" else path.stem
+    if kind == "baseline":
+        try:
+            name = check_name(name)
+        except StoreError as e:
+            fallback.damaged = str(e)
+            return fallback, None
+    document = data["result"]
+    return Entry(name=name, note=header["note"], saved=header["saved"], path=path, kind=kind,
+                 session=session, diskmark_version=header["diskmark_version"],
+                 document=document), document
+
+
+def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A file offered for import: a ``diskmark.saved/1`` file (an export, a file of an
+    earlier version) or a plain ``diskmark run --format json`` report. Returns (header,
+    result document), checked in depth; raises NotFound, InvalidFile or StoreIOError."""
+    try:
+        data = read_json(src)
+    except FileNotFoundError:
+        raise NotFound(f"{src}: no such file") from None
+    except ValueError as e:
+        raise InvalidFile(f"{src} cannot be imported: {e}") from None
+    except OSError as e:
+        raise StoreIOError(f"cannot read {src}: {e.strerror or e}") from None
+    try:
+        if isinstance(data, dict) and data.get("schema") == RESULT_SCHEMA:
+            # a report; a --compare run adds its comparison, a kept run its id in the
+            # history: neither is part of the result (the id is kept where it is free)
+            document = {k: v for k, v in data.items() if k not in ("comparison", "history_id")}
+            validate_result(document)
+            kept_as = data.get("history_id")
+            header = {"name": src.stem, "note": "", "kind": None, "saved": None,
+                      "diskmark_version": "",
+                      "history_id": kept_as if isinstance(kept_as, str) else None}
+        else:
+            header, _session = parse_saved(data)
+            document = data["result"]
+    except ValueError as e:
+        raise InvalidFile(f"{src} cannot be imported: {e}") from None
+    return header, document
+
+
+def _files(directory: Path) -> list[Path]:
+    try:
+        return sorted(p for p in directory.iterdir()
+                      if p.name.endswith(".json") and not p.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    except OSError as e:
+        raise StoreIOError(f"cannot list {directory}: {e.strerror or e}") from None
+
+
+def adopt(store: Store, kind: str) -> list[Entry]:
+    """Import every JSON file of ``kind`` lying in its directory; return the ones that stay
+    there (each with the reason in ``damaged``)."""
+    directory = store.history_dir if kind == "history" else store.baselines_dir
+    files = _files(directory)
+    if not files:
+        return []
+    loaded = [load(path, kind) for path in files]
+    # a file gone meanwhile was imported and moved aside by another diskmark: not damaged
+    kept = [entry for entry, document in loaded
+            if document is None and (entry.path.exists() or entry.path.is_symlink())]
+    good = [(entry, document) for entry, document in loaded if document is not None]
+    if not good:
+        return kept
+    try:
+        with store.db() as conn:
+            for start in range(0, len(good), BATCH):
+                kept += _import_batch(store, conn, good[start:start + BATCH])
+    except StoreIOError as e:
+        if not store.database.exists():  # cannot create it here: show the files as they are
+            return kept + [entry for entry, _ in good]
+        raise StoreIOError(f"cannot import the files in {directory}: {e}") from None
+    return kept
+
+
+def _import_batch(store: Store, conn, batch: list[tuple[Entry, dict[str, Any]]]) -> list[Entry]:
+    """Insert a batch in one transaction, then check each row against its file and move
+    the file aside when they agree. Returns the entries left in place."""
+    placed: list[tuple[Entry, dict[str, Any], int]] = []
+    kept: list[Entry] = []
+    with database.transaction(conn):
+        for entry, document in batch:
+            row_id = _place(conn, entry, document)
+            if row_id is None:
+                kept.append(entry)
+            else:
+                placed.append((entry, document, row_id))
+    for entry, document, row_id in placed:
+        text = database.document(conn, row_id)
+        row = conn.execute("SELECT note FROM results WHERE id = ?", (row_id,)).fetchone()
+        if text is None or json.loads(text) != document or row[0] != entry.note:
+            entry.damaged = (f"not imported: the database does not hold what this file holds "
+                             f"(row {row_id}); the file is kept")
+            kept.append(entry)
+            continue
+        _move_aside(store, entry.path)
+    return kept
+
+
+def _place(conn, entry: Entry, document: dict[str, Any]) -> int | None:
+    """The row that holds this file's content: a new one, or the one already holding the
+    same run. None (with ``entry.damaged`` set) when it cannot go in."""
+    fingerprint = digest(document)
+    if entry.kind == "history":
+        same = database.by_digest(conn, "history", fingerprint)
+        if same is not None:
+            return same.id
+        name = entry.path.stem
+        if not HISTORY_ID.fullmatch(name) or database.by_name(conn, "history", name):
+            name = _free_id(conn, document)
+        return database.insert(conn, "history", name, entry.note, entry.saved,
+                               entry.diskmark_version, document)
+    existing = database.by_name(conn, "baseline", entry.name)
+    if existing is None:
+        return database.insert(conn, "baseline", entry.name, entry.note, entry.saved,
+                               entry.diskmark_version, document)
+    if existing.digest == fingerprint and existing.note == entry.note:
+        return existing.id
+    entry.damaged = (f"not imported: a different baseline named {entry.name!r} is saved "
+                     f"already; import this file under another name with "
+                     f"`diskmark baselines import FILE --name NEW`")
+    entry.session = None
+    return None
+
+
+def _free_id(conn, document: dict[str, Any]) -> str:
+    import secrets
+
+    from diskmark.store.store import _started_stamp
+
+    stamp = _started_stamp(str(document.get("started", "")))
+    while True:
+        name = f"{stamp}-{secrets.token_hex(3)}"
+        if database.by_name(conn, "history", name) is None:
+            return name
+
+
+def _move_aside(store: Store, path: Path) -> Path | None:
+    """Move an imported file to ``imported-json/<its directory>/``; a name taken there gets
+    a number. A file another diskmark moved meanwhile is fine."""
+    folder = store.imported_dir / path.parent.name
+    folder.mkdir(parents=True, exist_ok=True)
+    dest, n = folder / path.name, 1
+    while dest.exists():
+        n += 1
+        dest = folder / f"{path.name}.{n}"
+    try:
+        os.rename(path, dest)
+    except FileNotFoundError:
+        return None
+    except OSError as e:
+        raise StoreIOError(f"imported {path}, but cannot move it to {folder}: "
+                           f"{e.strerror or e}") from None
+    return dest

@@ -1,0 +1,484 @@
+"""The saved-file format: what a history or baseline file holds and how it is checked.
+
+``{"schema": "diskmark.saved/1", "kind": "history"|"baseline", "name", "note", "saved",
+"diskmark_version", "result": SessionResult.to_dict()}``. Every field that
+``SessionResult.from_dict``, the reports and the app read is checked with what it must hold,
+so a damaged file is listed as damaged instead of crashing whatever shows it later; the
+settings are checked by the rules every entry point uses (:mod:`diskmark.model.settings`). The
+store (:mod:`diskmark.store.store`) reads and writes the files; this module describes one
+(:class:`Entry`), judges its content (problems are ValueErrors naming the field) and names
+the errors the store raises.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from diskmark import __version__
+from diskmark.model.results import RESULT_SCHEMA, SessionResult, Status
+from diskmark.model.settings import Op
+from diskmark.files.regular_file import read_regular_file
+from diskmark.model.settings import RULES as SETTINGS_RULES
+from diskmark.model.settings import from_json
+
+SCHEMA = "diskmark.saved/1"
+SCHEMA_PREFIX = "diskmark.saved/"
+SCHEMA_VERSION = 1
+KINDS = ("history", "baseline")
+MAX_FILE_BYTES = 64 * 1024 * 1024  # far beyond any real result; guards against reading junk
+
+NAME_MAX = 200
+
+#: The test whose read and write MB/s summarise a result in listings (CDM's first row).
+HEADLINE_LABEL = "SEQ1M Q8T1"
+
+
+# --- errors ------------------------------------------------------------------------------
+
+
+class StoreError(Exception):
+    """Something the user can act on: a bad name, a damaged or invalid file (nothing was
+    changed), or an I/O failure (:class:`StoreIOError`). The message is fit to show as is."""
+
+
+class NameTaken(StoreError):
+    """A baseline of that name exists already (or its file exists but is damaged)."""
+
+
+class NotFound(StoreError):
+    """No baseline (or history entry) of that name."""
+
+
+class Damaged(StoreError):
+    """The entry's file exists but cannot be used; the message says why."""
+
+
+class DestinationExists(StoreError):
+    """An export would replace an existing file."""
+
+
+class InvalidFile(StoreError):
+    """A file offered for import is not a usable diskmark result."""
+
+
+class StoreIOError(StoreError):
+    """Reading or writing a file failed (permissions, disk full, ...)."""
+
+
+# --- entries -----------------------------------------------------------------------------
+
+
+@dataclass
+class Entry:
+    """One saved result. ``session`` is None exactly when ``damaged`` holds the reason.
+
+    A result in the database has its row ``id`` and ``path`` is the database file; a JSON
+    file that could not be imported (damaged, or a clash) has ``id`` None and ``path`` is
+    that file, which diskmark keeps where it is."""
+
+    name: str  # baselines: the display name; history: the run's id; damaged: the file stem
+    note: str
+    saved: str  # ISO 8601, when it was written
+    path: Path
+    kind: str  # "history" or "baseline"
+    session: SessionResult | None = None
+    damaged: str | None = None
+    diskmark_version: str = ""
+    id: int | None = None  # the database row
+    #: the diskmark.result/1 document as saved (unknown fields of a newer diskmark included)
+    document: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.damaged is None and self.session is not None
+
+    @property
+    def ident(self) -> tuple:
+        """What tells two entries apart (their row, or their file)."""
+        return ("row", self.id) if self.id is not None else ("file", str(self.path))
+
+    @property
+    def file_name(self) -> str:
+        """The name its JSON export takes: ``<slug>.json`` for a baseline, ``<id>.json``
+        for a run, the file's own name for a file that was not imported."""
+        if self.id is None:
+            return self.path.name
+        return f"{slug(self.name)}.json" if self.kind == "baseline" else f"{self.name}.json"
+
+    @property
+    def started(self) -> str:
+        """When the measured session started (ISO 8601), or '' if unknown."""
+        return self.session.started if self.session else ""
+
+    @property
+    def device(self) -> str:
+        return self.session.system.device if self.session else ""
+
+    @property
+    def fstype(self) -> str:
+        return self.session.system.fstype if self.session else ""
+
+    @property
+    def model(self) -> str:
+        return self.session.system.model if self.session else ""
+
+    def headline(self) -> tuple[str, float | None, float | None]:
+        """``(label, read MB/s, write MB/s)`` of the headline test (SEQ1M Q8T1, or else the
+        profile's first row); None where that figure was not measured."""
+        if not self.session:
+            return HEADLINE_LABEL, None, None
+        tests = [t for t in self.session.tests if t.complete]
+        if not tests:
+            return HEADLINE_LABEL, None, None
+        labels = {t.label for t in tests}
+        label = HEADLINE_LABEL if HEADLINE_LABEL in labels else min(tests, key=lambda t: t.index).label
+        figures = {t.op: t.best_mb_s for t in tests if t.label == label and t.op is not Op.MIX}
+        return label, figures.get(Op.READ), figures.get(Op.WRITE)
+
+    def to_file_dict(self) -> dict[str, Any]:
+        if self.session is None:
+            raise Damaged(f"{self.path.name} is damaged: {self.damaged}")
+        return {"schema": SCHEMA, "kind": self.kind, "name": self.name, "note": self.note,
+                "saved": self.saved, "diskmark_version": self.diskmark_version or __version__,
+                "result": self.document if self.document is not None else self.session.to_dict()}
+
+
+
+# Every field that SessionResult.from_dict, the reports and the app read, with what it must
+# hold. A field a newer diskmark adds is not judged; a known field of the wrong type is, so
+# a damaged file is listed as damaged instead of crashing whatever shows it later.
+
+_WHOLE_MAX = 2**63  # beyond anything a disk or a count reaches; JSON allows any integer
+
+
+def _brief(value: Any) -> str:
+    """The offending value for a message, cut short: a damaged file may hold megabytes."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_figure(value: Any, where: str) -> None:
+    """A finite, non-negative number (a figure, a size, seconds)."""
+    if not _is_number(value):
+        raise ValueError(f"{where} is not a number ({_brief(value)})")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an integer too large for a float
+        finite = False
+    if not finite:
+        raise ValueError(f"{where} is not a finite number ({_brief(value)})")
+    if value < 0:
+        raise ValueError(f"{where} is negative ({_brief(value)})")
+
+
+def _check_whole(value: Any, where: str, low: int = 0, high: int = _WHOLE_MAX) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        what = "a positive whole number" if low == 1 else f"a whole number of {low} or more"
+        if high != _WHOLE_MAX:
+            what = f"a whole number from {low} to {high}"
+        raise ValueError(f"{where} must be {what}, not {_brief(value)}")
+
+
+def _check_text(value: Any, where: str) -> None:
+    if not isinstance(value, str):
+        raise ValueError(f"{where} must be text, not {_brief(value)}")
+
+
+def _check_flag(value: Any, where: str) -> None:
+    if not isinstance(value, bool):
+        raise ValueError(f"{where} must be true or false, not {_brief(value)}")
+
+
+def _one_of(*allowed: str):
+    def check(value: Any, where: str) -> None:
+        if value not in allowed:
+            raise ValueError(f"{where} must be one of {', '.join(allowed)}, not {_brief(value)}")
+    return check
+
+
+def _optional(check):
+    def check_optional(value: Any, where: str) -> None:
+        if value is not None:
+            check(value, where)
+    return check_optional
+
+
+def _list_of(check, item: str):
+    def check_list(value: Any, where: str) -> None:
+        if not isinstance(value, list):
+            raise ValueError(f"{where} is not a list ({_brief(value)})")
+        for i, element in enumerate(value):
+            check(element, f"{where} {item} {i}")
+    return check_list
+
+
+def _table_of(check, key: str):
+    def check_table(value: Any, where: str) -> None:
+        if not isinstance(value, dict):
+            raise ValueError(f"{where} is not an object ({_brief(value)})")
+        for k, element in value.items():
+            check(element, f"{where} {key} {k}")
+    return check_table
+
+
+def _check_positive(value: Any, where: str) -> None:
+    _check_whole(value, where, 1)
+
+
+def _check_percent(value: Any, where: str) -> None:
+    _check_whole(value, where, 0, 100)
+
+
+def _check_rotational(value: Any, where: str) -> None:
+    if value is not None and not isinstance(value, bool):
+        raise ValueError(f"{where} must be true, false or null, not {_brief(value)}")
+
+
+def _require(d: Any, keys: tuple[str, ...], where: str) -> None:
+    if not isinstance(d, dict):
+        raise ValueError(f"{where} is not an object")
+    missing = [k for k in keys if k not in d]
+    if missing:
+        raise ValueError(f"{where} lacks {', '.join(missing)}")
+
+
+def _check_fields(d: dict[str, Any], fields: dict[str, Any], where: str) -> None:
+    for name, check in fields.items():
+        if name in d:
+            check(d[name], f"{where}{name}")
+
+
+_figure = _check_figure
+_maybe_figure = _optional(_check_figure)
+_texts = _list_of(_check_text, "item")
+_delays = _table_of(_check_figure, "for")
+
+_RUN_FIELDS = {
+    "mb_s": _figure, "iops": _figure, "lat_us": _figure, "io_bytes": _figure,
+    "runtime_ms": _figure, "read_mb_s": _figure, "write_mb_s": _figure,
+    "lat_percentiles": _table_of(_check_figure, "latency percentile"),
+    "bw_samples": _list_of(_check_figure, "bandwidth sample"),
+    "usr_cpu": _maybe_figure, "sys_cpu": _maybe_figure, "machine_busy_pct": _maybe_figure,
+}
+_RUN_REQUIRED = ("mb_s", "iops", "lat_us", "io_bytes", "runtime_ms")
+_SPEC_FIELDS = {
+    "pattern": _one_of("SEQ", "RND"), "block": _check_positive, "queues": _check_positive,
+    "threads": _check_positive, "startdelay": _delays, "ramp_time": _delays,
+}
+_KNEE_FIELDS = {"seconds": _figure, "written_bytes": _figure, "before_mb_s": _figure,
+                "after_mb_s": _figure}
+
+
+def _check_sustained(value: Any, where: str) -> None:
+    """A sustained write's course (diskmark.model.sustained_write): a bin width above zero, figures."""
+    _require(value, ("bin_s",), where)
+    _check_figure(value["bin_s"], f"{where} bin_s")
+    if not value["bin_s"]:
+        raise ValueError(f"{where} bin_s is zero")
+    _check_fields(value, {"mb_s": _list_of(_check_figure, "bin"), "duration_s": _figure,
+                          "amount": _optional(_check_positive), "written_bytes": _figure,
+                          "seconds": _figure}, f"{where} ")
+    if value.get("knee") is not None:
+        _require(value["knee"], tuple(_KNEE_FIELDS), f"{where} knee")
+        _check_fields(value["knee"], _KNEE_FIELDS, f"{where} knee ")
+
+
+_TEST_FIELDS = {
+    "index": _check_whole, "kind": _one_of(*(op.value for op in Op)),
+    "label": _check_text, "mix_read": _optional(_check_percent),
+    "fio_command": _texts, "sync_seconds": _maybe_figure,
+    "sync_dirty_bytes": _maybe_figure, "sync_writeback_bytes": _maybe_figure,
+    "error": _optional(_check_text), "unstable_threshold_pct": _figure,
+    "cpu_limited": _optional(_check_text), "sustained": _optional(_check_sustained),
+}
+_TEST_REQUIRED = ("index", "spec", "kind", "runs")
+
+
+def _by_rule(rule):
+    def check(value: Any, where: str) -> None:
+        from_json(rule, "", value, where)
+    return check
+
+
+# the settings section by the rules every entry point uses (diskmark.model.settings)
+_SETTINGS_FIELDS = {name: _by_rule(rule) for name, rule in SETTINGS_RULES.items()}
+_SYSTEM_FIELDS = {
+    **{name: _check_text for name in ("target", "mountpoint", "device", "fstype",
+                                      "mount_options", "model", "scheduler", "interface",
+                                      "kernel", "os", "virtual", "hostname", "target_kind")},
+    "total_bytes": _figure, "free_bytes": _figure, "rotational": _check_rotational,
+    "interface_mb_s": _maybe_figure, "cpus": _optional(_check_positive),
+}
+_LAYOUT_FIELDS = {
+    "extents": _check_whole, "fragments": _check_whole, "start_offset": _check_whole,
+    "start_fraction": _maybe_figure,
+}
+_LAYOUT_REQUIRED = ("extents", "fragments", "start_offset")
+_RESULT_FIELDS = {
+    "diskmark_version": _check_text, "fio_version": _check_text, "started": _check_text,
+    "finished": _check_text, "status": _one_of(*(st.value for st in Status)),
+    "error": _optional(_check_text), "preset": _check_text, "profile": _check_text,
+    "measure": _figure, "interval": _figure, "warnings": _texts, "ioengine": _check_text,
+}
+_RESULT_REQUIRED = ("settings", "system", "tests")
+
+
+def _check_run(run: Any, where: str) -> None:
+    _require(run, _RUN_REQUIRED, where)
+    _check_fields(run, _RUN_FIELDS, f"{where} ")
+
+
+def _check_test(t: Any, where: str) -> None:
+    _require(t, _TEST_REQUIRED, where)
+    if isinstance(t.get("label"), str) and isinstance(t.get("kind"), str):
+        where = f"{where} ({t['label']} {t['kind']})"
+    _check_fields(t, _TEST_FIELDS, f"{where} ")
+    _require(t["spec"], ("pattern", "block", "queues", "threads"), f"{where} spec")
+    _check_fields(t["spec"], _SPEC_FIELDS, f"{where} spec ")
+    if not isinstance(t["runs"], list):
+        raise ValueError(f"{where} runs is not a list")
+    for n, run in enumerate(t["runs"], 1):
+        _check_run(run, f"{where} pass {n}")
+    if t.get("warmup") is not None:
+        _check_run(t["warmup"], f"{where} warmup")
+
+
+def validate_result(d: Any) -> SessionResult:
+    """Check a ``diskmark.result/1`` dict in depth and parse it. Raises ValueError with the
+    first problem found, naming the field: a missing field, text where a number belongs (or
+    the reverse), a figure that is not a finite non-negative number, a count that is not a
+    positive whole number, a value that is none of the allowed ones."""
+    _require(d, ("schema",) + _RESULT_REQUIRED, "the result")
+    if d["schema"] != RESULT_SCHEMA:
+        raise ValueError(f"the result has schema {_brief(d['schema'])}, expected {RESULT_SCHEMA!r}")
+    _check_fields(d, _RESULT_FIELDS, "")
+    _require(d["settings"], ("size", "count"), "the settings")
+    _check_fields(d["settings"], _SETTINGS_FIELDS, "settings ")
+    if not isinstance(d["system"], dict):
+        raise ValueError("the system facts are not an object")
+    _check_fields(d["system"], _SYSTEM_FIELDS, "system ")
+    if d.get("test_file") is not None:
+        _require(d["test_file"], _LAYOUT_REQUIRED, "test_file")
+        _check_fields(d["test_file"], _LAYOUT_FIELDS, "test_file ")
+    if d.get("drive") is not None and not isinstance(d["drive"], dict):  # its readings: best effort
+        raise ValueError(f"drive is not an object ({_brief(d['drive'])})")
+    if not isinstance(d["tests"], list):
+        raise ValueError("tests is not a list")
+    for i, t in enumerate(d["tests"]):
+        _check_test(t, f"test {i + 1}")
+    try:
+        return SessionResult.from_dict(d)
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
+        raise ValueError(f"the result does not parse: {type(e).__name__}: {e}") from None
+
+
+def _schema_problem(schema: Any) -> str | None:
+    """None if ``schema`` is ours and readable, else the reason why not."""
+    if schema == SCHEMA:
+        return None
+    if isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX):
+        version = schema[len(SCHEMA_PREFIX):]
+        if version.isdigit() and int(version) > SCHEMA_VERSION:
+            return (f"written by a newer diskmark (schema {schema}); this version reads "
+                    f"{SCHEMA}")
+        return f"unknown schema version {_brief(schema)}"
+    if schema is None:
+        return "not a diskmark file (no schema field)"
+    return f"not a diskmark file (schema {_brief(schema)})"
+
+
+def parse_saved(data: Any) -> tuple[dict[str, Any], SessionResult]:
+    """Validate the decoded JSON of a saved file; return (header fields, session).
+    Raises ValueError with the reason."""
+    if not isinstance(data, dict):
+        raise ValueError(f"not a diskmark file (a JSON {type(data).__name__}, not an object)")
+    problem = _schema_problem(data.get("schema"))
+    if problem:
+        raise ValueError(problem)
+    _require(data, ("kind", "name", "saved", "result"), "the file")
+    if data["kind"] not in KINDS:
+        raise ValueError(f"unknown kind {_brief(data['kind'])}")
+    for name in ("name", "saved"):
+        if not isinstance(data[name], str):
+            raise ValueError(f"{name} must be text, not {_brief(data[name])}")
+    note = data.get("note", "")
+    if not isinstance(note, str):
+        raise ValueError(f"note must be text, not {_brief(note)}")
+    session = validate_result(data["result"])
+    header = {"kind": data["kind"], "name": data["name"], "note": note, "saved": data["saved"],
+              "diskmark_version": str(data.get("diskmark_version", ""))}
+    return header, session
+
+
+def read_json(path: Path) -> Any:
+    """Read and decode a JSON file. Raises ValueError (bad content, or not a regular file:
+    a FIFO or a link to a device among the saved files is damaged, never read) or OSError."""
+    raw = read_regular_file(path, MAX_FILE_BYTES)
+    if not raw:
+        raise ValueError("empty file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None
+    if not text.strip():
+        raise ValueError("empty file (only whitespace)")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        ends_early = e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string")
+        cut = " (truncated?)" if ends_early else ""
+        raise ValueError(f"not valid JSON{cut}: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise ValueError("not valid JSON: nested too deeply") from None
+
+
+def session_problem(session: SessionResult) -> str | None:
+    """Why a session cannot be saved (e.g. non-finite figures), or None."""
+    try:
+        validate_result(json.loads(json.dumps(session.to_dict())))
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+# --- names -------------------------------------------------------------------------------
+
+
+def normalize_name(name: str) -> str:
+    """The canonical form of a baseline name: NFC, surrounding whitespace removed."""
+    return unicodedata.normalize("NFC", str(name)).strip()
+
+
+def check_name(name: str) -> str:
+    """Return the canonical name, or raise StoreError saying what is wrong with it."""
+    if not isinstance(name, str):
+        raise StoreError("a baseline name must be text")
+    norm = normalize_name(name)
+    if not norm:
+        raise StoreError("a baseline name cannot be empty")
+    if len(norm) > NAME_MAX:
+        raise StoreError(f"a baseline name can have at most {NAME_MAX} characters, not {len(norm)}")
+    if not norm.isprintable():
+        raise StoreError(f"a baseline name must be printable text (no newlines, tabs or "
+                         f"control characters): {norm!r}")
+    return norm
+
+
+def slug(name: str) -> str:
+    """A file-system-safe, distinct stem for a name: ``nvme-ext4-1a2b3c4d``."""
+    norm = normalize_name(name)
+    ascii_ = unicodedata.normalize("NFKD", norm).encode("ascii", "ignore").decode().lower()
+    base = re.sub(r"[^a-z0-9]+", "-", ascii_).strip("-")[:40].strip("-") or "baseline"
+    digest = hashlib.sha256(norm.encode("utf-8")).hexdigest()[:8]
+    return f"{base}-{digest}"
