@@ -61,10 +61,14 @@ def test_a_brace_in_a_warning_does_not_hide_the_objects_after_it():
         for i in range(0, len(text), 5):  # in pieces, as a pipe delivers it
             out += stream.feed(text[i:i + 5])
         assert [parse.io_bytes(o) for o in out] == [7], text
-    # an object cut anywhere, inside a string too, is still only incomplete
-    stream = parse.JsonStream()
-    assert stream.feed(obj[:obj.index("io_bytes") + 3]) == []
-    assert [parse.io_bytes(o) for o in stream.feed(obj[obj.index("io_bytes") + 3:])] == [7]
+    # an object cut anywhere (in a string, a number, a true or a null) is only incomplete
+    rich = json.dumps({"jobs": [{"read": {"io_bytes": 7, "bw_mean": -12.5e-3, "ok": True,
+                                          "none": None, "no": False, "name": "a\u00e9"}}]},
+                      indent=2, ensure_ascii=True)
+    for cut in range(1, len(rich)):
+        stream = parse.JsonStream()
+        out = stream.feed(rich[:cut]) + stream.feed(rich[cut:] + "\n")
+        assert [parse.io_bytes(o) for o in out] == [7] and stream.noise == [], cut
 
 
 def test_sequential_read_figures_use_decimal_megabytes():

@@ -115,10 +115,11 @@ class JsonStream:
 
 
 def _incomplete(e: json.JSONDecodeError, text: str) -> bool:
-    """Whether ``text`` failed to parse only because it ends too soon: the error is at its
-    end (after whitespace), or in a string that runs to its end. Anything else is text
-    that no more output can make an object of."""
-    return e.msg.startswith("Unterminated string") or not text[e.pos:].strip()
+    """Whether ``text`` may yet become an object: the error lies on its last line, which is
+    still being written (a number, ``true`` or a string cut by the pipe), or in a string
+    running to its end. fio writes its objects a field a line, so an error with a line
+    break after it is text that no more output can mend."""
+    return e.msg.startswith("Unterminated string") or "\n" not in text[e.pos:]
 
 
 def _num(d: Any, key: str, where: str, default: float = 0) -> float:
