@@ -21,6 +21,7 @@ from diskmark.app.screens.history import HistoryScreen
 from diskmark.app.screens.saved import ResultReportScreen
 from diskmark.app.screens.settings import SettingsScreen
 from diskmark.store.store import Store
+from diskmark.store.exchange import import_baseline
 from test_app_baselines import (SIZE, home, make_app, names, on_screen, run,  # noqa: F401
                                 save_as, target, wait_until)
 
@@ -68,7 +69,7 @@ async def test_markup_and_escapes_in_names_and_data_are_shown_as_typed(target, t
         data["result"]["system"]["device"] = "/dev/[b]"
         imported = tmp_path / "[x].json"
         imported.write_text(json.dumps(data))
-        Store().import_baseline(imported)
+        import_baseline(Store(), imported)
 
         await pilot.press("b")  # listed
         await on_screen(pilot, BaselinesScreen, "the baselines screen")

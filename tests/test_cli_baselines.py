@@ -15,6 +15,7 @@ import pytest
 
 from conftest import TINY_ARGS
 from diskmark.store.store import Store
+from diskmark.store.exchange import export_baseline, import_baseline
 
 # one test (SEQ1M Q8T1 read), one pass: a couple of seconds per run
 TINY = [*TINY_ARGS, "--profile", "demo", "--mode", "read"]
@@ -112,9 +113,9 @@ def test_save_compare_and_gate_with_real_runs(tmp_path, isolated_home):
     assert "no test is worse than baseline 'base' by more than 1000%" in out.stderr
 
     # the baseline becomes 100x faster than any real run: a 5 % gate must fail, naming the test
-    exported = store.export_baseline("base", tmp_path / "base.json")
+    exported = export_baseline(store, "base", tmp_path / "base.json")
     scale_figures(exported, 100)
-    store.import_baseline(exported, replace=True)
+    import_baseline(store, exported, replace=True)
     out = diskmark("run", "--target", str(target), *TINY, "--compare", "base",
                    "--fail-on-regression", "5", "-q")
     assert out.returncode == 3, out.stderr

@@ -18,10 +18,17 @@ from diskmark.model.units import GIB, MIB
 from diskmark.model.settings import Mode, Op, Settings
 from diskmark.model.results import RunResult, SessionResult, TestResult, TestSpec
 from diskmark.model.facts import SystemFacts
-from diskmark.store.schema import (SCHEMA, Damaged, Entry, InvalidFile, NameTaken, NotFound,
-                                   StoreError, StoreIOError, check_name, slug)
+from diskmark.store.schema import SCHEMA, check_name, slug
+from diskmark.store.errors import (Damaged,
+    InvalidFile,
+    NameTaken,
+    NotFound,
+    StoreError,
+    StoreIOError)
+from diskmark.store.entry import Entry
 from diskmark.store.store import Store
 from diskmark.report.formatting import format_listing
+from diskmark.store.exchange import export_baseline, import_baseline
 
 SEQ = TestSpec("SEQ", MIB, 8, 1)
 RND = TestSpec("RND", 4096, 1, 1)
@@ -77,7 +84,7 @@ def test_baseline_round_trip(store, tmp_path):
     session = make_session()
     entry = store.save_baseline(session, "new NVMe, ext4", note="firmware 4B2QGXA7")
     assert entry.kind == "baseline" and entry.ok and entry.path.exists()
-    data = json.loads(store.export_baseline("new NVMe, ext4", tmp_path / "x.json").read_text())
+    data = json.loads(export_baseline(store, "new NVMe, ext4", tmp_path / "x.json").read_text())
     assert data["schema"] == SCHEMA == "diskmark.saved/1"
     assert data["kind"] == "baseline" and data["name"] == "new NVMe, ext4"
     assert data["note"] == "firmware 4B2QGXA7" and data["saved"] and data["diskmark_version"]
@@ -205,7 +212,7 @@ def test_same_name_under_a_foreign_file_name_counts_as_taken(store, tmp_path):
     other = Store(tmp_path / "other")
     other.save_baseline(make_session(), "moved")
     store.baselines_dir.mkdir(parents=True)
-    copied = other.export_baseline("moved", store.baselines_dir / "hand-copied.json")
+    copied = export_baseline(other, "moved", store.baselines_dir / "hand-copied.json")
     assert store.get_baseline("moved").ok and not copied.exists()
     assert (store.imported_dir / "baselines" / "hand-copied.json").exists()  # kept, aside
     with pytest.raises(NameTaken):
@@ -398,32 +405,32 @@ def test_export_import_round_trip(store, tmp_path):
     session = make_session(mb=777)
     store.save_baseline(session, "shared", "someone's drive")
     dest = tmp_path / "out" / "shared.json"
-    assert store.export_baseline("shared", dest) == dest
+    assert export_baseline(store, "shared", dest) == dest
     with pytest.raises(StoreError, match="exists"):
-        store.export_baseline("shared", dest)
+        export_baseline(store, "shared", dest)
     dest.write_text("keep me")
     with pytest.raises(StoreError):
-        store.export_baseline("shared", dest)
+        export_baseline(store, "shared", dest)
     assert dest.read_text() == "keep me"
-    store.export_baseline("shared", dest, force=True)
-    in_dir = store.export_baseline("shared", tmp_path)
+    export_baseline(store, "shared", dest, force=True)
+    in_dir = export_baseline(store, "shared", tmp_path)
     assert in_dir.parent == tmp_path and in_dir.name == store.baseline_path("shared").name
 
     with pytest.raises(NameTaken):
-        store.import_baseline(dest)
-    got = store.import_baseline(dest, name="copy")
+        import_baseline(store, dest)
+    got = import_baseline(store, dest, name="copy")
     assert got.note == "someone's drive"
     assert store.get_baseline("copy").session.to_dict() == session.to_dict()
     store.delete_baseline("shared")
-    assert store.import_baseline(dest).name == "shared"
-    store.import_baseline(dest, replace=True)
+    assert import_baseline(store, dest).name == "shared"
+    import_baseline(store, dest, replace=True)
     assert sorted(e.name for e in store.baselines()) == ["copy", "shared"]
 
 
 def test_import_a_plain_json_report(store, tmp_path):
     src = tmp_path / "friend's nvme.json"
     src.write_text(json.dumps(make_session(mb=3000).to_dict()))
-    entry = store.import_baseline(src)
+    entry = import_baseline(store, src)
     assert entry.name == "friend's nvme"
     assert store.get_baseline("friend's nvme").session.tests[0].best_mb_s == 3000
 
@@ -468,13 +475,13 @@ def test_import_rejects_bad_values_and_writes_nothing(store, tmp_path, case):
     mutate, reason = BAD_IMPORTS[case]
     store.save_baseline(make_session(), "shared")
     src = tmp_path / "in.json"
-    store.export_baseline("shared", src)
+    export_baseline(store, "shared", src)
     store.delete_baseline("shared")
     d = json.loads(src.read_text())
     mutate(d)
     src.write_text(json.dumps(d))  # json writes NaN/Infinity literals, as a careless tool would
     with pytest.raises(InvalidFile) as info:
-        store.import_baseline(src, name="imported")
+        import_baseline(store, src, name="imported")
     assert reason in str(info.value), str(info.value)
     assert str(src) in str(info.value)
     assert baseline_files(store) == []
@@ -486,24 +493,24 @@ def test_import_rejects_unreadable_files(store, tmp_path, content, reason):
     src = tmp_path / "in.json"
     src.write_text(content)
     with pytest.raises(InvalidFile, match=re.escape(reason)):
-        store.import_baseline(src)
+        import_baseline(store, src)
     with pytest.raises(NotFound):
-        store.import_baseline(tmp_path / "missing.json")
+        import_baseline(store, tmp_path / "missing.json")
     assert baseline_files(store) == []
 
 
 def test_import_rejects_a_bad_name(store, tmp_path):
     store.save_baseline(make_session(), "x")
-    src = store.export_baseline("x", tmp_path / "x.json")
+    src = export_baseline(store, "x", tmp_path / "x.json")
     with pytest.raises(InvalidFile, match="printable"):
-        store.import_baseline(src, name="bad\nname")
+        import_baseline(store, src, name="bad\nname")
 
 
 def test_entry_of_damaged_file_cannot_be_exported(store, tmp_path):
     store.baselines_dir.mkdir(parents=True)
     (store.baselines_dir / "junk.json").write_text("{")
     with pytest.raises(Damaged):
-        store.export_baseline("junk", tmp_path / "out.json")
+        export_baseline(store, "junk", tmp_path / "out.json")
     assert not (tmp_path / "out.json").exists()
 
 
@@ -520,23 +527,23 @@ def test_store_module_is_free_of_ui_imports():
 ])
 def test_bad_system_facts_are_refused(store, tmp_path, key, value, reason):
     store.save_baseline(make_session(), "x")
-    d = json.loads(store.export_baseline("x", tmp_path / "x.json").read_text())
+    d = json.loads(export_baseline(store, "x", tmp_path / "x.json").read_text())
     d["result"]["system"][key] = value
     src = tmp_path / "bad.json"
     src.write_text(json.dumps(d))
     with pytest.raises(InvalidFile, match=reason):
-        store.import_baseline(src, name="y")
+        import_baseline(store, src, name="y")
 
 
 def test_unknown_newer_fields_are_tolerated(store, tmp_path):
     store.save_baseline(make_session(), "x")
-    d = json.loads(store.export_baseline("x", tmp_path / "x.json").read_text())
+    d = json.loads(export_baseline(store, "x", tmp_path / "x.json").read_text())
     d["result"]["system"]["nvme_firmware"] = {"rev": 3}
     d["result"]["some_new_section"] = [1, 2]
     d["extra_header"] = True
     src = tmp_path / "newer.json"
     src.write_text(json.dumps(d))
-    assert store.import_baseline(src, name="y").ok
+    assert import_baseline(store, src, name="y").ok
 
 
 def test_a_taken_id_gets_another_and_a_taken_name_is_named(store):

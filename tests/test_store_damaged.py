@@ -25,9 +25,11 @@ from diskmark.app.screens import details
 from diskmark.report.compare import compare, comparison_markdown, comparison_text
 from diskmark.model.results import SessionResult
 from diskmark.model.units import Unit
-from diskmark.store.schema import SCHEMA, StoreError, validate_result
+from diskmark.store.schema import SCHEMA, validate_result
+from diskmark.store.errors import StoreError
 from diskmark.store.store import Store
 from diskmark.report.formatting import format_listing
+from diskmark.store.exchange import import_baseline
 
 #: What a damaged or hand-edited file may hold where a figure, text, list or object belongs.
 WRONG = {"text": "slow", "list": [], "object": {}, "negative": -1, "NaN": math.nan,
@@ -163,7 +165,7 @@ def test_damaged_files_are_listed_as_damaged_and_never_crash_a_command(real_resu
     source = tmp_path / "damaged.json"
     source.write_text(saved_file(doc, "imported"))
     try:
-        imported = Store().import_baseline(source)
+        imported = import_baseline(Store(), source)
     except StoreError as e:
         assert str(field[-1]) in str(e) or field[-1] == 0, e
         imported = None

@@ -48,7 +48,7 @@ from diskmark.presets import PresetCatalog, Profile, load_catalog
 
 if TYPE_CHECKING:
     from diskmark.report.compare import Comparison
-    from diskmark.store.schema import Entry
+    from diskmark.store.entry import Entry
     from diskmark.store.store import Store
     from diskmark.app.screens.sweep import SweepScreen
 

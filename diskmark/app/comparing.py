@@ -13,7 +13,7 @@ from diskmark.report.formatting import short_date
 from diskmark.model.results import SessionResult
 
 if TYPE_CHECKING:
-    from diskmark.store.schema import Entry
+    from diskmark.store.entry import Entry
     from diskmark.app.screens.baseline_dialogs import NameChoice
 
 
@@ -34,7 +34,7 @@ class Comparing:
         """Compare with the baseline chosen last time, if it is still there and readable."""
         if not name:
             return
-        from diskmark.store.schema import StoreError  # the store opens when first needed
+        from diskmark.store.errors import StoreError
 
         try:
             entry = self.store.find_baseline(name)
@@ -123,7 +123,7 @@ class Comparing:
 
     def save_baseline(self, session: SessionResult, name: str, note: str = "",
                       replace: bool = False) -> Entry | None:
-        from diskmark.store.schema import NameTaken, StoreError
+        from diskmark.store.errors import NameTaken, StoreError
 
         try:
             entry = self.store.save_baseline(session, name, note, replace=replace)
@@ -165,7 +165,7 @@ class Comparing:
     def _list_baselines_to_pick(self) -> None:
         """Read the baselines off the event loop (each is a whole document to check), then
         offer them."""
-        from diskmark.store.schema import StoreError
+        from diskmark.store.errors import StoreError
 
         try:
             entries = self.store.baselines()

@@ -403,7 +403,7 @@ def _deliver(text: str, destination: Destination | None, quiet: bool, as_json: b
 def _open_store(args: argparse.Namespace, parser: argparse.ArgumentParser):
     """Before anything runs: check --save-baseline's name is free and load --compare's
     baseline. Returns (store, baseline entry or None), or an exit code after the message."""
-    from diskmark.store.schema import NameTaken, StoreError
+    from diskmark.store.errors import NameTaken, StoreError
     from diskmark.store.store import Store
 
     if args.fail_on_regression is not None and not args.compare:
@@ -429,7 +429,7 @@ def _keep(store, session, args: argparse.Namespace) -> int:
     A history that cannot be written gives EXIT_NOT_KEPT, so a script notices (the report
     is printed all the same); a baseline that cannot be saved is an error."""
     from diskmark.cli.output import EXIT_NOT_KEPT
-    from diskmark.store.schema import StoreError
+    from diskmark.store.errors import StoreError
 
     if session.status is not Status.COMPLETE:
         if args.save_baseline is not None:

@@ -10,7 +10,8 @@ from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, exit_code_for, gate,
 
 
 def cmd_baselines(args: argparse.Namespace) -> int:
-    from diskmark.store.schema import DestinationExists, NameTaken, StoreError
+    from diskmark.store.errors import ExportExists, NameTaken, StoreError
+    from diskmark.store.exchange import export_baseline, export_text, import_baseline
     from diskmark.store.store import Store
 
     store = Store()
@@ -33,18 +34,18 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.action == "export":
             if args.file == "-":  # stdout, as in curl and tar
-                out_json(store.export_text(args.name))
+                out_json(export_text(store, args.name))
                 return EXIT_OK
             try:
-                dest = store.export_baseline(args.name, Path(args.file), force=args.force)
-            except DestinationExists as e:
+                dest = export_baseline(store, args.name, Path(args.file), force=args.force)
+            except ExportExists as e:
                 error(f"{e} (--force replaces it)")
                 return exit_code_for(e)
             say(f"diskmark: exported baseline {args.name!r} to {dest}")
             return EXIT_OK
         if args.action == "import":
             try:
-                entry = store.import_baseline(Path(args.file), args.name, replace=args.force)
+                entry = import_baseline(store, Path(args.file), args.name, replace=args.force)
             except NameTaken as e:
                 error(f"{e}; import it under another name with --name N, or replace it "
                       f"with --force")

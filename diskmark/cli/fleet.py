@@ -172,7 +172,7 @@ def _open_store(args, parser, hosts):
     """Before anything runs: each host's baseline for --compare (its own ``NAME@HOST``, else
     the shared NAME), and the names --save-baseline will take. Returns (store, {label:
     (entry, name)}) or an exit code after the message."""
-    from diskmark.store.schema import NameTaken, NotFound, StoreError
+    from diskmark.store.errors import NameTaken, NotFound, StoreError
     from diskmark.store.store import Store
 
     if args.fail_on_regression is not None and not args.compare:
@@ -204,7 +204,7 @@ def _keep(store, result, args) -> int:
     """Every complete host in the history (its host name in the result, its id in
     ``args.history_ids`` for the report); with --save-baseline, each as ``NAME@HOST``.
     EXIT_NOT_KEPT when a host's run could not be kept in the history, as for one run."""
-    from diskmark.store.schema import StoreError
+    from diskmark.store.errors import StoreError
 
     status = EXIT_OK
     args.history_ids = {}

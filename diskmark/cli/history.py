@@ -137,7 +137,7 @@ def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: 
 def cmd_history(args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_USAGE, error, exit_code_for
     from diskmark.store.store import Store
-    from diskmark.store.schema import StoreError
+    from diskmark.store.errors import StoreError
 
     store = Store()
     try:
@@ -266,7 +266,9 @@ def _import(store, args: argparse.Namespace) -> int:
     files, missing = _sources(args.sources)
     for name in missing:
         error(f"{name}: no such file or directory")
-    results = store.import_history(files) if files else []
+    from diskmark.store.exchange import import_history
+
+    results = import_history(store, files) if files else []
     counts = {"imported": 0, "duplicate": 0, "invalid": 0}
     for src, outcome, detail in results:
         counts[outcome] += 1
@@ -284,8 +286,9 @@ def _import(store, args: argparse.Namespace) -> int:
 def _export(store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
     from diskmark.files.text_safety import json_utf8
-    from diskmark.store.schema import DestinationExists, StoreIOError
-    from diskmark.store.exchange import write_failure
+    from diskmark.store.errors import ExportExists, StoreIOError
+    from diskmark.store.exchange import export
+    from diskmark.store.failures import write_failure
 
     if args.ids:
         entries = [store.get_history(i) for i in args.ids]
@@ -315,8 +318,8 @@ def _export(store, args: argparse.Namespace) -> int:
             continue
         text = json_utf8(json.dumps(entry.document, indent=2, ensure_ascii=False)) + "\n"
         try:
-            store.export(entry, dest, text, force=args.force)
-        except DestinationExists as e:
+            export(entry, dest, text, force=args.force)
+        except ExportExists as e:
             error(f"{e} (--force replaces it)")
             continue
         written += 1

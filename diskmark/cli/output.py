@@ -21,7 +21,7 @@ def exit_code_for(error: Exception) -> int:
     unusable target, fio missing, a bad baseline name or file), EXIT_FAILED when the work
     failed part-way (fio, reading or writing a file)."""
     from diskmark.engine.errors import NotStarted
-    from diskmark.store.schema import StoreError, StoreIOError
+    from diskmark.store.errors import StoreError, StoreIOError
 
     if isinstance(error, NotStarted):
         return EXIT_USAGE

@@ -29,6 +29,7 @@ from typing import Any
 from diskmark import __version__
 from diskmark.engine import fleet_privacy, jobfile, parse
 from diskmark.engine.clock import now_iso
+from diskmark.engine.control import RunControl, Stopped
 from diskmark.engine.errors import FioFailed, NotStarted, TargetError, fio_failure
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.fleet_jobs import JobsDir
@@ -55,10 +56,6 @@ REMOTE_NOTE = ("Measured through fio's client/server mode: free space, the devic
 PROBING = "checking the target"
 
 HostSink = Callable[[Host, Event], None]
-
-
-class Stopped(Exception):
-    """The user asked to stop; not an error."""
 
 
 class FleetNotStarted(NotStarted):
@@ -102,18 +99,13 @@ class Fleet:
         #: the user states that only the server's user can write in the target, for hosts
         #: where that cannot be checked (:mod:`diskmark.engine.fleet_privacy`)
         self.target_private = target_private
-        self._stopping = False
-        self._wake = asyncio.Event()
-        self._procs: set[FioProcess] = set()
+        self._control = RunControl()
         self._jobs_dir: Path | None = None
 
     def stop(self) -> None:
         """SIGINT to every fio client, which tells its server to end the jobs; a second
         request kills the clients. The test files are removed afterwards all the same."""
-        again, self._stopping = self._stopping, True
-        self._wake.set()
-        for proc in list(self._procs):
-            proc.kill() if again else proc.interrupt()
+        self._control.stop()
 
     def plan(self, settings) -> Plan:
         if self.catalog is None:
@@ -199,7 +191,7 @@ class Fleet:
             measure=plan.measure, interval=plan.interval, fio_version=self.fio_version,
             diskmark_version=__version__, started=now_iso(), warnings=[REMOTE_NOTE],
             ioengine=jobfile.REMOTE_IOENGINE)
-        if self._stopping:
+        if self._control.stopping:
             session.status, session.error = Status.CANCELLED, "stopped before this host's turn"
             session.finished = now_iso()
             return session
@@ -219,7 +211,7 @@ class Fleet:
             session.system.device = _disk(final)
             for test in plan.tests:
                 if test.index and plan.interval:
-                    await self._sleep(plan.interval)
+                    await self._control.sleep(plan.interval)
                 result = await self._test(host, plan, test, directory, filename, clock, emit)
                 session.tests.append(result)
                 emit(host, TestFinished(test.index, result))
@@ -307,14 +299,6 @@ class Fleet:
                 session_percent=min(99.0, 100.0 * done / clock["total"]) if clock["total"] else 0.0))
         return tick
 
-    async def _sleep(self, seconds: float) -> None:
-        try:
-            await asyncio.wait_for(self._wake.wait(), seconds)
-        except TimeoutError:
-            pass
-        if self._stopping:
-            raise Stopped
-
     async def _client(self, host: Host, job: str, what: str, seconds: float,
                       tick: Callable[[], None] | None = None,
                       stoppable: bool = True) -> dict[str, Any]:
@@ -331,7 +315,7 @@ class Fleet:
                           tick: Callable[[], None] | None = None,
                           stoppable: bool = True) -> Outcome:
         """Run one job file on ``host`` through fio's client; how it ended."""
-        if stoppable and self._stopping:
+        if stoppable and self._control.stopping:
             raise Stopped
         assert self._jobs_dir is not None
         fd, name = tempfile.mkstemp(suffix=".fio", dir=self._jobs_dir)
@@ -341,7 +325,7 @@ class Fleet:
         proc = FioProcess([self.fio_path, host.client_arg(), "--output-format=json", str(path)],
                           watchdog=seconds + CLIENT_SLACK_S)
         if stoppable:
-            self._procs.add(proc)
+            self._control.add(proc)
         run = asyncio.ensure_future(proc.run(lambda obj: None))
         try:
             while not run.done():
@@ -354,9 +338,9 @@ class Fleet:
         finally:
             if not run.done():
                 proc.kill()
-            self._procs.discard(proc)
+            self._control.discard(proc)
             path.unlink(missing_ok=True)
-        if stoppable and self._stopping:
+        if stoppable and self._control.stopping:
             raise Stopped
         return outcome
 

@@ -22,11 +22,12 @@ from diskmark.engine import fileinfo, ioengine, parse
 from diskmark.engine.parse import pass_bounds
 from diskmark.engine.clock import Eta, MachineLoad, now_iso, usable_cpus
 from diskmark.engine.drive_watch import DriveWatch
-from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError, fio_failure
+from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan, PlannedTest, build_plan,
                                   continuous_args, prepare_args, run_args)
-from diskmark.engine.process import WATCHDOG_S, FioProcess
+from diskmark.engine.control import RunControl, Stopped
+from diskmark.engine.fio_run import run_fio
 from diskmark.engine.sustained import run_sustained
 from diskmark.engine.target import TargetCheck, open_target
 from diskmark.engine.workspace import Workspace
@@ -50,20 +51,13 @@ SETTLE_CAP_S = 10.0
 EventSink = Callable[[Event], None]
 
 
-class Stopped(Exception):
-    """The user asked to stop; not an error."""
-
-
 class Engine:
     """Runs diskmark sessions with fio. One session at a time per engine."""
 
     def __init__(self, fio: Fio | None = None, catalog: PresetCatalog | None = None):
         self._fio = fio
         self.catalog = catalog
-        self._proc: FioProcess | None = None
-        self._stopping = False
-        self._wake: asyncio.Event | None = None
-        self._workspace: Workspace | None = None
+        self._control: RunControl | None = None  # the running session's
         self._pending_at_start = 0  # Dirty + Writeback when the session began
 
     @property
@@ -74,21 +68,19 @@ class Engine:
 
     @property
     def running(self) -> bool:
-        return self._wake is not None
+        return self._control is not None
+
+    @property
+    def _ctl(self) -> RunControl:
+        assert self._control is not None, "only while a session runs"
+        return self._control
 
     def stop(self) -> None:
         """Ask a running session to stop: fio gets SIGINT (SIGKILL if it has not gone within
         a second and a half, or at once on a second request), and the session returns
         ``cancelled`` with the tests finished so far. Call it on the engine's event loop."""
-        again = self._stopping
-        self._stopping = True
-        if self._wake is not None:
-            self._wake.set()
-        if self._proc is not None:
-            if again:
-                self._proc.kill()
-            else:
-                self._proc.interrupt()
+        if self._control is not None:
+            self._control.stop()
 
     def plan(self, settings) -> Plan:
         """The tests ``settings`` would run. Presets come from the catalogue the engine was
@@ -104,12 +96,11 @@ class Engine:
 
     async def run(self, settings, on_event: EventSink | None = None, destroy: str | None = None) -> SessionResult:
         emit = on_event or (lambda event: None)
-        self._stopping = False
-        self._wake = asyncio.Event()  # set by stop(): whatever the session waits on ends
+        self._control = RunControl()
         try:
             return await self._run(settings, emit, destroy)
         finally:
-            self._wake = None
+            self._control = None
 
     async def _run(self, settings, emit: EventSink, destroy: str | None) -> SessionResult:
         if self._fio is None:  # `fio --version` is a subprocess: not on the event loop
@@ -119,7 +110,7 @@ class Engine:
         check = await asyncio.to_thread(open_target, settings.target, settings.size,
                                         settings.direct, settings.nocow, plan, destroy)
         plan = check.plan or plan  # a device without consent runs its read tests only
-        workspace = self._workspace = check.workspace
+        workspace = check.workspace
         session: SessionResult | None = None
         try:
             for note in check.notes:
@@ -135,11 +126,10 @@ class Engine:
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
                 fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
                 warnings=list(check.notes), ioengine=engine)
-            async with DriveWatch(session, check.path, self._wake) as drive:  # temperature, health
+            async with DriveWatch(session, check.path, self._ctl.wake) as drive:  # temperature, health
                 await self._measure(fio, plan, session, check, drive.observe(emit))
         finally:
-            if self._proc is not None:
-                self._proc.kill()
+            self._ctl.kill_all()
             emit(Progress(Phase.CLEANUP, "Closing the device" if check.device else "Removing the test file", eta_s=0.0,
                           session_percent=100.0))
             for problem in workspace.remove():
@@ -148,7 +138,6 @@ class Engine:
                 emit(Notice(note, "error"))
                 if session is not None:
                     session.warnings.append(note)
-            self._workspace = None
         session.finished = now_iso()
         return session
 
@@ -162,7 +151,7 @@ class Engine:
         eta = Eta(prep_guess + plan.total_seconds())
         ws = check.workspace
         try:
-            if self._stopping:  # asked before the file was made (while smartctl answered)
+            if self._ctl.stopping:  # asked before the file was made (while smartctl answered)
                 raise Stopped
             await asyncio.to_thread(ws.create_test_file, plan.settings.size)
             if not check.device:  # a device is read as it is: nothing is laid out
@@ -178,7 +167,7 @@ class Engine:
             for test in plan.tests:
                 if test.index and plan.interval:
                     await self._interval(plan, test, eta, emit)
-                self._check(ws)
+                ws.check()
                 result = await self._run_test(fio, plan, session, test, ws, eta, emit)
                 session.tests.append(result)
                 emit(TestFinished(test.index, result))
@@ -198,12 +187,6 @@ class Engine:
             session.status = Status.FAILED
             session.error = f"The test file could not be used: {e.strerror or e}."
 
-    def _check(self, ws: Workspace, while_running: bool = False) -> None:
-        """Between steps, and now and then while fio runs: a vanished target fails the run."""
-        lost = ws.lost_now_and_then() if while_running else ws.lost()
-        if lost:
-            raise FioFailed(lost)
-
     # --- steps ------------------------------------------------------------------------
 
     async def _prepare(self, fio: Fio, plan: Plan, session: SessionResult, ws: Workspace,
@@ -217,7 +200,7 @@ class Engine:
         rate = parse.LiveRate()
 
         def on_status(obj: dict[str, Any]) -> None:
-            self._check(ws, while_running=True)
+            ws.check(while_running=True)
             done = parse.io_bytes(parse.job(obj))
             emit(Progress(Phase.PREPARING, "Preparing the test file",
                           percent=min(100.0, 100.0 * done / size),
@@ -225,7 +208,7 @@ class Engine:
                           session_percent=eta.percent()))
 
         try:
-            final = await self._run_fio(prepare_args(fio.path, plan.settings, session.ioengine),
+            final = await run_fio(self._ctl, ws, prepare_args(fio.path, plan.settings, session.ioengine),
                                         on_status, "preparing the test file")
         except FioFailed as e:
             if session.ioengine != ioengine.IO_URING or "out of space" in str(e):
@@ -235,12 +218,12 @@ class Engine:
             session.ioengine = ioengine.LIBAIO
             session.warnings.append(note)
             emit(Notice(note, "information"))
-            final = await self._run_fio(prepare_args(fio.path, plan.settings, session.ioengine),
+            final = await run_fio(self._ctl, ws, prepare_args(fio.path, plan.settings, session.ioengine),
                                         on_status, "preparing the test file")
         written = parse.io_bytes(parse.job(final))
         if written < size:
             raise FioFailed(f"fio wrote only {written} of {size} bytes of the test file.")
-        self._check(ws)
+        ws.check()
         eta.replace_estimate(guess, time.monotonic() - started)
         eta.step = time.monotonic() - started
         eta.end()
@@ -254,7 +237,7 @@ class Engine:
                           test_index=test.index, test_key=test.key,
                           percent=100.0 * (1 - left / total), eta_s=eta.remaining(),
                           session_percent=eta.percent()))
-            await self._sleep(min(1.0, left))
+            await self._ctl.sleep(min(1.0, left))
         eta.end()
 
     async def _settle(self, plan: Plan, eta: Eta, emit: EventSink,
@@ -278,16 +261,7 @@ class Engine:
                           percent=100.0 * waited / cap, eta_s=eta.remaining(),
                           session_percent=eta.percent(), dirty_bytes=mem.get("Dirty"),
                           writeback_bytes=mem.get("Writeback")))
-            await self._sleep(0.1)
-
-    async def _sleep(self, seconds: float) -> None:
-        assert self._wake is not None
-        try:
-            await asyncio.wait_for(self._wake.wait(), seconds)
-        except TimeoutError:
-            pass
-        if self._stopping:
-            raise Stopped
+            await self._ctl.sleep(0.1)
 
     async def _run_test(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
                         ws: Workspace, eta: Eta, emit: EventSink) -> TestResult:
@@ -296,7 +270,7 @@ class Engine:
                             unstable_pct=plan.settings.unstable_pct)
         emit(TestStarted(test.index, result))
         if plan.sustained:
-            await run_sustained(self, fio.path, plan, session.ioengine, test, result, ws, eta, emit)
+            await run_sustained(self._ctl, fio.path, plan, session.ioengine, test, result, ws, eta, emit)
         elif plan.process_per_pass(test):
             for n in range(plan.settings.count + 1):
                 self._record(test, result, n, await self._run_pass(fio, plan, session, test, n,
@@ -351,7 +325,7 @@ class Engine:
             return snaps[-1].t_ms if snaps else 0.0
 
         def on_status(obj: dict[str, Any]) -> None:
-            self._check(ws, while_running=True)
+            ws.check(while_running=True)
             snap = parse.snapshot(parse.job(obj), test.op, threads)
             wall_ms = (time.monotonic() - state["t0"]) * 1000
             if not sum(snap.ios) or not last_t() <= snap.t_ms <= wall_ms + 250:
@@ -372,7 +346,7 @@ class Engine:
 
         emit(self._progress(plan, test, 0, 0.0, None, eta))
         what = f"{test.spec.label} {test.op.value}"
-        final = await self._run_fio(continuous_args(fio.path, plan, test, session.ioengine),
+        final = await run_fio(self._ctl, ws, continuous_args(fio.path, plan, test, session.ioengine),
                                     on_status, what)
         try:
             end = parse.snapshot(parse.job(final), test.op, threads)
@@ -421,7 +395,7 @@ class Engine:
         emit(self._progress(plan, test, n, 0.0, None, eta))
 
         def on_status(obj: dict[str, Any]) -> None:
-            self._check(ws, while_running=True)
+            ws.check(while_running=True)
             cpu = MachineLoad.now()
             load.add(state["cpu"], cpu)
             state["cpu"] = cpu
@@ -429,7 +403,7 @@ class Engine:
                                 rate.update(parse.job(obj)), eta))
 
         what = f"{test.spec.label} {test.op.value}"
-        final = await self._run_fio(run_args(fio.path, plan, test, session.ioengine),
+        final = await run_fio(self._ctl, ws, run_args(fio.path, plan, test, session.ioengine),
                                     on_status, what)
         try:
             run = parse.run_result(parse.job(final), test.op, rate.samples)
@@ -455,7 +429,7 @@ class Engine:
                     if name in mem:
                         setattr(result, attr, max(getattr(result, attr) or 0, mem[name]))
                 message = ("Stopping once the kernel has written the cached data (a flush "
-                           "cannot be interrupted)" if self._stopping else "Flushing to disk")
+                           "cannot be interrupted)" if self._ctl.stopping else "Flushing to disk")
                 emit(Progress(Phase.SYNC, message, test_index=test.index,
                               test_key=test.key, eta_s=eta.remaining(),
                               session_percent=eta.percent(),
@@ -470,37 +444,6 @@ class Engine:
                 os.close(fd)
             else:  # cancelled: close once the flush returns
                 task.add_done_callback(lambda _: os.close(fd))
-        if self._stopping:
+        if self._ctl.stopping:
             raise Stopped
         return time.monotonic() - started
-
-    # --- fio process --------------------------------------------------------------------
-
-    async def _run_fio(self, args: list[str], on_status: Callable[[dict[str, Any]], None],
-                       what: str) -> dict[str, Any]:
-        """Run one fio process in the workspace to its end and return its final JSON object."""
-        if self._stopping:
-            raise Stopped
-        assert self._workspace is not None
-        proc = self._proc = FioProcess(args, self._workspace.fd)
-        try:
-            outcome = await proc.run(on_status)
-        except parse.FioOutputError as e:
-            raise FioFailed(f"fio's output could not be read while {what}: {e}") from None
-        finally:
-            self._proc = None
-        if self._stopping:
-            raise Stopped
-        if outcome.hung:
-            stuck = ("" if outcome.returncode is not None else
-                     " It did not exit even then: it is stuck in the kernel, which usually "
-                     "means the device stopped responding.")
-            raise FioFailed(f"fio stopped reporting for {WATCHDOG_S:.0f} s while {what} and "
-                            f"was stopped.{stuck}")
-        last = outcome.last
-        if outcome.returncode is None:
-            raise FioFailed(f"fio did not exit while {what}.")
-        if outcome.returncode != 0 or last is None or parse.job_error(last):
-            raise FioFailed(fio_failure(what, outcome.returncode, outcome.stderr,
-                                         outcome.noise, last))
-        return last

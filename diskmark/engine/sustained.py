@@ -2,8 +2,8 @@
 objects every 100 ms kept as (time, bytes) points and turned into MB/s over time and the
 knee (:mod:`diskmark.model.sustained_write`, :mod:`diskmark.model.knee`).
 
-The runner's own machinery (the fio process, the checks of the target while it runs, the
-flush after a write) does the rest; this module only knows what is particular to a write
+The session's machinery (its run control, the fio process, the checks of the target while
+it runs) does the rest; this module only knows what is particular to a write
 that is drawn over time instead of cut into passes.
 """
 
@@ -11,26 +11,26 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from diskmark.engine import parse
 from diskmark.engine.clock import Eta, MachineLoad
+from diskmark.engine.control import RunControl
 from diskmark.engine.errors import FioFailed
+from diskmark.engine.fio_run import run_fio
 from diskmark.engine.plan import PROCESS_OVERHEAD_S, Plan, PlannedTest, sustained_args
+from diskmark.engine.workspace import Workspace
 from diskmark.model.events import Event, Phase, Progress, RunFinished
 from diskmark.model.settings import Op
 from diskmark.model.results import TestResult
 from diskmark.model.sustained_write import Sustained, bins
 
-if TYPE_CHECKING:
-    from diskmark.engine.runner import Engine
-    from diskmark.engine.workspace import Workspace
 
 #: The live figure averages the status objects of about this long (ms): 100 ms alone jitter.
 LIVE_MS = 1000.0
 
 
-async def run_sustained(engine: Engine, fio_path: str, plan: Plan, ioengine: str,
+async def run_sustained(control: RunControl, fio_path: str, plan: Plan, ioengine: str,
                         test: PlannedTest, result: TestResult, ws: Workspace, eta: Eta,
                         emit: Callable[[Event], None]) -> None:
     """Write for the plan's duration or amount and put the one run and its course over
@@ -51,7 +51,7 @@ async def run_sustained(engine: Engine, fio_path: str, plan: Plan, ioengine: str
                         mb_s=mb_s, eta_s=eta.remaining(), session_percent=eta.percent())
 
     def on_status(obj: dict[str, Any]) -> None:
-        engine._check(ws, while_running=True)
+        ws.check(while_running=True)
         snap = parse.snapshot(parse.job(obj), Op.WRITE, threads)
         wall_ms = (time.monotonic() - t0) * 1000
         # before the first I/O fio's clock can be meaningless; it never runs ahead of the
@@ -62,8 +62,8 @@ async def run_sustained(engine: Engine, fio_path: str, plan: Plan, ioengine: str
 
     emit(progress(None))
     what = f"the sustained {test.spec.label} write"
-    final = await engine._run_fio(sustained_args(fio_path, plan, test, ioengine),
-                                  on_status, what)
+    final = await run_fio(control, ws, sustained_args(fio_path, plan, test, ioengine),
+                          on_status, what)
     try:
         end = parse.snapshot(parse.job(final), Op.WRITE, threads)
         if end.t_ms > points[-1][0]:

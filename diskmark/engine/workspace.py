@@ -35,7 +35,7 @@ from pathlib import Path
 
 from diskmark.files import paths
 from diskmark.files.atomic import write_atomic
-from diskmark.engine.errors import DirectIOUnsupported, TargetError
+from diskmark.engine.errors import DirectIOUnsupported, FioFailed, TargetError
 from diskmark.engine.plan import TEST_FILE
 
 PREFIX = ".diskmark-"
@@ -196,6 +196,13 @@ class Workspace:
         fcntl.ioctl(self.fd, FS_IOC_SETFLAGS, flags, True)
 
     # --- while it runs ----------------------------------------------------------------
+
+    def check(self, while_running: bool = False) -> None:
+        """Between steps, and now and then while fio runs (``while_running``): a target
+        that vanished fails the run with :class:`FioFailed` saying what happened."""
+        lost = self.lost_now_and_then() if while_running else self.lost()
+        if lost:
+            raise FioFailed(lost)
 
     def lost_now_and_then(self) -> str | None:
         """:meth:`lost`, at most every :data:`CHECK_EVERY_S` (None in between), for while fio

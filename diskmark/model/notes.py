@@ -5,10 +5,7 @@ they are made from stay in the result, so a view can say them in its own words."
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from diskmark.model.results import CpuLimit
+from diskmark.model.cpu_limit import CpuLimit
 
 
 def unstable_text(r_avg_pct: float | None) -> str | None:

@@ -13,27 +13,16 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from diskmark.model.notes import dip_notes, unstable_text
-from diskmark.model.settings import (DIP_THRESHOLD_PCT, UNSTABLE_PCT,
-                                     Op, Settings)
+from diskmark.model.cpu_limit import CpuLimit, cpu_limit
 from diskmark.model.facts import SystemFacts
-from diskmark.model.units import (KIB, MIB, Unit)
+from diskmark.model.notes import dip_notes, unstable_text
+from diskmark.model.settings import DIP_THRESHOLD_PCT, UNSTABLE_PCT, Op, Settings
+from diskmark.model.units import KIB, MIB, Unit
 
 if TYPE_CHECKING:
     from diskmark.model.drive_record import DriveRecord
     from diskmark.model.file_layout import FileLayout
     from diskmark.model.sustained_write import Sustained
-
-#: fio's threads busier than this (% of a core each), or all of the machine's cores this
-#: busy, mean the CPU and not the drive set the figure.
-CPU_BUSY_PCT = 85.0
-#: … but a busy machine limits only a pass whose fio wanted CPU: threads this busy, or more
-#: threads than cores (a disk-bound pass waits for the disk, not for a core).
-CPU_WANTED_PCT = 25.0
-#: … and with twice as many threads as cores or more, the run queue never empties: a machine
-#: this busy held them back already (RND4K Q32T16 on 2 cores, memory disk: 86–99 % busy).
-CPU_CROWDED_BUSY_PCT = 70.0
-
 
 @dataclass(frozen=True)
 class TestSpec:
@@ -106,18 +95,6 @@ class TestSpec:
                    startdelay=dict(d.get("startdelay", {})), ramp_time=dict(d.get("ramp_time", {})))
 
 
-@dataclass(frozen=True)
-class CpuLimit:
-    """The CPU set a figure: fio's threads were saturated (``thread_pct``, % of a core
-    each), or every core of the machine was busy (``machine_pct``) while fio wanted CPU.
-    :func:`diskmark.formatting.cpu_limit_text` says it in words."""
-
-    threads: int
-    cpus: int | None
-    thread_pct: float | None = None
-    machine_pct: float | None = None
-
-
 @dataclass
 class RunResult:
     """One fio pass of one test."""
@@ -153,15 +130,7 @@ class RunResult:
         whoever kept the machine busy.
         (fio's own figures undercount when its threads outnumber the cores: 16 threads on 2
         cores showed 6% each while the machine was 99% busy, hence the machine's figure.)"""
-        pct = self.cpu_pct
-        if pct is not None and pct >= CPU_BUSY_PCT:
-            return CpuLimit(threads, cpus, thread_pct=pct)
-        busy = self.machine_busy_pct
-        wanted = (pct is not None and pct >= CPU_WANTED_PCT) or bool(cpus and threads > cpus)
-        bar = CPU_CROWDED_BUSY_PCT if cpus and threads >= 2 * cpus else CPU_BUSY_PCT
-        if busy is not None and busy >= bar and wanted:
-            return CpuLimit(threads, cpus, machine_pct=busy)
-        return None
+        return cpu_limit(self.cpu_pct, self.machine_busy_pct, threads, cpus)
 
     def figure(self, unit: Unit) -> float:
         return {Unit.MB_S: self.mb_s, Unit.GB_S: self.mb_s / 1000, Unit.IOPS: self.iops,

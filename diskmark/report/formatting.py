@@ -19,7 +19,7 @@ from diskmark.model.settings import Mode
 from diskmark.model.units import GIB, MIB, Unit, format_bytes
 
 if TYPE_CHECKING:
-    from diskmark.store.schema import Entry
+    from diskmark.store.entry import Entry
 
 
 # --- figures -------------------------------------------------------------------------------

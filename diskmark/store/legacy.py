@@ -19,76 +19,36 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import sqlite3
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from diskmark.store import database
+from diskmark.store.ids import HISTORY_ID, started_stamp
 from diskmark.store.indexed import digest
-from diskmark.model.results import RESULT_SCHEMA
-from diskmark.store.store import HISTORY_ID
-from diskmark.store.schema import (Entry, InvalidFile, NotFound, StoreError, StoreIOError,
-                                   check_name, parse_saved, read_json, validate_result)
-
-if TYPE_CHECKING:
-    from diskmark.store.store import Store
-
-BATCH = 200  # files per transaction: one fsync each, and a short hold on the write lock
+from diskmark.store.saved_files import BATCH, load
+from diskmark.store.entry import Entry
+from diskmark.store.errors import StoreIOError
 
 
-def load(path: Path, kind: str) -> tuple[Entry, dict[str, Any] | None]:
-    """One saved file as (Entry, its result document); never raises: a problem becomes the
-    entry's ``damaged`` reason and the document is None."""
-    path = Path(path)
-    fallback = Entry(name=path.stem, note="", saved="", path=path, kind=kind)
-    try:
-        data = read_json(path)
-        header, session = parse_saved(data)
-    except ValueError as e:
-        fallback.damaged = str(e)
-        return fallback, None
-    except OSError as e:
-        fallback.damaged = f"cannot read: {e.strerror or e}"
-        return fallback, None
-    name = header["name"] if kind == "baseline" else path.stem
-    if kind == "baseline":
-        try:
-            name = check_name(name)
-        except StoreError as e:
-            fallback.damaged = str(e)
-            return fallback, None
-    document = data["result"]
-    return Entry(name=name, note=header["note"], saved=header["saved"], path=path, kind=kind,
-                 session=session, diskmark_version=header["diskmark_version"],
-                 document=document), document
 
+class JsonPlace(Protocol):
+    """Where the JSON files of earlier versions lie and the database they go into: the
+    store, as this module needs it (it must not import the store, which imports it)."""
 
-def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A file offered for import: a ``diskmark.saved/1`` file (an export, a file of an
-    earlier version) or a plain ``diskmark run --format json`` report. Returns (header,
-    result document), checked in depth; raises NotFound, InvalidFile or StoreIOError."""
-    try:
-        data = read_json(src)
-    except FileNotFoundError:
-        raise NotFound(f"{src}: no such file") from None
-    except ValueError as e:
-        raise InvalidFile(f"{src} cannot be imported: {e}") from None
-    except OSError as e:
-        raise StoreIOError(f"cannot read {src}: {e.strerror or e}") from None
-    try:
-        if isinstance(data, dict) and data.get("schema") == RESULT_SCHEMA:
-            # a report; a --compare run adds its comparison, a kept run its id in the
-            # history: neither is part of the result (the id is kept where it is free)
-            document = {k: v for k, v in data.items() if k not in ("comparison", "history_id")}
-            validate_result(document)
-            kept_as = data.get("history_id")
-            header = {"name": src.stem, "note": "", "kind": None, "saved": None,
-                      "diskmark_version": "",
-                      "history_id": kept_as if isinstance(kept_as, str) else None}
-        else:
-            header, _session = parse_saved(data)
-            document = data["result"]
-    except ValueError as e:
-        raise InvalidFile(f"{src} cannot be imported: {e}") from None
-    return header, document
+    @property
+    def database(self) -> Path: ...
+
+    @property
+    def history_dir(self) -> Path: ...
+
+    @property
+    def baselines_dir(self) -> Path: ...
+
+    @property
+    def imported_dir(self) -> Path: ...
+
+    def db(self, create: bool = True) -> AbstractContextManager[sqlite3.Connection | None]: ...
 
 
 def _files(directory: Path) -> list[Path]:
@@ -101,7 +61,7 @@ def _files(directory: Path) -> list[Path]:
         raise StoreIOError(f"cannot list {directory}: {e.strerror or e}") from None
 
 
-def adopt(store: Store, kind: str) -> list[Entry]:
+def adopt(store: JsonPlace, kind: str) -> list[Entry]:
     """Import every JSON file of ``kind`` lying in its directory; return the ones that stay
     there (each with the reason in ``damaged``)."""
     directory = store.history_dir if kind == "history" else store.baselines_dir
@@ -126,7 +86,7 @@ def adopt(store: Store, kind: str) -> list[Entry]:
     return kept
 
 
-def _import_batch(store: Store, conn, batch: list[tuple[Entry, dict[str, Any]]]) -> list[Entry]:
+def _import_batch(store: JsonPlace, conn, batch: list[tuple[Entry, dict[str, Any]]]) -> list[Entry]:
     """Insert a batch in one transaction, then check each row against its file and move
     the file aside when they agree. Returns the entries left in place."""
     placed: list[tuple[Entry, dict[str, Any], int]] = []
@@ -179,16 +139,15 @@ def _place(conn, entry: Entry, document: dict[str, Any]) -> int | None:
 def _free_id(conn, document: dict[str, Any]) -> str:
     import secrets
 
-    from diskmark.store.store import _started_stamp
 
-    stamp = _started_stamp(str(document.get("started", "")))
+    stamp = started_stamp(str(document.get("started", "")))
     while True:
         name = f"{stamp}-{secrets.token_hex(3)}"
         if database.by_name(conn, "history", name) is None:
             return name
 
 
-def _move_aside(store: Store, path: Path) -> Path | None:
+def _move_aside(store: JsonPlace, path: Path) -> Path | None:
     """Move an imported file to ``imported-json/<its directory>/``; a name taken there gets
     a number. A file another diskmark moved meanwhile is fine."""
     folder = store.imported_dir / path.parent.name

@@ -27,28 +27,27 @@ Nothing here imports Textual; the TUI and the CLI both call :class:`Store`.
 from __future__ import annotations
 
 import json
-import re
 import secrets
 import sqlite3
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from diskmark import __version__
 from diskmark.store import database
+from diskmark.store.ids import HISTORY_ID, started_stamp
 from diskmark.store.indexed import measured_figures
 from diskmark.files import paths
 from diskmark.files.atomic import move_aside, remove_stale_temps
 from diskmark.files.text_safety import json_utf8
 from diskmark.model.results import SessionResult
-from diskmark.store.exchange import FileExchange, store_failure
-from diskmark.store.schema import (Damaged,
-                                   Entry, NameTaken, NotFound,
-                                   StoreError, StoreIOError, check_name, normalize_name,
-                                   session_problem, slug, validate_result)
+from diskmark.store.failures import store_failure
+from diskmark.store.errors import Damaged, NameTaken, NotFound, StoreError, StoreIOError
+from diskmark.store.entry import Entry
+from diskmark.store.schema import check_name, normalize_name, session_problem, slug, validate_result
 
 
 # --- times ---------------------------------------------------------------------------------
@@ -58,17 +57,9 @@ def _now() -> str:
     return datetime.now().astimezone().isoformat(timespec="seconds")
 
 
-def _stamp() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-
-
 # --- the store ---------------------------------------------------------------------------
 
-#: A run's id: when it started (UTC) and a random part, e.g. 20260101T045959Z-3fa2c1.
-HISTORY_ID = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
-
-
-class Store(FileExchange):
+class Store:
     """History and baselines under ``root`` (default: the data directory, read each time so
     ``DISKMARK_HOME`` set later still applies), in one SQLite file (diskmark.store.database).
 
@@ -154,15 +145,15 @@ class Store(FileExchange):
 
     def _adopt(self, kind: str) -> list[Entry]:
         """Import what lies in that kind's JSON directory; returns the files kept there."""
-        from diskmark.store import legacy as legacy_json
+        from diskmark.store.legacy import adopt
 
-        return legacy_json.adopt(self, kind)
+        return adopt(self, kind)
 
     def load(self, path: Path, kind: str) -> Entry:
         """Read one JSON file as an Entry; never raises: problems become ``damaged``."""
-        from diskmark.store import legacy as legacy_json
+        from diskmark.store.saved_files import load
 
-        return legacy_json.load(path, kind)[0]
+        return load(path, kind)[0]
 
     # --- reading -------------------------------------------------------------------------
 
@@ -305,7 +296,7 @@ class Store(FileExchange):
                     conn: sqlite3.Connection | None = None) -> Entry:
         """Keep a (validated) result document in the history under a new id, or
         ``entry_id`` when it is free."""
-        stamp = _started_stamp(str(document.get("started", "")))
+        stamp = started_stamp(str(document.get("started", "")))
         wanted = [entry_id] if entry_id and HISTORY_ID.fullmatch(entry_id) else []
         for candidate in wanted + [f"{stamp}-{secrets.token_hex(3)}" for _ in range(5)]:
             try:
@@ -328,9 +319,9 @@ class Store(FileExchange):
             raise StoreError(f"cannot save this result: {problem}")
         if not any(t.complete for t in session.tests):
             raise StoreError("cannot save a result without any measured test as a baseline")
-        return self._save_baseline(_plain(session.to_dict()), name, note, replace)
+        return self.save_document_as_baseline(_plain(session.to_dict()), name, note, replace)
 
-    def _save_baseline(self, document: dict[str, Any], name: str, note: str,
+    def save_document_as_baseline(self, document: dict[str, Any], name: str, note: str,
                        replace: bool) -> Entry:
         existing = self.check_free(name, replace)
         replace_id = None
@@ -458,7 +449,7 @@ class Store(FileExchange):
             raise StoreError("a note must be text")
         if not measured_figures(history_entry.document):
             raise StoreError("cannot save a result without any measured test as a baseline")
-        return self._save_baseline(history_entry.document, name, note, replace)
+        return self.save_document_as_baseline(history_entry.document, name, note, replace)
 
 def _plain(document: dict[str, Any]) -> dict[str, Any]:
     """The document as it reads back from JSON (tuples become lists, and so on), so that what
@@ -467,16 +458,6 @@ def _plain(document: dict[str, Any]) -> dict[str, Any]:
         return json.loads(json_utf8(json.dumps(document, ensure_ascii=False, allow_nan=False)))
     except ValueError as e:
         raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
-
-
-def _started_stamp(started: str) -> str:
-    try:
-        when = datetime.fromisoformat(started)
-        if when.tzinfo is None:
-            when = when.astimezone()
-        return when.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    except (TypeError, ValueError):
-        return _stamp()
 
 
 def _age_key(entry: Entry) -> float:

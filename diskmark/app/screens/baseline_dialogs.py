@@ -23,7 +23,9 @@ from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
 from diskmark.report.formatting import short_date
 from diskmark.files.text_safety import shown
 from diskmark.model.results import SessionResult
-from diskmark.store.schema import Entry, StoreError, check_name
+from diskmark.store.entry import Entry
+from diskmark.store.errors import StoreError
+from diskmark.store.schema import check_name
 from diskmark.store.store import Store
 
 

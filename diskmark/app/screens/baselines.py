@@ -12,13 +12,14 @@ from pathlib import Path
 from rich.text import Text
 from textual.binding import Binding
 
+from diskmark.store.exchange import export_baseline, import_baseline
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, NameChoice
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb
 from diskmark.report.formatting import short_date
 from diskmark.model.results import SessionResult
-from diskmark.store.schema import (HEADLINE_LABEL, DestinationExists, Entry, InvalidFile,
-                                   NameTaken, NotFound, StoreError)
+from diskmark.store.entry import HEADLINE_LABEL, Entry
+from diskmark.store.errors import ExportExists, InvalidFile, NameTaken, NotFound, StoreError
 from diskmark.store.store import Store
 
 
@@ -142,8 +143,8 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
                 return
             path, replace = answer
             try:
-                written = self.store.export_baseline(entry.name, path, force=replace)
-            except DestinationExists:
+                written = export_baseline(self.store, entry.name, path, force=replace)
+            except ExportExists:
                 self.notify(f"{path} appeared meanwhile; not replaced.", severity="warning")
                 return
             except StoreError as e:
@@ -165,7 +166,7 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
         """Import ``path``; a taken name asks whether to replace it or import under another
         name; an invalid file says what is wrong with it and writes nothing."""
         try:
-            entry = self.store.import_baseline(path, name=name, replace=replace)
+            entry = import_baseline(self.store, path, name=name, replace=replace)
         except NameTaken as e:
             self._name_taken(path, str(e))
             return

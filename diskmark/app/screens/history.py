@@ -27,7 +27,8 @@ from diskmark.store.database import Filters, Row
 from diskmark.files.text_safety import shown
 from diskmark.report.formatting import short_date
 from diskmark.model.units import format_size
-from diskmark.store.schema import HEADLINE_LABEL, Entry, StoreError
+from diskmark.store.entry import HEADLINE_LABEL, Entry
+from diskmark.store.errors import StoreError
 
 #: Runs on one page of the table: enough to scroll through, few enough to open at once.
 PAGE_SIZE = 100

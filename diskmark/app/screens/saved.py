@@ -24,7 +24,8 @@ from diskmark.report.compare import compare
 from diskmark.files.text_safety import shown
 from diskmark.model.results import SessionResult
 from diskmark.report.text import text_report
-from diskmark.store.schema import Entry, StoreError
+from diskmark.store.entry import Entry
+from diskmark.store.errors import StoreError
 from diskmark.store.store import Store
 
 T = TypeVar("T")

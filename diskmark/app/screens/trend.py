@@ -27,7 +27,8 @@ from diskmark.store.database import Filters, Row
 from diskmark.model.results import SessionResult
 from diskmark.model.units import Unit
 from diskmark.report.formatting import format_figure
-from diskmark.store.schema import HEADLINE_LABEL, Entry, StoreError
+from diskmark.store.entry import HEADLINE_LABEL, Entry
+from diskmark.store.errors import StoreError
 from diskmark.store.store import Store
 
 UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)

@@ -1,0 +1,42 @@
+"""One local fio process run to its end: its status objects handed on as they come, its
+final JSON object returned, and everything that can go wrong (a stop, a hang, a crash,
+output that is not fio's) turned into :class:`Stopped` or a :class:`FioFailed` that says
+what fio was doing."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from diskmark.engine import parse
+from diskmark.engine.control import RunControl
+from diskmark.engine.errors import FioFailed, fio_failure
+from diskmark.engine.process import WATCHDOG_S, FioProcess
+from diskmark.engine.workspace import Workspace
+
+
+async def run_fio(control: RunControl, ws: Workspace, args: list[str],
+                  on_status: Callable[[dict[str, Any]], None], what: str) -> dict[str, Any]:
+    """Run one fio process in the workspace to its end and return its final JSON object;
+    :class:`Stopped` when a stop came, :class:`FioFailed` saying what went wrong (``what``
+    it was doing: "measuring SEQ1M Q8T1 read")."""
+    control.check()
+    try:
+        with control.running(FioProcess(args, ws.fd)) as proc:
+            outcome = await proc.run(on_status)
+    except parse.FioOutputError as e:
+        raise FioFailed(f"fio's output could not be read while {what}: {e}") from None
+    control.check()
+    if outcome.hung:
+        stuck = ("" if outcome.returncode is not None else
+                 " It did not exit even then: it is stuck in the kernel, which usually "
+                 "means the device stopped responding.")
+        raise FioFailed(f"fio stopped reporting for {WATCHDOG_S:.0f} s while {what} and "
+                        f"was stopped.{stuck}")
+    last = outcome.last
+    if outcome.returncode is None:
+        raise FioFailed(f"fio did not exit while {what}.")
+    if outcome.returncode != 0 or last is None or parse.job_error(last):
+        raise FioFailed(fio_failure(what, outcome.returncode, outcome.stderr,
+                                     outcome.noise, last))
+    return last

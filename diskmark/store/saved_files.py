@@ -1,0 +1,72 @@
+"""Result files read from disk: a saved file of an earlier version (one run or baseline per
+file), and a file offered for import (an export, or a ``diskmark run --format json``
+report). Each is checked in depth before anything of it is written to the database."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from diskmark.model.results import RESULT_SCHEMA
+from diskmark.store.entry import Entry
+from diskmark.store.errors import InvalidFile, NotFound, StoreError, StoreIOError
+from diskmark.store.schema import check_name, parse_saved, read_json, validate_result
+
+BATCH = 200  # files per transaction: one fsync each, and a short hold on the write lock
+
+
+def load(path: Path, kind: str) -> tuple[Entry, dict[str, Any] | None]:
+    """One saved file as (Entry, its result document); never raises: a problem becomes the
+    entry's ``damaged`` reason and the document is None."""
+    path = Path(path)
+    fallback = Entry(name=path.stem, note="", saved="", path=path, kind=kind)
+    try:
+        data = read_json(path)
+        header, session = parse_saved(data)
+    except ValueError as e:
+        fallback.damaged = str(e)
+        return fallback, None
+    except OSError as e:
+        fallback.damaged = f"cannot read: {e.strerror or e}"
+        return fallback, None
+    name = header["name"] if kind == "baseline" else path.stem
+    if kind == "baseline":
+        try:
+            name = check_name(name)
+        except StoreError as e:
+            fallback.damaged = str(e)
+            return fallback, None
+    document = data["result"]
+    return Entry(name=name, note=header["note"], saved=header["saved"], path=path, kind=kind,
+                 session=session, diskmark_version=header["diskmark_version"],
+                 document=document), document
+
+
+def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A file offered for import: a ``diskmark.saved/1`` file (an export, a file of an
+    earlier version) or a plain ``diskmark run --format json`` report. Returns (header,
+    result document), checked in depth; raises NotFound, InvalidFile or StoreIOError."""
+    try:
+        data = read_json(src)
+    except FileNotFoundError:
+        raise NotFound(f"{src}: no such file") from None
+    except ValueError as e:
+        raise InvalidFile(f"{src} cannot be imported: {e}") from None
+    except OSError as e:
+        raise StoreIOError(f"cannot read {src}: {e.strerror or e}") from None
+    try:
+        if isinstance(data, dict) and data.get("schema") == RESULT_SCHEMA:
+            # a report; a --compare run adds its comparison, a kept run its id in the
+            # history: neither is part of the result (the id is kept where it is free)
+            document = {k: v for k, v in data.items() if k not in ("comparison", "history_id")}
+            validate_result(document)
+            kept_as = data.get("history_id")
+            header = {"name": src.stem, "note": "", "kind": None, "saved": None,
+                      "diskmark_version": "",
+                      "history_id": kept_as if isinstance(kept_as, str) else None}
+        else:
+            header, _session = parse_saved(data)
+            document = data["result"]
+    except ValueError as e:
+        raise InvalidFile(f"{src} cannot be imported: {e}") from None
+    return header, document
