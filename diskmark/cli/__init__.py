@@ -12,27 +12,16 @@ import argparse
 import gc
 import sys
 from collections.abc import Collection
-from pathlib import Path
-from typing import TYPE_CHECKING
 
 from diskmark import __version__
-from diskmark.cli.streams import ensure_std_streams, stdout_gone
-from diskmark.model.settings import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings
-from diskmark.model.results import Status
-from diskmark.model.units import Unit
-
 from diskmark.cli import fleet
 from diskmark.cli.arguments import Parser, Typed, options_before_command, percent, setting, unit
-from diskmark.cli.stopping import run_stoppable
-from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.baselines import cmd_baselines
-from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK,
-                                 EXIT_USAGE, ProgressLine, error, exit_code_for, gate, out,
-                                 out_json, render, say)
-
-if TYPE_CHECKING:
-    from diskmark.files.destination import Destination
-
+from diskmark.cli.output import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, out
+from diskmark.cli.run_help import RUN_EPILOG
+from diskmark.cli.streams import ensure_std_streams, stdout_gone
+from diskmark.model.settings import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings
+from diskmark.model.units import Unit
 
 DEFAULTS = Settings()
 
@@ -231,6 +220,8 @@ def _command(argv: list[str] | None) -> int:
         sweep_leftovers()  # the app does it itself, on screen
     if args.command == "run":
         try:
+            from diskmark.cli.run import cmd_run
+
             return cmd_run(args, parser)
         except KeyboardInterrupt:  # before the engine's own handler is in place
             error("interrupted")
@@ -275,182 +266,12 @@ def cmd_presets() -> int:
     return EXIT_OK
 
 
-def _settings(args: argparse.Namespace) -> Settings:
-    return Settings(target=args.target, preset=args.preset, profile=args.profile, mix=args.mix,
-                    mode=Mode(args.mode), size=args.size, count=args.count, measure=args.measure,
-                    interval=args.interval, data=DataPattern(args.data),
-                    direct=not args.buffered, nocow=args.nocow, sweep=args.sweep,
-                    comment=args.comment, unstable_pct=args.unstable,
-                    duration=args.duration, amount=args.amount)
-
-
 def sweep_leftovers() -> None:
     """Remove what a diskmark that was killed (kill -9, a power cut) left behind, saying so."""
     from diskmark.engine.leftovers import sweep_register
 
     for found in sweep_register():
         error(found.describe())
-
-
-def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """Check everything that can be checked (arguments, --output, the store) before the
-    benchmark starts, so that a mistake costs no wait."""
-    settings = _settings(args)
-    try:
-        settings.validate()
-    except ValueError as e:
-        parser.error(str(e))  # exits 2
-    destination = None
-    if args.output and args.output != "-":  # "-": stdout, as in curl and tar
-        from diskmark.files.destination import Destination, DestinationError, DestinationExists
-
-        try:
-            destination = Destination(Path(args.output), force=args.force)
-        except DestinationExists as e:
-            error(f"{e}; diskmark does not replace files it did not create (use --force to "
-                  f"allow it).")
-            return EXIT_USAGE
-        except DestinationError as e:
-            error(str(e))
-            return EXIT_USAGE
-    try:
-        run = fleet.cmd_fleet if fleet.wanted(args) else _run
-        return run(args, parser, settings, destination)
-    finally:
-        if destination is not None:
-            destination.close()
-
-
-def _run(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Settings,
-         destination: Destination | None) -> int:
-    from diskmark.cli.output import EXIT_NOT_KEPT
-    from diskmark.engine.errors import DiskmarkError
-    from diskmark.engine.runner import Engine
-
-    opened = _open_store(args, parser)
-    if isinstance(opened, int):
-        return opened
-    store, reference = opened
-    engine = Engine()
-    progress = ProgressLine(enabled=not args.quiet)
-    try:
-        session, interrupted = run_stoppable(
-            lambda: engine.run(settings, progress.on_event, args.destroy_data), engine.stop)
-    except DiskmarkError as e:
-        progress.clear()
-        error(str(e))
-        return exit_code_for(e)
-    progress.clear()
-    kept = _keep(store, session, args)
-    history_id = getattr(args, "history_id", None)
-    comparison = None
-    if reference is not None:
-        from diskmark.report.compare import compare, comparison_text
-
-        comparison = compare(session, reference.session, reference.name)
-        if args.format == "csv" and not args.quiet:
-            say(comparison_text(comparison).rstrip("\n"))
-    delivered = _deliver(render(session, args.format, args.unit, comparison, history_id),
-                         destination, args.quiet, args.format == "json")
-    if delivered == EXIT_FAILED:
-        return EXIT_FAILED
-    if history_id is not None and not args.quiet:
-        say(f"diskmark: kept in the history as {history_id}; share it with "
-            f"`diskmark history share {history_id} --output run.html`.")
-    if session.status is Status.CANCELLED or interrupted:
-        error("interrupted; fio stopped and " + ("the device closed (nothing was laid out on it)."
-                                                 if session.system.target_kind else "the test file removed."))
-        return EXIT_INTERRUPTED
-    if session.status is Status.FAILED:
-        error(session.error or "the benchmark failed")
-        return EXIT_FAILED
-    if kept not in (EXIT_OK, EXIT_NOT_KEPT):
-        return kept
-    if comparison is not None and args.fail_on_regression is not None:
-        return gate(comparison, args.fail_on_regression, f"baseline {reference.name!r}",
-                     args.quiet) or kept or delivered
-    return kept or delivered
-
-
-def _deliver(text: str, destination: Destination | None, quiet: bool, as_json: bool = False) -> int:
-    """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
-    so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
-    gone, which ends nothing else: the run is kept all the same."""
-    from diskmark.files.destination import DestinationError
-
-    if destination is None:
-        try:
-            (out_json if as_json else out)(text)
-        except BrokenPipeError:
-            return stdout_gone()
-        return EXIT_OK
-    try:
-        destination.write(text)
-    except FileExistsError:
-        error(f"{destination.path} appeared meanwhile; not replaced. The report:")
-        out(text)
-        return EXIT_FAILED
-    except (OSError, DestinationError) as e:
-        error(f"cannot write {destination.path}: {getattr(e, 'strerror', None) or e}. "
-              f"The report:")
-        out(text)
-        return EXIT_FAILED
-    if not quiet:
-        say(f"diskmark: report written to {destination.path}")
-    return EXIT_OK
-
-
-def _open_store(args: argparse.Namespace, parser: argparse.ArgumentParser):
-    """Before anything runs: check --save-baseline's name is free and load --compare's
-    baseline. Returns (store, baseline entry or None), or an exit code after the message."""
-    from diskmark.store.errors import NameTaken, StoreError
-    from diskmark.store.store import Store
-
-    if args.fail_on_regression is not None and not args.compare:
-        parser.error("--fail-on-regression needs --compare NAME")  # exits 2
-    if (args.note or args.replace) and not args.save_baseline:
-        parser.error("--note and --replace go with --save-baseline NAME")
-    store = Store()
-    try:
-        reference = store.get_baseline(args.compare) if args.compare else None
-        if args.save_baseline is not None:
-            store.check_free(args.save_baseline, replace=args.replace)
-    except NameTaken as e:
-        error(f"{e}; choose another name, or add --replace to replace it")
-        return exit_code_for(e)
-    except StoreError as e:
-        error(str(e))
-        return exit_code_for(e)
-    return store, reference
-
-
-def _keep(store, session, args: argparse.Namespace) -> int:
-    """Keep a finished session in the history and, with --save-baseline, as a baseline.
-    A history that cannot be written gives EXIT_NOT_KEPT, so a script notices (the report
-    is printed all the same); a baseline that cannot be saved is an error."""
-    from diskmark.cli.output import EXIT_NOT_KEPT
-    from diskmark.store.errors import StoreError
-
-    if session.status is not Status.COMPLETE:
-        if args.save_baseline is not None:
-            error(f"not saved as baseline {args.save_baseline!r}: the run did not complete")
-        return EXIT_OK
-    kept = EXIT_OK
-    try:
-        args.history_id = store.save_history(session).name  # the report and a line name it
-    except StoreError as e:
-        error(f"this run was not kept in the history (exit status {EXIT_NOT_KEPT}): {e}")
-        kept = EXIT_NOT_KEPT
-    if args.save_baseline is None:
-        return kept
-    try:
-        entry = store.save_baseline(session, args.save_baseline, args.note, replace=args.replace)
-    except StoreError as e:
-        error(f"not saved as baseline: {e}")
-        return exit_code_for(e)
-    if not args.quiet:
-        say(f"diskmark: saved as baseline {entry.name!r} ({entry.path})")
-    return kept
 
 
 if __name__ == "__main__":

@@ -14,11 +14,10 @@ import argparse
 import time
 
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK,
-                                 EXIT_REGRESSION, EXIT_USAGE, ProgressLine, error, exit_code_for,
-                                 say)
+                                 EXIT_USAGE, ProgressLine, deliver, error, exit_code_for, say)
+from diskmark.cli.saving import compare_all, gate_all, keep, open_store
 from diskmark.cli.stopping import run_stoppable
 from diskmark.files.text_safety import shown
-from diskmark.model.results import Status
 
 FLEET_HELP = """
 fleets: --host HOST[:PORT] (repeatable) or --hosts-file FILE runs the profile on every host
@@ -101,7 +100,7 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     except DiskmarkError as e:
         error(str(e))
         return EXIT_USAGE
-    opened = _open_store(args, parser, hosts)
+    opened = open_store(args, parser, [h.label for h in hosts])
     if isinstance(opened, int):
         return opened
     store, references = opened
@@ -116,8 +115,9 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
         error(str(e))
         return exit_code_for(e)
     progress.clear()
-    kept = _keep(store, result, args)
-    comparisons = _compare(result, references)
+    pairs = [(host.label, session) for host, session in result.pairs()]
+    kept = keep(store, pairs, args)
+    comparisons = compare_all(pairs, references)
     delivered = _deliver_report(result, args, comparisons, destination)
     if delivered == EXIT_FAILED:
         return EXIT_FAILED
@@ -135,13 +135,12 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     if kept not in (EXIT_OK, EXIT_NOT_KEPT):
         return kept
     if comparisons and args.fail_on_regression is not None:
-        return _gate(comparisons, args) or kept or delivered
+        return gate_all(comparisons, args.fail_on_regression, args.quiet) or kept or delivered
     return kept or delivered
 
 
 def _deliver_report(result, args, comparisons, destination) -> int:
     from diskmark.report import fleet as fleet_report
-    from diskmark.cli import _deliver
 
     if args.format == "json":
         extra = {label: {"comparison": c.to_dict()} for label, (c, _) in comparisons.items()}
@@ -160,99 +159,4 @@ def _deliver_report(result, args, comparisons, destination) -> int:
             for label, (c, _) in comparisons.items():
                 text += f"\n{label}:\n{comparison_text(c)}"
         text = shown(text)
-    return _deliver(text, destination, args.quiet, args.format == "json")
-
-
-def baseline_for(name: str, label: str) -> str:
-    """The per-host baseline of ``name``: ``NAME@HOST``."""
-    return f"{name}@{label}"
-
-
-def _open_store(args, parser, hosts):
-    """Before anything runs: each host's baseline for --compare (its own ``NAME@HOST``, else
-    the shared NAME), and the names --save-baseline will take. Returns (store, {label:
-    (entry, name)}) or an exit code after the message."""
-    from diskmark.store.errors import NameTaken, NotFound, StoreError
-    from diskmark.store.store import Store
-
-    if args.fail_on_regression is not None and not args.compare:
-        parser.error("--fail-on-regression needs --compare NAME")
-    if (args.note or args.replace) and not args.save_baseline:
-        parser.error("--note and --replace go with --save-baseline NAME")
-    store = Store()
-    references = {}
-    try:
-        for host in hosts:
-            if args.compare:
-                own = baseline_for(args.compare, host.label)
-                try:
-                    references[host.label] = (store.get_baseline(own), own)
-                except NotFound:
-                    references[host.label] = (store.get_baseline(args.compare), args.compare)
-            if args.save_baseline is not None:
-                store.check_free(baseline_for(args.save_baseline, host.label), args.replace)
-    except NameTaken as e:
-        error(f"{e}; choose another name, or add --replace to replace it")
-        return exit_code_for(e)
-    except StoreError as e:
-        error(str(e))
-        return exit_code_for(e)
-    return store, references
-
-
-def _keep(store, result, args) -> int:
-    """Every complete host in the history (its host name in the result, its id in
-    ``args.history_ids`` for the report); with --save-baseline, each as ``NAME@HOST``.
-    EXIT_NOT_KEPT when a host's run could not be kept in the history, as for one run."""
-    from diskmark.store.errors import StoreError
-
-    status = EXIT_OK
-    args.history_ids = {}
-    for host, session in result.pairs():
-        if session.status is not Status.COMPLETE:
-            continue
-        try:
-            args.history_ids[host.label] = store.save_history(session).name
-        except StoreError as e:
-            error(f"the run on {host.label} was not kept in the history (exit status "
-                  f"{EXIT_NOT_KEPT}): {e}")
-            status = status or EXIT_NOT_KEPT
-        if args.save_baseline is None:
-            continue
-        name = baseline_for(args.save_baseline, host.label)
-        try:
-            entry = store.save_baseline(session, name, args.note, replace=args.replace)
-        except StoreError as e:
-            error(f"{host.label} not saved as baseline: {e}")
-            status = exit_code_for(e)
-            continue
-        if not args.quiet:
-            say(f"diskmark: saved as baseline {entry.name!r}")
-    return status
-
-
-def _compare(result, references):
-    from diskmark.report.compare import compare
-
-    out = {}
-    for host, session in result.pairs():
-        if host.label in references and session.status is Status.COMPLETE:
-            entry, name = references[host.label]
-            out[host.label] = (compare(session, entry.session, name), name)
-    return out
-
-
-def _gate(comparisons, args) -> int:
-    """The regression gate per host: 3 when any host regressed, naming it."""
-    from diskmark.report.compare import gate
-
-    worst = EXIT_OK
-    for label, (comparison, name) in comparisons.items():
-        verdict, lines = gate(comparison, args.fail_on_regression, f"baseline {name!r}")
-        if verdict != "pass" or not args.quiet:
-            say("\n".join(f"diskmark: {label}: {line}" for line in lines))
-        if verdict == "fail":
-            worst = EXIT_REGRESSION
-        elif verdict != "pass" and worst == EXIT_OK:
-            worst = EXIT_USAGE
-    return worst
+    return deliver(text, destination, args.quiet, args.format == "json")

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 
+from diskmark.cli.streams import stdout_gone, write_binary, write_err, write_out
 from diskmark.files.text_safety import json_utf8, shown
 from diskmark.model.units import Unit
-from diskmark.cli.streams import write_binary, write_err, write_out
+
+if TYPE_CHECKING:
+    from diskmark.files.destination import Destination
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: A run that finished, its report printed, but not kept in the history (it could not be written).
@@ -57,16 +61,47 @@ def error(message: str) -> None:
     say(f"diskmark: {message}")
 
 
-def gate(comparison, pct: float, against: str, quiet: bool = False) -> int:
-    from diskmark.report.compare import gate
+def gate(comparison, pct: float, against: str, quiet: bool = False,
+         where: str = "diskmark: ") -> int:
+    """The regression gate's verdict said (a pass only unless ``quiet``), as an exit code:
+    EXIT_REGRESSION, EXIT_USAGE when nothing could be compared, else EXIT_OK. ``where``
+    starts each line ("diskmark: db3: " for a host)."""
+    from diskmark.report.compare import gate as judge
 
-    verdict, lines = gate(comparison, pct, against)
+    verdict, lines = judge(comparison, pct, against)
+    if verdict != "pass" or not quiet:
+        say("\n".join(f"{where}{line}" for line in lines))
     if verdict == "pass":
-        if not quiet:
-            say("\n".join(f"diskmark: {line}" for line in lines))
         return EXIT_OK
-    say("\n".join(f"diskmark: {line}" for line in lines))
     return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
+
+
+def deliver(text: str, destination: Destination | None, quiet: bool, as_json: bool = False) -> int:
+    """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
+    so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
+    gone, which ends nothing else: the run is kept all the same."""
+    from diskmark.files.destination import DestinationError
+
+    if destination is None:
+        try:
+            (out_json if as_json else out)(text)
+        except BrokenPipeError:
+            return stdout_gone()
+        return EXIT_OK
+    try:
+        destination.write(text)
+    except FileExistsError:
+        error(f"{destination.path} appeared meanwhile; not replaced. The report:")
+        out(text)
+        return EXIT_FAILED
+    except (OSError, DestinationError) as e:
+        error(f"cannot write {destination.path}: {getattr(e, 'strerror', None) or e}. "
+              f"The report:")
+        out(text)
+        return EXIT_FAILED
+    if not quiet:
+        say(f"diskmark: report written to {destination.path}")
+    return EXIT_OK
 
 
 def render(session, fmt: str, unit: Unit, comparison=None, history_id: str | None = None) -> str:

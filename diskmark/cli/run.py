@@ -1,0 +1,108 @@
+"""``diskmark run``: the arguments checked and turned into settings, --output checked, then
+the benchmark on this machine (or, with --host, on many: :mod:`diskmark.cli.fleet`); the
+report delivered, the run kept, compared and gated (:mod:`diskmark.cli.saving`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from diskmark.cli import fleet
+from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK, EXIT_USAGE,
+                                 ProgressLine, deliver, error, exit_code_for, render, say)
+from diskmark.cli.saving import compare_all, gate_all, keep, open_store
+from diskmark.cli.stopping import run_stoppable
+from diskmark.model.results import Status
+from diskmark.model.settings import DataPattern, Mode, Settings
+
+if TYPE_CHECKING:
+    from diskmark.files.destination import Destination
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings(target=args.target, preset=args.preset, profile=args.profile, mix=args.mix,
+                    mode=Mode(args.mode), size=args.size, count=args.count, measure=args.measure,
+                    interval=args.interval, data=DataPattern(args.data),
+                    direct=not args.buffered, nocow=args.nocow, sweep=args.sweep,
+                    comment=args.comment, unstable_pct=args.unstable,
+                    duration=args.duration, amount=args.amount)
+
+
+def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Check everything that can be checked (arguments, --output, the store) before the
+    benchmark starts, so that a mistake costs no wait."""
+    settings = _settings(args)
+    try:
+        settings.validate()
+    except ValueError as e:
+        parser.error(str(e))  # exits 2
+    destination = None
+    if args.output and args.output != "-":  # "-": stdout, as in curl and tar
+        from diskmark.files.destination import Destination, DestinationError, DestinationExists
+
+        try:
+            destination = Destination(Path(args.output), force=args.force)
+        except DestinationExists as e:
+            error(f"{e}; diskmark does not replace files it did not create (use --force to "
+                  f"allow it).")
+            return EXIT_USAGE
+        except DestinationError as e:
+            error(str(e))
+            return EXIT_USAGE
+    try:
+        run = fleet.cmd_fleet if fleet.wanted(args) else _run_here
+        return run(args, parser, settings, destination)
+    finally:
+        if destination is not None:
+            destination.close()
+
+
+def _run_here(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Settings,
+         destination: Destination | None) -> int:
+    from diskmark.engine.errors import DiskmarkError
+    from diskmark.engine.runner import Engine
+
+    opened = open_store(args, parser, [None])
+    if isinstance(opened, int):
+        return opened
+    store, references = opened
+    engine = Engine()
+    progress = ProgressLine(enabled=not args.quiet)
+    try:
+        session, interrupted = run_stoppable(
+            lambda: engine.run(settings, progress.on_event, args.destroy_data), engine.stop)
+    except DiskmarkError as e:
+        progress.clear()
+        error(str(e))
+        return exit_code_for(e)
+    progress.clear()
+    kept = keep(store, [(None, session)], args)
+    history_id = args.history_ids.get(None)
+    comparisons = compare_all([(None, session)], references)
+    comparison = comparisons[None][0] if comparisons else None
+    if comparison is not None and args.format == "csv" and not args.quiet:
+        from diskmark.report.compare import comparison_text
+
+        say(comparison_text(comparison).rstrip("\n"))
+    delivered = deliver(render(session, args.format, args.unit, comparison, history_id),
+                        destination, args.quiet, args.format == "json")
+    if delivered == EXIT_FAILED:
+        return EXIT_FAILED
+    if history_id is not None and not args.quiet:
+        say(f"diskmark: kept in the history as {history_id}; share it with "
+            f"`diskmark history share {history_id} --output run.html`.")
+    if session.status is Status.CANCELLED or interrupted:
+        error("interrupted; fio stopped and " + ("the device closed (nothing was laid out on it)."
+                                                 if session.system.target_kind else "the test file removed."))
+        return EXIT_INTERRUPTED
+    if session.status is Status.FAILED:
+        error(session.error or "the benchmark failed")
+        return EXIT_FAILED
+    if kept not in (EXIT_OK, EXIT_NOT_KEPT):
+        return kept
+    if comparisons and args.fail_on_regression is not None:
+        return gate_all(comparisons, args.fail_on_regression, args.quiet) or kept or delivered
+    return kept or delivered
+
+

@@ -1,0 +1,136 @@
+"""What a run keeps and what it is held against, for one machine or many hosts alike: the
+store opened and the baselines found before anything runs (a mistake costs no wait), each
+complete session kept in the history (and saved as a baseline when asked) after it, each
+compared with its baseline, and the regression gate.
+
+A local run is a fleet of one host here: its label is None, its baseline is ``NAME``; a
+host's label is its address, and its baseline ``NAME@HOST`` when there is one, else the
+shared ``NAME``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from diskmark.cli.output import EXIT_NOT_KEPT, EXIT_OK, EXIT_REGRESSION, error, exit_code_for, gate, say
+from diskmark.model.results import SessionResult, Status
+
+if TYPE_CHECKING:
+    from diskmark.report.compare import Comparison
+    from diskmark.store.entry import Entry
+    from diskmark.store.store import Store
+
+Label = str | None  # None: this machine; else a host's label
+
+
+def baseline_for(name: str, label: Label) -> str:
+    """The baseline of ``name`` for a host: ``NAME@HOST`` (this machine's: ``NAME``)."""
+    return name if label is None else f"{name}@{label}"
+
+
+def open_store(args: argparse.Namespace, parser: argparse.ArgumentParser,
+               labels: Iterable[Label]) -> tuple[Store, dict[Label, tuple[Entry, str]]] | int:
+    """Before anything runs: each label's baseline for --compare (a host's own
+    ``NAME@HOST``, else the shared NAME) and that the names --save-baseline will take are
+    free. Returns (store, {label: (baseline entry, its name)}), or an exit code after the
+    message."""
+    from diskmark.store.errors import NameTaken, NotFound, StoreError
+    from diskmark.store.store import Store
+
+    if args.fail_on_regression is not None and not args.compare:
+        parser.error("--fail-on-regression needs --compare NAME")  # exits 2
+    if (args.note or args.replace) and not args.save_baseline:
+        parser.error("--note and --replace go with --save-baseline NAME")
+    store = Store()
+    references: dict[Label, tuple[Entry, str]] = {}
+    try:
+        for label in labels:
+            if args.compare:
+                own = baseline_for(args.compare, label)
+                try:
+                    references[label] = (store.get_baseline(own), own)
+                except NotFound:
+                    if own == args.compare:
+                        raise
+                    references[label] = (store.get_baseline(args.compare), args.compare)
+            if args.save_baseline is not None:
+                store.check_free(baseline_for(args.save_baseline, label), replace=args.replace)
+    except NameTaken as e:
+        error(f"{e}; choose another name, or add --replace to replace it")
+        return exit_code_for(e)
+    except StoreError as e:
+        error(str(e))
+        return exit_code_for(e)
+    return store, references
+
+
+def keep(store: Store, sessions: Iterable[tuple[Label, SessionResult]],
+         args: argparse.Namespace) -> int:
+    """Every complete session in the history (its id in ``args.history_ids``, by label) and,
+    with --save-baseline, as a baseline. A history that cannot be written gives
+    EXIT_NOT_KEPT, so a script notices (the report is printed all the same); a baseline
+    that cannot be saved is an error of its own."""
+    from diskmark.store.errors import StoreError
+
+    status = EXIT_OK
+    args.history_ids = {}
+    for label, session in sessions:
+        if session.status is not Status.COMPLETE:
+            if label is None and args.save_baseline is not None:
+                error(f"not saved as baseline {args.save_baseline!r}: the run did not complete")
+            continue
+        try:
+            args.history_ids[label] = store.save_history(session).name
+        except StoreError as e:
+            if label is None:
+                error(f"this run was not kept in the history (exit status {EXIT_NOT_KEPT}): {e}")
+            else:
+                error(f"the run on {label} was not kept in the history (exit status "
+                      f"{EXIT_NOT_KEPT}): {e}")
+            status = status or EXIT_NOT_KEPT
+        if args.save_baseline is None:
+            continue
+        name = baseline_for(args.save_baseline, label)
+        try:
+            entry = store.save_baseline(session, name, args.note, replace=args.replace)
+        except StoreError as e:
+            if label is None:
+                error(f"not saved as baseline: {e}")
+            else:
+                error(f"{label} not saved as baseline: {e}")
+            status = exit_code_for(e)
+            continue
+        if not args.quiet:
+            if label is None:
+                say(f"diskmark: saved as baseline {entry.name!r} ({entry.path})")
+            else:
+                say(f"diskmark: saved as baseline {entry.name!r}")
+    return status
+
+
+def compare_all(sessions: Iterable[tuple[Label, SessionResult]],
+                references: dict[Label, tuple[Entry, str]]) -> dict[Label, tuple[Comparison, str]]:
+    """Each complete session against its baseline: {label: (comparison, baseline name)}."""
+    from diskmark.report.compare import compare
+
+    out = {}
+    for label, session in sessions:
+        if label in references and session.status is Status.COMPLETE:
+            entry, name = references[label]
+            assert entry.session is not None
+            out[label] = (compare(session, entry.session, name), name)
+    return out
+
+
+def gate_all(comparisons: dict[Label, tuple[Comparison, str]], pct: float, quiet: bool) -> int:
+    """The regression gate for each session: EXIT_REGRESSION when any regressed (naming it),
+    EXIT_USAGE when one had nothing to compare, else EXIT_OK."""
+    worst = EXIT_OK
+    for label, (comparison, name) in comparisons.items():
+        where = "diskmark: " if label is None else f"diskmark: {label}: "
+        code = gate(comparison, pct, f"baseline {name!r}", quiet, where)
+        if code == EXIT_REGRESSION or worst == EXIT_OK:
+            worst = code
+    return worst
