@@ -15,6 +15,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 from diskmark.cli.output import out
 from diskmark.files.text_safety import shown
@@ -33,7 +38,7 @@ class Parser(argparse.ArgumentParser):
     """argparse, printing as every other output of diskmark does (escaped, a closed stdout
     reported to ``main`` rather than silently swallowed), and saying what was mistyped."""
 
-    def _print_message(self, message: str, file=None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if not message:
             return
         if file is None or file is sys.stderr:
@@ -41,7 +46,7 @@ class Parser(argparse.ArgumentParser):
         else:
             out(message)
 
-    def _check_value(self, action: argparse.Action, value) -> None:
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
         if action.choices is None or value in action.choices:
             return
         import difflib  # only for a mistake: the app's start does without it
@@ -50,7 +55,7 @@ class Parser(argparse.ArgumentParser):
         near = difflib.get_close_matches(str(value), choices, n=1)
         listed = ", ".join(choices)
         if isinstance(action, argparse._SubParsersAction):  # a command or an action
-            kind = (action.metavar or "command").lower()
+            kind = str(action.metavar or "command").lower()
             raise argparse.ArgumentError(None, (
                 f"unknown {kind} {value!r}; did you mean {near[0]!r}? (the {kind}s: {listed})"
                 if near else f"unknown {kind} {value!r} (the {kind}s: {listed})"))
@@ -58,7 +63,10 @@ class Parser(argparse.ArgumentParser):
             f"invalid choice: {value!r}; did you mean {near[0]!r}? (choose from {listed})"
             if near else f"invalid choice: {value!r} (choose from {listed})"))
 
-    def parse_known_args(self, args=None, namespace=None):
+    # typeshed overloads it per namespace type; this one passes any namespace through
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None,
+                         ) -> tuple[argparse.Namespace, list[str]]:
         """Parse; words left over are refused here, by the command they were typed to (a
         command's parser runs inside the top level's, so it refuses them first)."""
         parsed, extras = super().parse_known_args(args, namespace)
@@ -85,7 +93,8 @@ class Typed(argparse.Action):
     """``store``, noting that the option was typed: :func:`options_before_command` must tell
     a command's default from a value the user gave it."""
 
-    def __call__(self, parser, namespace, values, option_string=None) -> None:
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
         setattr(namespace, self.dest, values)
         setattr(namespace, TYPED, getattr(namespace, TYPED, set()) | {self.dest})
 
@@ -93,7 +102,7 @@ class Typed(argparse.Action):
 def options_before_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Give the command each shared option typed before it (``diskmark --target X run``);
     refuse it (exit 2) when the command has no such option, or was given another value."""
-    typed = getattr(args, TYPED, set())
+    typed: set[str] = getattr(args, TYPED, set())
     words = [w for w in (args.command, getattr(args, "action", None)) if w]
     command = " ".join(words)
     for name in SHARED:
@@ -115,12 +124,12 @@ def options_before_command(parser: argparse.ArgumentParser, args: argparse.Names
             setattr(args, name, before)
 
 
-def setting(name: str):
+def setting(name: str) -> Callable[[str], Any]:
     """The argparse type of setting ``name``: its parser from the one settings schema, its
     messages as argparse prints them ("argument --measure: must be between …")."""
     parse = text_parser(name)
 
-    def convert(text: str):
+    def convert(text: str) -> Any:
         try:
             return parse(text)
         except ValueError as e:

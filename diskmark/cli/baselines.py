@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from diskmark.store.store import Store
 
 from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, exit_code_for, gate, out, out_json, say
 
@@ -24,7 +28,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             entry = store.get_baseline(args.name)
             note = f"    Note: {entry.note}\n" if entry.note else ""
             out(f"Baseline: {entry.name}\n{note}   Saved: {entry.saved}\n"
-                f"    File: {entry.path}\n\n{text_report(entry.session)}")
+                f"    File: {entry.path}\n\n{text_report(entry.result)}")
             return EXIT_OK
         if args.action == "compare":
             return _baselines_compare(store, args)
@@ -58,7 +62,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
     return EXIT_USAGE
 
 
-def _baselines_list(store) -> int:
+def _baselines_list(store: Store) -> int:
     from diskmark.report.formatting import format_listing
 
     entries = store.baselines()
@@ -70,7 +74,7 @@ def _baselines_list(store) -> int:
     return EXIT_OK
 
 
-def _baselines_json(store) -> int:
+def _baselines_json(store: Store) -> int:
     """The baselines as ``history list --format json`` lists runs: the same fields, each
     named by its ``name``, with ``damaged`` (null, or why it cannot be read) and, for a file
     that could not be imported, its ``path``."""
@@ -88,11 +92,11 @@ def _baselines_json(store) -> int:
     return EXIT_OK
 
 
-def _baselines_compare(store, args: argparse.Namespace) -> int:
+def _baselines_compare(store: Store, args: argparse.Namespace) -> int:
     from diskmark.report.compare import compare, comparison_markdown, comparison_text
 
     a, b = store.get_baseline(args.a), store.get_baseline(args.b)
-    cmp = compare(b.session, a.session, a.name)
+    cmp = compare(b.result, a.result, a.name)
     if args.format == "json":
         out_json(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
                             ensure_ascii=False) + "\n")

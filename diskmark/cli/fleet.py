@@ -12,6 +12,16 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from diskmark.cli.saving import Label
+    from diskmark.engine.fleet import FleetResult
+    from diskmark.engine.hosts import Host
+    from diskmark.files.destination import Destination
+    from diskmark.model.events import Event
+    from diskmark.model.settings import Settings
+    from diskmark.report.compare import Comparison
 
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK,
                                  EXIT_USAGE, ProgressLine, deliver, error, exit_code_for, say)
@@ -59,12 +69,12 @@ class FleetProgress(ProgressLine):
     """Progress on stderr: one live line of every host's step on a terminal, a line per
     finished test otherwise; warnings and errors always."""
 
-    def __init__(self, enabled: bool = True):
+    def __init__(self, enabled: bool = True) -> None:
         super().__init__(enabled)
         self._steps: dict[str, str] = {}
         self._shown = 0.0
 
-    def on_event(self, host, event) -> None:  # type: ignore[override]
+    def on_host_event(self, host: Host, event: Event) -> None:
         from diskmark.model.events import Progress, TestFinished
         from diskmark.report.text import describe_progress
 
@@ -79,8 +89,8 @@ class FleetProgress(ProgressLine):
             self.finished(event.result, f"{host.label}: ")
 
 
-def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, settings,
-              destination) -> int:
+def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Settings,
+              destination: Destination | None) -> int:
     from diskmark.engine.errors import DiskmarkError
     from diskmark.engine.fleet import Fleet
     from diskmark.engine.hosts import hosts_from, read_hosts_file
@@ -108,7 +118,7 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
                   target_private=args.target_is_private)
     progress = FleetProgress(enabled=not args.quiet)
     try:
-        result, interrupted = run_stoppable(lambda: fleet.run(settings, progress.on_event),
+        result, interrupted = run_stoppable(lambda: fleet.run(settings, progress.on_host_event),
                                             fleet.stop)
     except DiskmarkError as e:
         progress.clear()
@@ -139,13 +149,17 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     return kept or delivered
 
 
-def _deliver_report(result, args, comparisons, destination) -> int:
+def _deliver_report(result: FleetResult, args: argparse.Namespace,
+                    comparisons: dict[Label, tuple[Comparison, str]],
+                    destination: Destination | None) -> int:
     from diskmark.report import fleet as fleet_report
 
     if args.format == "json":
-        extra = {label: {"comparison": c.to_dict()} for label, (c, _) in comparisons.items()}
+        # a fleet's labels are its hosts' (a local run's None never comes here)
+        extra: dict[str, dict[str, Any]] = {
+            str(label): {"comparison": c.to_dict()} for label, (c, _) in comparisons.items()}
         for label, history_id in args.history_ids.items():
-            extra.setdefault(label, {})["history_id"] = history_id
+            extra.setdefault(str(label), {})["history_id"] = history_id
         text = fleet_report.fleet_json(result, extra)
     elif args.format == "csv":
         text = shown(fleet_report.fleet_csv(result))

@@ -15,7 +15,13 @@ import argparse
 import json
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from diskmark.cli.arguments import Parser
+    from diskmark.store.database import Filters, Row
+    from diskmark.store.entry import Entry
+    from diskmark.store.store import Store
 
 EPILOG = """\
 examples:
@@ -39,7 +45,8 @@ a file that is not a .json one.
 """
 
 
-def add_parser(sub: argparse._SubParsersAction, types: dict[str, Any], declare: bool = True) -> None:
+def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
+               declare: bool = True) -> None:
     """The ``history`` command and its actions; ``types`` holds the CLI's argument types
     (``unit``), so every command reads a unit the same way. ``declare=False``: the command
     alone, named with its help (nothing on the command line uses it)."""
@@ -152,13 +159,13 @@ def cmd_history(args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
 
-def _filters(args: argparse.Namespace):
+def _filters(args: argparse.Namespace) -> Filters:
     from diskmark.store.database import Filters
 
     return Filters(device=args.device, target=args.target, host=args.host)
 
 
-def _report_unimported(store) -> None:
+def _report_unimported(store: Store) -> None:
     from diskmark.cli.output import error
 
     for entry in store.unimported("history"):
@@ -171,7 +178,7 @@ def _date(iso: str) -> str:
     return format_date(iso, seconds=False, missing="-")
 
 
-def _list(store, args: argparse.Namespace) -> int:
+def _list(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out, out_json, say
     from diskmark.model.units import format_size
 
@@ -200,9 +207,9 @@ def _list(store, args: argparse.Namespace) -> int:
     # escaped before the columns are measured: an escape is wider than what it stands for
     from diskmark.files.text_safety import shown
 
-    table = [tuple(shown(cell, one_line=True) for cell in row) for row in table]
-    widths = [max(len(row[i]) for row in table) for i in range(len(table[0]))]
-    for row in table:
+    cells_shown = [[shown(cell, one_line=True) for cell in row] for row in table]
+    widths = [max(len(row[i]) for row in cells_shown) for i in range(len(cells_shown[0]))]
+    for row in cells_shown:
         cells = [c.rjust(w) if i >= 6 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
         out("  ".join(cells).rstrip() + "\n")
     listed = f"{args.offset + 1}–{args.offset + len(rows)}" if args.offset else f"{len(rows)}"
@@ -215,7 +222,7 @@ def _mb(value: float | None) -> str:
     return f"{value:.2f}" if value is not None else "-"
 
 
-def row_dict(row, baseline: bool = False) -> dict[str, Any]:
+def row_dict(row: Row, baseline: bool = False) -> dict[str, Any]:
     """A listed row as JSON: a run is named by its ``id``, a baseline by its ``name`` (and
     keeps its ``note``); the database's own row number and digest are nobody's business."""
     d = dict(row.__dict__)
@@ -228,7 +235,7 @@ def row_dict(row, baseline: bool = False) -> dict[str, Any]:
     return d
 
 
-def _show(store, args: argparse.Namespace) -> int:
+def _show(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, out, out_json
     from diskmark.report.text import text_report
 
@@ -238,11 +245,11 @@ def _show(store, args: argparse.Namespace) -> int:
         return EXIT_OK
     held = [e.name for e in store.baselines() if e.ok and e.document == entry.document]
     lines = [f"Run: {entry.name}", f"Saved: {entry.saved}"]
-    if entry.session.system.hostname:
-        lines.append(f"Host: {entry.session.system.hostname}")
+    if entry.result.system.hostname:
+        lines.append(f"Host: {entry.result.system.hostname}")
     if held:
         lines.append("Baseline: " + ", ".join(repr(n) for n in held))
-    out("\n".join(lines) + "\n\n" + text_report(entry.session))
+    out("\n".join(lines) + "\n\n" + text_report(entry.result))
     return EXIT_OK
 
 
@@ -260,7 +267,7 @@ def _sources(paths: list[str]) -> tuple[list[Path], list[str]]:
     return files, missing
 
 
-def _import(store, args: argparse.Namespace) -> int:
+def _import(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, say
 
     files, missing = _sources(args.sources)
@@ -283,7 +290,7 @@ def _import(store, args: argparse.Namespace) -> int:
     return EXIT_USAGE if counts["invalid"] or missing or not files else EXIT_OK
 
 
-def _export(store, args: argparse.Namespace) -> int:
+def _export(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
     from diskmark.files.text_safety import json_utf8
     from diskmark.store.errors import ExportExists, StoreIOError
@@ -331,7 +338,7 @@ def _export(store, args: argparse.Namespace) -> int:
     return EXIT_FAILED if damaged else EXIT_USAGE
 
 
-def _export_to_stdout(entries: list) -> int:
+def _export_to_stdout(entries: list[Entry]) -> int:
     """``history export -``: one run's JSON on stdout, exactly what its file would hold."""
     from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out_json
 
@@ -343,7 +350,7 @@ def _export_to_stdout(entries: list) -> int:
     return EXIT_OK
 
 
-def _delete(store, args: argparse.Namespace) -> int:
+def _delete(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, say
 
     # every id checked before any goes; a damaged run can be deleted like any other
@@ -357,7 +364,7 @@ def _delete(store, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _prune(store, args: argparse.Namespace) -> int:
+def _prune(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, say
 
     if (args.keep is not None and args.keep < 0) or (args.older_than is not None
@@ -371,7 +378,7 @@ def _prune(store, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _trend(store, args: argparse.Namespace) -> int:
+def _trend(store: Store, args: argparse.Namespace) -> int:
     from diskmark.report import trend
     from diskmark.cli.output import EXIT_OK, out, out_json, say
     from diskmark.model.units import Unit
@@ -381,7 +388,7 @@ def _trend(store, args: argparse.Namespace) -> int:
     unit = args.unit or Unit.MB_S
     _report_unimported(store)
     store.unimported("baseline")
-    with store.db(create=False) as conn:
+    with store.existing_db() as conn:
         series = trend.trend(conn, label, kind, unit, _filters(args)) if conn is not None else []
     if args.format == "json":
         out_json(json.dumps(trend.to_dict(series, label, kind, unit), indent=2,
@@ -400,7 +407,7 @@ def _trend(store, args: argparse.Namespace) -> int:
 SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
 
 
-def _share(store, args: argparse.Namespace) -> int:
+def _share(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
     from diskmark.files.destination import Destination, DestinationError
     from diskmark.report.share.png import ChromiumMissing, render_png
@@ -415,13 +422,13 @@ def _share(store, args: argparse.Namespace) -> int:
     reference = name = None
     if args.against:
         other = store.get_history(args.against)
-        reference, name = other.session, f"the run of {_date(other.started)} ({other.name})"
+        reference, name = other.result, f"the run of {_date(other.started)} ({other.name})"
     elif args.baseline:
         other = store.get_baseline(args.baseline)
-        reference, name = other.session, f"baseline “{other.name}”"
-    html = render_html(entry.session, theme_colours(args.theme), reference=reference,
+        reference, name = other.result, f"baseline “{other.name}”"
+    html = render_html(entry.result, theme_colours(args.theme), reference=reference,
                        reference_name=name, title=f"diskmark: run {entry.name}")
-    height = estimated_height(entry.session, reference is not None)
+    height = estimated_height(entry.result, reference is not None)
     if args.output == "-":
         return _share_to_stdout(html, kind, height)
     dest = Path(args.output)

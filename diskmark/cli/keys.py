@@ -5,6 +5,10 @@ without starting the app: Textual is not even loaded."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from diskmark.cli.arguments import Parser
 
 from diskmark.cli.output import EXIT_FAILED, EXIT_OK, out, say
 
@@ -12,7 +16,7 @@ KEYS_HELP = ("exit status: 0 the keymap is sound (or there is none), 1 the setti
              "its keymap has problems (they are printed on stderr).")
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     sub.add_parser(
         "keys", help="list the app's keys and check the keymap of the settings file",
         description="List every key binding of the app with its id, its keys (as the "

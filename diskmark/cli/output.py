@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from diskmark.cli.streams import stdout_gone, write_binary, write_err, write_out
 from diskmark.files.text_safety import json_utf8, shown
 from diskmark.model.units import Unit
 
 if TYPE_CHECKING:
+    from diskmark.model.events import Event
+    from diskmark.model.results import SessionResult, TestResult
+    from diskmark.report.compare import Comparison
     from diskmark.files.destination import Destination
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -61,7 +64,7 @@ def error(message: str) -> None:
     say(f"diskmark: {message}")
 
 
-def gate(comparison, pct: float, against: str, quiet: bool = False,
+def gate(comparison: Comparison, pct: float, against: str, quiet: bool = False,
          where: str = "diskmark: ") -> int:
     """The regression gate's verdict said (a pass only unless ``quiet``), as an exit code:
     EXIT_REGRESSION, EXIT_USAGE when nothing could be compared, else EXIT_OK. ``where``
@@ -104,7 +107,8 @@ def deliver(text: str, destination: Destination | None, quiet: bool, as_json: bo
     return EXIT_OK
 
 
-def render(session, fmt: str, unit: Unit, comparison=None, history_id: str | None = None) -> str:
+def render(session: SessionResult, fmt: str, unit: Unit, comparison: Comparison | None = None,
+           history_id: str | None = None) -> str:
     """The report as it is printed or written to --output: text, CSV and Markdown show
     control characters and undecodable bytes escaped; JSON escapes them its own way, and
     names the run's id in the history (``history_id``) when it was kept there."""
@@ -112,11 +116,12 @@ def render(session, fmt: str, unit: Unit, comparison=None, history_id: str | Non
     return text if fmt == "json" else shown(text)
 
 
-def _render(session, fmt: str, unit: Unit, comparison=None, history_id: str | None = None) -> str:
+def _render(session: SessionResult, fmt: str, unit: Unit, comparison: Comparison | None = None,
+            history_id: str | None = None) -> str:
     from diskmark.report import text as report
 
     if fmt == "json":
-        extra = {"comparison": comparison.to_dict()} if comparison is not None else {}
+        extra: dict[str, Any] = {"comparison": comparison.to_dict()} if comparison is not None else {}
         if history_id is not None:
             extra["history_id"] = history_id
         return report.json_report(session, extra=extra)
@@ -153,7 +158,7 @@ class ProgressLine:
         self.tty = sys.stderr.isatty()
         self._width = 0
 
-    def on_event(self, event) -> None:
+    def on_event(self, event: Event) -> None:
         from diskmark.model.events import Progress, TestFinished
         from diskmark.report.text import describe_progress
 
@@ -164,7 +169,7 @@ class ProgressLine:
         elif isinstance(event, TestFinished):
             self.finished(event.result)
 
-    def noticed(self, event) -> bool:
+    def noticed(self, event: Event) -> bool:
         """Say a notice (a warning or an error even with --quiet); True if ``event`` was one."""
         from diskmark.model.events import Notice
 
@@ -181,7 +186,7 @@ class ProgressLine:
         if write_err("\r" + line.ljust(self._width)):
             self._width = len(line)
 
-    def finished(self, r, prefix: str = "") -> None:
+    def finished(self, r: TestResult, prefix: str = "") -> None:
         """A finished test's line: best MB/s, IOPS and the lowest latency."""
         from diskmark.report.formatting import format_figure
 

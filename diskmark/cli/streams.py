@@ -24,6 +24,7 @@ import codecs
 import io
 import os
 import sys
+from typing import TextIO
 
 EXIT_PIPE = 141  # 128 + SIGPIPE
 
@@ -96,7 +97,7 @@ def _text_stream(fd: int) -> io.TextIOWrapper:
     return open(fd, "w", encoding="utf-8", errors=READABLE, buffering=1, closefd=False)
 
 
-def _utf8(stream) -> bool:
+def _utf8(stream: TextIO) -> bool:
     try:
         return codecs.lookup(getattr(stream, "encoding", None) or "utf-8").name == "utf-8"
     except LookupError:
@@ -138,7 +139,7 @@ def stdout_gone() -> int:
     return EXIT_PIPE
 
 
-def _to_devnull(stream) -> None:
+def _to_devnull(stream: TextIO) -> None:
     """Point ``stream``'s descriptor at /dev/null, so that anything still buffered (and
     Python's flush at exit) goes nowhere instead of failing again."""
     try:

@@ -11,6 +11,8 @@ The layout is the kernel's (Documentation/hwmon/sysfs-interface.rst, nvme and dr
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,7 +82,7 @@ def find(disk: Path, sys_root: Path = _SYS) -> Sensor | None:
     return None
 
 
-def _psutil_sensors() -> dict:
+def _psutil_sensors() -> dict[str, list[Any]]:
     try:
         import psutil
         return psutil.sensors_temperatures() or {}

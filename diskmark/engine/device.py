@@ -31,7 +31,6 @@ import os
 import re
 import stat
 import struct
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -45,7 +44,6 @@ from diskmark.model.units import SIZE_MIN, SIZE_STEP
 
 BLKGETSIZE64 = 0x80081272
 BLKROGET = 0x125E
-CHECK_EVERY_S = 1.0  # as the workspace: how often the device is checked while fio runs
 #: A /dev path fio's option parser reads as one plain file name (no ``:``, ``;``, ``#``,
 #: spaces or ``..``).
 SAFE_PATH = re.compile(r"^/dev(/[A-Za-z0-9_+-][A-Za-z0-9_.+-]*)+$")
@@ -73,7 +71,6 @@ class DeviceWorkspace:
     diskseq: str
     problems: list[str] = field(default_factory=list)
     _closed: bool = False
-    _checked_at: float = 0.0
 
     @property
     def target(self) -> Path:
@@ -85,13 +82,6 @@ class DeviceWorkspace:
     def open_test_file(self, flags: int = os.O_RDONLY) -> int:
         """A descriptor of the device (to flush it after a write test)."""
         return os.dup(self.device_fd)
-
-    def lost_now_and_then(self) -> str | None:
-        now = time.monotonic()
-        if now - self._checked_at < CHECK_EVERY_S:
-            return None
-        self._checked_at = now
-        return self.lost()
 
     def lost(self) -> str | None:
         """Why the run can no longer be trusted: the device went away, or its name now
@@ -213,7 +203,8 @@ def read_only(path: Path, sysdir: Path | None) -> bool:
     except OSError:
         return False  # opening it for the run says why, in its own words
     try:
-        return struct.unpack("=i", fcntl.ioctl(fd, BLKROGET, b"\0" * 4))[0] != 0
+        flag: int = struct.unpack("=i", fcntl.ioctl(fd, BLKROGET, b"\0" * 4))[0]
+        return flag != 0
     except OSError:
         return False
     finally:
@@ -297,7 +288,8 @@ def _size(fd: int, sysdir: Path | None) -> int:
     """The device's size in bytes, from the kernel (sysfs counts 512-byte sectors)."""
     try:
         buf = fcntl.ioctl(fd, BLKGETSIZE64, b"\0" * 8)
-        return struct.unpack("=Q", buf)[0]
+        size: int = struct.unpack("=Q", buf)[0]
+        return size
     except OSError:
         pass
     sectors = device_use.read_sys(sysdir / "size") if sysdir is not None else ""

@@ -15,18 +15,20 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable
+from types import TracebackType
 from pathlib import Path
 
 from diskmark.drive import hwmon, smart, probe as system
 from diskmark.model.drive_record import TEMPERATURE_RANGE_C, DriveRecord, Health, plausible_c
 from diskmark.drive.readings import implausible_text
 from diskmark.model.events import Event, Phase, Progress
+from diskmark.model.facts import SystemFacts
 from diskmark.model.results import SessionResult
 
 SAMPLE_EVERY_S = 1.0
 
 
-def _no_disk_reason(facts) -> str:
+def _no_disk_reason(facts: SystemFacts) -> str:
     fs = f" ({facts.fstype})" if facts.fstype else ""
     return f"the target's filesystem{fs} has no disk under it, so there is no drive to read"
 
@@ -48,7 +50,7 @@ class DriveWatch:
         self._sensor: hwmon.Sensor | None = None
         self._device = ""  # what smartctl is asked about
         self._t0 = time.monotonic()
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     # --- around the session -------------------------------------------------------------
 
@@ -61,7 +63,8 @@ class DriveWatch:
             self._task = asyncio.create_task(self._sample_every())
         return self
 
-    async def __aexit__(self, exc_type, exc, tb) -> None:
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
         if self._task is not None:
             self._task.cancel()
             try:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from diskmark.model.file_layout import FileLayout
+from diskmark.model.facts import SystemFacts
 from diskmark.model.results import TestResult
 
 FS_IOC_FIEMAP = 0xC020660B
@@ -33,13 +34,13 @@ class Extent:
     length: int
 
 
-def extents(path: str | os.PathLike | int) -> list[Extent] | None:
+def extents(path: str | os.PathLike[str] | int) -> list[Extent] | None:
     """The file's extents (of a path, or of an open descriptor, which stays open), or None
     where the filesystem has no FIEMAP (tmpfs, ramfs, NFS)."""
     out: list[Extent] = []
     start = 0
     own = not isinstance(path, int)
-    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC) if own else path
+    fd = path if isinstance(path, int) else os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     try:
         while True:
             buf = bytearray(_HEADER.size + _EXTENT.size * _BATCH)
@@ -114,7 +115,7 @@ def layout_of(open_file: Callable[[], int], disk_bytes: int | None) -> FileLayou
         os.close(fd)
 
 
-def faster_than_link(result: TestResult, facts) -> str | None:
+def faster_than_link(result: TestResult, facts: SystemFacts) -> str | None:
     """A figure above what the device's link can carry came from a cache, not the disk."""
     ceiling = facts.interface_mb_s
     if not ceiling or result.best_mb_s <= ceiling * 1.05:

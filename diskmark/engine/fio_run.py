@@ -11,11 +11,11 @@ from typing import Any
 from diskmark.engine import parse
 from diskmark.engine.control import RunControl
 from diskmark.engine.errors import FioFailed, fio_failure
+from diskmark.engine.place import Place
 from diskmark.engine.process import WATCHDOG_S, FioProcess
-from diskmark.engine.workspace import Workspace
 
 
-async def run_fio(control: RunControl, ws: Workspace, args: list[str],
+async def run_fio(control: RunControl, ws: Place, args: list[str],
                   on_status: Callable[[dict[str, Any]], None], what: str) -> dict[str, Any]:
     """Run one fio process in the workspace to its end and return its final JSON object;
     :class:`Stopped` when a stop came, :class:`FioFailed` saying what went wrong (``what``

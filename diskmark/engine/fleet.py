@@ -42,6 +42,7 @@ from diskmark.model.events import (Event, Notice, Phase, Progress, RunFinished, 
                                    TestStarted)
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.facts import SystemFacts
+from diskmark.model.settings import Settings
 from diskmark.presets import PresetCatalog, load_catalog
 
 #: fio's client prints nothing until a step ends: it is given the step's expected time and
@@ -107,7 +108,7 @@ class Fleet:
         request kills the clients. The test files are removed afterwards all the same."""
         self._control.stop()
 
-    def plan(self, settings) -> Plan:
+    def plan(self, settings: Settings) -> Plan:
         if self.catalog is None:
             self.catalog = load_catalog()
         try:
@@ -115,7 +116,7 @@ class Fleet:
         except (KeyError, ValueError) as e:
             raise TargetError(str(e).strip("'\"")) from None
 
-    async def run(self, settings, on_event: HostSink | None = None) -> FleetResult:
+    async def run(self, settings: Settings, on_event: HostSink | None = None) -> FleetResult:
         emit = on_event or (lambda host, event: None)
         if settings.nocow:
             raise TargetError("--nocow changes a local directory; it cannot be used with hosts.")
@@ -281,7 +282,8 @@ class Fleet:
         return self._fio.version if self._fio else ""
 
     def _ticker(self, host: Host, clock: dict[str, float], phase: Phase, message: str,
-                seconds: float, emit: HostSink, test: PlannedTest | None = None):
+                seconds: float, emit: HostSink,
+                test: PlannedTest | None = None) -> Callable[[], None]:
         """Progress once a second while a step runs: fio's client says nothing until the end,
         so the step's share is its expected time."""
         started = time.monotonic()
@@ -400,7 +402,8 @@ def client_problem(host: Host, what: str, outcome: Outcome) -> str | None:
 
 
 def _errno(obj: dict[str, Any], host: Host) -> int:
-    return next((e.get("error") for e in _host_entries(obj, host) if e.get("error")), 0)
+    found = next((e.get("error") for e in _host_entries(obj, host) if e.get("error")), 0)
+    return found if isinstance(found, int) else 0
 
 
 def _host_entries(obj: dict[str, Any] | None, host: Host) -> list[dict[str, Any]]:

@@ -17,6 +17,7 @@ import os
 import re
 import stat
 import time
+from typing import Any
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -112,7 +113,7 @@ def _reap(target: Path, target_fd: int, name: str,
 def sweep_target(target: Path, target_fd: int) -> list[Swept]:
     """Abandoned test directories directly in ``target`` (e.g. from a diskmark whose state
     directory was elsewhere)."""
-    out = []
+    out: list[Swept] = []
     try:
         names = [n for n in os.listdir(target_fd) if NAME_RE.match(n)]
     except OSError:
@@ -185,7 +186,7 @@ def sweep_register() -> list[Swept]:
     return out
 
 
-def _fleet(entry: dict) -> re.Pattern[str] | None:
+def _fleet(entry: dict[str, Any]) -> re.Pattern[str] | None:
     """The name a fleet run's job-file directory has, when ``entry`` registers one (its
     hosts, target and test file checked as text); None for a local run's test directory."""
     if entry.get("kind") != FLEET_KIND:

@@ -28,14 +28,14 @@ from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan, PlannedTe
                                   continuous_args, prepare_args, run_args)
 from diskmark.engine.control import RunControl, Stopped
 from diskmark.engine.fio_run import run_fio
+from diskmark.engine.place import Place, Throttle, check_place
 from diskmark.engine.sustained import run_sustained
 from diskmark.engine.target import TargetCheck, open_target
-from diskmark.engine.workspace import Workspace
 from diskmark.model.notes import cpu_limit_text
 from diskmark.model.units import MIB
 from diskmark.model.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
                                    TestStarted)
-from diskmark.model.settings import Op
+from diskmark.model.settings import Op, Settings
 from diskmark.model.results import RunResult, SessionResult, Status, TestResult
 from diskmark.presets import PresetCatalog, load_catalog
 
@@ -82,7 +82,7 @@ class Engine:
         if self._control is not None:
             self._control.stop()
 
-    def plan(self, settings) -> Plan:
+    def plan(self, settings: Settings) -> Plan:
         """The tests ``settings`` would run. Presets come from the catalogue the engine was
         given (the app passes the one its selectors show), else from one loaded on first
         use and kept: the plan and the choices on screen never come from two readings."""
@@ -94,7 +94,8 @@ class Engine:
         except (KeyError, ValueError) as e:
             raise TargetError(str(e).strip("'\"")) from None
 
-    async def run(self, settings, on_event: EventSink | None = None, destroy: str | None = None) -> SessionResult:
+    async def run(self, settings: Settings, on_event: EventSink | None = None,
+                  destroy: str | None = None) -> SessionResult:
         emit = on_event or (lambda event: None)
         self._control = RunControl()
         try:
@@ -102,7 +103,7 @@ class Engine:
         finally:
             self._control = None
 
-    async def _run(self, settings, emit: EventSink, destroy: str | None) -> SessionResult:
+    async def _run(self, settings: Settings, emit: EventSink, destroy: str | None) -> SessionResult:
         if self._fio is None:  # `fio --version` is a subprocess: not on the event loop
             self._fio = await asyncio.to_thread(locate)
         fio = self._fio
@@ -167,14 +168,14 @@ class Engine:
             for test in plan.tests:
                 if test.index and plan.interval:
                     await self._interval(plan, test, eta, emit)
-                ws.check()
+                check_place(ws)
                 result = await self._run_test(fio, plan, session, test, ws, eta, emit)
                 session.tests.append(result)
                 emit(TestFinished(test.index, result))
-                note = fileinfo.faster_than_link(result, session.system)
-                if note:
-                    session.warnings.append(note)
-                    emit(Notice(note))
+                ceiling = fileinfo.faster_than_link(result, session.system)
+                if ceiling:
+                    session.warnings.append(ceiling)
+                    emit(Notice(ceiling))
             if plan.sustained:  # its file was sparse before the write: where the write put it
                 session.test_file = await asyncio.to_thread(
                     fileinfo.layout_of, ws.open_test_file, session.system.total_bytes)
@@ -189,7 +190,7 @@ class Engine:
 
     # --- steps ------------------------------------------------------------------------
 
-    async def _prepare(self, fio: Fio, plan: Plan, session: SessionResult, ws: Workspace,
+    async def _prepare(self, fio: Fio, plan: Plan, session: SessionResult, ws: Place,
                        eta: Eta, guess: float, emit: EventSink) -> None:
         if plan.sustained:  # it must meet the drive's cache empty: nothing is written first
             return
@@ -199,8 +200,10 @@ class Engine:
         emit(Progress(Phase.PREPARING, "Preparing the test file", eta_s=eta.remaining()))
         rate = parse.LiveRate()
 
+        throttle = Throttle()  # the target is checked now and then while fio runs
+
         def on_status(obj: dict[str, Any]) -> None:
-            ws.check(while_running=True)
+            check_place(ws, throttle)
             done = parse.io_bytes(parse.job(obj))
             emit(Progress(Phase.PREPARING, "Preparing the test file",
                           percent=min(100.0, 100.0 * done / size),
@@ -223,7 +226,7 @@ class Engine:
         written = parse.io_bytes(parse.job(final))
         if written < size:
             raise FioFailed(f"fio wrote only {written} of {size} bytes of the test file.")
-        ws.check()
+        check_place(ws)
         eta.replace_estimate(guess, time.monotonic() - started)
         eta.step = time.monotonic() - started
         eta.end()
@@ -264,7 +267,7 @@ class Engine:
             await self._ctl.sleep(0.1)
 
     async def _run_test(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
-                        ws: Workspace, eta: Eta, emit: EventSink) -> TestResult:
+                        ws: Place, eta: Eta, emit: EventSink) -> TestResult:
         result = TestResult(index=test.row, spec=test.spec, op=test.op, mix_read=test.mix_read,
                             fio_command=run_args(fio.path, plan, test, session.ioengine),
                             unstable_pct=plan.settings.unstable_pct)
@@ -306,7 +309,7 @@ class Engine:
                         mb_s=mb_s, eta_s=eta.remaining(), session_percent=eta.percent())
 
     async def _run_windows(self, fio: Fio, plan: Plan, session: SessionResult,
-                           test: PlannedTest, result: TestResult, ws: Workspace, eta: Eta,
+                           test: PlannedTest, result: TestResult, ws: Place, eta: Eta,
                            emit: EventSink) -> None:
         """The warm-up and the passes as one continuous fio job. Pass *k* ends at the status
         object nearest k × measure on the job's own clock, and its figures are the
@@ -324,8 +327,10 @@ class Engine:
         def last_t() -> float:
             return snaps[-1].t_ms if snaps else 0.0
 
+        throttle = Throttle()  # the target is checked now and then while fio runs
+
         def on_status(obj: dict[str, Any]) -> None:
-            ws.check(while_running=True)
+            check_place(ws, throttle)
             snap = parse.snapshot(parse.job(obj), test.op, threads)
             wall_ms = (time.monotonic() - state["t0"]) * 1000
             if not sum(snap.ios) or not last_t() <= snap.t_ms <= wall_ms + 250:
@@ -386,7 +391,7 @@ class Engine:
         return run
 
     async def _run_pass(self, fio: Fio, plan: Plan, session: SessionResult, test: PlannedTest,
-                        n: int, ws: Workspace, eta: Eta, emit: EventSink) -> RunResult:
+                        n: int, ws: Place, eta: Eta, emit: EventSink) -> RunResult:
         """Pass ``n`` of a test with delays, as a fio process of its own."""
         eta.begin(plan.pass_seconds(test) + PROCESS_OVERHEAD_S)
         rate = parse.LiveRate(threads=test.spec.threads)
@@ -394,8 +399,10 @@ class Engine:
         state: dict[str, Any] = {"cpu": MachineLoad.now(), "since": time.monotonic()}
         emit(self._progress(plan, test, n, 0.0, None, eta))
 
+        throttle = Throttle()  # the target is checked now and then while fio runs
+
         def on_status(obj: dict[str, Any]) -> None:
-            ws.check(while_running=True)
+            check_place(ws, throttle)
             cpu = MachineLoad.now()
             load.add(state["cpu"], cpu)
             state["cpu"] = cpu
@@ -413,7 +420,7 @@ class Engine:
         eta.end()
         return run
 
-    async def _sync(self, ws: Workspace, test: PlannedTest, result: TestResult,
+    async def _sync(self, ws: Place, test: PlannedTest, result: TestResult,
                     eta: Eta, emit: EventSink) -> float:
         """How long the kernel needs to get what a write test left in the cache onto the disk
         (black_cat timed `sync` after each write, "Linux でディスクのアクセス速度を測定する

@@ -18,8 +18,8 @@ from diskmark.engine.clock import Eta, MachineLoad
 from diskmark.engine.control import RunControl
 from diskmark.engine.errors import FioFailed
 from diskmark.engine.fio_run import run_fio
+from diskmark.engine.place import Place, Throttle, check_place
 from diskmark.engine.plan import PROCESS_OVERHEAD_S, Plan, PlannedTest, sustained_args
-from diskmark.engine.workspace import Workspace
 from diskmark.model.events import Event, Phase, Progress, RunFinished
 from diskmark.model.settings import Op
 from diskmark.model.results import TestResult
@@ -31,7 +31,7 @@ LIVE_MS = 1000.0
 
 
 async def run_sustained(control: RunControl, fio_path: str, plan: Plan, ioengine: str,
-                        test: PlannedTest, result: TestResult, ws: Workspace, eta: Eta,
+                        test: PlannedTest, result: TestResult, ws: Place, eta: Eta,
                         emit: Callable[[Event], None]) -> None:
     """Write for the plan's duration or amount and put the one run and its course over
     time on ``result``."""
@@ -50,8 +50,10 @@ async def run_sustained(control: RunControl, fio_path: str, plan: Plan, ioengine
                         test_key=test.key, run=1, runs=1, percent=min(100.0, 100 * done),
                         mb_s=mb_s, eta_s=eta.remaining(), session_percent=eta.percent())
 
+    throttle = Throttle()  # the target is checked now and then while fio runs
+
     def on_status(obj: dict[str, Any]) -> None:
-        ws.check(while_running=True)
+        check_place(ws, throttle)
         snap = parse.snapshot(parse.job(obj), Op.WRITE, threads)
         wall_ms = (time.monotonic() - t0) * 1000
         # before the first I/O fio's clock can be meaningless; it never runs ahead of the

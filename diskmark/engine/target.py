@@ -62,8 +62,8 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
             raise TargetError(f"--nocow is for a test directory on btrfs; {raw} is a block "
                               f"device, measured itself, with no copy-on-write to turn off: "
                               f"leave --nocow out.")
-        workspace, plan, notes = open_device(raw, device, size, plan, destroy)
-        return TargetCheck(workspace.path, None, workspace, "",
+        device_ws, plan, notes = open_device(raw, device, size, plan, destroy)
+        return TargetCheck(device_ws.path, None, device_ws, "",
                            notes + _fs_notes("", direct, False), plan, device=True)
     path = raw.resolve()
     if destroy is not None:

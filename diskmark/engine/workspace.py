@@ -35,7 +35,7 @@ from pathlib import Path
 
 from diskmark.files import paths
 from diskmark.files.atomic import write_atomic
-from diskmark.engine.errors import DirectIOUnsupported, FioFailed, TargetError
+from diskmark.engine.errors import DirectIOUnsupported, TargetError
 from diskmark.engine.plan import TEST_FILE
 
 PREFIX = ".diskmark-"
@@ -45,7 +45,6 @@ PROBE = "diskmark-probe"
 OWN_NAMES = (TEST_FILE, PROBE)
 FS_IOC_GETFLAGS, FS_IOC_SETFLAGS = 0x80086601, 0x40086602
 FS_NOCOW_FL = 0x00800000
-CHECK_EVERY_S = 1.0  # while fio runs, how often the target and the test file are checked
 DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -71,7 +70,6 @@ class Workspace:
     file_id: tuple[int, int] | None = None
     problems: list[str] = field(default_factory=list)  # what remove() could not do
     _closed: bool = False
-    _checked_at: float = 0.0  # when lost_now_and_then() last looked (monotonic)
 
     @property
     def path(self) -> Path:
@@ -197,23 +195,6 @@ class Workspace:
 
     # --- while it runs ----------------------------------------------------------------
 
-    def check(self, while_running: bool = False) -> None:
-        """Between steps, and now and then while fio runs (``while_running``): a target
-        that vanished fails the run with :class:`FioFailed` saying what happened."""
-        lost = self.lost_now_and_then() if while_running else self.lost()
-        if lost:
-            raise FioFailed(lost)
-
-    def lost_now_and_then(self) -> str | None:
-        """:meth:`lost`, at most every :data:`CHECK_EVERY_S` (None in between), for while fio
-        runs: four stat calls on every status object (10 a second) competed with a Q1 test
-        (benchmarks/steps_ab.py: a session without them 1.18 and 1.23 of one with them)."""
-        now = time.monotonic()
-        if now - self._checked_at < CHECK_EVERY_S:
-            return None
-        self._checked_at = now
-        return self.lost()
-
     def lost(self) -> str | None:
         """Why the run can no longer be trusted, or None: the target was unmounted or
         removed, or the directory or the test file was replaced. fio would carry on writing
@@ -278,9 +259,9 @@ class Workspace:
         deadline = time.monotonic() + RENAME_RACE_S
         while True:
             try:
-                name = self._current_name()
-                if name is not None:
-                    os.rmdir(name, dir_fd=self.target_fd)
+                current = self._current_name()
+                if current is not None:
+                    os.rmdir(current, dir_fd=self.target_fd)
                     break
                 if not os.fstat(self.fd).st_nlink:
                     break  # removed by someone else: nothing left to do

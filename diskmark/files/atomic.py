@@ -92,7 +92,7 @@ def _fsync_dir(directory: Path) -> None:
 def remove_stale_temps(directory: Path, older_than: float = STALE_AFTER_S) -> list[Path]:
     """Remove what saves killed mid-write left in ``directory`` (see the module's doc);
     returns what was removed. Never raises: a leftover that stays is harmless."""
-    removed = []
+    removed: list[Path] = []
     now = time.time()
     try:
         entries = list(os.scandir(directory))

@@ -63,7 +63,7 @@ def shown(text: str, one_line: bool = False) -> str:
     return pattern.sub(lambda m: _escape(m.group()), text)
 
 
-def _escape_in_json(match: re.Match) -> str:
+def _escape_in_json(match: re.Match[str]) -> str:
     char = match.group()
     if "\ud800" <= char <= "\udfff":
         # no JSON string holds a lone surrogate as valid UTF-8: keep it readable as text

@@ -87,9 +87,8 @@ def _read() -> dict[str, Any]:
         doc = json.loads(read_regular_file(cache_file(), CACHE_MAX_BYTES))
     except (OSError, ValueError, RecursionError):
         return {}  # none yet, or damaged: it is written anew
-    if isinstance(doc, dict) and doc.get("schema") == SCHEMA and isinstance(doc.get("files"), dict):
-        return doc["files"]
-    return {}
+    files = doc.get("files") if isinstance(doc, dict) and doc.get("schema") == SCHEMA else None
+    return files if isinstance(files, dict) else {}
 
 
 def _identity(path: Path) -> list[int] | None:

@@ -176,13 +176,15 @@ class DriveRecord:
         if not isinstance(d, dict):
             return None
         samples = []
-        for s in d.get("samples") if isinstance(d.get("samples"), list) else []:
+        raw_samples = d.get("samples")
+        for s in raw_samples if isinstance(raw_samples, list) else []:
             if isinstance(s, (list, tuple)) and len(s) == 2:
                 t, c = _number(s[0]), plausible_c(s[1])
                 if t is not None and c is not None:
                     samples.append((t, c))
         passes = {}
-        for key, starts in (d.get("passes") if isinstance(d.get("passes"), dict) else {}).items():
+        raw_passes = d.get("passes")
+        for key, starts in (raw_passes if isinstance(raw_passes, dict) else {}).items():
             if isinstance(starts, list) and all(_number(x) is not None for x in starts):
                 passes[str(key)] = [float(x) for x in starts]
         text = {k: d[k] if isinstance(d.get(k), str) else "" for k in ("device", "sensor",

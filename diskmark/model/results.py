@@ -239,11 +239,13 @@ class TestResult:
 
     @property
     def best_mb_s(self) -> float:
-        return self.best_run.mb_s if self.runs else 0.0
+        best = self.best_run
+        return best.mb_s if best is not None else 0.0
 
     @property
     def best_iops(self) -> float:
-        return self.best_run.iops if self.runs else 0.0
+        best = self.best_run
+        return best.iops if best is not None else 0.0
 
     @property
     def best_lat_us(self) -> float:

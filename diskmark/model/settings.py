@@ -20,7 +20,7 @@ import math
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeGuard
 
 from diskmark.model.units import GIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, format_size, parse_size
 
@@ -86,7 +86,7 @@ def brief(value: Any) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 

@@ -29,6 +29,7 @@ here too; the JSON form is :meth:`Comparison.to_dict`. Nothing here imports Text
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 import textwrap
 from dataclasses import dataclass, field
 from typing import Any
@@ -353,7 +354,7 @@ def settings_differences(current: SessionResult, baseline: SessionResult) -> lis
     cy, by = current.system, baseline.system
     out: list[str] = []
 
-    def differ(what: str, a: Any, b: Any, show=str) -> None:
+    def differ(what: str, a: Any, b: Any, show: Callable[[Any], str] = str) -> None:
         if a != b:
             out.append(f"{what} {show(a)} vs {show(b)}")
 

@@ -17,6 +17,7 @@ over thousands of runs reads no document. The layout of the chart is a pure func
 from __future__ import annotations
 
 import re
+import sqlite3
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -139,7 +140,7 @@ def build(points: list[database.Point], unit: Unit) -> list[Series]:
     return out
 
 
-def trend(conn, label: str, kind: str, unit: Unit,
+def trend(conn: sqlite3.Connection, label: str, kind: str, unit: Unit,
           filters: database.Filters | None = None) -> list[Series]:
     return build(database.points(conn, label, kind, filters), unit)
 

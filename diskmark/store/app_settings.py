@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import asdict, field, fields, make_dataclass, replace
+from dataclasses import Field, asdict, field, fields, make_dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from enum import StrEnum
 
@@ -73,7 +73,24 @@ _DEFAULTS: dict[str, Any] = {"theme": "diskmark", "target": None, "unit": Unit.M
 
 
 class _ConfigMethods:
-    """AppConfig's behaviour; its fields come from :data:`CONFIG_RULES`."""
+    """AppConfig's behaviour; its fields come from :data:`CONFIG_RULES`.
+
+    For the type checker, the app's own fields are declared here; a run's saved settings
+    (``size``, ``mode``, …, as JSON holds them) are attributes too, made from the one
+    settings schema, so they are not listed a second time."""
+
+    theme: str
+    unit: str
+    compare: str | None
+    keymap: dict[str, str] | None
+    target: str | None
+
+    if TYPE_CHECKING:
+        __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+        def __init__(self, **values: Any) -> None: ...
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def to_settings(self, target_fallback: str) -> Settings:
         """The engine's Settings for these choices; ``target_fallback`` when no target is set.
@@ -87,7 +104,7 @@ class _ConfigMethods:
                 values[name] = kind(value)
         return Settings(**values)
 
-    def with_settings(self, settings: Settings):
+    def with_settings(self, settings: Settings) -> AppConfig:
         """A copy holding the persisted parts of ``settings`` (theme, unit, … unchanged)."""
         return replace(self, **{name: json_value(getattr(settings, name)) for name in SAVED})
 
@@ -102,12 +119,15 @@ class _ConfigMethods:
 #: What the TUI remembers between launches: every saved setting of a run (its default and
 #: rule from :class:`~diskmark.settings.Settings`), plus the theme, the unit, the baseline
 #: compared with and the keymap. Values are as JSON holds them ("rw", not Mode.READ_WRITE).
-AppConfig = make_dataclass(
-    "AppConfig",
-    [(name, Any, field(default=_DEFAULTS[name] if name in _DEFAULTS else _SETTINGS_DEFAULTS[name]))
-     for name in CONFIG_RULES],
-    bases=(_ConfigMethods,))
-AppConfig.__module__ = __name__
+if TYPE_CHECKING:
+    AppConfig = _ConfigMethods
+else:
+    AppConfig = make_dataclass(
+        "AppConfig",
+        [(name, Any, field(default=_DEFAULTS[name] if name in _DEFAULTS else _SETTINGS_DEFAULTS[name]))
+         for name in CONFIG_RULES],
+        bases=(_ConfigMethods,))
+    AppConfig.__module__ = __name__
 
 
 def parse_config(data: Any) -> tuple[AppConfig, list[str]]:
@@ -217,7 +237,7 @@ def _whole_file_problem(problems: list[str]) -> bool:
 _LONE_SURROGATE = "[\ud800-\udfff]"  # compiled when saving (half a millisecond of each start)
 
 
-def _json_escape(match: re.Match) -> str:
+def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
 

@@ -139,10 +139,10 @@ class Row:
     digest: str
 
 
-ROW_COLUMNS = ", ".join(f.name for f in Row.__dataclass_fields__.values())  # type: ignore[attr-defined]
+ROW_COLUMNS = ", ".join(f.name for f in Row.__dataclass_fields__.values())
 
 
-def _row(values: sqlite3.Row | tuple) -> Row:
+def _row(values: sqlite3.Row | tuple[Any, ...]) -> Row:
     return Row(*values)
 
 
@@ -208,16 +208,11 @@ def _use_wal(conn: sqlite3.Connection) -> None:
 
 
 @contextmanager
-def connect(path: Path, create: bool = True) -> Iterator[sqlite3.Connection | None]:
-    """A connection to the database at ``path``, migrated, closed afterwards. With
-    ``create`` False and no file yet, yields None (a listing need not create anything).
-    Transactions are explicit (``with transaction(conn)``)."""
-    if not create and not path.exists():
-        yield None
-        return
+def connect(path: Path) -> Iterator[sqlite3.Connection]:
+    """A connection to the database at ``path`` (made when there is none), migrated,
+    closed afterwards. Transactions are explicit (``with transaction(conn)``)."""
     _refuse_newer(path, _written_version(path))  # before SQLite touches it
-    if create:
-        path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as e:
@@ -264,6 +259,7 @@ def insert(conn: sqlite3.Connection, kind: str, name: str, note: str, saved: str
     cur = conn.execute(f"INSERT INTO results ({', '.join(names)}) VALUES "
                        f"({', '.join('?' * len(names))})", values)
     result_id = cur.lastrowid
+    assert result_id is not None  # an INSERT gives its row an id
     conn.executemany("INSERT INTO figures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                      [(result_id, *f) for f in measured_figures(document)])
     return int(result_id)
@@ -328,8 +324,9 @@ def page(conn: sqlite3.Connection, kind: str, limit: int | None, offset: int = 0
 
 def count(conn: sqlite3.Connection, kind: str, filters: Filters | None = None) -> int:
     extra, args = (filters or Filters()).where()
-    return conn.execute(f"SELECT count(*) FROM results WHERE kind = ?{extra}",
-                        [kind, *args]).fetchone()[0]
+    found: int = conn.execute(f"SELECT count(*) FROM results WHERE kind = ?{extra}",
+                              [kind, *args]).fetchone()[0]
+    return found
 
 
 def by_name(conn: sqlite3.Connection, kind: str, name: str) -> Row | None:

@@ -38,11 +38,19 @@ class Entry:
     document: dict[str, Any] | None = field(default=None, repr=False, compare=False)
 
     @property
+    def result(self) -> SessionResult:
+        """The session of an entry that can be read: what the store's getters hand out
+        (they raise :class:`Damaged` for one that cannot)."""
+        if self.session is None:
+            raise Damaged(f"{self.name} is damaged: {self.damaged}")
+        return self.session
+
+    @property
     def ok(self) -> bool:
         return self.damaged is None and self.session is not None
 
     @property
-    def ident(self) -> tuple:
+    def ident(self) -> tuple[str, int | str]:
         """What tells two entries apart (their row, or their file)."""
         return ("row", self.id) if self.id is not None else ("file", str(self.path))
 

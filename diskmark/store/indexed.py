@@ -65,7 +65,7 @@ def _measured(document: dict[str, Any]) -> list[dict[str, Any]]:
     return [t for t in document.get("tests", []) if t.get("runs") and t.get("error") is None]
 
 
-def measured_figures(document: dict[str, Any]) -> list[tuple]:
+def measured_figures(document: dict[str, Any]) -> list[tuple[Any, ...]]:
     """(label, op, mix_read, best MB/s, best IOPS, lowest µs, passes, R/Avg % in MB/s, IOPS,
     µs) of every measured test: CrystalDiskMark's best pass and lowest mean latency."""
     out = []

@@ -48,7 +48,7 @@ class JsonPlace(Protocol):
     @property
     def imported_dir(self) -> Path: ...
 
-    def db(self, create: bool = True) -> AbstractContextManager[sqlite3.Connection | None]: ...
+    def db(self) -> AbstractContextManager[sqlite3.Connection]: ...
 
 
 def _files(directory: Path) -> list[Path]:
@@ -86,7 +86,7 @@ def adopt(store: JsonPlace, kind: str) -> list[Entry]:
     return kept
 
 
-def _import_batch(store: JsonPlace, conn, batch: list[tuple[Entry, dict[str, Any]]]) -> list[Entry]:
+def _import_batch(store: JsonPlace, conn: sqlite3.Connection, batch: list[tuple[Entry, dict[str, Any]]]) -> list[Entry]:
     """Insert a batch in one transaction, then check each row against its file and move
     the file aside when they agree. Returns the entries left in place."""
     placed: list[tuple[Entry, dict[str, Any], int]] = []
@@ -110,7 +110,7 @@ def _import_batch(store: JsonPlace, conn, batch: list[tuple[Entry, dict[str, Any
     return kept
 
 
-def _place(conn, entry: Entry, document: dict[str, Any]) -> int | None:
+def _place(conn: sqlite3.Connection, entry: Entry, document: dict[str, Any]) -> int | None:
     """The row that holds this file's content: a new one, or the one already holding the
     same run. None (with ``entry.damaged`` set) when it cannot go in."""
     fingerprint = digest(document)
@@ -136,7 +136,7 @@ def _place(conn, entry: Entry, document: dict[str, Any]) -> int | None:
     return None
 
 
-def _free_id(conn, document: dict[str, Any]) -> str:
+def _free_id(conn: sqlite3.Connection, document: dict[str, Any]) -> str:
     import secrets
 
 

@@ -18,6 +18,7 @@ import math
 import re
 import unicodedata
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from diskmark.model.results import RESULT_SCHEMA, SessionResult, Status
@@ -25,6 +26,7 @@ from diskmark.store.errors import StoreError
 from diskmark.model.settings import Op
 from diskmark.files.regular_file import read_regular_file
 from diskmark.model.settings import RULES as SETTINGS_RULES
+from diskmark.model.settings import Rule
 from diskmark.model.settings import from_json
 
 SCHEMA = "diskmark.saved/1"
@@ -38,6 +40,9 @@ NAME_MAX = 200
 # Every field that SessionResult.from_dict, the reports and the app read, with what it must
 # hold. A field a newer diskmark adds is not judged; a known field of the wrong type is, so
 # a damaged file is listed as damaged instead of crashing whatever shows it later.
+
+#: A check of one field: raises ValueError naming ``where`` when the value is not what it must be.
+Check = Callable[[Any, str], None]
 
 _WHOLE_MAX = 2**63  # beyond anything a disk or a count reaches; JSON allows any integer
 
@@ -84,21 +89,21 @@ def _check_flag(value: Any, where: str) -> None:
         raise ValueError(f"{where} must be true or false, not {_brief(value)}")
 
 
-def _one_of(*allowed: str):
+def _one_of(*allowed: str) -> Check:
     def check(value: Any, where: str) -> None:
         if value not in allowed:
             raise ValueError(f"{where} must be one of {', '.join(allowed)}, not {_brief(value)}")
     return check
 
 
-def _optional(check):
+def _optional(check: Check) -> Check:
     def check_optional(value: Any, where: str) -> None:
         if value is not None:
             check(value, where)
     return check_optional
 
 
-def _list_of(check, item: str):
+def _list_of(check: Check, item: str) -> Check:
     def check_list(value: Any, where: str) -> None:
         if not isinstance(value, list):
             raise ValueError(f"{where} is not a list ({_brief(value)})")
@@ -107,7 +112,7 @@ def _list_of(check, item: str):
     return check_list
 
 
-def _table_of(check, key: str):
+def _table_of(check: Check, key: str) -> Check:
     def check_table(value: Any, where: str) -> None:
         if not isinstance(value, dict):
             raise ValueError(f"{where} is not an object ({_brief(value)})")
@@ -189,7 +194,7 @@ _TEST_FIELDS = {
 _TEST_REQUIRED = ("index", "spec", "kind", "runs")
 
 
-def _by_rule(rule):
+def _by_rule(rule: Rule) -> Check:
     def check(value: Any, where: str) -> None:
         from_json(rule, "", value, where)
     return check

@@ -38,6 +38,7 @@ from typing import Any
 
 from diskmark import __version__
 from diskmark.store import database
+from diskmark.store.database import Filters, Row
 from diskmark.store.ids import HISTORY_ID, started_stamp
 from diskmark.store.indexed import measured_figures
 from diskmark.files import paths
@@ -98,20 +99,29 @@ class Store:
         return self.root / "imported-json"
 
     @contextmanager
-    def db(self, create: bool = True) -> Iterator[sqlite3.Connection | None]:
-        """A connection to the database; failures become StoreIOError (exit status 1) with
-        the file named. Yields None when ``create`` is False and there is no file yet."""
+    def db(self) -> Iterator[sqlite3.Connection]:
+        """A connection to the database, made when there is none yet; failures become
+        StoreIOError (exit status 1) with the file named."""
         try:
-            with database.connect(self.database, create) as conn:
+            with database.connect(self.database) as conn:
                 yield conn
         except sqlite3.IntegrityError:
             raise  # a name taken: the caller's to say (NameTaken), not a broken file
         except (database.DatabaseError, sqlite3.Error, OSError) as e:
             raise StoreIOError(store_failure(self.database, e)) from None
 
+    @contextmanager
+    def existing_db(self) -> Iterator[sqlite3.Connection | None]:
+        """:meth:`db`, or None when there is no database yet: a listing need not make one."""
+        if not self.database.exists():
+            yield None
+            return
+        with self.db() as conn:
+            yield conn
+
     # --- rows and entries ----------------------------------------------------------------
 
-    def _entry(self, row: database.Row, text: str | None) -> Entry:
+    def _entry(self, row: Row, text: str | None) -> Entry:
         """The full entry of a row: its document parsed and checked (a row that fails is
         listed as damaged, with the reason)."""
         entry = Entry(name=row.name, note=row.note, saved=row.saved, path=self.database,
@@ -126,9 +136,9 @@ class Store:
             entry.damaged = str(e)
         return entry
 
-    def entry(self, row: database.Row) -> Entry:
+    def entry(self, row: Row) -> Entry:
         """The full entry (document parsed) of a row from a listing."""
-        with self.db(create=False) as conn:
+        with self.existing_db() as conn:
             text = database.document(conn, row.id) if conn is not None else None
         if text is None:
             raise NotFound(f"no {'baseline' if row.kind == 'baseline' else 'history entry'} "
@@ -136,12 +146,12 @@ class Store:
         return self._entry(row, text)
 
     def _all(self, kind: str) -> list[Entry]:
-        with self.db(create=False) as conn:
+        with self.existing_db() as conn:
             if conn is None:
                 return []
             rows = conn.execute(f"SELECT {database.ROW_COLUMNS}, document FROM results "
                                 f"WHERE kind = ?", (kind,)).fetchall()
-        return [self._entry(database.Row(*r[:-1]), r[-1]) for r in rows]
+        return [self._entry(Row(*r[:-1]), r[-1]) for r in rows]
 
     def _adopt(self, kind: str) -> list[Entry]:
         """Import what lies in that kind's JSON directory; returns the files kept there."""
@@ -163,18 +173,18 @@ class Store:
         return sorted(self._adopt("history") + self._all("history"), key=_age_key, reverse=True)
 
     def page(self, limit: int | None = 50, offset: int = 0,
-             filters: database.Filters | None = None, kind: str = "history") -> list[database.Row]:
+             filters: Filters | None = None, kind: str = "history") -> list[Row]:
         """One page of the history (or baselines), newest first, without parsing a document."""
-        with self.db(create=False) as conn:
+        with self.existing_db() as conn:
             return database.page(conn, kind, limit, offset, filters) if conn is not None else []
 
-    def count(self, filters: database.Filters | None = None, kind: str = "history") -> int:
-        with self.db(create=False) as conn:
+    def count(self, filters: Filters | None = None, kind: str = "history") -> int:
+        with self.existing_db() as conn:
             return database.count(conn, kind, filters) if conn is not None else 0
 
     def distinct(self, column: str, kind: str = "history") -> list[tuple[str, int]]:
         """The devices (targets, hosts) in the history, with how many runs each."""
-        with self.db(create=False) as conn:
+        with self.existing_db() as conn:
             return database.distinct(conn, kind, column) if conn is not None else []
 
     def unimported(self, kind: str = "history") -> list[Entry]:
@@ -198,9 +208,9 @@ class Store:
         if not norm:
             return None
         kept = self._adopt("baseline")
-        with self.db(create=False) as conn:
+        with self.existing_db() as conn:
             row = database.by_name(conn, "baseline", norm) if conn is not None else None
-            text = database.document(conn, row.id) if row is not None else None
+            text = database.document(conn, row.id) if conn is not None and row is not None else None
             if row is None and conn is not None:  # an export's file stem: nvme-1a2b3c4d
                 row = next((r for r in database.page(conn, "baseline", None)
                             if norm in (slug(r.name), f"{slug(r.name)}.json")), None)
@@ -223,13 +233,13 @@ class Store:
             raise Damaged(f"baseline {name!r} ({entry.path}) is damaged: {entry.damaged}")
         return entry
 
-    def find_history(self, entry_id: str) -> list[database.Row]:
+    def find_history(self, entry_id: str) -> list[Row]:
         """The runs whose id is ``entry_id`` or starts with it (as git takes a short id);
         ``last`` is the newest run (the first one listed), to reach the run just made."""
         entry_id = entry_id.strip().removesuffix(".json")
         if not entry_id:
             return []
-        with self.db(create=False) as conn:
+        with self.existing_db() as conn:
             if conn is None:
                 return []
             if entry_id == "last":
@@ -353,8 +363,10 @@ class Store:
         stuck = next((e for e in kept if e.path == path), None)
         if stuck is not None:
             return stuck
-        with self.db(create=False) as conn:
-            row = database.by_name(conn, "baseline", name) if conn is not None else None
+        with self.existing_db() as conn:
+            if conn is None:
+                return None
+            row = database.by_name(conn, "baseline", name)
             return self._entry(row, database.document(conn, row.id)) if row is not None else None
 
     def _move_aside(self, path: Path) -> Path:
@@ -364,6 +376,7 @@ class Store:
             raise StoreIOError(f"cannot move the damaged {path} aside: {e.strerror or e}") from None
 
     def _update(self, entry: Entry, **fields: str) -> None:
+        assert entry.id is not None, "only a row of the database is updated"
         try:
             with self.db() as conn, database.transaction(conn):
                 database.update_header(conn, entry.id, **fields)
@@ -403,8 +416,8 @@ class Store:
         self._delete(entry)
         return entry
 
-    def delete_history(self, entry: Entry | str | database.Row) -> None:
-        if isinstance(entry, database.Row):
+    def delete_history(self, entry: Entry | str | Row) -> None:
+        if isinstance(entry, Row):
             with self.db() as conn, database.transaction(conn):
                 database.delete(conn, [entry.id])
             return
@@ -415,11 +428,11 @@ class Store:
         self._delete(entry)
 
     def prune(self, keep: int | None = None, older_than_days: float | None = None,
-              filters: database.Filters | None = None, dry_run: bool = False) -> list[database.Row]:
+              filters: Filters | None = None, dry_run: bool = False) -> list[Row]:
         """Remove runs from the history (never baselines): all but the ``keep`` newest, or
         those that started more than ``older_than_days`` ago, among those ``filters``
         match. Returns what was (or, with ``dry_run``, would be) removed."""
-        with self.db(create=False) as conn:
+        with self.existing_db() as conn:
             if conn is None:
                 return []
             rows = database.page(conn, "history", None, 0, filters)
@@ -455,7 +468,9 @@ def _plain(document: dict[str, Any]) -> dict[str, Any]:
     """The document as it reads back from JSON (tuples become lists, and so on), so that what
     is returned after a save equals what a later read gives."""
     try:
-        return json.loads(json_utf8(json.dumps(document, ensure_ascii=False, allow_nan=False)))
+        plain: dict[str, Any] = json.loads(json_utf8(json.dumps(document, ensure_ascii=False,
+                                                                allow_nan=False)))
+        return plain
     except ValueError as e:
         raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
 

@@ -84,7 +84,7 @@ class TrendScreen(ModalScreen[None]):
         tests: list[tuple[str, str]] = []
         series: list[trend.Series] = []
         try:
-            with self.store.db(create=False) as conn:
+            with self.store.existing_db() as conn:
                 if conn is not None:
                     tests = [(label, op) for label, op, _n
                              in database.saved_tests(conn, self.drive_filter)]

@@ -9,6 +9,8 @@ theme lacks falls back to the diskmark theme's; a colour that is not ``#rgb``/``
 
 from __future__ import annotations
 
+from typing import Any
+
 import re
 import tomllib
 
@@ -33,7 +35,7 @@ class UnknownTheme(ValueError):
     """No theme of that name; the message lists the ones there are."""
 
 
-def _read(name: str) -> dict | None:
+def _read(name: str) -> dict[str, Any] | None:
     for folder in (BUILTIN_DIR, user_themes_dir()):
         path = folder / f"{name}.toml"
         try:
