@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from diskmark.report import fleet as fleet_report
+from diskmark.report import side_by_side as fleet_report
 from diskmark.engine import jobfile, parse
 from diskmark.engine.fleet import FleetResult, _host_entries, client_problem
 from diskmark.engine.fleet_privacy import Access, access

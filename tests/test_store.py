@@ -19,12 +19,8 @@ from diskmark.model.settings import Mode, Op, Settings
 from diskmark.model.results import RunResult, SessionResult, TestResult, TestSpec
 from diskmark.model.facts import SystemFacts
 from diskmark.store.schema import SCHEMA, check_name, slug
-from diskmark.store.errors import (Damaged,
-    InvalidFile,
-    NameTaken,
-    NotFound,
-    StoreError,
-    StoreIOError)
+from diskmark.store.errors import (Damaged, InvalidFile, NameTaken, NotFound, StoreError,
+                                   StoreIOError)
 from diskmark.store.entry import Entry
 from diskmark.store.store import Store
 from diskmark.report.formatting import format_listing

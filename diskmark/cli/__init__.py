@@ -14,7 +14,7 @@ import sys
 from collections.abc import Collection
 
 from diskmark import __version__
-from diskmark.cli import fleet
+from diskmark.cli import run_fleet
 from diskmark.cli.arguments import Parser, Typed, options_before_command, percent, setting, unit
 from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, out
@@ -50,7 +50,7 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
         "run", help="run a benchmark without the app and print a report",
         description="Run the CrystalDiskMark tests with fio in DIR (or on a block device) "
                     "and print a report.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RUN_EPILOG + fleet.FLEET_HELP)
+        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RUN_EPILOG + run_fleet.FLEET_HELP)
     if only is None or "run" in only:
         _run_options(run)
     sub.add_parser("presets", help="list the presets, their profiles and tests",
@@ -144,7 +144,7 @@ def _run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("-q", "--quiet", action="store_true",
                      help="no progress on stderr; warnings and errors (a file left on disk, "
                           "a failure) are still printed")
-    fleet.add_arguments(run)
+    run_fleet.add_arguments(run)
     saved = run.add_argument_group("baselines and comparison")
     saved.add_argument("--save-baseline", metavar="NAME",
                        help="save this result as baseline NAME (any text); an existing NAME is "

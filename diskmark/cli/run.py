@@ -1,5 +1,5 @@
 """``diskmark run``: the arguments checked and turned into settings, --output checked, then
-the benchmark on this machine (or, with --host, on many: :mod:`diskmark.cli.fleet`); the
+the benchmark on this machine (or, with --host, on many: :mod:`diskmark.cli.run_fleet`); the
 report delivered, the run kept, compared and gated (:mod:`diskmark.cli.saving`)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from diskmark.cli import fleet
+from diskmark.cli import run_fleet
 from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK, EXIT_USAGE,
                                  ProgressLine, deliver, error, exit_code_for, render, say)
 from diskmark.cli.saving import compare_all, gate_all, keep, open_store
@@ -51,7 +51,7 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             error(str(e))
             return EXIT_USAGE
     try:
-        run = fleet.cmd_fleet if fleet.wanted(args) else _run_here
+        run = run_fleet.cmd_fleet if run_fleet.wanted(args) else _run_here
         return run(args, parser, settings, destination)
     finally:
         if destination is not None:

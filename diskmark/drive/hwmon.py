@@ -16,6 +16,7 @@ from typing import Any
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from diskmark.drive.sysfs import read_sys
 
 _SYS = Path("/sys")
 
@@ -36,13 +37,6 @@ class Sensor:
             except (OSError, ValueError):
                 return None
         return _psutil_read(*self.psutil_key) if self.psutil_key else None
-
-
-def _read(path: Path) -> str:
-    try:
-        return path.read_text(errors="replace").strip()
-    except OSError:
-        return ""
 
 
 def _hwmon_dirs(device: Path) -> list[Path]:
@@ -75,9 +69,9 @@ def find(disk: Path, sys_root: Path = _SYS) -> Sensor | None:
     for place in _controllers(disk, sys_root):
         for hwmon in _hwmon_dirs(place):
             path = _first_input(hwmon)
-            if path is not None and _read(path):
-                name = _read(hwmon / "name") or hwmon.name
-                label = _read(path.with_name(path.name.replace("_input", "_label")))
+            if path is not None and read_sys(path):
+                name = read_sys(hwmon / "name") or hwmon.name
+                label = read_sys(path.with_name(path.name.replace("_input", "_label")))
                 return Sensor(f"{name} {label}".strip(), path)
     return None
 

@@ -17,17 +17,11 @@ from pathlib import Path
 from diskmark.drive import mounts as mt
 from diskmark.model.facts import SystemFacts
 from diskmark.drive.mounts import MountInfo
+from diskmark.drive.sysfs import read_sys
 
 
 #: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
 _SYS = Path("/sys")
-
-
-def _read(path: str | Path) -> str:
-    try:
-        return Path(path).read_text(errors="replace").strip()
-    except OSError:
-        return ""
 
 
 # --- block devices in /sys ----------------------------------------------------------------
@@ -76,10 +70,10 @@ def _leaves(disk: Path, depth: int = 0) -> list[Path]:
 
 
 def _model(disk: Path) -> str:
-    backing = _read(disk / "loop" / "backing_file")
+    backing = read_sys(disk / "loop" / "backing_file")
     if backing:
         return f"loop: {backing}"
-    model = _read(disk / "device" / "model") or _read(disk / "device" / "name")  # name: mmc
+    model = read_sys(disk / "device" / "model") or read_sys(disk / "device" / "name")  # name: mmc
     if not model and "/virtio" in str(disk):
         model = "Virtio Block Device"
     return " ".join(model.split())
@@ -93,7 +87,7 @@ def _block_facts(block: Path | None) -> tuple[str, str, bool | None, str, str]:
     leaves = _leaves(disk)
     model = " + ".join(dict.fromkeys(m for m in map(_model, leaves) if m))
     queue = (leaves[0] if len(leaves) == 1 else disk) / "queue"
-    sched = re.search(r"\[([^\]]+)\]", _read(queue / "scheduler"))
+    sched = re.search(r"\[([^\]]+)\]", read_sys(queue / "scheduler"))
     return (block.name, model, _rotational(disk, queue),
             sched.group(1) if sched else "", virtual_disk_of_block(block))
 
@@ -101,9 +95,9 @@ def _block_facts(block: Path | None) -> tuple[str, str, bool | None, str, str]:
 def _rotational(disk: Path, queue: Path) -> bool | None:
     """Whether the disk spins, or None when it cannot say: a loop device claims to (the
     kernel's default), but it is as fast as the disk under its file, not an HDD."""
-    if _read(disk / "loop" / "backing_file"):
+    if read_sys(disk / "loop" / "backing_file"):
         return None
-    return {"0": False, "1": True}.get(_read(queue / "rotational"))
+    return {"0": False, "1": True}.get(read_sys(queue / "rotational"))
 
 
 def _device_name(source: str, block_name: str) -> str:
@@ -151,14 +145,14 @@ def _emulated(path: Path, sys_root: Path) -> bool:
     """Whether the disk's controller is a hypervisor's emulation (its link speeds are fiction)."""
     pci = _pci_function(path, sys_root)
     return pci is not None and bool(
-        {_read(pci / "vendor"), _read(pci / "subsystem_vendor")} & _EMULATED_PCI_VENDORS)
+        {read_sys(pci / "vendor"), read_sys(pci / "subsystem_vendor")} & _EMULATED_PCI_VENDORS)
 
 
 def _pcie_link(pci: Path) -> tuple[str, float | None]:
     """A PCIe function's negotiated link: "PCIe 3.0 x4 (8.0 GT/s)", 3938.5 MB/s."""
-    if {_read(pci / "vendor"), _read(pci / "subsystem_vendor")} & _EMULATED_PCI_VENDORS:
+    if {read_sys(pci / "vendor"), read_sys(pci / "subsystem_vendor")} & _EMULATED_PCI_VENDORS:
         return "", None
-    gts, width = _number(_read(pci / "current_link_speed")), _number(_read(pci / "current_link_width"))
+    gts, width = _number(read_sys(pci / "current_link_speed")), _number(read_sys(pci / "current_link_width"))
     if not gts or not width:  # "Unknown", missing, or x0 (link down)
         return "", None
     encoding = 8 / 10 if gts <= 5 else 128 / 130
@@ -191,9 +185,9 @@ def _sata_interface(real: Path, port: str, sys_root: Path) -> tuple[str, float |
     if port_dir is not None:
         host.append(port_dir / f"link{port}" / "ata_link" / f"link{port}" / "sata_spd")
         others = sorted(port_dir.glob("link*/ata_link/link*/sata_spd"))
-    gbps = next((g for g in (_number(_read(f)) for f in host) if g), None)  # "<unknown>": PATA
+    gbps = next((g for g in (_number(read_sys(f)) for f in host) if g), None)  # "<unknown>": PATA
     if not gbps:
-        gbps = max((g for g in (_number(_read(f)) for f in others) if g), default=None)
+        gbps = max((g for g in (_number(read_sys(f)) for f in others) if g), default=None)
     if not gbps:
         return "", None
     return f"SATA {gbps:.1f} Gb/s", gbps * 1000 * 8 / 10 / 8
@@ -202,7 +196,7 @@ def _sata_interface(real: Path, port: str, sys_root: Path) -> tuple[str, float |
 def _usb_interface(real: Path, sys_root: Path) -> tuple[str, float | None]:
     """USB: the speed (Mb/s) of the nearest USB device above the disk, the bridge's link."""
     for p in _ancestors(real, sys_root):
-        mbps = _number(_read(p / "speed"))
+        mbps = _number(read_sys(p / "speed"))
         if mbps:
             break
         if re.fullmatch(r"usb\d+", p.name):  # the root hub had no speed either
@@ -221,7 +215,7 @@ def _usb_interface(real: Path, sys_root: Path) -> tuple[str, float | None]:
 
 def _disk_interface(disk: Path, sys_root: Path, depth: int) -> tuple[str, float | None]:
     """The link of one physical disk (a /sys/block directory), or ("", None)."""
-    backing = _read(disk / "loop" / "backing_file")
+    backing = read_sys(disk / "loop" / "backing_file")
     if backing:  # a loop device is as fast as the disk under its backing file
         backing = backing.removesuffix(" (deleted)")
         return _interface(backing, sys_root, depth + 1) if depth < _LOOP_DEPTH else ("", None)
@@ -298,8 +292,8 @@ def _link_name(path: Path) -> str:
 
 def _hypervisor(sys_root: Path) -> str:
     """The hypervisor the whole machine runs under, from DMI or /sys/hypervisor, or ""."""
-    texts = [_read(sys_root / "class" / "dmi" / "id" / f) for f in ("sys_vendor", "product_name")]
-    texts.append(_read(sys_root / "hypervisor" / "type"))
+    texts = [read_sys(sys_root / "class" / "dmi" / "id" / f) for f in ("sys_vendor", "product_name")]
+    texts.append(read_sys(sys_root / "hypervisor" / "type"))
     for text in texts:
         for needle, kind in _HYPERVISORS:
             if text and needle in text:
@@ -309,20 +303,20 @@ def _hypervisor(sys_root: Path) -> str:
 
 def _virtual_leaf(disk: Path, sys_root: Path, depth: int) -> str:
     real = Path(os.path.realpath(disk))
-    if _read(disk / "loop" / "backing_file") or "/devices/virtual/" in str(real) + "/":
+    if read_sys(disk / "loop" / "backing_file") or "/devices/virtual/" in str(real) + "/":
         return ""  # loop, zram, nbd…: not a hypervisor's disk (a loop's figures are its file's)
     for p in _ancestors(real, sys_root):
         kind = (_VIRTUAL_DRIVERS.get(_link_name(p / "driver"))
                 or _VIRTUAL_SUBSYSTEMS.get(_link_name(p / "subsystem")))
         if kind:
             return kind
-    names = " ".join(_read(disk / "device" / f) for f in ("vendor", "model"))
+    names = " ".join(read_sys(disk / "device" / f) for f in ("vendor", "model"))
     for needle, kind in _VIRTUAL_NAMES:
         if needle in names:
             return kind
     pci = _pci_function(real, sys_root)
     if pci is not None:
-        for vendor in (_read(pci / "subsystem_vendor"), _read(pci / "vendor")):
+        for vendor in (read_sys(pci / "subsystem_vendor"), read_sys(pci / "vendor")):
             if vendor in _VIRTUAL_PCI_VENDORS:
                 return _VIRTUAL_PCI_VENDORS[vendor]
     if _disk_interface(disk, sys_root, depth)[0]:
@@ -350,7 +344,7 @@ def virtual_disk_of_block(block: str | Path, sys_root: Path = _SYS) -> str:
 def os_name() -> str:
     """PRETTY_NAME from os-release ("Debian GNU/Linux 12 (bookworm)"), else the system name."""
     for path in ("/etc/os-release", "/usr/lib/os-release"):
-        m = re.search(r'^PRETTY_NAME=(["\']?)(.*)\1\s*$', _read(path), re.M)
+        m = re.search(r'^PRETTY_NAME=(["\']?)(.*)\1\s*$', read_sys(path), re.M)
         if m and m.group(2):
             return m.group(2)
     return platform.system()
@@ -388,7 +382,7 @@ def facts_for_device(path: str | Path) -> SystemFacts:
     block = _sys_block_dir([f"{os.major(rdev)}:{os.minor(rdev)}"], "")
     _, facts.model, facts.rotational, facts.scheduler, facts.virtual = _block_facts(block)
     if block is not None:
-        sectors = _read(block / "size")
+        sectors = read_sys(block / "size")
         facts.total_bytes = int(sectors) * 512 if sectors.isdigit() else 0
         facts.interface, facts.interface_mb_s = interface_of_block(block)
     return facts
@@ -456,18 +450,18 @@ def list_block_devices(sys_root: Path = _SYS) -> list[MountInfo]:
         return []
     found = []
     for entry in entries:
-        sectors = _read(entry / "size")
+        sectors = read_sys(entry / "size")
         path = Path("/dev") / entry.name
         if not sectors.isdigit() or int(sectors) == 0 or not path.exists():
             continue
         block = entry.resolve()
         disk = _whole_disk(block)
-        where = mounted.get(_read(block / "dev"), "")
+        where = mounted.get(read_sys(block / "dev"), "")
         found.append(MountInfo(
             mountpoint=str(path), device="partition" if disk != block else "disk",
             fstype="", options="", total_bytes=int(sectors) * 512, model=_model(disk),
             rotational=_rotational(disk, disk / "queue"),
-            readonly=_read(block / "ro") == "1", block_device=True,
+            readonly=read_sys(block / "ro") == "1", block_device=True,
             reason=f"mounted at {where}" if where else ""))
     return found
 

@@ -34,6 +34,7 @@ import struct
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from diskmark.drive.sysfs import read_sys
 from diskmark.engine import device_use
 from diskmark.engine.errors import TargetError
 from diskmark.engine.plan import Plan
@@ -89,7 +90,7 @@ class DeviceWorkspace:
         sysdir = device_use.sys_dir(self.rdev)
         st = block_device(self.path)
         if (sysdir is None or st is None or st.st_rdev != self.rdev
-                or device_use.read_sys(sysdir / "diskseq") != self.diskseq):
+                or read_sys(sysdir / "diskseq") != self.diskseq):
             return (f"The device {self.path} was removed or replaced during the run; what was "
                     f"measured after that is not the device's.")
         return None
@@ -156,7 +157,7 @@ def open_device(given: Path, st: os.stat_result, size: int, plan: Plan,
     elif users:
         notes.append(f"{'; '.join(users)}: the read tests change nothing, but its own I/O can "
                      f"disturb the figures.")
-    diskseq = device_use.read_sys(sysdir / "diskseq") if sysdir is not None else ""
+    diskseq = read_sys(sysdir / "diskseq") if sysdir is not None else ""
     workspace = DeviceWorkspace(path, fd, cwd, st.st_rdev, diskseq)
     return workspace, dataclasses.replace(plan, filename=str(path), readonly=not write), notes
 
@@ -196,7 +197,7 @@ def read_only(path: Path, sysdir: Path | None) -> bool:
     """Whether the kernel holds the device read-only (``losetup -r``, ``blockdev --setro``,
     a write-protected card): its own flag or its disk's (``BLKROGET``), or sysfs's ``ro``.
     fio opens such a device for writing all the same, and every write fails."""
-    if sysdir is not None and device_use.read_sys(sysdir / "ro") == "1":
+    if sysdir is not None and read_sys(sysdir / "ro") == "1":
         return True
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
@@ -292,5 +293,5 @@ def _size(fd: int, sysdir: Path | None) -> int:
         return size
     except OSError:
         pass
-    sectors = device_use.read_sys(sysdir / "size") if sysdir is not None else ""
+    sectors = read_sys(sysdir / "size") if sysdir is not None else ""
     return int(sectors) * 512 if sectors.isdigit() else 0

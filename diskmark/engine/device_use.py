@@ -13,6 +13,7 @@ import os
 from pathlib import Path
 
 from diskmark.drive import mounts as mt
+from diskmark.drive.sysfs import read_sys
 
 SYS_DEV_BLOCK = Path("/sys/dev/block")
 
@@ -29,13 +30,6 @@ def sys_dir(rdev: int) -> Path | None:
         return path.resolve(strict=True)
     except OSError:
         return None
-
-
-def read_sys(path: Path) -> str:
-    try:
-        return path.read_text(errors="replace").strip()
-    except OSError:
-        return ""
 
 
 def partitions(disk: Path) -> list[Path]:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskmark.engine.times import times
-from diskmark.model.names import test_title
+from diskmark.model.names import test_key, test_title
 from diskmark.model.settings import DataPattern, Mode, Op, Settings
 from diskmark.model.results import TestSpec
 from diskmark.presets import Preset, Profile, sweep_profile
@@ -53,8 +53,7 @@ class PlannedTest:
 
     @property
     def key(self) -> str:
-        suffix = f"{self.op.value}{self.mix_read}" if self.op is Op.MIX else self.op.value
-        return f"{self.spec.label}/{suffix}"
+        return test_key(self.spec.label, self.op, self.mix_read)
 
     @property
     def title(self) -> str:

@@ -29,7 +29,7 @@ from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan, PlannedTe
 from diskmark.engine.control import RunControl, Stopped
 from diskmark.engine.fio_run import run_fio
 from diskmark.engine.place import Place, Throttle, check_place
-from diskmark.engine.sustained import run_sustained
+from diskmark.engine.sustained_run import run_sustained
 from diskmark.engine.target import TargetCheck, open_target
 from diskmark.model.notes import cpu_limit_text
 from diskmark.model.units import MIB

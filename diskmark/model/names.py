@@ -15,6 +15,13 @@ def mix_label(read: int | None, *, percent: bool = False) -> str:
     return f"R{read}{sign}/W{100 - read}{sign}"
 
 
+def test_key(label: str, op: Op, mix_read: int | None = None) -> str:
+    """A test's identity across sessions, ``SEQ1M Q8T1/read`` (``…/mix70``): comparisons
+    match tests by it and the history's indexed columns hold it, so it is made here only."""
+    suffix = f"{op.value}{mix_read}" if op is Op.MIX else op.value
+    return f"{label}/{suffix}"
+
+
 def test_title(label: str, op: Op, mix_read: int | None = None) -> str:
     """The test in full: 'SEQ1M Q8T1 Read', 'RND4K Q1T1 Mix R70/W30' (CDM's 'Sequential
     Read' does not say which of four rows runs)."""
@@ -24,3 +31,4 @@ def test_title(label: str, op: Op, mix_read: int | None = None) -> str:
 
 
 test_title.__test__ = False  # type: ignore[attr-defined]  # a function, not a pytest test
+test_key.__test__ = False  # type: ignore[attr-defined]  # a function, not a pytest test

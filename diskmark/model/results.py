@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from diskmark.model.cpu_limit import CpuLimit, cpu_limit
 from diskmark.model.facts import SystemFacts
+from diskmark.model.names import test_key
 from diskmark.model.notes import dip_notes, unstable_text
 from diskmark.model.settings import DIP_THRESHOLD_PCT, UNSTABLE_PCT, Op, Settings
 from diskmark.model.units import KIB, MIB, Unit
@@ -225,8 +226,7 @@ class TestResult:
     @property
     def key(self) -> str:
         """Stable identity across sessions, for comparisons: ``SEQ1M Q8T1/read``."""
-        suffix = f"{self.op.value}{self.mix_read}" if self.op is Op.MIX else self.op.value
-        return f"{self.spec.label}/{suffix}"
+        return test_key(self.spec.label, self.op, self.mix_read)
 
     @property
     def complete(self) -> bool:

@@ -34,13 +34,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
-from diskmark.report.formatting import (BETTER,
-    MODE_REPORT,
-    SAME,
-    WORSE,
-    format_date,
-    format_figure,
-    signed_pct)
+from diskmark.report.formatting import (BETTER, MODE_REPORT, SAME, WORSE, format_date,
+                                        format_figure, signed_pct)
 from diskmark.model.names import mix_label, test_title
 from diskmark.model.settings import Op
 from diskmark.model.results import SessionResult, TestResult

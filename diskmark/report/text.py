@@ -16,16 +16,9 @@ from typing import Any
 from diskmark.files.text_safety import json_utf8
 from diskmark.report.drive_lines import drive_line, hot_dip_notes, warning_minutes_note
 from diskmark.report.sustained_chart import chart_lines
-from diskmark.report.formatting import (MODE_REPORT,
-    block_label,
-    disk_kind,
-    format_date,
-    format_duration,
-    format_figure,
-    knee_text,
-    size_text,
-    steady_text,
-    written_text)
+from diskmark.report.formatting import (MODE_REPORT, block_label, disk_kind, format_date,
+                                        format_duration, format_figure, knee_text, size_text,
+                                        steady_text, written_text)
 from diskmark.model.notes import dip_notes, unstable_text
 from diskmark.model.units import format_bytes
 from diskmark.model.settings import DIP_THRESHOLD_PCT, Mode, Op

@@ -10,8 +10,6 @@ what the user may want to repair by hand.
 The settings a run uses are declared once, with their rules, in :mod:`diskmark.model.settings`;
 :data:`AppConfig`'s fields and its checks come from there, plus the few only the app keeps
 (theme, unit, the baseline compared with, the keymap).
-
-Nothing here imports Textual (DESIGN.md §6).
 """
 
 from __future__ import annotations

@@ -30,8 +30,7 @@ from pathlib import Path
 from typing import Any
 
 # what is copied out of a document, used here and by the store
-from diskmark.store.indexed import (canonical, columns_of, digest,
-                                    measured_figures)
+from diskmark.store.indexed import canonical, columns_of, digest, measured_figures
 
 FILE_NAME = "diskmark.sqlite3"
 BUSY_TIMEOUT_MS = 30_000  # a writer waits this long for another process's transaction

@@ -23,8 +23,8 @@ if TYPE_CHECKING:
     from diskmark.model.settings import Settings
     from diskmark.report.compare import Comparison
 
-from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK,
-                                 EXIT_USAGE, ProgressLine, deliver, error, exit_code_for, say)
+from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK, EXIT_USAGE,
+                                 ProgressLine, deliver, error, exit_code_for, say)
 from diskmark.cli.saving import compare_all, gate_all, keep, open_store
 from diskmark.cli.stopping import run_stoppable
 from diskmark.files.text_safety import shown
@@ -152,7 +152,7 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
 def _deliver_report(result: FleetResult, args: argparse.Namespace,
                     comparisons: dict[Label, tuple[Comparison, str]],
                     destination: Destination | None) -> int:
-    from diskmark.report import fleet as fleet_report
+    from diskmark.report import side_by_side as fleet_report
 
     if args.format == "json":
         # a fleet's labels are its hosts' (a local run's None never comes here)
