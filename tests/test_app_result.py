@@ -40,11 +40,11 @@ async def test_the_result_keeps_its_own_setup_and_enter_never_reruns(tmp_path):
     app = DiskmarkApp(settings=settings, persist=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.click("#all")
-        await wait_until(pilot, lambda: app.running, 5, "the run to start")
+        await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
 
         # item 3: the status names the test in full, and its row is marked
         seen: dict[str, set[int]] = {}
-        while app.running:
+        while app.state.running:
             message = app.status.message
             current = [b.row for b in app.grid.row_buttons if b.has_class("-current")]
             for name in ("SEQ1M Q8T1 Read", "SEQ1M Q1T1 Read", "RND4K Q32T1 Read",
@@ -64,7 +64,7 @@ async def test_the_result_keeps_its_own_setup_and_enter_never_reruns(tmp_path):
         assert "enter on a tile shows details" in app.status.message
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, DetailsScreen), 5, "details")
-        assert not app.running and len(app.history) == 1
+        assert not app.state.running and len(app.state.history) == 1
         await pilot.press("escape")
         await pilot.pause()
 
@@ -80,7 +80,7 @@ async def test_the_result_keeps_its_own_setup_and_enter_never_reruns(tmp_path):
         lines = [line for line in report.splitlines() if "MB/s [" in line]
         assert len(lines) == 8, report
         assert any(line.lstrip().startswith("SEQ    1MiB (Q=  1") for line in lines), report
-        session = app.current_session()
+        session = app.state.current_session()
         assert session.preset_name == "Default" and session.settings.preset == "default"
         assert {(t.index, t.op) for t in session.tests} == {
             (row, op) for row in range(4) for op in (Op.READ, Op.MIX)}
@@ -101,13 +101,13 @@ async def test_the_result_keeps_its_own_setup_and_enter_never_reruns(tmp_path):
                          and len(app.grid.tiles) == 12, 5, "the tiles")
 
         # a row button repeats that row within the result; the rest stays
-        first = {(t.index, t.op): t for t in app.result.tests}
+        first = {(t.index, t.op): t for t in app.state.result.tests}
         button = next(b for b in app.grid.row_buttons if b.row == 2)
         await pilot.click(f"#{button.id}")
-        await wait_until(pilot, lambda: app.running, 5, "the row run")
-        await wait_until(pilot, lambda: not app.running, 60, "the row run to finish")
+        await wait_until(pilot, lambda: app.state.running, 5, "the row run")
+        await wait_until(pilot, lambda: not app.state.running, 60, "the row run to finish")
         await pilot.pause()
-        now = {(t.index, t.op): t for t in app.result.tests}
+        now = {(t.index, t.op): t for t in app.state.result.tests}
         assert set(now) == set(first)
         assert now[(2, Op.READ)] is not first[(2, Op.READ)]
         assert now[(0, Op.READ)] is first[(0, Op.READ)]
@@ -127,8 +127,8 @@ async def test_the_line_after_a_real_run_is_never_cut(tmp_path):
     app = DiskmarkApp(settings=settings, persist=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
-        await wait_until(pilot, lambda: app.running, 5, "the run to start")
-        await wait_until(pilot, lambda: not app.running, 120, "the run to finish")
+        await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.state.running, 120, "the run to finish")
         await pilot.pause()
         wide = app.status.render().plain
         await pilot.resize_terminal(80, 24)

@@ -107,7 +107,7 @@ async def test_a_saved_keymap_remaps_a_key_and_survives_a_save(tmp_path, home):
         assert len(lines) == 1 and lines[0].split()[0] == "y", lines
         await pilot.press("escape")
         await pilot.pause()
-        app.set_unit(next(u for u in type(app.unit) if u != app.unit))  # saves the settings
+        app.set_unit(next(u for u in type(app.state.unit) if u != app.state.unit))  # saves the settings
     assert json.loads(settings_file.read_text())["keymap"] == {"history": "y"}
 
 
@@ -211,7 +211,7 @@ async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home
         # the line after a run
         await pilot.press("r")
         for _ in range(200):
-            if app.history and not app.running:
+            if app.state.history and not app.state.running:
                 break
             await pilot.pause(0.02)
         await pilot.pause()

@@ -41,11 +41,11 @@ async def finish(pilot) -> None:
     app = pilot.app
     await pilot.press("a")
     for _ in range(200):
-        if app.history and not app.running:
+        if app.state.history and not app.state.running:
             break
         await pilot.pause(0.02)
     await pilot.pause()
-    assert app.history and not app.running, "the fake run never finished"
+    assert app.state.history and not app.state.running, "the fake run never finished"
 
 
 def line(app: DiskmarkApp) -> str:

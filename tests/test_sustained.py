@@ -328,8 +328,8 @@ async def test_app_runs_the_sustained_profile_and_shows_its_course(tmp_path, mon
     async with app.run_test(size=(120, 40)) as pilot:
         assert [t.op for t in app.grid.tiles] == [Op.WRITE]
         await pilot.click("#all")
-        await wait_until(pilot, lambda: app.running, 5, "the run to start")
-        await wait_until(pilot, lambda: not app.running, 60, "the run to end")
+        await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.state.running, 60, "the run to end")
         await pilot.pause()
         tile = app.grid.tiles[0]
         assert tile.result is not None and tile.result.sustained is not None

@@ -20,7 +20,6 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.notifications import SeverityLevel
-from textual.reactive import var
 from textual.screen import Screen
 from textual.widgets import Input
 
@@ -33,22 +32,19 @@ from diskmark.app import keys
 from diskmark.app.results import Results
 from diskmark.app.running import Runs
 from diskmark.app.screens.main import MainScreen
-from diskmark.app.state import UiState, load_state, save_state
+from diskmark.app.preferences import Preferences, load_preferences, save_preferences
+from diskmark.app.state import AppState
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
 from diskmark.store.app_settings import config_path
 from diskmark.files.text_safety import shown
-from diskmark.engine.times import times as plan_times
-from diskmark.app.keymap import DEFAULT, Keymap, resolve
-from diskmark.model.settings import Op, Settings
-from diskmark.model.results import SessionResult, TestResult
+from diskmark.app.keymap import DEFAULT, resolve
+from diskmark.model.settings import Settings
 from diskmark.model.facts import SystemFacts
 from diskmark.model.units import Unit
-from diskmark.presets import PresetCatalog, Profile, load_catalog
+from diskmark.presets import PresetCatalog, load_catalog
 
 if TYPE_CHECKING:
-    from diskmark.report.compare import Comparison
-    from diskmark.store.entry import Entry
     from diskmark.store.store import Store
     from diskmark.app.screens.sweep import SweepScreen
 
@@ -84,9 +80,6 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
     IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline",
                            "sweep", "save_report", "copy_report"})
 
-    #: A run or a sweep is under way; the watcher switches the controls.
-    running: var[bool] = var(False, init=False)
-
     def __init__(self, target: str | None = None, *, engine_factory: EngineFactory | None = None,
                  settings: Settings | None = None, unit: Unit | None = None,
                  theme: str | None = None, persist: bool = True,
@@ -96,53 +89,28 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         ``persist=False`` keeps the saved settings untouched. ``store`` holds the history and
         the baselines (default: the data directory, or ``DISKMARK_HOME``)."""
         super().__init__()
-        state, self._notices = load_state(target)
-        if settings is not None:
-            state.settings = replace(settings)
-        if unit is not None:
-            state.unit = unit
-        if theme is not None:
-            state.theme = theme
-        self.settings: Settings = state.settings
-        self.unit: Unit = state.unit
+        prefs, self._notices = load_preferences(target)
+        resolved = resolve(prefs.keymap, str(config_path())) if prefs.keymap else DEFAULT
+        self.state = AppState(
+            settings=replace(settings) if settings is not None else prefs.settings,
+            unit=unit if unit is not None else prefs.unit,
+            catalog=catalog if catalog is not None else load_catalog(),
+            keys=resolved, keymap=prefs.keymap)
+        self._notices.extend(self.state.fix_preset_choice())
         self.persist = persist
-        self.catalog = catalog if catalog is not None else load_catalog()
-        self._fix_preset_choice()
-        self._engine_factory = engine_factory or (lambda: _default_engine(self.catalog))
+        self._engine_factory = engine_factory or (lambda: _default_engine(self.state.catalog))
         self._engine: Any = None
         self.facts_provider = facts_provider or default_facts
-        self.history: list[SessionResult] = []  # this process's runs; the store keeps all
         self._store = store
-        self.baseline: Entry | None = None  # what the tiles are compared with
-        self.comparison: Comparison | None = None
-        self._wanted_baseline = state.compare
-        self.facts: SystemFacts | None = None
-        #: The tiles: (row, op) -> the result each shows (always of ``result``, or the run
-        #: under way).
-        self.results: dict[tuple[int, Op], TestResult] = {}
-        #: The result: the last run's own settings, preset, profile and tests (a row run that
-        #: repeats one row of the same set-up is merged in). Every view of a result — report,
-        #: copy, baseline, comparison — uses this, never the selectors as they are now.
-        self.result: SessionResult | None = None
-        self._live: SessionResult | None = None  # the run under way, as its tests finish
-        self._merge_into: SessionResult | None = None  # the result a row run repeats a row of
-        self.sweep_session: SessionResult | None = None  # the last queue-depth sweep
+        self._wanted_baseline = prefs.compare
         self._sweep: SweepScreen | None = None  # the sweep under way, fed instead of the grid
-        self.comment = ""
-        self._plan: dict[int, Any] = {}  # plan index -> PlannedTest of the run under way
-        self._run_settings: Settings | None = None
         self._quit_requested = False
         self._hung_up = False  # the terminal is gone (SIGHUP)
-        self._advised: set[tuple[str, str]] = set()  # (target, fstype) already warned about
-        self.keymap = state.keymap  # as the settings file has it, saved back unchanged
-        #: The keys in effect: the user's keymap resolved, its conflicts and unknown ids
-        #: told at start; every text that names a key asks :meth:`key`.
-        self.keys: Keymap = resolve(state.keymap, str(config_path())) if state.keymap else DEFAULT
-        self._notices.extend(self.keys.problems)
-        if state.keymap:
-            self._bindings = keys.bindings_map(self.keys, self._bindings)
+        self._notices.extend(resolved.problems)
+        if prefs.keymap:
+            self._bindings = keys.bindings_map(resolved, self._bindings)
         self._register_themes()
-        self._preset_theme(state.theme)
+        self._preset_theme(theme if theme is not None else prefs.theme)
         self._theme_started = False
         self._main: MainScreen | None = None
         self._main_up = False  # the main screen has mounted
@@ -150,7 +118,7 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
 
     def key(self, binding_id: str) -> str:
         """The key a text names for a binding, as the user's keymap made it (Esc, ?, B)."""
-        return self.keys.key(binding_id)
+        return self.state.keys.key(binding_id)
 
     @property
     def engine(self) -> Any:
@@ -213,10 +181,6 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
     def status(self) -> StatusLine:
         return self.main.status
 
-    def plan_times(self) -> tuple[float, float]:
-        """The measure and interval seconds a run would use now (the engine's rule)."""
-        return plan_times(self.preset, self.profile, self.settings)
-
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
         """Every notice, the screens' too (they pass markup=True), shown as typed: notices
@@ -237,72 +201,54 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         self.set_class(width < 100, "-narrow", update=update)
         self.set_class(height < 34, "-short", update=update)
 
-    @property
-    def preset(self):
-        return self.catalog.get(self.settings.preset)
-
-    @property
-    def profile(self) -> Profile:
-        return self.preset.profile(self.settings.profile)
-
-    def _fix_preset_choice(self) -> None:
-        """A saved preset or profile may have gone (a deleted user preset): fall back."""
-        if self.settings.preset not in self.catalog.presets:
-            self._notices.append(f"Preset {self.settings.preset!r} is not available; "
-                                 f"using the Default preset.")
-            self.settings.preset = "default" if "default" in self.catalog.presets else next(
-                iter(self.catalog.presets))
-        if self.settings.profile not in self.preset.profiles:
-            self._notices.append(f"Profile {self.settings.profile!r} is not in the "
-                                 f"{self.preset.name} preset; using its first profile.")
-            self.settings.profile = next(iter(self.preset.profiles))
-
     # --- settings -------------------------------------------------------------------------
 
     def _save(self) -> None:
         if not self.persist:
             return
-        compare_with = self.baseline.name if self.baseline is not None else None
-        problem = save_state(UiState(self.settings, self.unit, self.theme, compare_with,
-                                     self.keymap))
+        compare_with = self.state.baseline.name if self.state.baseline is not None else None
+        problem = save_preferences(Preferences(self.state.settings, self.state.unit, self.theme,
+                                               compare_with, self.state.keymap))
         if problem:
             self.notify(problem, severity="warning")
 
     def change_settings(self, **changes: Any) -> None:
         """Apply setting changes from any control; refused while a run is under way."""
-        if self.running:
+        if self.state.running:
             self.notify(f"Settings cannot change while a test runs; stop it first "
                         f"({self.key('stop')}).", severity="warning")
             return
-        new = replace(self.settings, **changes)
-        if new.preset != self.settings.preset and new.profile not in self.catalog.get(new.preset).profiles:
-            new.profile = "default" if "default" in self.catalog.get(new.preset).profiles else next(
-                iter(self.catalog.get(new.preset).profiles))
-        if new == self.settings:
+        new = self.state.changed(**changes)
+        if new == self.state.settings:
             return
-        old, self.settings = self.settings, new
+        old, self.state.settings = self.state.settings, new
         relayout = (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix)
         if old.target != new.target:
             self._load_facts()
         self.main.sync_controls()
         if relayout:
             self.call_later(self._relayout)
-        elif self.result is None:
+        elif self.state.result is None:
             self._update_comparison()  # before any run, the line compares the settings
         self.refresh_bindings()
         self._save()
 
     def set_unit(self, unit: Unit) -> None:
         """Re-render every tile in ``unit`` at once; nothing is measured again."""
-        if unit == self.unit:
+        if unit == self.state.unit:
             return
-        self.unit = unit
+        self.state.unit = unit
         self.grid.set_unit(unit)
         self.main.sync_controls()
         self._update_comparison()  # the line counts verdicts in the unit on screen
         self._save()
 
-    def watch_running(self, running: bool) -> None:
+    def set_running(self, running: bool) -> None:
+        """A run or a sweep begins or ends: All turns into Stop, the selectors wait, and
+        the keys that change settings leave the footer."""
+        if running == self.state.running:
+            return
+        self.state.running = running
         self.set_class(running, "-running")
         self.main.show_running(running)
         self.refresh_bindings()
@@ -311,12 +257,12 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "stop":
-            return self.running  # False: the key falls through (ctrl+c, Esc in dialogs)
-        if action in self.IDLE_ONLY and self.running:
+            return self.state.running  # False: the key falls through (ctrl+c, Esc in dialogs)
+        if action in self.IDLE_ONLY and self.state.running:
             # hidden while a run is on: the footer keeps room for Stop and what still works
             # (greyed entries cut the footer at 80 columns); the palette says why
             return False
-        if action in ("unit", "cycle_unit") and self.profile.layout == "peak":
+        if action in ("unit", "cycle_unit") and self.state.profile.layout == "peak":
             return None  # Peak and Real World fix the unit of each row
         return True
 
@@ -324,7 +270,7 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         self.start_run(None)
 
     def action_stop(self) -> None:
-        if not self.running:
+        if not self.state.running:
             return
         self.engine.stop()
         self.status.show("Stopping · fio ends and the test file is removed…")
@@ -333,13 +279,13 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         self.set_unit(UNITS[index])
 
     def action_cycle_unit(self) -> None:
-        self.set_unit(UNITS[(UNITS.index(self.unit) + 1) % len(UNITS)])
+        self.set_unit(UNITS[(UNITS.index(self.state.unit) + 1) % len(UNITS)])
 
     def action_toggle_mix(self) -> None:
-        if not self.profile.mix:
-            self.notify(f"The {self.profile.name} profile has no +Mix column.")
+        if not self.state.profile.mix:
+            self.notify(f"The {self.state.profile.name} profile has no +Mix column.")
             return
-        self.change_settings(mix=None if self.settings.mix is not None else 70)
+        self.change_settings(mix=None if self.state.settings.mix is not None else 70)
 
     def action_edit_comment(self) -> None:
         self.main.query_one("#comment", Input).focus()
@@ -347,7 +293,7 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
     def action_help(self) -> None:
         from diskmark.app.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.keys))
+        self.push_screen(HelpScreen(self.state.keys))
 
     def action_settings(self) -> None:
         from diskmark.app.screens.settings import SettingsScreen
@@ -358,7 +304,7 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
                     "preset", "profile", "mode", "mix", "data", "direct", "nocow", "measure",
                     "interval", "unstable_pct")})
 
-        self.push_screen(SettingsScreen(self.settings, self.catalog), done)
+        self.push_screen(SettingsScreen(self.state.settings, self.state.catalog), done)
 
 
 def run_app(target: str | None = None) -> int:

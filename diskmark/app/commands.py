@@ -37,7 +37,7 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
     # the settings screen's choices, loaded with the palette rather than at start
     from diskmark.app.screens.settings import DATA_OPTIONS, MODE_OPTIONS, UNSTABLE_CHOICES
 
-    running = app.running
+    running = app.state.running
     if running:
         yield "Stop", "Stop fio now and remove the test file", app.action_stop, True
     else:
@@ -52,10 +52,10 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
     yield "History…", "Every completed run; promote one to a baseline", app.action_history, True
     yield ("Compare with a baseline…", "Every tile shows the change against it",
            app.action_compare_with, True)
-    if app.baseline is not None:
-        yield ("Show the comparison", f"Every test and unit against “{app.baseline.name}”",
+    if app.state.baseline is not None:
+        yield ("Show the comparison", f"Every test and unit against “{app.state.baseline.name}”",
                app.action_show_comparison, True)
-        yield ("Stop comparing", f"The tiles stop showing the change against “{app.baseline.name}”",
+        yield ("Stop comparing", f"The tiles stop showing the change against “{app.state.baseline.name}”",
                app.action_clear_comparison, True)
     for tile in app.grid.tiles:
         if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
@@ -81,13 +81,13 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
     for size in SIZES:
         yield (f"Size: {format_size(size)}", "Size of the test file",
                partial(app.change_settings, size=size), False)
-    preset = app.catalog.presets.get(app.settings.preset)
+    preset = app.state.catalog.presets.get(app.state.settings.preset)
     if preset is not None:
         for profile in preset.profiles.values():
             n = len(profile.tests)
             yield (f"Profile: {profile.name}", f"{n} test{'s' * (n != 1)}, {profile.layout} layout",
                    partial(app.change_settings, profile=profile.id), False)
-    for p in app.catalog.presets.values():
+    for p in app.state.catalog.presets.values():
         yield f"Preset: {p.name}", p.description, partial(app.change_settings, preset=p.id), False
     for label, mode in MODE_OPTIONS:
         yield f"Mode: {label}", "Which operations run", partial(app.change_settings, mode=mode), False

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from textual import work
 
-from diskmark.app.running import OP_ORDER
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
 from diskmark.report.formatting import short_date
 from diskmark.model.results import SessionResult
@@ -50,40 +49,27 @@ class Comparing:
 
     def set_baseline(self, entry: Entry | None) -> None:
         """Compare the tiles with ``entry`` from now on (None: stop comparing)."""
-        self.baseline = entry if entry is not None and entry.ok else None
-        self.set_class(self.baseline is not None, "-comparing")
+        self.state.baseline = entry if entry is not None and entry.ok else None
+        self.set_class(self.state.baseline is not None, "-comparing")
         self._update_comparison()
         self._save()
-
-    def _session_for_comparison(self, base: SessionResult) -> SessionResult:
-        """What the tiles show, as a session. With no result on them: the settings a run
-        would use now and the target's facts, so a mismatch shows before it runs."""
-        session = self.current_session()
-        if session is not None and (self.running or self._fits_layout(self.result)):
-            return session
-        measure, interval = self.plan_times()
-        tests = sorted(self.results.values(), key=lambda t: (OP_ORDER[t.op], t.index))
-        return SessionResult(settings=self._run_settings or self.settings,
-                             system=self.facts or base.system, preset_name=self.preset.name,
-                             profile_name=self.profile.name, measure=measure, interval=interval,
-                             tests=tests)
 
     def _update_comparison(self) -> None:
         """Recompute the deltas of every tile and the comparison line."""
         line = self.main.query_one("#comparison-line", ComparisonLine)
-        base = self.baseline
+        base = self.state.baseline
         if base is None or base.session is None:
-            self.comparison = None
+            self.state.comparison = None
             self.grid.show_comparison(None)
             line.summary = None
             return
         from diskmark.report.compare import compare  # only once there is a baseline: not at start
 
-        session = self._session_for_comparison(base.session)
+        session = self.state.session_for_comparison(base.session)
         cmp = compare(session, base.session, base.name)
         measured = any(t.complete for t in session.tests)
-        self.comparison = cmp if measured else None
-        self.grid.show_comparison(self.comparison)
+        self.state.comparison = cmp if measured else None
+        self.grid.show_comparison(self.state.comparison)
         unit = self.grid.header_unit
         line.summary = ComparisonSummary(base.name, base.started or base.saved,
                                          cmp.settings_differences,
@@ -91,7 +77,7 @@ class Comparing:
 
     def _baseline_changed(self, old: str, new: Entry | None) -> None:
         """A baseline was renamed or deleted on the baselines screen: follow it."""
-        if self.baseline is None or self.baseline.name != old:
+        if self.state.baseline is None or self.state.baseline.name != old:
             return
         if new is None:
             self.set_baseline(None)
@@ -102,7 +88,7 @@ class Comparing:
     def action_save_baseline(self) -> None:
         from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, suggest_name
 
-        session = self.current_session()
+        session = self.state.current_session()
         if session is None or not any(t.complete for t in session.tests):
             self.notify(f"Nothing measured yet: press {self.key('run_all')} (All) or a row "
                         f"button first, then {self.key('save_baseline')} saves the result as "
@@ -119,7 +105,7 @@ class Comparing:
                 self.save_baseline(session, choice.name, choice.note, replace=choice.replace)
 
         self.push_screen(BaselineNameDialog(self.store, "Save as baseline", hint,
-                                            name=suggest_name(session), note=self.comment), named)
+                                            name=suggest_name(session), note=self.state.comment), named)
 
     def save_baseline(self, session: SessionResult, name: str, note: str = "",
                       replace: bool = False) -> Entry | None:
@@ -136,7 +122,7 @@ class Comparing:
         self.notify(f"Saved as baseline “{entry.name}”. {self.key('compare_with')} compares "
                     f"later runs with it.",
                     title="Baseline saved")
-        if self.baseline is not None and self.baseline.name == entry.name:
+        if self.state.baseline is not None and self.state.baseline.name == entry.name:
             self.set_baseline(entry)  # replaced the one in use: compare with the new figures
         return entry
 
@@ -148,15 +134,15 @@ class Comparing:
                 self.set_baseline(entry)
                 self.notify(f"The tiles are compared with “{entry.name}”.")
 
-        in_use = self.baseline.name if self.baseline else None
-        self.push_screen(BaselinesScreen(self.store, self.current_session(), in_use,
+        in_use = self.state.baseline.name if self.state.baseline else None
+        self.push_screen(BaselinesScreen(self.store, self.state.current_session(), in_use,
                                          self._baseline_changed), chosen)
 
     def action_history(self) -> None:
         from diskmark.app.screens.history import HistoryScreen
 
-        in_use = self.baseline.name if self.baseline else None
-        self.push_screen(HistoryScreen(self.store, self.current_session(), in_use))
+        in_use = self.state.baseline.name if self.state.baseline else None
+        self.push_screen(HistoryScreen(self.store, self.state.current_session(), in_use))
 
     def action_compare_with(self) -> None:
         self._list_baselines_to_pick()
@@ -185,14 +171,14 @@ class Comparing:
             "Compare the tiles with…", entries,
             f"Every tile shows the change against this baseline. "
             f"{self.key('clear_comparison')} stops comparing; {self.key('baselines')} manages "
-            f"the baselines.", current=self.baseline.name if self.baseline else None), chosen)
+            f"the baselines.", current=self.state.baseline.name if self.state.baseline else None), chosen)
 
     def action_clear_comparison(self) -> None:
-        if self.baseline is None:
+        if self.state.baseline is None:
             self.notify(f"The tiles are not compared with any baseline "
                         f"({self.key('compare_with')} chooses one).")
             return
-        name = self.baseline.name
+        name = self.state.baseline.name
         self.set_baseline(None)
         self.notify(f"Stopped comparing with “{name}”.")
 
@@ -201,11 +187,11 @@ class Comparing:
         baseline."""
         from diskmark.app.screens.comparison import ComparisonScreen
 
-        if self.baseline is None or self.baseline.session is None:
+        if self.state.baseline is None or self.state.baseline.session is None:
             self.notify(f"Choose a baseline to compare with first ({self.key('compare_with')}).",
                         severity="warning")
             return
-        session = self.current_session()
+        session = self.state.current_session()
         if session is None or not any(t.complete for t in session.tests):
             self.notify(f"Nothing measured yet: run first ({self.key('run_all')}), then "
                         f"{self.key('show_comparison')} shows the comparison.",
@@ -213,6 +199,6 @@ class Comparing:
             return
         from diskmark.report.compare import compare
 
-        comparison = compare(session, self.baseline.session, self.baseline.name)
-        self.push_screen(ComparisonScreen(comparison, "This run", f"“{self.baseline.name}”",
-                                          (session, self.baseline.session)))
+        comparison = compare(session, self.state.baseline.session, self.state.baseline.name)
+        self.push_screen(ComparisonScreen(comparison, "This run", f"“{self.state.baseline.name}”",
+                                          (session, self.state.baseline.session)))

@@ -61,7 +61,7 @@ class Lifetime:
         self._restore_baseline(self._wanted_baseline)
         for notice in self._notices:  # long ones (a keymap's problems) stay long enough to read
             self.notify(notice, severity="warning", timeout=max(12.0, len(notice) / 20))
-        for problem in self.catalog.problems:
+        for problem in self.state.catalog.problems:
             self.notify(f"Skipped preset {problem}", severity="warning", timeout=12)
         self._notices.clear()
         # threads, but they hold the interpreter too: they start once the window is drawn
@@ -74,14 +74,14 @@ class Lifetime:
         leave at once. Nothing can be drawn any more, and Textual's orderly exit waits for
         writes to a terminal that no longer exists."""
         self._hung_up = True
-        if not self.running:
+        if not self.state.running:
             os._exit(128 + signal.SIGHUP)
         self._on_stop_signal()
 
     def _on_stop_signal(self) -> None:
         """SIGTERM, SIGQUIT or a SIGINT from outside: stop fio, remove the test file, then
         quit; a second one stops fio at once."""
-        if self.running:
+        if self.state.running:
             self.engine.stop()
             if not self._quit_requested:
                 self._quit_requested = True
@@ -101,7 +101,7 @@ class Lifetime:
 
     async def action_quit(self) -> None:
         """Quitting mid-run stops fio and waits for the test file to be removed."""
-        if not self.running:
+        if not self.state.running:
             self.exit(0)
             return
         if self._quit_requested:
@@ -115,7 +115,7 @@ class Lifetime:
     def on_unmount(self) -> None:
         """Last line of defence (the app ended some other way mid-run): fio's process group
         gets SIGINT now; the engine's own clean-up removes the test file as its task ends."""
-        if self.running:
+        if self.state.running:
             self.engine.stop()
 
     def _force_quit(self) -> None:

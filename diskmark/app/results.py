@@ -4,16 +4,13 @@ tile's details."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from diskmark.app.running import OP_ORDER
+from diskmark.app.state import setup_name
 from diskmark.files.atomic import write_atomic
 from diskmark.files.text_safety import shown
-from diskmark.model.names import mix_label
-from diskmark.model.results import SessionResult, TestResult
 from diskmark.files.paths import reports_dir
 
 if TYPE_CHECKING:
@@ -32,68 +29,33 @@ class Results:
         set-up; its tiles come back whenever the layout is the one it ran under, and are
         cleared (with a word why) under any other, so no tile ever sits under a button of a
         test it did not measure."""
-        await self.grid.rebuild(self.profile, self.settings.mix, self.unit)
+        await self.grid.rebuild(self.state.profile, self.state.settings.mix, self.state.unit)
         shown = self._show_result_tiles()
-        if self.result is not None and self.result.tests and not shown:
-            self.status.show(f"Tiles cleared: the last run used {self._setup_name(self.result)}; "
+        if self.state.result is not None and self.state.result.tests and not shown:
+            self.status.show(f"Tiles cleared: the last run used {setup_name(self.state.result)}; "
                              f"{self.key('save_report')}, {self.key('save_baseline')} and "
                              f"{self.key('show_comparison')} still use it, switching back "
                              f"shows it")
-        elif shown and self.result is not None:
-            self.status.show(f"The last run's tiles ({self._setup_name(self.result)}) are back")
+        elif shown and self.state.result is not None:
+            self.status.show(f"The last run's tiles ({setup_name(self.state.result)}) are back")
         self._update_comparison()
-
-    @staticmethod
-    def _setup_name(session: SessionResult) -> str:
-        """``Default · Peak +Mix R70/W30``: how a result was set up, in a few words."""
-        st = session.settings
-        name = f"{session.preset_name or st.preset} · {session.profile_name or st.profile}"
-        return name + (f" +Mix {mix_label(st.mix)}" if st.mix is not None else "")
-
-    def _fits_layout(self, session: SessionResult | None) -> bool:
-        """Whether ``session`` ran under the grid's current layout (same preset, profile,
-        +Mix and the same test in every row it measured)."""
-        if session is None or session.settings.sweep:
-            return False
-        st, now = session.settings, self.settings
-        if (st.preset, st.profile, st.mix) != (now.preset, now.profile, now.mix):
-            return False
-        tests = self.profile.tests
-        return all(t.index < len(tests) and tests[t.index] == t.spec for t in session.tests)
 
     def _show_result_tiles(self) -> bool:
         """Fill the tiles from ``result`` when it fits the layout, else leave them empty.
         Returns whether it was shown."""
         self.grid.clear((t.row, t.op) for t in self.grid.tiles)
-        self.results = {}
-        if not self._fits_layout(self.result):
+        if not self.state.result_on_tiles():
             return False
-        assert self.result is not None
-        for test in self.result.tests:
-            self.results[(test.index, test.op)] = test
+        for test in self.state.on_tiles.values():
             self.grid.show_result(test, final=True)
         return True
 
-    @property
-    def last_session(self) -> SessionResult | None:
-        return self.result
-
-    def current_session(self) -> SessionResult | None:
-        """The result as one session with its own settings, preset, profile and tests (the
-        run under way, so far, while one runs), and the comment as typed now."""
-        session = self._live if self.running and self._live is not None else self.result
-        if session is None:
-            return None
-        tests = sorted(session.tests, key=lambda t: (OP_ORDER[t.op], t.index))
-        settings = replace(session.settings, comment=self.comment, only_test=None)
-        return replace(session, settings=settings, tests=tests)
-
     def report_text(self) -> str | None:
-        if self.running:
+        if self.state.running:
             self.notify("A run is under way: its report can be saved once it has finished "
                         "(or been stopped).", severity="warning")
             return None
-        session = self.current_session()
+        session = self.state.current_session()
         if session is None or not session.tests:
             self.notify(f"Nothing measured yet: press {self.key('run_all')} (All) or a row "
                         f"button first.", severity="warning")
@@ -171,14 +133,6 @@ class Results:
         if result is None or not (result.runs or result.error):
             self.notify(f"{tile.spec.label} {tile.op.value} has not run yet.")
             return
-        session = self.session_of(result)
+        session = self.state.session_of(result)
         buffered = session is not None and not session.settings.direct
         self.push_screen(DetailsScreen(result, buffered=buffered, session=session))
-
-    def session_of(self, result: TestResult) -> SessionResult | None:
-        """The run a tile's result came from (a row run after an All has its own test file
-        and notes), or the last run."""
-        for session in reversed(self.history):
-            if any(t is result for t in session.tests):
-                return session
-        return self.last_session

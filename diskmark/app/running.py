@@ -23,9 +23,8 @@ from diskmark.app.messages import EngineEvent, RunFailed, RunFinished, RunStarte
 from diskmark.app.widgets.tiles import Live
 from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 from diskmark.report.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_duration
-from diskmark.model.settings import Mode, Op, Settings
+from diskmark.model.settings import Mode, Settings
 from diskmark.model.results import SessionResult, Status
-from diskmark.model.facts import SystemFacts
 from diskmark.model.units import format_size
 
 if TYPE_CHECKING:
@@ -35,8 +34,6 @@ if TYPE_CHECKING:
 #: What the line after a run offers next, by binding id: the key the keymap gives it.
 HINTS = {"save_baseline": "{key} saves it as a baseline", "save_report": "{key} saves the report"}
 
-#: The order of a result's tests: reads, writes, mixes (each by plan index).
-OP_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
 
 
 def session_seconds(session: SessionResult) -> float | None:
@@ -53,50 +50,21 @@ class Runs:
 
     def start_run(self, only_test: int | None) -> None:
         """All (``only_test`` None) or one row. Builds Settings; the engine does the rest."""
-        if self.running or self.fleet_open():
+        if self.state.running or self.fleet_open():
             return
-        settings = replace(self.settings, only_test=only_test, comment=self.comment)
+        settings = replace(self.state.settings, only_test=only_test, comment=self.state.comment)
         try:
             plan = self.engine.plan(settings)
         except DiskmarkError as e:
             self.show_error(e, settings)
             return
-        self._plan = {t.index: t for t in plan.tests}
-        slots = {(t.row, t.op) for t in plan.tests}
-        # A row button after a run of the same set-up repeats that row within it; anything
-        # else is a new result, and every tile of the old one is cleared (it stays in the
-        # history, and comes back if this run measures nothing).
-        base = self.result if self._repeats_a_row_of(self.result, settings) else None
-        self._merge_into = base
-        if base is not None:
-            kept = [t for t in base.tests if (t.index, t.op) not in slots]
-            self._live = replace(base, tests=kept)
-        else:
-            kept = []
-            self._live = SessionResult(
-                settings=replace(settings, only_test=None), preset_name=plan.preset.name,
-                system=self.facts or SystemFacts(target=settings.target),
-                profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval)
+        kept = self.state.begin_run(plan, settings)
         self.grid.clear((t.row, t.op) for t in self.grid.tiles)
-        self.results = {}
         for test in kept:
-            self.results[(test.index, test.op)] = test
             self.grid.show_result(test, final=True)
-        self._run_settings = settings
         self._update_comparison()
-        self.running = True
+        self.set_running(True)
         self._bench(settings)
-
-    def _repeats_a_row_of(self, result: SessionResult | None, settings: Settings) -> bool:
-        """A row run whose every setting but the row, the mode and the comment is the
-        result's: its figures belong in that result."""
-        if result is None or settings.only_test is None or not self._fits_layout(result):
-            return False
-
-        def essence(s: Settings) -> Settings:
-            return replace(s, only_test=None, comment="", mode=Mode.READ_WRITE)
-
-        return essence(result.settings) == essence(settings)
 
     @work(exclusive=True, group="bench", exit_on_error=False)
     async def _bench(self, settings: Settings) -> None:
@@ -122,7 +90,7 @@ class Runs:
             self.post_message(RunFinished(session))
 
     def on_run_started(self, _message: RunStarted) -> None:
-        if self.running:
+        if self.state.running:
             self.status.show("Checking the target…", 0.0)
 
     def _forward_engine_event(self, event: Event) -> None:
@@ -148,12 +116,9 @@ class Runs:
             if not event.warmup:
                 grid.show_result(event.result, final=False)
         elif isinstance(event, TestFinished):
-            self.results[(event.result.index, event.result.op)] = event.result
-            if self._live is not None:
-                self._live.tests = [t for t in self._live.tests if t.key != event.result.key]
-                self._live.tests.append(event.result)
+            self.state.test_finished(event.result)
             grid.show_result(event.result, final=True)
-            if self.baseline is not None:
+            if self.state.baseline is not None:
                 self._update_comparison()  # deltas appear as the tests finish
         elif isinstance(event, Notice):
             severity = event.severity if event.severity in ("information", "warning", "error") else "warning"
@@ -162,14 +127,14 @@ class Runs:
     def _show_progress(self, p: Progress) -> None:
         from diskmark.model.events import Phase
 
-        if not self.running:
+        if not self.state.running:
             return
         if not self._quit_requested:
             # the ETA goes to the right of the status line, next to the session's bar
             from diskmark.report.text import describe_progress  # the reports: not at start
 
             self.status.show(describe_progress(replace(p, eta_s=None)), p.session_percent, p.eta_s)
-        test = self._plan.get(p.test_index) if p.test_index is not None else None
+        test = self.state.plan.get(p.test_index) if p.test_index is not None else None
         if test is None:
             return
         if p.phase in (Phase.WARMUP, Phase.MEASURING):
@@ -198,7 +163,7 @@ class Runs:
         if sweep is not None:
             sweep.dismiss(None)
         else:
-            self._live = self._merge_into = None
+            self.state.run_abandoned()
             self._show_result_tiles()  # nothing ran: the result is as it was
         self.status.show("Not started · see the message")
         if not self._quit_requested:
@@ -208,7 +173,7 @@ class Runs:
     def on_run_stopped(self, _message: RunStopped) -> None:
         settings = self._run_ending()
         if self._sweep is None:
-            self._live = self._merge_into = None
+            self.state.run_abandoned()
             self._show_result_tiles()
         self._sweep = None
         self._run_ended(settings)
@@ -216,9 +181,9 @@ class Runs:
     def _run_ending(self) -> Settings | None:
         if self._hung_up:  # the engine has cleaned up; there is no terminal to go back to
             os._exit(128 + signal.SIGHUP)
-        self.running = False
+        self.set_running(False)
         self.main.grid.end_live()
-        return self._run_settings
+        return self.state.run_settings
 
     def _run_ended(self, _settings: Settings | None) -> None:
         if self._quit_requested:
@@ -227,34 +192,24 @@ class Runs:
     def _finished(self, session: SessionResult) -> None:
         from diskmark.app.screens.dialogs import ErrorDialog
 
-        base, self._merge_into, self._live = self._merge_into, None, None
         measured = any(t.runs for t in session.tests)
-        if base is not None:
-            done = {(t.index, t.op) for t in session.tests}
-            tests = [t for t in base.tests if (t.index, t.op) not in done] + session.tests
-            notes = base.warnings + [w for w in session.warnings if w not in base.warnings]
-            self.result = replace(base, tests=sorted(tests, key=lambda t: (OP_ORDER[t.op], t.index)),
-                                  warnings=notes)
-        elif measured or session.status is Status.COMPLETE or self.result is None:
-            self.result = session  # the authoritative results, whatever was coalesced
-        # else: stopped or failed before anything was measured: the last result stays
+        self.state.run_returned(session)
         self._show_result_tiles()
         self.main.focus_a_result()
-        self.history.append(session)
         self._update_comparison()
         self.main.show_setup()
         took = session_seconds(session)
         finished = f"Finished in {format_duration(took)}" if took is not None else "Finished"
         # the phrases of the line, the most important first: a narrow terminal drops the last
         hints = [hint.format(key=self.key(binding_id)) for binding_id, hint in HINTS.items()
-                 if self.keys.keys[binding_id]]  # not for a binding a conflict left keyless
+                 if self.state.keys.keys[binding_id]]  # not for a binding a conflict left keyless
         if session.status is Status.COMPLETE:
             self._keep_history(session)
             done = len(session.tests)
-            if self.comparison is not None and self.baseline is not None:
-                counts = self.comparison.counts(self.grid.header_unit)
+            if self.state.comparison is not None and self.state.baseline is not None:
+                counts = self.state.comparison.counts(self.grid.header_unit)
                 verdicts = "  ".join(f"{DELTA_GLYPHS[v]} {counts[v]} {v}" for v in (BETTER, WORSE, SAME))
-                self.status.show([finished, f"against “{self.baseline.name}”: {verdicts}",
+                self.status.show([finished, f"against “{self.state.baseline.name}”: {verdicts}",
                                   f"{self.key('show_comparison')} shows the comparison",
                                   *hints[:1]])
             else:
@@ -278,10 +233,10 @@ class Runs:
         """What the ``~9%`` and ``cpu`` marks on tiles mean, said once where they appear:
         short, so that both fit beside the time at 120 columns."""
         out = []
-        shaky = [t for t in self.results.values() if t.unstable() is not None]
+        shaky = [t for t in self.state.on_tiles.values() if t.unstable() is not None]
         if shaky:
             out.append(f"~N%: passes differ by N% (over {shaky[0].unstable_pct:g}%)")
-        if any(t.cpu_limited for t in self.results.values()):
+        if any(t.cpu_limited for t in self.state.on_tiles.values()):
             out.append("cpu: the CPU, not the drive, set the figure")
         return out
 
@@ -289,10 +244,14 @@ class Runs:
         """The fleet screen, with the hosts typed last time in this session."""
         from diskmark.app.screens.fleet import FleetScreen
 
-        if self.running or self.fleet_open():
+        if self.state.running or self.fleet_open():
             return
-        screen = FleetScreen(getattr(self, "_fleet_hosts", ""))
-        self.push_screen(screen, lambda _: setattr(self, "_fleet_hosts", screen.hosts_text))
+        screen = FleetScreen(self.state.fleet_hosts)
+
+        def closed(_: None) -> None:
+            self.state.fleet_hosts = screen.hosts_text
+
+        self.push_screen(screen, closed)
 
     def fleet_open(self) -> bool:
         """A fleet screen is up: no local run starts under it (a key falling through)."""
@@ -310,7 +269,7 @@ class Runs:
         self.push_screen(SweepDialog(self._sweep_estimate), chosen)
 
     def _sweep_estimate(self, pattern: str, mode: Mode) -> str:
-        s = replace(self.settings, sweep=pattern, mode=mode, mix=None, only_test=None)
+        s = replace(self.state.settings, sweep=pattern, mode=mode, mix=None, only_test=None)
         plan = self.engine.plan(s)
         return (f"{len(plan.tests)} tests · {format_size(s.size)} × {s.count} "
                 f"pass{'es' * (s.count != 1)} after a "
@@ -321,20 +280,20 @@ class Runs:
         """Run ``pattern`` at every queue depth; results go to a SweepScreen, never the grid."""
         from diskmark.app.screens.sweep import SweepScreen
 
-        if self.running or self.fleet_open():
+        if self.state.running or self.fleet_open():
             return
-        settings = replace(self.settings, sweep=pattern, mode=mode, mix=None, only_test=None,
-                           comment=self.comment)
+        settings = replace(self.state.settings, sweep=pattern, mode=mode, mix=None, only_test=None,
+                           comment=self.state.comment)
         try:
             self.engine.plan(settings)
         except DiskmarkError as e:
             self.show_error(e, settings)
             return
-        self._plan = {}  # nothing of the grid moves during a sweep
-        self._run_settings = settings
-        self._sweep = SweepScreen(pattern, mode, self.unit)
+        self.state.plan = {}  # nothing of the grid moves during a sweep
+        self.state.run_settings = settings
+        self._sweep = SweepScreen(pattern, mode, self.state.unit)
         self.push_screen(self._sweep)
-        self.running = True
+        self.set_running(True)
         self.status.show(f"Queue-depth sweep {pattern} · checking the target…", 0.0)
         self._bench(settings)
 
@@ -345,7 +304,7 @@ class Runs:
         sweep = self._sweep
         assert sweep is not None
         if isinstance(event, Progress):
-            if self.running and not self._quit_requested:
+            if self.state.running and not self._quit_requested:
                 from diskmark.report.text import describe_progress
 
                 text = describe_progress(replace(event, eta_s=None))
@@ -357,7 +316,7 @@ class Runs:
             sweep.show_result(event.result)
 
     def _sweep_finished(self, sweep: SweepScreen, session: SessionResult) -> None:
-        self.sweep_session = session
+        self.state.sweep_session = session
         sweep.finish(session)
         if session.status is Status.COMPLETE:
             self._keep_history(session)  # as `diskmark run --sweep` does
@@ -372,7 +331,7 @@ class Runs:
         """Every engine error as a dialog whose buttons are the next steps."""
         from diskmark.app.screens.dialogs import Choice, ErrorDialog
 
-        settings = settings or self.settings
+        settings = settings or self.state.settings
         if isinstance(error, DirectIOUnsupported):
             def answered(choice: str | None) -> None:
                 if choice == "buffered":

@@ -37,11 +37,11 @@ class Target:
             if path:
                 self.change_settings(target=path)
 
-        self.push_screen(TargetPicker(self.settings.target), chosen)
+        self.push_screen(TargetPicker(self.state.settings.target), chosen)
 
     @work(exclusive=True, group="facts", thread=True, exit_on_error=False)
     def _load_facts(self) -> None:
-        target = self.settings.target
+        target = self.state.settings.target
         line = self.main.query_one("#facts-line", FactsLine)
         try:
             facts = self.facts_provider(target)
@@ -58,9 +58,9 @@ class Target:
         self.call_from_thread(self._facts_loaded, facts)
 
     def _facts_loaded(self, facts: SystemFacts) -> None:
-        self.facts = facts
+        self.state.facts = facts
         self.main.query_one("#facts-line", FactsLine).show_facts(facts)
-        if self.result is None:
+        if self.state.result is None:
             self._update_comparison()  # another device or filesystem than the baseline's?
         self._filesystem_advice(facts)
 
@@ -68,10 +68,10 @@ class Target:
         """Where the filesystem is known to leak the cache into O_DIRECT figures (black_cat's filesystem article),
         say so once per target, and on btrfs offer the NOCOW test directory."""
         key = (facts.target, facts.fstype)
-        if key in self._advised:
+        if key in self.state.advised:
             return
-        self._advised.add(key)
-        if facts.fstype == "btrfs" and not self.settings.nocow:
+        self.state.advised.add(key)
+        if facts.fstype == "btrfs" and not self.state.settings.nocow:
             self.notify("This target is btrfs: copy-on-write and compression can let the page "
                         f"cache leak into O_DIRECT figures. Settings ({self.key('settings')}) → "
                         f"btrfs → NOCOW test directory avoids that.", title="btrfs", severity="warning", timeout=12)

@@ -63,7 +63,7 @@ async def settle(pilot, condition, what: str, tries: int = 200) -> None:
 async def finished(pilot) -> None:
     app = pilot.app
     await pilot.press("a")
-    await settle(pilot, lambda: app.history and not app.running, "the fake run to finish")
+    await settle(pilot, lambda: app.state.history and not app.state.running, "the fake run to finish")
     await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
     assert all(t.text for t in app.grid.tiles), "every tile holds a figure"
 
@@ -99,7 +99,7 @@ def test_running(snap_compare, size):
         await settle(pilot, lambda: any(t.live and t.live.mb_s for t in app.grid.tiles),
                      "a live figure")
         await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
-        assert app.running and str(app.query_one("#all").label) == "Stop"
+        assert app.state.running and str(app.query_one("#all").label) == "Stop"
         assert "RND4K Q32T1 Read (2/5)" in app.status.message
 
     check(app, snap_compare(app, terminal_size=size, run_before=running))
@@ -313,7 +313,7 @@ def test_sweep_result(snap_compare):
         await pilot.press("w")
         await settle(pilot, lambda: isinstance(app.screen, SweepDialog), "the sweep dialog")
         await pilot.click("#run")
-        await settle(pilot, lambda: app.sweep_session is not None and not app.running, "the sweep")
+        await settle(pilot, lambda: app.state.sweep_session is not None and not app.state.running, "the sweep")
         screen = app.screen
         assert isinstance(screen, SweepScreen)
         assert screen.query_one("#table-read").row_count == 6
@@ -331,8 +331,8 @@ def test_sweep_result_small(snap_compare):
         app.screen.query_one("#sweep-mode").value = Mode.READ_WRITE
         await pilot.pause()
         await pilot.click("#run")
-        await settle(pilot, lambda: app.sweep_session is not None and not app.running, "the sweep")
-        assert len(app.sweep_session.tests) == 12
+        await settle(pilot, lambda: app.state.sweep_session is not None and not app.state.running, "the sweep")
+        assert len(app.state.sweep_session.tests) == 12
 
     check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
 
@@ -447,7 +447,7 @@ async def compared(pilot) -> None:
     await pilot.press("x")
     await settle(pilot, lambda: type(app.screen).__name__ == "PickBaselineDialog", "the list")
     await pilot.press("enter")
-    await settle(pilot, lambda: app.baseline is not None, "the baseline chosen")
+    await settle(pilot, lambda: app.state.baseline is not None, "the baseline chosen")
     await finished(pilot)
     deltas = {(t.row, t.op): t.delta_text for t in app.grid.tiles}
     assert all(deltas.values()), deltas
@@ -506,7 +506,7 @@ def test_baselines_screen(snap_compare, fixed_home):
         await pilot.press("x")  # compare with the first readable one: the list marks it ●
         await settle(pilot, lambda: type(app.screen).__name__ == "PickBaselineDialog", "the list")
         await pilot.press("enter")
-        await settle(pilot, lambda: app.baseline is not None, "the baseline chosen")
+        await settle(pilot, lambda: app.state.baseline is not None, "the baseline chosen")
         await pilot.press("b")
         await settle(pilot, lambda: getattr(app.screen, "loaded", False), "the list")
         names = [e.name for e in app.screen.entries]

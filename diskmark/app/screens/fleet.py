@@ -55,7 +55,7 @@ class FleetScreen(ModalScreen[None]):
         with Vertical(classes="details-box"):
             yield Label("Run on several hosts (fio --server)", classes="dialog-title")
             yield Static("Each host runs `fio --server` (the same fio version); the target "
-                         f"{self.app.settings.target} must exist on every host, and only the "  # type: ignore[attr-defined]
+                         f"{self.app.state.settings.target} must exist on every host, and only the "  # type: ignore[attr-defined]
                          "server's user may write in it. The profile, size and times are the "
                          "window's.", classes="dialog-hint", markup=False)
             yield Input(self.hosts_text, placeholder="host[:port], comma- or space-separated",
@@ -90,17 +90,17 @@ class FleetScreen(ModalScreen[None]):
         from diskmark.engine.hosts import hosts_from
         from diskmark.engine.jobfile import check_remote_target
 
-        if self.running or self.app.running:  # type: ignore[attr-defined]
+        if self.running or self.app.state.running:  # type: ignore[attr-defined]
             return
         app: Any = self.app
-        settings = replace(app.settings, only_test=None, comment=app.comment)
+        settings = replace(app.state.settings, only_test=None, comment=app.state.comment)
         self.hosts_text = self.query_one("#fleet-hosts", Input).value
         try:
             hosts = hosts_from(split_hosts(self.hosts_text))
             if not hosts:
                 raise ValueError("give at least one host (host[:port]).")
             check_remote_target(settings.target)
-            fleet = Fleet(hosts, catalog=app.catalog,
+            fleet = Fleet(hosts, catalog=app.state.catalog,
                           one_at_a_time=self.query_one("#one-at-a-time", Checkbox).value,
                           target_private=self.query_one("#target-private", Checkbox).value)
             plan = fleet.plan(settings)
@@ -188,7 +188,7 @@ class FleetScreen(ModalScreen[None]):
             return
         shown = self.query_one("#fleet-show", Select).value
         labels = self.labels if shown in (ALL, Select.BLANK) else [str(shown)]
-        unit = self.app.unit  # type: ignore[attr-defined]
+        unit = self.app.state.unit  # type: ignore[attr-defined]
         table.add_column("Test", key="test")
         for label in labels:
             table.add_column(Text(f"{label} {unit.label}", justify="right"), key=label)
@@ -202,7 +202,7 @@ class FleetScreen(ModalScreen[None]):
 
     def figures(self) -> dict[str, dict[str, str]]:
         """Per host, per test: the figure shown (tests read this)."""
-        unit = self.app.unit  # type: ignore[attr-defined]
+        unit = self.app.state.unit  # type: ignore[attr-defined]
         return {label: {key: format_figure(r.figure(unit), unit)
                         for key, r in self.results.get(label, {}).items() if r.runs}
                 for label in self.labels}

@@ -62,12 +62,12 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         app = self.dm
-        s = app.settings
-        yield TopBar(count=s.count, size=s.size, target=s.target, unit=app.unit, keys=app.keys,
+        s = app.state.settings
+        yield TopBar(count=s.count, size=s.size, target=s.target, unit=app.state.unit, keys=app.state.keys,
                      id="topbar")
         yield FactsLine(id="facts-line")
         yield ComparisonLine(id="comparison-line")
-        yield ResultGrid(app.profile, s.mix, app.unit, id="grid")
+        yield ResultGrid(app.state.profile, s.mix, app.state.unit, id="grid")
         yield CommentInput(placeholder=f"Comment (goes into the report) · "
                                        f"{app.key('edit_comment')} to type, Esc to leave",
                            id="comment")
@@ -108,12 +108,12 @@ class MainScreen(Screen[None]):
     def sync_controls(self) -> None:
         """Show the current settings in the top bar, the facts line and the grid."""
         app = self.dm
-        s = app.settings
-        fixed = app.profile.layout == "peak"
+        s = app.state.settings
+        fixed = app.state.profile.layout == "peak"
         self.query_one("#unit", Select).display = not fixed
         self.query_one("#unit-fixed").display = fixed
         self.show_setup()
-        for select_id, value in (("#count", s.count), ("#size", s.size), ("#unit", app.unit)):
+        for select_id, value in (("#count", s.count), ("#size", s.size), ("#unit", app.state.unit)):
             select = self.query_one(select_id, Select)
             if select.value != value:
                 with select.prevent(Select.Changed):
@@ -128,8 +128,8 @@ class MainScreen(Screen[None]):
         """How the next run is set up, in words (``compact``: for a narrow terminal, still
         labelled: "5 s/pass" is the measure time, "5 s rest" the interval)."""
         app = self.dm
-        s, preset, profile = app.settings, app.preset, app.profile
-        plan_measure, plan_interval = app.plan_times()
+        s, preset, profile = app.state.settings, app.state.preset, app.state.profile
+        plan_measure, plan_interval = app.state.plan_times()
         name = preset.name
         if profile.name != "Default":
             shown = profile.name.removesuffix(" Performance") if compact else profile.name
@@ -160,8 +160,8 @@ class MainScreen(Screen[None]):
 
     def _shown_buffered(self) -> bool:
         app = self.dm
-        return any(not session.settings.direct for session in app.history
-                   if any(t is r for t in session.tests for r in app.results.values()))
+        return any(not session.settings.direct for session in app.state.history
+                   if any(t is r for t in session.tests for r in app.state.on_tiles.values()))
 
     def show_running(self, running: bool) -> None:
         """All and the row buttons turn into Stop; the selectors and the target wait."""
@@ -200,13 +200,13 @@ class MainScreen(Screen[None]):
 
     @on(Input.Changed, "#comment")
     def _comment_changed(self, event: Input.Changed) -> None:
-        self.dm.comment = event.value
+        self.dm.state.comment = event.value
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         app, button = self.dm, event.button
         if isinstance(button, TargetButton):
             app.action_pick_target()
-        elif app.running and (button.id == "all" or isinstance(button, RowButton)):
+        elif app.state.running and (button.id == "all" or isinstance(button, RowButton)):
             app.action_stop()
         elif button.id == "all":
             app.start_run(None)
