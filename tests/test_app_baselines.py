@@ -90,7 +90,7 @@ async def test_run_save_restart_compare_every_tile(target):
     app = make_app(target, persist=True)
     async with app.run_test(size=SIZE) as pilot:
         await run(pilot)
-        assert all(t.text for t in app.grid.tiles)
+        assert all(t.text for t in app.main.grid.tiles)
         await save_as(pilot, "baseline", "first run")
         assert not isinstance(app.screen, BaselineNameDialog)
         entry = Store().get_baseline("baseline")
@@ -109,21 +109,21 @@ async def test_run_save_restart_compare_every_tile(target):
         assert app.state.baseline.name == "baseline" and app.has_class("-comparing")
         line = app.query_one("#comparison-line")
         assert line.display and line.summary.name == "baseline" and line.summary.counts is None
-        assert not any(t.delta_text for t in app.grid.tiles)  # nothing measured yet
+        assert not any(t.delta_text for t in app.main.grid.tiles)  # nothing measured yet
 
         await run(pilot)
-        tiles = app.grid.tiles
+        tiles = app.main.grid.tiles
         assert len(tiles) == 8
         for tile in tiles:
             assert tile.delta_text[:1] in "▲▼=", (tile.spec.label, tile.op, tile.delta_text)
             assert tile.delta_text.endswith("%")
         assert sum(line.summary.counts.values()) == 8
-        assert "against “baseline”" in app.status.message
+        assert "against “baseline”" in app.main.status.message
 
         # the delta follows the unit; latency: lower is better
         await pilot.press("4")
         await pilot.pause()
-        for tile in app.grid.tiles:
+        for tile in app.main.grid.tiles:
             d = app.state.comparison.delta(tile.result.key, Unit.US)
             assert tile.delta == d and tile.delta.unit is Unit.US
             if d.verdict == "better":
@@ -137,14 +137,14 @@ async def test_run_save_restart_compare_every_tile(target):
         await pilot.press("escape")
         await pilot.press("X")  # stop comparing
         await pilot.pause()
-        assert app.state.baseline is None and not any(t.delta_text for t in app.grid.tiles)
+        assert app.state.baseline is None and not any(t.delta_text for t in app.main.grid.tiles)
         assert not app.query_one("#comparison-line").display
 
         await pilot.press("x")  # and choose it again from the short list
         await on_screen(pilot, PickBaselineDialog, "the list")
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.state.baseline is not None, 5, "the comparison")
-        assert all(t.delta_text for t in app.grid.tiles)
+        assert all(t.delta_text for t in app.main.grid.tiles)
 
     # the choice is remembered; a baseline that vanished meanwhile is a notice, not a crash
     app = make_app(target, persist=True)

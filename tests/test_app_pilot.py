@@ -54,7 +54,7 @@ def make_app(target: Path, **kw) -> DiskmarkApp:
 
 
 def figures(app: DiskmarkApp) -> dict[tuple[int, Op], str]:
-    return {(t.row, t.op): t.text for t in app.grid.tiles}
+    return {(t.row, t.op): t.text for t in app.main.grid.tiles}
 
 
 async def test_all_fills_every_tile_then_units_switch_without_rerun(target):
@@ -64,27 +64,27 @@ async def test_all_fills_every_tile_then_units_switch_without_rerun(target):
         await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
         await wait_until(pilot, lambda: not app.state.running, 180, "All to finish")
         await pilot.pause()
-        tiles = app.grid.tiles
+        tiles = app.main.grid.tiles
         assert len(tiles) == 8
         for tile in tiles:
             assert tile.value is not None and tile.value > 0, (tile.spec.label, tile.op)
             assert float(tile.text) > 0
         assert len(app.state.history) == 1 and app.state.history[0].status is Status.COMPLETE
         assert len(app.state.history[0].tests) == 8
-        assert "Finished" in app.status.message
+        assert "Finished" in app.main.status.message
 
         mb_s = figures(app)
         await pilot.press("3")  # IOPS
         await pilot.pause()
         iops = figures(app)
         assert len(app.state.history) == 1  # nothing ran again
-        for tile in app.grid.tiles:
+        for tile in app.main.grid.tiles:
             assert tile.text == format_figure(tile.result.best_iops, Unit.IOPS)
             assert iops[(tile.row, tile.op)] != mb_s[(tile.row, tile.op)]
         assert "Read (IOPS)" in str(app.query_one(".col-read").render())
         await pilot.press("u")  # cycles on to μs
         await pilot.pause()
-        assert all(t.text == format_figure(t.result.best_lat_us, Unit.US) for t in app.grid.tiles)
+        assert all(t.text == format_figure(t.result.best_lat_us, Unit.US) for t in app.main.grid.tiles)
     assert not our_fio(target)
     assert not leftovers(target)
 
@@ -96,7 +96,7 @@ async def test_row_button_runs_only_that_row(target):
         await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
         await wait_until(pilot, lambda: not app.state.running, 90, "the row to finish")
         await pilot.pause()
-        for tile in app.grid.tiles:
+        for tile in app.main.grid.tiles:
             if tile.row == 2:
                 assert tile.value and tile.value > 0, tile.op
             else:
@@ -113,8 +113,8 @@ async def test_stop_mid_run_cleans_up_and_keeps_finished_tiles(target):
         await pilot.press("a")
         # wait until the first test finished and the second one is measuring
         await wait_until(pilot, lambda: any(t.result is not None and t.result.runs
-                                            for t in app.grid.tiles), 60, "a finished test")
-        await wait_until(pilot, lambda: any(t.live is not None for t in app.grid.tiles),
+                                            for t in app.main.grid.tiles), 60, "a finished test")
+        await wait_until(pilot, lambda: any(t.live is not None for t in app.main.grid.tiles),
                          30, "the next test to start")
         assert our_fio(target), "fio should be running now"
         assert str(app.query_one("#all").label) == "Stop"
@@ -126,9 +126,9 @@ async def test_stop_mid_run_cleans_up_and_keeps_finished_tiles(target):
         assert not our_fio(target)
         assert not leftovers(target)
         assert app.state.history[-1].status is Status.CANCELLED
-        done = [t for t in app.grid.tiles if t.text]
-        assert done and all(t.live is None for t in app.grid.tiles)
-        assert "Stopped" in app.status.message
+        done = [t for t in app.main.grid.tiles if t.text]
+        assert done and all(t.live is None for t in app.main.grid.tiles)
+        assert "Stopped" in app.main.status.message
         assert str(app.query_one("#all").label) == "All"
         assert not app.query_one("#size").disabled
 
@@ -212,7 +212,7 @@ async def test_missing_target_shows_a_dialog_and_nothing_runs(tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ErrorDialog)
-        assert all(t.value is None for t in app.grid.tiles)
+        assert all(t.value is None for t in app.main.grid.tiles)
 
 
 @pytest.fixture
@@ -237,7 +237,7 @@ async def test_direct_io_refused_offers_a_buffered_run(ramfs):
         await wait_until(pilot, lambda: app.state.history, 90, "the buffered run")
         assert app.state.settings.direct is False
         assert app.state.history[-1].settings.direct is False
-        assert all(t.value for t in app.grid.tiles if t.row == 0)
+        assert all(t.value for t in app.main.grid.tiles if t.row == 0)
     assert not leftovers(ramfs)
 
 
@@ -257,7 +257,7 @@ async def test_settings_screen_changes_profile_and_layout(target):
         await pilot.pause()
         assert app.state.settings.profile == "peak" and app.state.settings.mix == 70
         assert app.state.settings.unstable_pct == 10
-        tiles = app.grid.tiles
+        tiles = app.main.grid.tiles
         assert len(tiles) == 12  # 4 rows × Read, Write, Mix
         assert {t.fixed_unit for t in tiles} == {Unit.MB_S, Unit.IOPS, Unit.US}
         assert not app.query_one("#unit").display
@@ -291,13 +291,13 @@ async def test_palette_and_keys_change_units_and_settings(target):
         await pilot.press("enter")
         await pilot.pause()
         assert app.state.unit is Unit.IOPS
-        assert all(t.unit is Unit.IOPS for t in app.grid.tiles)
+        assert all(t.unit is Unit.IOPS for t in app.main.grid.tiles)
         await pilot.press("m")  # +Mix on: a third column
         await pilot.pause()
-        assert app.state.settings.mix == 70 and len(app.grid.tiles) == 12
+        assert app.state.settings.mix == 70 and len(app.main.grid.tiles) == 12
         await pilot.press("m")
         await pilot.pause()
-        assert app.state.settings.mix is None and len(app.grid.tiles) == 8
+        assert app.state.settings.mix is None and len(app.main.grid.tiles) == 8
 
 
 async def test_copy_report_and_ctrl_c_stops(target):
@@ -312,7 +312,7 @@ async def test_copy_report_and_ctrl_c_stops(target):
         await pilot.press("ctrl+c")
         await wait_until(pilot, lambda: not app.state.running, 5, "the stop")
         assert app.state.history[-1].status is Status.CANCELLED
-        assert all(t.live is None for t in app.grid.tiles)
+        assert all(t.live is None for t in app.main.grid.tiles)
     assert not our_fio(target)
     assert not leftovers(target)
 
@@ -336,7 +336,7 @@ async def test_svg_screenshot_from_the_palette_never_replaces_a_file(target, tmp
     shots = reports_dir()  # under DISKMARK_HOME here; the documents directory otherwise
     shots.mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("diskmark.app.results._stamp", lambda: "20260101-000000")
+    monkeypatch.setattr("diskmark.app.reporting._stamp", lambda: "20260101-000000")
     theirs = shots / "diskmark-20260101-000000.svg"
     theirs.write_text("someone else's file")
     app = make_app(target)
@@ -378,7 +378,7 @@ async def test_details_after_a_real_run_show_chart_percentiles_flush_and_file(ta
         await pilot.click("#row-0")  # SEQ1M Q8T1 write
         await wait_until(pilot, lambda: app.state.history, 90, "the row to finish")
         await pilot.pause()
-        tile = next(t for t in app.grid.tiles if t.row == 0 and t.op is Op.WRITE)
+        tile = next(t for t in app.main.grid.tiles if t.row == 0 and t.op is Op.WRITE)
         tile.focus()
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, DetailsScreen), 5, "the details")
@@ -428,7 +428,7 @@ async def test_sweep_from_the_app_gives_one_point_per_depth(target):
         curve = screen.query_one("#curve-read").text.splitlines()
         assert [line.split()[0] for line in curve] == [f"Q{q}" for q in SWEEP_DEPTHS]
         assert all(any(ch in line for ch in "█▏▎▍▌▋▊▉") for line in curve)
-        assert all(t.value is None for t in app.grid.tiles), "a sweep leaves the tiles alone"
+        assert all(t.value is None for t in app.main.grid.tiles), "a sweep leaves the tiles alone"
         await pilot.press("c")
         assert "Q32" in app.clipboard
         assert app.state.history == []

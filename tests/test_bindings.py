@@ -180,7 +180,7 @@ async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home
         await pilot.pause()
         assert notices(app) == []  # a sound keymap: nothing to tell
         # the idle line, the footer, the tooltips, the comment's placeholder, the palette
-        assert app.status.message.startswith("Ready · r or All runs every test · F1 lists the keys")
+        assert app.main.status.message.startswith("Ready · r or All runs every test · F1 lists the keys")
         footer = {k.action: k.key_display for k in app.screen.query(FooterKey)}
         assert footer["run_all"] == "r" and footer["save_report"] == "^r", footer
         assert "(r)" in str(app.query_one("#all").tooltip)
@@ -215,7 +215,7 @@ async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home
                 break
             await pilot.pause(0.02)
         await pilot.pause()
-        finished = app.status.message
+        finished = app.main.status.message
     assert "S saves it as a baseline · ctrl+r saves the report" in finished, finished
     for default in (" a or All", "B saves", "s saves", "(x)", "(a)", "(t)", "n to type",
                     "(u cycles)"):

@@ -329,7 +329,7 @@ async def test_the_app_runs_the_read_tests_of_a_device_and_says_why_not_the_writ
         assert [t.op for t in session.tests] == [Op.READ] * 4
         assert not session.settings.nocow
         assert any("Write tests skipped" in w for w in session.warnings)
-        written = [t for t in app.grid.tiles if t.op is not Op.READ and t.value is not None]
+        written = [t for t in app.main.grid.tiles if t.op is not Op.READ and t.value is not None]
         assert written == []
     assert sha256(image) == before
     assert fio_processes(device) == []

@@ -49,7 +49,7 @@ async def finish(pilot) -> None:
 
 
 def line(app: DiskmarkApp) -> str:
-    return app.status.render().plain.rstrip()
+    return app.main.status.render().plain.rstrip()
 
 
 async def test_the_longest_finished_line_keeps_its_legend_at_120_columns():
@@ -62,7 +62,7 @@ async def test_the_longest_finished_line_keeps_its_legend_at_120_columns():
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         narrow = line(app)
-        message = app.status.message
+        message = app.main.status.message
     assert "…" not in wide and "…" not in narrow, (wide, narrow)
     assert wide.startswith("Finished in 3:21 · 8 tests · ~N%: passes differ by N% (over 5%) · "
                            "cpu: the CPU, not the drive, set the figure"), wide

@@ -53,6 +53,24 @@ BINDINGS: tuple[Binding, ...] = (
 )
 
 
+#: Actions that change settings: hidden from the footer while a run is on.
+IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline",
+                       "sweep", "save_report", "copy_report"})
+
+
+def available(action: str, running: bool, fixed_units: bool) -> bool | None:
+    """Whether a key's action runs now (Textual's ``check_action``: None greys it)."""
+    if action == "stop":
+        return running  # False: the key falls through (ctrl+c, Esc in dialogs)
+    if action in IDLE_ONLY and running:
+        # hidden while a run is on: the footer keeps room for Stop and what still works
+        # (greyed entries cut the footer at 80 columns); the palette says why
+        return False
+    if action in ("unit", "cycle_unit") and fixed_units:
+        return None  # Peak and Real World fix the unit of each row
+    return True
+
+
 def bindings_map(keymap: Keymap, current: BindingsMap) -> BindingsMap:
     """The app's bindings (``current``, as Textual merged them) with the keys ``keymap``
     resolved, each where it was, so the footer keeps its order; bindings without an id

@@ -12,6 +12,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from diskmark.store.app_settings import (CONFIG_MAX_BYTES, AppConfig, config_path, load_config,
                                          save_config)
@@ -21,10 +22,13 @@ from diskmark.model.units import Unit
 from diskmark.files.regular_file import read_regular_file
 from diskmark.app.themes import MONO_THEME
 
+if TYPE_CHECKING:
+    from diskmark.app.state import AppState
+
 
 @dataclass
 class Preferences:
-    """What the settings file keeps of the app's state."""
+    """What the app starts with from the settings file (and keeps there as it changes)."""
 
     settings: Settings = field(default_factory=Settings)
     unit: Unit = Unit.MB_S
@@ -69,11 +73,13 @@ def load_preferences(target: str | None = None) -> tuple[Preferences, list[str]]
     return Preferences(settings, unit, theme, cfg.compare, cfg.keymap), notices
 
 
-def save_preferences(prefs: Preferences) -> str | None:
-    """Persist; returns a message when that failed."""
+def save_preferences(state: AppState, theme: str) -> str | None:
+    """Keep what the settings file keeps of ``state`` (and the ``theme``); returns a
+    message when that failed."""
+    compare = state.baseline.name if state.baseline is not None else None
     try:
-        cfg = AppConfig(theme=prefs.theme, unit=prefs.unit.value, compare=prefs.compare,
-                        keymap=prefs.keymap).with_settings(prefs.settings)
+        cfg = AppConfig(theme=theme, unit=state.unit.value, compare=compare,
+                        keymap=state.keymap).with_settings(state.settings)
         save_config(cfg)
     except Exception as e:  # disk full, read-only home, damaged file that cannot be moved
         return f"Settings could not be saved: {e}"

@@ -74,6 +74,9 @@ class AppState:
     comparison: Comparison | None = None
     #: A run or a sweep is under way (the app switches its controls and keys with it).
     running: bool = False
+    #: Quitting waits for the run under way to end (fio stopped, the test file removed):
+    #: nothing more is said or asked meanwhile.
+    quitting: bool = False
     #: The run under way, as its tests finish; the result a row run repeats a row of.
     live: SessionResult | None = None
     merge_into: SessionResult | None = None

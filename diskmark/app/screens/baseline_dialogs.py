@@ -18,6 +18,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialogs import ConfirmDialog
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
 from diskmark.report.formatting import short_date
@@ -173,8 +174,8 @@ class PickBaselineDialog(ModalScreen[Entry | None]):
                 options.append(Option(prompt, id=str(i), disabled=not entry.ok))
             yield OptionList(*options, id="baselines")
             if not self.entries:
-                save, manage = (self.app.key(i)  # type: ignore[attr-defined]
-                                for i in ("save_baseline", "baselines"))
+                keys = diskmark_app(self).state.keys
+                save, manage = (keys.key(i) for i in ("save_baseline", "baselines"))
                 yield Static(f"No baselines are saved yet. After a run, {save} saves it as one; "
                              f"the baselines screen ({manage}) imports files.",
                              classes="dialog-problem")

@@ -7,15 +7,18 @@ user at a dead end or a half-drawn screen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
 
 
@@ -163,3 +166,46 @@ class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
             self._save()
         else:
             self.dismiss(None)
+
+
+def show_error(app: App[Any], error: BaseException | None, only_test: int | None,
+               rerun: Callable[[int | None], None]) -> None:
+    """``error`` as a dialog; "Run buffered" runs the same tests (``only_test``) again with
+    ``rerun``, without O_DIRECT; "Choose another target" opens the target picker."""
+    dm = diskmark_app(app)
+
+    def answered(choice: str | None) -> None:
+        if choice == "buffered":
+            dm.change_settings(direct=False)
+            rerun(only_test)
+        elif choice == "target":
+            dm.action_pick_target()
+
+    app.push_screen(error_dialog(error), answered)
+
+
+def error_dialog(error: BaseException | None) -> ErrorDialog:
+    """Every engine error as a dialog whose buttons are the next steps: ``"buffered"`` (run
+    again without O_DIRECT) and ``"target"`` (choose another target) where they help."""
+    import traceback
+
+    from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
+
+    if isinstance(error, DirectIOUnsupported):
+        return ErrorDialog("Direct I/O is not supported here", error.message, error.hint,
+                           [Choice("Run buffered", "buffered", "warning"),
+                            Choice("Choose another target", "target"),
+                            Choice("Cancel", "cancel", "primary")])
+    if isinstance(error, TargetError):
+        return ErrorDialog("The target cannot be used", error.message, error.hint,
+                           [Choice("Choose another target", "target"),
+                            Choice("OK", "ok", "primary")])
+    if isinstance(error, FioMissing):
+        return ErrorDialog("fio is needed", error.message, error.hint)
+    if isinstance(error, DiskmarkError):
+        return ErrorDialog("The benchmark failed", error.message, error.hint)
+    detail = "".join(traceback.format_exception_only(type(error), error)).strip() \
+        if error is not None else "unknown error"
+    return ErrorDialog("Something went wrong", detail,
+                       "This is a bug in diskmark. fio was stopped and the test file removed; "
+                       "please report what you did and this message.")

@@ -16,10 +16,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Footer, Static
 
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
 from diskmark.app.screens.comparison import ComparisonScreen, describe_session
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
+from diskmark.app.reporting import copy_with_notice
 from diskmark.report.compare import compare
 from diskmark.files.text_safety import shown
 from diskmark.model.results import SessionResult
@@ -86,8 +88,7 @@ class ResultReportScreen(ModalScreen[None]):
                 yield Button("Close", id="close", variant="primary")
 
     def action_copy(self) -> None:
-        self.app.copy_with_notice(  # type: ignore[attr-defined]
-            text_report(self.session), "The text report")
+        copy_with_notice(self, text_report(self.session), "The text report")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -287,7 +288,7 @@ class SavedResultsScreen(ModalScreen[T]):
         if entry is None or entry.session is None:
             return
         if self.current is None or not self.current.tests:
-            key = self.app.key("run_all")  # type: ignore[attr-defined]
+            key = diskmark_app(self).state.keys.key("run_all")
             self.notify(f"Nothing measured in this window yet: run first ({key}), then compare.",
                         severity="warning")
             return

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.report.formatting import MODE_LABELS
 from diskmark.model.names import mix_label
@@ -172,3 +174,17 @@ class SettingsScreen(ModalScreen[Settings | None]):
             self.action_apply()
         else:
             self.dismiss(None)
+
+
+def edit_settings(app: App[Any]) -> None:
+    """The settings screen, from the app's key; what it returns is applied (and saved) as
+    one change."""
+    dm = diskmark_app(app)
+
+    def done(new: Settings | None) -> None:
+        if new is not None:
+            dm.change_settings(**{name: getattr(new, name) for name in (
+                "preset", "profile", "mode", "mix", "data", "direct", "nocow", "measure",
+                "interval", "unstable_pct")})
+
+    app.push_screen(SettingsScreen(dm.state.settings, dm.state.catalog), done)
