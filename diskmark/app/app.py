@@ -44,6 +44,7 @@ from diskmark.presets import PresetCatalog, load_catalog
 from diskmark.store.app_settings import config_path
 
 if TYPE_CHECKING:
+    from diskmark.app.commands import PaletteApp
     from diskmark.store.entry import Entry
     from diskmark.store.store import Store
 
@@ -376,6 +377,10 @@ class DiskmarkApp(App[int]):
         from diskmark.app.screens.fleet import open_fleet
 
         open_fleet(self)
+
+
+if TYPE_CHECKING:  # the app is what its screens and its palette take it for
+    _IS_APP_LIKE: type[PaletteApp] = DiskmarkApp
 
 
 def run_app(target: str | None = None) -> int:

@@ -16,6 +16,7 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from diskmark.app.protocol import diskmark_app
@@ -91,7 +92,7 @@ class BaselineNameDialog(ModalScreen[NameChoice | None]):
     def on_mount(self) -> None:
         field = self.query_one("#name", Input)
         field.focus()
-        field.selection = (0, len(field.value))  # typing replaces the suggestion
+        field.selection = Selection(0, len(field.value))  # typing replaces the suggestion
 
     def _problem(self, text: str) -> None:
         self.query_one("#problem", Static).update(text)

@@ -38,7 +38,7 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
     title_text = "Baselines"
 
     @property
-    def empty_text(self) -> str:  # type: ignore[override]
+    def empty_text(self) -> str:  # type: ignore[override]  # the base's plain text; this one names the user's key
         key = diskmark_app(self).state.keys.key("save_baseline")
         return (f"No baselines are saved yet. After a run, {key} saves the result as one; i "
                 f"imports a file exported elsewhere.")

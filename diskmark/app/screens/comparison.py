@@ -113,7 +113,7 @@ class ComparisonScreen(ModalScreen[None]):
                     "MB/s is.", style="dim")
         return text
 
-    def _fill(self, table: DataTable) -> None:
+    def _fill(self, table: DataTable[str | Text]) -> None:
         table.add_column("Test", key="test")
         table.add_column("Unit", key="unit")
         table.add_column(Text(self.current_name, justify="right"), key="current")

@@ -17,6 +17,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+from textual.widgets.button import ButtonVariant
+from textual.widgets.input import Selection
 
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
@@ -26,7 +28,7 @@ from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
 class Choice:
     label: str
     id: str
-    variant: str = "default"
+    variant: ButtonVariant = "default"
 
 
 class ErrorDialog(ModalScreen[str | None]):
@@ -51,8 +53,7 @@ class ErrorDialog(ModalScreen[str | None]):
                 yield PlainStatic(self.hint, classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 for choice in self.choices:
-                    yield Button(plain(choice.label), id=choice.id,
-                                 variant=choice.variant)  # type: ignore[arg-type]
+                    yield Button(plain(choice.label), id=choice.id, variant=choice.variant)
 
     def on_mount(self) -> None:
         self.query(Button).last().focus()
@@ -116,7 +117,7 @@ class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
         field = self.query_one(Input)
         field.focus()
         stem = Path(self.default_name).stem
-        field.selection = (0, len(stem))  # typing replaces the name, keeps the extension
+        field.selection = Selection(0, len(stem))  # typing replaces the name, keeps the extension
 
     def _path(self) -> Path | None:
         raw = self.query_one(Input).value.strip()

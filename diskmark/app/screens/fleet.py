@@ -10,7 +10,7 @@ session goes to the history, as the CLI keeps it. The UI never builds fio option
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
@@ -23,7 +23,12 @@ from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, S
 from diskmark.app.protocol import diskmark_app
 from diskmark.report.formatting import format_figure
 from diskmark.model.events import Notice, Progress, TestFinished
-from diskmark.model.results import Status, TestResult
+from diskmark.model.results import SessionResult, Status, TestResult
+
+if TYPE_CHECKING:
+    from diskmark.engine.hosts import Host
+    from diskmark.model.events import Event
+    from diskmark.model.settings import Settings
 
 ALL = "__all__"
 
@@ -125,7 +130,7 @@ class FleetScreen(ModalScreen[None]):
         self._run(settings)
 
     @work(exclusive=True, group="fleet", exit_on_error=False)
-    async def _run(self, settings) -> None:
+    async def _run(self, settings: Settings) -> None:
         try:
             result = await self.fleet.run(settings, self._event)
         except Exception as e:  # FleetNotStarted (nothing started), or any engine error
@@ -145,7 +150,7 @@ class FleetScreen(ModalScreen[None]):
         self._set_running(False)
         self._draw()
 
-    def _keep(self, label: str, session) -> None:
+    def _keep(self, label: str, session: SessionResult) -> None:
         """In the history under the host's name, as ``diskmark run --host`` keeps it."""
         try:
             diskmark_app(self).store.save_history(session)
@@ -153,7 +158,7 @@ class FleetScreen(ModalScreen[None]):
             self.notify(f"{label} not kept in the history: {e}",
                         severity="warning")
 
-    def _event(self, host, event) -> None:
+    def _event(self, host: Host, event: Event) -> None:
         from diskmark.report.text import describe_progress
 
         if isinstance(event, Progress):

@@ -394,7 +394,8 @@ class MainScreen(Screen[None]):
 
     @on(Select.Changed, "#unit")
     def _unit_changed(self, event: Select.Changed) -> None:
-        self.dm.set_unit(Unit(event.value))
+        if isinstance(event.value, Unit):
+            self.dm.set_unit(event.value)
 
     @on(Input.Changed, "#comment")
     def _comment_changed(self, event: Input.Changed) -> None:

@@ -135,8 +135,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
                                        ("interval", INTERVAL_CHOICES, preset.interval)):
             select = self.query_one(f"#{name}", Select)
             value = select.value
-            select.set_options(seconds_options(choices, None if value == PRESET_DEFAULT else value,  # type: ignore[arg-type]
-                                               default))
+            current = float(value) if isinstance(value, (int, float)) else None
+            select.set_options(seconds_options(
+                choices, None if current == PRESET_DEFAULT else current, default))
             select.value = value
         self._sync_mix()
 
@@ -152,7 +153,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         self.query_one("#mix", Select).disabled = profile is not None and not profile.mix
 
     def result(self) -> Settings:
-        def value(name: str):
+        def value(name: str) -> Any:  # what the option holds: an id, a number, an enum
             return self.query_one(f"#{name}", Select).value
 
         measure, interval = value("measure"), value("interval")
@@ -160,9 +161,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
             self.settings, preset=str(value("preset")), profile=str(value("profile")),
             mode=Mode(value("mode")), mix=int(value("mix")) or None, data=DataPattern(value("data")),
             direct=bool(value("direct")), nocow=bool(value("nocow")),
-            measure=None if measure == PRESET_DEFAULT else float(measure),  # type: ignore[arg-type]
-            interval=None if interval == PRESET_DEFAULT else float(interval),  # type: ignore[arg-type]
-            unstable_pct=float(value("unstable")),  # type: ignore[arg-type]
+            measure=None if measure == PRESET_DEFAULT else float(measure),
+            interval=None if interval == PRESET_DEFAULT else float(interval),
+            unstable_pct=float(value("unstable")),
         )
 
     def action_apply(self) -> None:

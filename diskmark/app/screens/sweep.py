@@ -19,6 +19,7 @@ from textual import events, on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Label, Select, Static
@@ -80,8 +81,9 @@ class SweepDialog(ModalScreen[tuple[str, Mode] | None]):
         self.query_one("#pattern", Select).focus()
 
     def _choice(self) -> tuple[str, Mode]:
+        mode = self.query_one("#sweep-mode", Select).value
         return (str(self.query_one("#pattern", Select).value),
-                Mode(self.query_one("#sweep-mode", Select).value))
+                mode if isinstance(mode, Mode) else Mode(str(mode)))
 
     def _estimate(self) -> str:
         try:
@@ -142,7 +144,7 @@ class SweepCurve(Widget):
         self.points, self.unit, self.current = points, unit, current
         self.refresh(layout=True)
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self.points)
 
     @property
@@ -220,8 +222,8 @@ class SweepScreen(ModalScreen[None]):
         return f"{op.value.capitalize()}: {self.unit.label} by queue depth (T1)"
 
     @staticmethod
-    def _table(op: Op) -> DataTable:
-        table: DataTable = DataTable(cursor_type="none", zebra_stripes=True,
+    def _table(op: Op) -> DataTable[str | Text]:
+        table: DataTable[str | Text] = DataTable(cursor_type="none", zebra_stripes=True,
                                      id=f"table-{op.value}")
         table.add_column("Depth", key="depth")
         for name in (Unit.MB_S.label, Unit.IOPS.label, Unit.US.label,

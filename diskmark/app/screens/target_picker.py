@@ -27,6 +27,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, DirectoryTree, Footer, Input, Label, Static
+from textual.widgets.directory_tree import DirEntry
 
 from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
@@ -357,7 +358,7 @@ class TargetPicker(ModalScreen[str | None]):
         self._show_path_info(str(event.path))
 
     @on(DirectoryTree.NodeHighlighted, "#tree")
-    def _directory_highlighted(self, event: DirectoryTree.NodeHighlighted) -> None:
+    def _directory_highlighted(self, event: DirectoryTree.NodeHighlighted[DirEntry]) -> None:
         tree = self.query_one(DirectoryPicker)
         data = event.node.data
         if data is None or not tree.has_focus:
