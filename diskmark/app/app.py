@@ -1,12 +1,12 @@
 """The full-screen app: CrystalDiskMark's window, driving the same engine as the CLI.
 
-:class:`DiskmarkApp` holds one :class:`~diskmark.app.state.AppState`, puts up its main screen
-(:class:`~diskmark.app.screens.main.MainScreen`, which draws that state and runs what is
-started from it) and owns what is the app's alone: its keys and their actions, the settings
-(changed, refused while a run is on, saved), the engine and the store made when first
-needed, and its lifetime (a first frame drawn at once, keys typed ahead kept for it, quit and
-the stop signals stopping fio and removing the test file first). The app never builds fio
-options; the engine stops fio and removes the test file itself, and the app only waits.
+:class:`DiskmarkApp` is what only the app can be: the owner of one
+:class:`~diskmark.app.state.AppState`, which its main screen
+(:class:`~diskmark.app.screens.main.MainScreen`) draws and runs from; the target of every
+key's action; the one place the settings change (refused while a run is on) and are saved;
+the maker of the engine and the store when first needed; Textual's hooks for a first frame
+drawn at once. The app never builds fio options; the engine stops fio and removes the test
+file itself, and the app only waits.
 """
 
 from __future__ import annotations

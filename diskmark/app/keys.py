@@ -2,7 +2,8 @@
 settings file (``"keymap": {"run_all": "r"}``, as posting does). The ids, their default keys
 and what they do are declared without Textual in :mod:`diskmark.app.keymap`, which resolves a
 user's keymap (conflicts, unknown ids) for the app and the command line alike; the help
-screen and the README's table list the same keys, and a test holds them to these."""
+screen and the README's table list the same keys, and a test holds them to these. Keys that
+change settings wait while a run is on (:func:`available`)."""
 
 from __future__ import annotations
 

@@ -1,14 +1,22 @@
-"""How the next run is set up, in the few words the facts line has room for: the preset and
-profile, whatever differs from CrystalDiskMark's defaults, and how long each pass measures
-(a sustained write: how long it writes)."""
+"""How a run is set up, in a few words: the next one on the facts line (the preset and
+profile, whatever differs from CrystalDiskMark's defaults, how long each pass measures or a
+sustained write writes), a result's when the tiles cannot show it."""
 
 from __future__ import annotations
 
 from diskmark.app.state import AppState
+from diskmark.model.results import SessionResult
 from diskmark.model.names import mix_label
 from diskmark.model.settings import UNSTABLE_PCT, DataPattern, Mode
 from diskmark.model.units import format_size
 from diskmark.report.formatting import MODE_LABELS
+
+
+def setup_name(session: SessionResult) -> str:
+    """``Default · Peak +Mix R70/W30``: how a result was set up, in a few words."""
+    st = session.settings
+    name = f"{session.preset_name or st.preset} · {session.profile_name or st.profile}"
+    return name + (f" +Mix {mix_label(st.mix)}" if st.mix is not None else "")
 
 
 def describe_setup(state: AppState, compact: bool = False) -> str:

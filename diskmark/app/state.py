@@ -34,15 +34,6 @@ def in_order(tests: list[TestResult]) -> list[TestResult]:
     return sorted(tests, key=lambda t: (OP_ORDER[t.op], t.index))
 
 
-def setup_name(session: SessionResult) -> str:
-    """``Default · Peak +Mix R70/W30``: how a result was set up, in a few words."""
-    from diskmark.model.names import mix_label
-
-    st = session.settings
-    name = f"{session.preset_name or st.preset} · {session.profile_name or st.profile}"
-    return name + (f" +Mix {mix_label(st.mix)}" if st.mix is not None else "")
-
-
 @dataclass
 class AppState:
     """Everything the app holds between two keys; the window draws it."""

@@ -23,8 +23,7 @@ from diskmark.app.comparing import keep_history
 from diskmark.app.protocol import AppLike, diskmark_app
 from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, bench
 from diskmark.app.run_words import live_tile, notice_severity, progress_text, run_ended_line
-from diskmark.app.setup_words import describe_setup
-from diskmark.app.state import setup_name
+from diskmark.app.setup_words import describe_setup, setup_name
 from diskmark.app.target import NotADirectory, filesystem_advice
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
 from diskmark.app.widgets.grid import ResultGrid
