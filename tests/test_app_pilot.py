@@ -233,6 +233,8 @@ async def test_direct_io_refused_offers_a_buffered_run(ramfs):
         await pilot.click("#row-0")
         await wait_until(pilot, lambda: isinstance(app.screen, ErrorDialog), 10, "the dialog")
         assert "O_DIRECT" in app.screen.message
+        await wait_until(pilot, lambda: any(b.region.area for b in app.screen.query("#buffered")),
+                         5, "the dialog's buttons laid out")  # a click needs where they are
         await pilot.click("#buffered")
         await wait_until(pilot, lambda: app.state.history, 90, "the buffered run")
         assert app.state.settings.direct is False
