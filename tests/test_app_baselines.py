@@ -54,12 +54,12 @@ def make_app(target: Path, persist: bool = False) -> DiskmarkApp:
 async def run(pilot, key_or_button: str = "a", timeout: float = 180) -> None:
     """Start All (``a``) or a row button (``#row-0``) and wait for the run to end."""
     app = pilot.app
-    runs = len(app.history)
+    runs = len(app.state.history)
     if key_or_button.startswith("#"):
         await pilot.click(key_or_button)
     else:
         await pilot.press(key_or_button)
-    await wait_until(pilot, lambda: len(app.history) > runs and not app.running, timeout,
+    await wait_until(pilot, lambda: len(app.state.history) > runs and not app.state.running, timeout,
                      "the run to finish")
     await pilot.pause()
 
@@ -90,7 +90,7 @@ async def test_run_save_restart_compare_every_tile(target):
     app = make_app(target, persist=True)
     async with app.run_test(size=SIZE) as pilot:
         await run(pilot)
-        assert all(t.text for t in app.grid.tiles)
+        assert all(t.text for t in app.main.grid.tiles)
         await save_as(pilot, "baseline", "first run")
         assert not isinstance(app.screen, BaselineNameDialog)
         entry = Store().get_baseline("baseline")
@@ -100,31 +100,31 @@ async def test_run_save_restart_compare_every_tile(target):
 
     app = make_app(target, persist=True)  # a restart: only what was saved is there
     async with app.run_test(size=SIZE) as pilot:
-        assert app.baseline is None and not app.history
+        assert app.state.baseline is None and not app.state.history
         await pilot.press("b")
         await on_screen(pilot, BaselinesScreen, "the baselines screen")
         assert names(app.screen) == ["baseline"]
         await pilot.press("enter")  # compare the tiles with it
-        await wait_until(pilot, lambda: app.baseline is not None, 5, "the comparison")
-        assert app.baseline.name == "baseline" and app.has_class("-comparing")
+        await wait_until(pilot, lambda: app.state.baseline is not None, 5, "the comparison")
+        assert app.state.baseline.name == "baseline" and app.has_class("-comparing")
         line = app.query_one("#comparison-line")
         assert line.display and line.summary.name == "baseline" and line.summary.counts is None
-        assert not any(t.delta_text for t in app.grid.tiles)  # nothing measured yet
+        assert not any(t.delta_text for t in app.main.grid.tiles)  # nothing measured yet
 
         await run(pilot)
-        tiles = app.grid.tiles
+        tiles = app.main.grid.tiles
         assert len(tiles) == 8
         for tile in tiles:
             assert tile.delta_text[:1] in "▲▼=", (tile.spec.label, tile.op, tile.delta_text)
             assert tile.delta_text.endswith("%")
         assert sum(line.summary.counts.values()) == 8
-        assert "against “baseline”" in app.status.message
+        assert "against “baseline”" in app.main.status.message
 
         # the delta follows the unit; latency: lower is better
         await pilot.press("4")
         await pilot.pause()
-        for tile in app.grid.tiles:
-            d = app.comparison.delta(tile.result.key, Unit.US)
+        for tile in app.main.grid.tiles:
+            d = app.state.comparison.delta(tile.result.key, Unit.US)
             assert tile.delta == d and tile.delta.unit is Unit.US
             if d.verdict == "better":
                 assert d.current < d.baseline
@@ -137,25 +137,25 @@ async def test_run_save_restart_compare_every_tile(target):
         await pilot.press("escape")
         await pilot.press("X")  # stop comparing
         await pilot.pause()
-        assert app.baseline is None and not any(t.delta_text for t in app.grid.tiles)
+        assert app.state.baseline is None and not any(t.delta_text for t in app.main.grid.tiles)
         assert not app.query_one("#comparison-line").display
 
         await pilot.press("x")  # and choose it again from the short list
         await on_screen(pilot, PickBaselineDialog, "the list")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.baseline is not None, 5, "the comparison")
-        assert all(t.delta_text for t in app.grid.tiles)
+        await wait_until(pilot, lambda: app.state.baseline is not None, 5, "the comparison")
+        assert all(t.delta_text for t in app.main.grid.tiles)
 
     # the choice is remembered; a baseline that vanished meanwhile is a notice, not a crash
     app = make_app(target, persist=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.baseline is not None and app.baseline.name == "baseline"
+        assert app.state.baseline is not None and app.state.baseline.name == "baseline"
     Store().delete_baseline("baseline")
     app = make_app(target, persist=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert app.baseline is None
+        assert app.state.baseline is None
         assert any("baseline" in n.message and "not saved any more" in n.message
                    for n in app._notifications)
 
@@ -202,7 +202,7 @@ async def test_rename_delete_and_compare_two_saved_results(target):
     app = make_app(target)
     async with app.run_test(size=SIZE) as pilot:
         await run(pilot, "#row-0")
-        session = app.current_session()
+        session = app.state.current_session()
         Store().save_baseline(session, "alpha")
         Store().save_baseline(session, "beta", "the other one")
         app.set_baseline(Store().get_baseline("alpha"))
@@ -235,7 +235,7 @@ async def test_rename_delete_and_compare_two_saved_results(target):
         await on_screen(pilot, BaselinesScreen, "the baselines screen")
         await wait_until(pilot, lambda: names(app.screen) == ["beta", "gamma"], 5, "the rename")
         assert names_in_store() == ["beta", "gamma"]
-        assert app.baseline.name == "gamma"  # the tiles follow their baseline's new name
+        assert app.state.baseline.name == "gamma"  # the tiles follow their baseline's new name
         assert app.screen.highlighted.name == "gamma"
 
         # delete asks first; No keeps it, Yes removes it (and stops the comparison)
@@ -249,7 +249,7 @@ async def test_rename_delete_and_compare_two_saved_results(target):
         await pilot.click("#yes")
         await wait_until(pilot, lambda: names_in_store() == ["beta"], 5, "the deletion")
         await wait_until(pilot, lambda: names(app.screen) == ["beta"], 5, "the list")
-        assert app.baseline is None and not app.has_class("-comparing")
+        assert app.state.baseline is None and not app.has_class("-comparing")
 
 
 async def test_import_export_and_damaged_files(target, tmp_path):
@@ -260,7 +260,7 @@ async def test_import_export_and_damaged_files(target, tmp_path):
     app = make_app(target)
     async with app.run_test(size=SIZE) as pilot:
         await run(pilot, "#row-0")
-        Store().save_baseline(app.current_session(), "mine")
+        Store().save_baseline(app.state.current_session(), "mine")
         broken = Store().baselines_dir / "broken-1234.json"  # as an earlier diskmark left it
         broken.parent.mkdir(parents=True, exist_ok=True)
         broken.write_text("")
@@ -273,7 +273,7 @@ async def test_import_export_and_damaged_files(target, tmp_path):
         assert "Damaged: empty file" in str(app.screen.query_one("#saved-detail").render())
         await pilot.press("enter")  # a damaged one cannot be compared with
         await pilot.pause()
-        assert isinstance(app.screen, BaselinesScreen) and app.baseline is None
+        assert isinstance(app.screen, BaselinesScreen) and app.state.baseline is None
 
         for path, reason in ((damaged, "not valid JSON"), (foreign, "not a diskmark file")):
             await pilot.press("i")

@@ -108,7 +108,7 @@ async def test_closing_mid_run_stops_every_host_and_no_local_run_starts(fio_serv
         assert any(s not in ("waiting", "complete") for s in steps), steps
         assert not any(s.startswith(h) for s in steps for h in (a.host, b.host)), steps
         app.action_run_all()  # a key falling through to the app under the fleet screen
-        assert not app.running
+        assert not app.state.running
         await pilot.press("escape")
         await wait_until(pilot, lambda: not isinstance(app.screen, FleetScreen), 30,
                          "the screen to close after stopping")

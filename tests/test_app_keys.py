@@ -81,10 +81,10 @@ async def test_the_comment_is_reached_and_left_by_keys(tmp_path):
         await pilot.press("n")
         assert app.focused is comment
         await pilot.press(*typed("fw 2"))
-        assert comment.value == "fw 2" and app.comment == "fw 2"
+        assert comment.value == "fw 2" and app.state.comment == "fw 2"
         await pilot.press("escape")
         assert app.focused is not comment
-        assert app.comment == "fw 2"  # leaving keeps what was typed
+        assert app.state.comment == "fw 2"  # leaving keeps what was typed
         await pilot.press("o")  # a shortcut works again: the settings open
         await pilot.pause()
         assert type(app.screen).__name__ == "SettingsScreen"
@@ -104,7 +104,7 @@ async def test_the_palette_has_count_size_and_comment_and_counts_right(tmp_path)
         titles["Count: 3"][2]()
         titles["Size: 128MiB"][2]()
         await pilot.pause()
-        assert app.settings.count == 3 and app.settings.size == 128 * MIB
+        assert app.state.settings.count == 3 and app.state.settings.size == 128 * MIB
         titles["Comment…"][2]()
         await pilot.pause()
         assert app.focused is app.query_one("#comment")

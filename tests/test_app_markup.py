@@ -121,8 +121,8 @@ async def test_markup_and_escapes_in_names_and_data_are_shown_as_typed(target, t
 
         await on_screen(pilot, BaselinesScreen, "the baselines screen")
         await pilot.press("enter")  # the tiles compared with "[/]"
-        await wait_until(pilot, lambda: app.baseline is not None, 5, "the comparison")
-        assert app.baseline.name == SLASH
+        await wait_until(pilot, lambda: app.state.baseline is not None, 5, "the comparison")
+        assert app.state.baseline.name == SLASH
         await pilot.pause()
         assert SLASH in str(app.query_one("#comparison-line").render())
         await pilot.press("v")

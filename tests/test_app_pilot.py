@@ -54,37 +54,37 @@ def make_app(target: Path, **kw) -> DiskmarkApp:
 
 
 def figures(app: DiskmarkApp) -> dict[tuple[int, Op], str]:
-    return {(t.row, t.op): t.text for t in app.grid.tiles}
+    return {(t.row, t.op): t.text for t in app.main.grid.tiles}
 
 
 async def test_all_fills_every_tile_then_units_switch_without_rerun(target):
     app = make_app(target)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.click("#all")
-        await wait_until(pilot, lambda: app.running, 5, "the run to start")
-        await wait_until(pilot, lambda: not app.running, 180, "All to finish")
+        await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.state.running, 180, "All to finish")
         await pilot.pause()
-        tiles = app.grid.tiles
+        tiles = app.main.grid.tiles
         assert len(tiles) == 8
         for tile in tiles:
             assert tile.value is not None and tile.value > 0, (tile.spec.label, tile.op)
             assert float(tile.text) > 0
-        assert len(app.history) == 1 and app.history[0].status is Status.COMPLETE
-        assert len(app.history[0].tests) == 8
-        assert "Finished" in app.status.message
+        assert len(app.state.history) == 1 and app.state.history[0].status is Status.COMPLETE
+        assert len(app.state.history[0].tests) == 8
+        assert "Finished" in app.main.status.message
 
         mb_s = figures(app)
         await pilot.press("3")  # IOPS
         await pilot.pause()
         iops = figures(app)
-        assert len(app.history) == 1  # nothing ran again
-        for tile in app.grid.tiles:
+        assert len(app.state.history) == 1  # nothing ran again
+        for tile in app.main.grid.tiles:
             assert tile.text == format_figure(tile.result.best_iops, Unit.IOPS)
             assert iops[(tile.row, tile.op)] != mb_s[(tile.row, tile.op)]
         assert "Read (IOPS)" in str(app.query_one(".col-read").render())
         await pilot.press("u")  # cycles on to μs
         await pilot.pause()
-        assert all(t.text == format_figure(t.result.best_lat_us, Unit.US) for t in app.grid.tiles)
+        assert all(t.text == format_figure(t.result.best_lat_us, Unit.US) for t in app.main.grid.tiles)
     assert not our_fio(target)
     assert not leftovers(target)
 
@@ -93,15 +93,15 @@ async def test_row_button_runs_only_that_row(target):
     app = make_app(target)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.click("#row-2")  # RND4K Q32T1
-        await wait_until(pilot, lambda: app.running, 5, "the run to start")
-        await wait_until(pilot, lambda: not app.running, 90, "the row to finish")
+        await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.state.running, 90, "the row to finish")
         await pilot.pause()
-        for tile in app.grid.tiles:
+        for tile in app.main.grid.tiles:
             if tile.row == 2:
                 assert tile.value and tile.value > 0, tile.op
             else:
                 assert tile.value is None and tile.result is None, (tile.row, tile.op)
-        session = app.history[-1]
+        session = app.state.history[-1]
         assert session.settings.only_test == 2
         assert {(t.index, t.op) for t in session.tests} == {(2, Op.READ), (2, Op.WRITE)}
     assert not leftovers(target)
@@ -113,22 +113,22 @@ async def test_stop_mid_run_cleans_up_and_keeps_finished_tiles(target):
         await pilot.press("a")
         # wait until the first test finished and the second one is measuring
         await wait_until(pilot, lambda: any(t.result is not None and t.result.runs
-                                            for t in app.grid.tiles), 60, "a finished test")
-        await wait_until(pilot, lambda: any(t.live is not None for t in app.grid.tiles),
+                                            for t in app.main.grid.tiles), 60, "a finished test")
+        await wait_until(pilot, lambda: any(t.live is not None for t in app.main.grid.tiles),
                          30, "the next test to start")
         assert our_fio(target), "fio should be running now"
         assert str(app.query_one("#all").label) == "Stop"
         assert app.query_one("#size").disabled
         stopped_at = time.monotonic()
         await pilot.press("escape")
-        await wait_until(pilot, lambda: not app.running, 5, "the stop")
+        await wait_until(pilot, lambda: not app.state.running, 5, "the stop")
         assert time.monotonic() - stopped_at < 2.5
         assert not our_fio(target)
         assert not leftovers(target)
-        assert app.history[-1].status is Status.CANCELLED
-        done = [t for t in app.grid.tiles if t.text]
-        assert done and all(t.live is None for t in app.grid.tiles)
-        assert "Stopped" in app.status.message
+        assert app.state.history[-1].status is Status.CANCELLED
+        done = [t for t in app.main.grid.tiles if t.text]
+        assert done and all(t.live is None for t in app.main.grid.tiles)
+        assert "Stopped" in app.main.status.message
         assert str(app.query_one("#all").label) == "All"
         assert not app.query_one("#size").disabled
 
@@ -158,7 +158,7 @@ async def test_save_report_asks_before_replacing(target, tmp_path, monkeypatch):
         await pilot.pause()
         assert not isinstance(app.screen, SaveFileDialog)
         await pilot.click("#row-0")
-        await wait_until(pilot, lambda: app.history, 90, "the row to finish")
+        await wait_until(pilot, lambda: app.state.history, 90, "the row to finish")
         await pilot.pause()
 
         app.query_one("#comment", Input).value = "pilot test"
@@ -208,11 +208,11 @@ async def test_missing_target_shows_a_dialog_and_nothing_runs(tmp_path):
         assert dialog.title_text == "The target cannot be used"
         assert "does not exist" in dialog.message
         assert dialog.query_one("#target")  # a way forward
-        assert not app.running and not app.history
+        assert not app.state.running and not app.state.history
         await pilot.press("escape")
         await pilot.pause()
         assert not isinstance(app.screen, ErrorDialog)
-        assert all(t.value is None for t in app.grid.tiles)
+        assert all(t.value is None for t in app.main.grid.tiles)
 
 
 @pytest.fixture
@@ -233,11 +233,13 @@ async def test_direct_io_refused_offers_a_buffered_run(ramfs):
         await pilot.click("#row-0")
         await wait_until(pilot, lambda: isinstance(app.screen, ErrorDialog), 10, "the dialog")
         assert "O_DIRECT" in app.screen.message
+        await wait_until(pilot, lambda: any(b.region.area for b in app.screen.query("#buffered")),
+                         5, "the dialog's buttons laid out")  # a click needs where they are
         await pilot.click("#buffered")
-        await wait_until(pilot, lambda: app.history, 90, "the buffered run")
-        assert app.settings.direct is False
-        assert app.history[-1].settings.direct is False
-        assert all(t.value for t in app.grid.tiles if t.row == 0)
+        await wait_until(pilot, lambda: app.state.history, 90, "the buffered run")
+        assert app.state.settings.direct is False
+        assert app.state.history[-1].settings.direct is False
+        assert all(t.value for t in app.main.grid.tiles if t.row == 0)
     assert not leftovers(ramfs)
 
 
@@ -255,9 +257,9 @@ async def test_settings_screen_changes_profile_and_layout(target):
         app.screen.query_one("#unstable", Select).value = 10.0
         await pilot.click("#apply")
         await pilot.pause()
-        assert app.settings.profile == "peak" and app.settings.mix == 70
-        assert app.settings.unstable_pct == 10
-        tiles = app.grid.tiles
+        assert app.state.settings.profile == "peak" and app.state.settings.mix == 70
+        assert app.state.settings.unstable_pct == 10
+        tiles = app.main.grid.tiles
         assert len(tiles) == 12  # 4 rows × Read, Write, Mix
         assert {t.fixed_unit for t in tiles} == {Unit.MB_S, Unit.IOPS, Unit.US}
         assert not app.query_one("#unit").display
@@ -274,7 +276,7 @@ async def test_target_picker_chooses_a_directory(target, tmp_path):
         await wait_until(pilot, lambda: isinstance(app.screen, TargetPicker), 5, "the picker")
         app.screen.query_one("#path", Input).value = str(other)
         await pilot.click("#use")
-        await wait_until(pilot, lambda: app.settings.target == str(other), 5, "the new target")
+        await wait_until(pilot, lambda: app.state.settings.target == str(other), 5, "the new target")
         assert not isinstance(app.screen, TargetPicker)
         assert app.query_one("#target").path == str(other)
         await wait_until(pilot, lambda: "free" in str(app.query_one("#facts").render()), 5,
@@ -290,29 +292,29 @@ async def test_palette_and_keys_change_units_and_settings(target):
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause()
-        assert app.unit is Unit.IOPS
-        assert all(t.unit is Unit.IOPS for t in app.grid.tiles)
+        assert app.state.unit is Unit.IOPS
+        assert all(t.unit is Unit.IOPS for t in app.main.grid.tiles)
         await pilot.press("m")  # +Mix on: a third column
         await pilot.pause()
-        assert app.settings.mix == 70 and len(app.grid.tiles) == 12
+        assert app.state.settings.mix == 70 and len(app.main.grid.tiles) == 12
         await pilot.press("m")
         await pilot.pause()
-        assert app.settings.mix is None and len(app.grid.tiles) == 8
+        assert app.state.settings.mix is None and len(app.main.grid.tiles) == 8
 
 
 async def test_copy_report_and_ctrl_c_stops(target):
     app = make_app(target, measure=3)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.click("#row-3")
-        await wait_until(pilot, lambda: app.history, 60, "the row to finish")
+        await wait_until(pilot, lambda: app.state.history, 60, "the row to finish")
         await pilot.press("c")
         assert "[Read]" in app.clipboard and "RND" in app.clipboard
         await pilot.press("a")
         await wait_until(pilot, lambda: bool(our_fio(target)), 30, "fio to run")
         await pilot.press("ctrl+c")
-        await wait_until(pilot, lambda: not app.running, 5, "the stop")
-        assert app.history[-1].status is Status.CANCELLED
-        assert all(t.live is None for t in app.grid.tiles)
+        await wait_until(pilot, lambda: not app.state.running, 5, "the stop")
+        assert app.state.history[-1].status is Status.CANCELLED
+        assert all(t.live is None for t in app.main.grid.tiles)
     assert not our_fio(target)
     assert not leftovers(target)
 
@@ -336,7 +338,7 @@ async def test_svg_screenshot_from_the_palette_never_replaces_a_file(target, tmp
     shots = reports_dir()  # under DISKMARK_HOME here; the documents directory otherwise
     shots.mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("diskmark.app.results._stamp", lambda: "20260101-000000")
+    monkeypatch.setattr("diskmark.app.reporting._stamp", lambda: "20260101-000000")
     theirs = shots / "diskmark-20260101-000000.svg"
     theirs.write_text("someone else's file")
     app = make_app(target)
@@ -376,9 +378,9 @@ async def test_details_after_a_real_run_show_chart_percentiles_flush_and_file(ta
     app = make_app(target, count=2, measure=3.0, mode=Mode.WRITE)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.click("#row-0")  # SEQ1M Q8T1 write
-        await wait_until(pilot, lambda: app.history, 90, "the row to finish")
+        await wait_until(pilot, lambda: app.state.history, 90, "the row to finish")
         await pilot.pause()
-        tile = next(t for t in app.grid.tiles if t.row == 0 and t.op is Op.WRITE)
+        tile = next(t for t in app.main.grid.tiles if t.row == 0 and t.op is Op.WRITE)
         tile.focus()
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, DetailsScreen), 5, "the details")
@@ -416,11 +418,11 @@ async def test_sweep_from_the_app_gives_one_point_per_depth(target):
         await pilot.pause()
         await pilot.click("#run")
         await wait_until(pilot, lambda: isinstance(app.screen, SweepScreen), 5, "the sweep")
-        await wait_until(pilot, lambda: app.running, 5, "the sweep to start")
-        await wait_until(pilot, lambda: not app.running, 180, "the sweep to finish")
+        await wait_until(pilot, lambda: app.state.running, 5, "the sweep to start")
+        await wait_until(pilot, lambda: not app.state.running, 180, "the sweep to finish")
         await pilot.pause()
         screen = app.screen
-        session = app.sweep_session
+        session = app.state.sweep_session
         assert session is not None and session.status is Status.COMPLETE, session.error
         assert [t.spec.queues for t in session.tests] == list(SWEEP_DEPTHS)
         assert all(t.op is Op.READ and t.best_iops > 0 for t in session.tests)
@@ -428,10 +430,10 @@ async def test_sweep_from_the_app_gives_one_point_per_depth(target):
         curve = screen.query_one("#curve-read").text.splitlines()
         assert [line.split()[0] for line in curve] == [f"Q{q}" for q in SWEEP_DEPTHS]
         assert all(any(ch in line for ch in "█▏▎▍▌▋▊▉") for line in curve)
-        assert all(t.value is None for t in app.grid.tiles), "a sweep leaves the tiles alone"
+        assert all(t.value is None for t in app.main.grid.tiles), "a sweep leaves the tiles alone"
         await pilot.press("c")
         assert "Q32" in app.clipboard
-        assert app.history == []
+        assert app.state.history == []
         await app.workers.wait_for_complete()
         kept = Store().history()
         assert [e.session.settings.sweep for e in kept] == ["RND4K"], "kept like the CLI's"
@@ -470,11 +472,11 @@ async def test_btrfs_target_offers_nocow_and_a_nocow_run_skips_the_leak(btrfs):
         app.screen.query_one("#nocow", Select).value = True
         await pilot.click("#apply")
         await pilot.pause()
-        assert app.settings.nocow
+        assert app.state.settings.nocow
         assert "NOCOW" in str(app.query_one("#setup").render())
         await pilot.click("#row-3")  # RND4K Q1T1 write
-        await wait_until(pilot, lambda: app.history, 90, "the row to finish")
-        session = app.history[-1]
+        await wait_until(pilot, lambda: app.state.history, 90, "the row to finish")
+        session = app.state.history[-1]
         assert session.status is Status.COMPLETE, session.error
         assert session.settings.nocow and session.system.fstype == "btrfs"
         assert not any("leak" in w for w in session.warnings)

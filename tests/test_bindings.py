@@ -107,7 +107,7 @@ async def test_a_saved_keymap_remaps_a_key_and_survives_a_save(tmp_path, home):
         assert len(lines) == 1 and lines[0].split()[0] == "y", lines
         await pilot.press("escape")
         await pilot.pause()
-        app.set_unit(next(u for u in type(app.unit) if u != app.unit))  # saves the settings
+        app.set_unit(next(u for u in type(app.state.unit) if u != app.state.unit))  # saves the settings
     assert json.loads(settings_file.read_text())["keymap"] == {"history": "y"}
 
 
@@ -180,7 +180,7 @@ async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home
         await pilot.pause()
         assert notices(app) == []  # a sound keymap: nothing to tell
         # the idle line, the footer, the tooltips, the comment's placeholder, the palette
-        assert app.status.message.startswith("Ready · r or All runs every test · F1 lists the keys")
+        assert app.main.status.message.startswith("Ready · r or All runs every test · F1 lists the keys")
         footer = {k.action: k.key_display for k in app.screen.query(FooterKey)}
         assert footer["run_all"] == "r" and footer["save_report"] == "^r", footer
         assert "(r)" in str(app.query_one("#all").tooltip)
@@ -211,11 +211,11 @@ async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home
         # the line after a run
         await pilot.press("r")
         for _ in range(200):
-            if app.history and not app.running:
+            if app.state.history and not app.state.running:
                 break
             await pilot.pause(0.02)
         await pilot.pause()
-        finished = app.status.message
+        finished = app.main.status.message
     assert "S saves it as a baseline · ctrl+r saves the report" in finished, finished
     for default in (" a or All", "B saves", "s saves", "(x)", "(a)", "(t)", "n to type",
                     "(u cycles)"):

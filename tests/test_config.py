@@ -200,7 +200,7 @@ def test_config_does_not_import_textual():
 
 def test_the_first_target_is_home_not_where_the_app_was_started(home, tmp_path, monkeypatch):
     """./start.sh runs from the checkout: the app must not start by benchmarking that."""
-    from diskmark.app.state import load_state
+    from diskmark.app.preferences import load_preferences
 
     user = tmp_path / "user"
     user.mkdir()
@@ -208,10 +208,10 @@ def test_the_first_target_is_home_not_where_the_app_was_started(home, tmp_path, 
     checkout.mkdir()
     monkeypatch.setenv("HOME", str(user))
     monkeypatch.chdir(checkout)
-    state, notices = load_state()
+    state, notices = load_preferences()
     assert state.settings.target == str(user) and notices == []
     save_config(AppConfig(target=str(tmp_path / "unplugged")))
-    state, notices = load_state()
+    state, notices = load_preferences()
     assert state.settings.target == str(user)
     assert notices == [f"The last target {tmp_path / 'unplugged'} is not there any more; "
                        f"using {user}."]

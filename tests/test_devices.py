@@ -319,17 +319,17 @@ async def test_the_app_runs_the_read_tests_of_a_device_and_says_why_not_the_writ
     # NOCOW saved from a btrfs target earlier: a choice for directories, not this device's
     app = DiskmarkApp(settings=tiny(device, mix=70, nocow=True), persist=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        await wait_until(pilot, lambda: app.facts is not None, 10, "the device's facts")
-        assert app.facts.target_kind == "device"
+        await wait_until(pilot, lambda: app.state.facts is not None, 10, "the device's facts")
+        assert app.state.facts.target_kind == "device"
         await pilot.click("#all")
-        await wait_until(pilot, lambda: app.running, 5, "the run to start")
-        await wait_until(pilot, lambda: not app.running, 120, "All to finish")
+        await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.state.running, 120, "All to finish")
         await pilot.pause()
-        session = app.history[0]
+        session = app.state.history[0]
         assert [t.op for t in session.tests] == [Op.READ] * 4
         assert not session.settings.nocow
         assert any("Write tests skipped" in w for w in session.warnings)
-        written = [t for t in app.grid.tiles if t.op is not Op.READ and t.value is not None]
+        written = [t for t in app.main.grid.tiles if t.op is not Op.READ and t.value is not None]
         assert written == []
     assert sha256(image) == before
     assert fio_processes(device) == []

@@ -41,15 +41,15 @@ async def finish(pilot) -> None:
     app = pilot.app
     await pilot.press("a")
     for _ in range(200):
-        if app.history and not app.running:
+        if app.state.history and not app.state.running:
             break
         await pilot.pause(0.02)
     await pilot.pause()
-    assert app.history and not app.running, "the fake run never finished"
+    assert app.state.history and not app.state.running, "the fake run never finished"
 
 
 def line(app: DiskmarkApp) -> str:
-    return app.status.render().plain.rstrip()
+    return app.main.status.render().plain.rstrip()
 
 
 async def test_the_longest_finished_line_keeps_its_legend_at_120_columns():
@@ -62,7 +62,7 @@ async def test_the_longest_finished_line_keeps_its_legend_at_120_columns():
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
         narrow = line(app)
-        message = app.status.message
+        message = app.main.status.message
     assert "…" not in wide and "…" not in narrow, (wide, narrow)
     assert wide.startswith("Finished in 3:21 · 8 tests · ~N%: passes differ by N% (over 5%) · "
                            "cpu: the CPU, not the drive, set the figure"), wide

@@ -318,6 +318,7 @@ async def test_app_runs_the_sustained_profile_and_shows_its_course(tmp_path, mon
     from conftest import wait_until
     from diskmark.app.app import DiskmarkApp
     from diskmark.app.screens.details import DetailsScreen
+    from diskmark.app.setup_words import describe_setup
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     target = tmp_path / "target"
@@ -326,14 +327,14 @@ async def test_app_runs_the_sustained_profile_and_shows_its_course(tmp_path, mon
                         interval=0)
     app = DiskmarkApp(settings=settings, persist=False)
     async with app.run_test(size=(120, 40)) as pilot:
-        assert [t.op for t in app.grid.tiles] == [Op.WRITE]
+        assert [t.op for t in app.main.grid.tiles] == [Op.WRITE]
         await pilot.click("#all")
-        await wait_until(pilot, lambda: app.running, 5, "the run to start")
-        await wait_until(pilot, lambda: not app.running, 60, "the run to end")
+        await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.state.running, 60, "the run to end")
         await pilot.pause()
-        tile = app.grid.tiles[0]
+        tile = app.main.grid.tiles[0]
         assert tile.result is not None and tile.result.sustained is not None
-        assert "write 3 s" in app.screen.describe_setup()
+        assert "write 3 s" in describe_setup(app.state)
         tile.focus()
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, DetailsScreen), 5, "details")

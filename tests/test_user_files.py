@@ -91,9 +91,9 @@ def test_a_hostile_settings_file_gives_defaults_and_is_never_replaced(isolated_h
     config.mkdir(parents=True)
     settings = config / "settings.json"
     {"deep": make_deep_json}.get(kind, HOSTILE[kind])(settings)
-    out = python("from diskmark.app.state import load_state\n"
+    out = python("from diskmark.app.preferences import load_preferences\n"
                  "from diskmark.store.app_settings import AppConfig, save_config\n"
-                 "state, notices = load_state()\n"
+                 "state, notices = load_preferences()\n"
                  "print(state.settings.size, '|'.join(notices))\n"
                  "try:\n"
                  "    save_config(AppConfig(count=3))\n"

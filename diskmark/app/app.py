@@ -1,11 +1,12 @@
 """The full-screen app: CrystalDiskMark's window, driving the same engine as the CLI.
 
-The app never builds fio options. It turns the user's choices into a
-:class:`~diskmark.model.Settings`, hands it to the engine in a worker on the app's own event
-loop, and takes the worker's typed messages back (:mod:`diskmark.app.running`). What it
-holds is drawn by :class:`~diskmark.app.screens.main.MainScreen`. Stopping, quitting and
-errors all go through the engine, which stops fio and removes the test file itself; the app
-only waits for it.
+:class:`DiskmarkApp` is what only the app can be: the owner of one
+:class:`~diskmark.app.state.AppState`, which its main screen
+(:class:`~diskmark.app.screens.main.MainScreen`) draws and runs from; the target of every
+key's action; the one place the settings change (refused while a run is on) and are saved;
+the maker of the engine and the store when first needed; Textual's hooks for a first frame
+drawn at once. The app never builds fio options; the engine stops fio and removes the test
+file itself, and the app only waits.
 """
 
 from __future__ import annotations
@@ -20,57 +21,43 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import BindingType
 from textual.notifications import SeverityLevel
-from textual.reactive import var
 from textual.screen import Screen
+from textual.widget import AwaitMount
 from textual.widgets import Input
 
-from diskmark.app.commands import DiskmarkCommands
-from diskmark.app.comparing import Comparing
-from diskmark.app.lifetime import Lifetime
-from diskmark.app.target import Target, default_facts
-from diskmark.app.theming import Theming
-from diskmark.app import keys
-from diskmark.app.results import Results
-from diskmark.app.running import Runs
+from diskmark.app import comparing, keys, reporting, theming
+from diskmark.app.commands import DiskmarkCommands, without_ours
+from diskmark.app.ending import Ending
+from diskmark.app.keymap import DEFAULT, resolve
+from diskmark.app.preferences import load_preferences, save_preferences
+from diskmark.app.run import Engine, default_engine
 from diskmark.app.screens.main import MainScreen
-from diskmark.app.state import UiState, load_state, save_state
-from diskmark.app.widgets.grid import ResultGrid
-from diskmark.app.widgets.status import StatusLine
-from diskmark.store.app_settings import config_path
+from diskmark.app.startup import EarlyKeys, after_first_frame
+from diskmark.app.state import AppState
+from diskmark.app.target import default_facts
+from diskmark.app.themes import variable_defaults
 from diskmark.files.text_safety import shown
-from diskmark.engine.times import times as plan_times
-from diskmark.app.keymap import DEFAULT, Keymap, resolve
-from diskmark.model.settings import Op, Settings
-from diskmark.model.results import SessionResult, TestResult
 from diskmark.model.facts import SystemFacts
+from diskmark.model.settings import Settings
 from diskmark.model.units import Unit
-from diskmark.presets import PresetCatalog, Profile, load_catalog
+from diskmark.presets import PresetCatalog, load_catalog
+from diskmark.store.app_settings import config_path
 
 if TYPE_CHECKING:
-    from diskmark.report.compare import Comparison
+    from diskmark.app.commands import PaletteApp
     from diskmark.store.entry import Entry
     from diskmark.store.store import Store
-    from diskmark.app.screens.sweep import SweepScreen
 
-EngineFactory = Callable[[], Any]  # returns an object with the Engine interface
+EngineFactory = Callable[[], Engine]
 FactsProvider = Callable[[str], SystemFacts]
 
 UNITS = list(Unit)
-
-
-def _default_engine(catalog: PresetCatalog) -> Any:
-    from diskmark.engine.runner import Engine
-
-    return Engine(catalog=catalog)  # one catalogue: the engine plans from what the app shows
-
-
 DIALOGS_CSS = Path(__file__).with_name("dialogs.tcss")
 
 
-class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int]):
-    """CrystalDiskMark for the terminal: what it holds (settings, unit, the result, the
-    history, the baseline), its keys and its lifetime; the main screen draws it, and
-    the mixins add their ideas: themes, the target, runs, the result, baselines."""
+class DiskmarkApp(App[int]):
+    """CrystalDiskMark for the terminal: its state, its keys and its lifetime; the main
+    screen draws the state."""
 
     CSS_PATH = "app.tcss"
     TITLE = "diskmark"
@@ -80,12 +67,12 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
 
     BINDINGS: ClassVar[list[BindingType]] = list(keys.BINDINGS)
 
-    #: Actions that change settings: unavailable (greyed in the footer) while a run is on.
-    IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline",
-                           "sweep", "save_report", "copy_report"})
+    #: Whether mounting waits for the main screen (None: only when headless).
+    wait_for_main: bool | None = None
 
-    #: A run or a sweep is under way; the watcher switches the controls.
-    running: var[bool] = var(False, init=False)
+    #: Textual's App.__init__ works out the CSS variables of its default theme, which
+    #: diskmark replaces at once (theming.preset_theme): until then there are none to work out.
+    _theme_chosen = False
 
     def __init__(self, target: str | None = None, *, engine_factory: EngineFactory | None = None,
                  settings: Settings | None = None, unit: Unit | None = None,
@@ -96,64 +83,36 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         ``persist=False`` keeps the saved settings untouched. ``store`` holds the history and
         the baselines (default: the data directory, or ``DISKMARK_HOME``)."""
         super().__init__()
-        state, self._notices = load_state(target)
-        if settings is not None:
-            state.settings = replace(settings)
-        if unit is not None:
-            state.unit = unit
-        if theme is not None:
-            state.theme = theme
-        self.settings: Settings = state.settings
-        self.unit: Unit = state.unit
+        prefs, self._notices = load_preferences(target)
+        resolved = resolve(prefs.keymap, str(config_path())) if prefs.keymap else DEFAULT
+        self.state = AppState(
+            settings=replace(settings) if settings is not None else prefs.settings,
+            unit=unit if unit is not None else prefs.unit,
+            catalog=catalog if catalog is not None else load_catalog(),
+            keys=resolved, keymap=prefs.keymap)
+        self._notices.extend(self.state.fix_preset_choice())
         self.persist = persist
-        self.catalog = catalog if catalog is not None else load_catalog()
-        self._fix_preset_choice()
-        self._engine_factory = engine_factory or (lambda: _default_engine(self.catalog))
-        self._engine: Any = None
-        self.facts_provider = facts_provider or default_facts
-        self.history: list[SessionResult] = []  # this process's runs; the store keeps all
+        self._engine_factory = engine_factory or (lambda: default_engine(self.state.catalog))
+        self._engine: Engine | None = None
+        self.facts_provider: FactsProvider = facts_provider or default_facts
         self._store = store
-        self.baseline: Entry | None = None  # what the tiles are compared with
-        self.comparison: Comparison | None = None
-        self._wanted_baseline = state.compare
-        self.facts: SystemFacts | None = None
-        #: The tiles: (row, op) -> the result each shows (always of ``result``, or the run
-        #: under way).
-        self.results: dict[tuple[int, Op], TestResult] = {}
-        #: The result: the last run's own settings, preset, profile and tests (a row run that
-        #: repeats one row of the same set-up is merged in). Every view of a result — report,
-        #: copy, baseline, comparison — uses this, never the selectors as they are now.
-        self.result: SessionResult | None = None
-        self._live: SessionResult | None = None  # the run under way, as its tests finish
-        self._merge_into: SessionResult | None = None  # the result a row run repeats a row of
-        self.sweep_session: SessionResult | None = None  # the last queue-depth sweep
-        self._sweep: SweepScreen | None = None  # the sweep under way, fed instead of the grid
-        self.comment = ""
-        self._plan: dict[int, Any] = {}  # plan index -> PlannedTest of the run under way
-        self._run_settings: Settings | None = None
-        self._quit_requested = False
-        self._hung_up = False  # the terminal is gone (SIGHUP)
-        self._advised: set[tuple[str, str]] = set()  # (target, fstype) already warned about
-        self.keymap = state.keymap  # as the settings file has it, saved back unchanged
-        #: The keys in effect: the user's keymap resolved, its conflicts and unknown ids
-        #: told at start; every text that names a key asks :meth:`key`.
-        self.keys: Keymap = resolve(state.keymap, str(config_path())) if state.keymap else DEFAULT
-        self._notices.extend(self.keys.problems)
-        if state.keymap:
-            self._bindings = keys.bindings_map(self.keys, self._bindings)
-        self._register_themes()
-        self._preset_theme(state.theme)
+        self._wanted_baseline = prefs.compare
+        self._ending = Ending(self)
+        self._notices.extend(resolved.problems)
+        if prefs.keymap:
+            self._bindings = keys.bindings_map(resolved, self._bindings)
+        self._notices.extend(theming.register_themes(self))
+        self._notices.extend(theming.preset_theme(
+            self, theme if theme is not None else prefs.theme))
+        self._theme_chosen = True
+        self.stylesheet.set_variables(self.get_css_variables())  # nothing is parsed yet
         self._theme_started = False
         self._main: MainScreen | None = None
         self._main_up = False  # the main screen has mounted
-        self._early_keys: list[events.Key] = []
-
-    def key(self, binding_id: str) -> str:
-        """The key a text names for a binding, as the user's keymap made it (Esc, ?, B)."""
-        return self.keys.key(binding_id)
+        self._early_keys = EarlyKeys()
 
     @property
-    def engine(self) -> Any:
+    def engine(self) -> Engine:
         """The engine, made when first needed: importing it (fio's runner, its parser, the
         workspace) costs a sixth of the first frame, which never uses it."""
         if self._engine is None:
@@ -170,14 +129,13 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
             self._store = Store()
         return self._store
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """Textual's palette entries, less the two diskmark has its own of: "Keys" (our help
-        lists diskmark's keys) and "Screenshot" (ours never replaces a file)."""
-        for command in super().get_system_commands(screen):
-            if command.title not in ("Keys", "Screenshot"):
-                yield command
+    @property
+    def main(self) -> MainScreen:
+        """The main screen (the tiles), whatever screen is on top of it."""
+        assert self._main is not None, "the app has not started"
+        return self._main
 
-    # --- screens --------------------------------------------------------------------------
+    # --- Textual's hooks ----------------------------------------------------------------
 
     def get_default_screen(self) -> MainScreen:
         # The size classes before anything is styled (the terminal's size is known here):
@@ -185,6 +143,9 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         self._size_classes(*self.size, update=False)
         self._main = MainScreen()
         return self._main
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        return without_ours(super().get_system_commands(screen))
 
     def update_styles(self, node: Any, animate: bool = True) -> None:
         """A widget made but not mounted yet (Textual's Button sets its own classes as it is
@@ -198,24 +159,6 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         if not self.stylesheet.has_source(str(DIALOGS_CSS)):
             self.stylesheet.read(DIALOGS_CSS)
         return super().push_screen(screen, *args, **kwargs)
-
-    @property
-    def main(self) -> MainScreen:
-        """The main screen (the tiles), whatever screen is on top of it."""
-        assert self._main is not None, "the app has not started"
-        return self._main
-
-    @property
-    def grid(self) -> ResultGrid:
-        return self.main.grid
-
-    @property
-    def status(self) -> StatusLine:
-        return self.main.status
-
-    def plan_times(self) -> tuple[float, float]:
-        """The measure and interval seconds a run would use now (the engine's rule)."""
-        return plan_times(self.preset, self.profile, self.settings)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = False) -> None:
@@ -237,128 +180,207 @@ class DiskmarkApp(Lifetime, Theming, Target, Runs, Results, Comparing, App[int])
         self.set_class(width < 100, "-narrow", update=update)
         self.set_class(height < 34, "-short", update=update)
 
-    @property
-    def preset(self):
-        return self.catalog.get(self.settings.preset)
+    def get_css_variables(self) -> dict[str, str]:
+        return super().get_css_variables() if self._theme_chosen else {}
 
-    @property
-    def profile(self) -> Profile:
-        return self.preset.profile(self.settings.profile)
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """Our own variables ($tile-background, $meter-color …), derived from the current
+        theme when it does not set them, so Textual's built-in themes get coherent tiles."""
+        return variable_defaults(self.current_theme)
 
-    def _fix_preset_choice(self) -> None:
-        """A saved preset or profile may have gone (a deleted user preset): fall back."""
-        if self.settings.preset not in self.catalog.presets:
-            self._notices.append(f"Preset {self.settings.preset!r} is not available; "
-                                 f"using the Default preset.")
-            self.settings.preset = "default" if "default" in self.catalog.presets else next(
-                iter(self.catalog.presets))
-        if self.settings.profile not in self.preset.profiles:
-            self._notices.append(f"Profile {self.settings.profile!r} is not in the "
-                                 f"{self.preset.name} preset; using its first profile.")
-            self.settings.profile = next(iter(self.preset.profiles))
+    def set_theme(self, name: str) -> None:
+        self.theme = name
 
-    # --- settings -------------------------------------------------------------------------
+    def _start_theme(self) -> None:
+        """From now on every change of theme is saved (once, whichever of the app and its
+        main screen mounts first)."""
+        if not self._theme_started:
+            self._theme_started = True
+            self.theme_changed_signal.subscribe(self, lambda _theme: self._save())
+
+    # --- start and end ------------------------------------------------------------------
+
+    async def on_mount(self) -> None:
+        # The main screen composes in its own task. In a terminal the app does not wait for
+        # it: while the app mounts nothing is displayed, so a window laid out and drawn in
+        # that time was drawn for nothing, then drawn again in pieces (60 ms of the first
+        # frame); keys typed before the window is there wait for it (on_event). Headless (a
+        # pilot, a snapshot) the app is ready only once the window is all there.
+        if self.wait_for_main if self.wait_for_main is not None else self.is_headless:
+            await AwaitMount(self.main, [self.main])
+        self._start_theme()
+        if not self.is_headless:
+            self._ending.catch_signals()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not self._main_up:
+            self._early_keys.keys.append(event)  # typed ahead: replayed once the window is up
+            return
+        await super().on_event(event)
+
+    def main_screen_ready(self) -> None:
+        """The main screen is up: the keys typed ahead, then what the first frame did not
+        wait for."""
+        self._main_up = True
+        self.call_after_refresh(self._early_keys.replay, self)
+        self._start_theme()
+        after_first_frame(self, self._notices, self._wanted_baseline, self.main.load_facts)
+
+    async def action_quit(self) -> None:
+        """Quitting mid-run stops fio and waits for the test file to be removed."""
+        if self._ending.quit():
+            self.main.status.show("Quitting · stopping fio and removing the test file first…")
+
+    def run_ended(self) -> None:
+        """The worker of a run or a sweep has ended (the engine has cleaned up): the
+        controls come back, or the app leaves as it was asked to."""
+        self._ending.run_ended()
+        self.set_running(False)
+
+    def on_unmount(self) -> None:
+        """Last line of defence (the app ended some other way mid-run): fio's process group
+        gets SIGINT now; the engine's own clean-up removes the test file as its task ends."""
+        if self.state.running:
+            self.engine.stop()
+
+    # --- the settings -------------------------------------------------------------------
 
     def _save(self) -> None:
-        if not self.persist:
-            return
-        compare_with = self.baseline.name if self.baseline is not None else None
-        problem = save_state(UiState(self.settings, self.unit, self.theme, compare_with,
-                                     self.keymap))
+        problem = save_preferences(self.state, self.theme) if self.persist else None
         if problem:
             self.notify(problem, severity="warning")
 
     def change_settings(self, **changes: Any) -> None:
         """Apply setting changes from any control; refused while a run is under way."""
-        if self.running:
+        if self.state.running:
             self.notify(f"Settings cannot change while a test runs; stop it first "
-                        f"({self.key('stop')}).", severity="warning")
+                        f"({self.state.keys.key('stop')}).", severity="warning")
             return
-        new = replace(self.settings, **changes)
-        if new.preset != self.settings.preset and new.profile not in self.catalog.get(new.preset).profiles:
-            new.profile = "default" if "default" in self.catalog.get(new.preset).profiles else next(
-                iter(self.catalog.get(new.preset).profiles))
-        if new == self.settings:
+        new = self.state.changed(**changes)
+        if new == self.state.settings:
             return
-        old, self.settings = self.settings, new
-        relayout = (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix)
-        if old.target != new.target:
-            self._load_facts()
-        self.main.sync_controls()
-        if relayout:
-            self.call_later(self._relayout)
-        elif self.result is None:
-            self._update_comparison()  # before any run, the line compares the settings
+        old, self.state.settings = self.state.settings, new
+        self.main.settings_changed(old)
         self.refresh_bindings()
         self._save()
 
     def set_unit(self, unit: Unit) -> None:
         """Re-render every tile in ``unit`` at once; nothing is measured again."""
-        if unit == self.unit:
+        if unit == self.state.unit:
             return
-        self.unit = unit
-        self.grid.set_unit(unit)
-        self.main.sync_controls()
-        self._update_comparison()  # the line counts verdicts in the unit on screen
+        self.state.unit = unit
+        self.main.unit_changed()
         self._save()
 
-    def watch_running(self, running: bool) -> None:
+    def set_baseline(self, entry: Entry | None) -> None:
+        """Compare the tiles with ``entry`` from now on (None: stop comparing)."""
+        self.state.baseline = entry if entry is not None and entry.ok else None
+        self.set_class(self.state.baseline is not None, "-comparing")
+        self.main.show_comparison()
+        self._save()
+
+    def set_running(self, running: bool) -> None:
+        """A run or a sweep begins or ends: All turns into Stop, the selectors wait, and
+        the keys that change settings leave the footer."""
+        if running == self.state.running:
+            return
+        self.state.running = running
         self.set_class(running, "-running")
         self.main.show_running(running)
         self.refresh_bindings()
 
-    # --- actions --------------------------------------------------------------------------
+    # --- what the screens ask for -------------------------------------------------------
+
+    def show_error(self, error: BaseException | None, settings: Settings | None = None) -> None:
+        """Every engine error as a dialog whose buttons are the next steps (run the same
+        tests buffered, choose another target)."""
+        from diskmark.app.screens.dialogs import show_error
+
+        show_error(self, error, (settings or self.state.settings).only_test, self.main.start_run)
+
+    # --- the keys' actions --------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "stop":
-            return self.running  # False: the key falls through (ctrl+c, Esc in dialogs)
-        if action in self.IDLE_ONLY and self.running:
-            # hidden while a run is on: the footer keeps room for Stop and what still works
-            # (greyed entries cut the footer at 80 columns); the palette says why
-            return False
-        if action in ("unit", "cycle_unit") and self.profile.layout == "peak":
-            return None  # Peak and Real World fix the unit of each row
-        return True
+        return keys.available(action, self.state.running, self.state.profile.layout == "peak")
 
     def action_run_all(self) -> None:
-        self.start_run(None)
+        self.main.start_run(None)
 
     def action_stop(self) -> None:
-        if not self.running:
-            return
-        self.engine.stop()
-        self.status.show("Stopping · fio ends and the test file is removed…")
+        if self.state.running:
+            self.engine.stop()
+            self.main.status.show("Stopping · fio ends and the test file is removed…")
 
     def action_unit(self, index: int) -> None:
         self.set_unit(UNITS[index])
 
     def action_cycle_unit(self) -> None:
-        self.set_unit(UNITS[(UNITS.index(self.unit) + 1) % len(UNITS)])
+        self.set_unit(UNITS[(UNITS.index(self.state.unit) + 1) % len(UNITS)])
 
     def action_toggle_mix(self) -> None:
-        if not self.profile.mix:
-            self.notify(f"The {self.profile.name} profile has no +Mix column.")
+        if not self.state.profile.mix:
+            self.notify(f"The {self.state.profile.name} profile has no +Mix column.")
             return
-        self.change_settings(mix=None if self.settings.mix is not None else 70)
+        self.change_settings(mix=None if self.state.settings.mix is not None else 70)
 
     def action_edit_comment(self) -> None:
         self.main.query_one("#comment", Input).focus()
 
+    def action_pick_target(self) -> None:
+        from diskmark.app.screens.target_picker import choose_target
+
+        choose_target(self)
+
+    def action_settings(self) -> None:
+        from diskmark.app.screens.settings import edit_settings
+
+        edit_settings(self)
+
     def action_help(self) -> None:
         from diskmark.app.screens.help import HelpScreen
 
-        self.push_screen(HelpScreen(self.keys))
+        self.push_screen(HelpScreen(self.state.keys))
 
-    def action_settings(self) -> None:
-        from diskmark.app.screens.settings import SettingsScreen
+    def action_save_report(self) -> None:
+        reporting.save_report(self)
 
-        def done(new: Settings | None) -> None:
-            if new is not None:
-                self.change_settings(**{name: getattr(new, name) for name in (
-                    "preset", "profile", "mode", "mix", "data", "direct", "nocow", "measure",
-                    "interval", "unstable_pct")})
+    def action_copy_report(self) -> None:
+        reporting.copy_report(self)
 
-        self.push_screen(SettingsScreen(self.settings, self.catalog), done)
+    def action_save_svg(self) -> None:
+        reporting.save_screenshot(self)
+
+    def action_save_baseline(self) -> None:
+        comparing.offer_to_save_baseline(self)
+
+    def action_baselines(self) -> None:
+        comparing.show_baselines(self)
+
+    def action_history(self) -> None:
+        comparing.show_history(self)
+
+    def action_compare_with(self) -> None:
+        comparing.offer_baselines_to_compare_with(self)
+
+    def action_clear_comparison(self) -> None:
+        comparing.stop_comparing(self)
+
+    def action_show_comparison(self) -> None:
+        comparing.show_comparison(self)
+
+    def action_sweep(self) -> None:
+        from diskmark.app.screens.sweep import offer_sweep
+
+        offer_sweep(self, self.main.status)
+
+    def action_fleet(self) -> None:
+        from diskmark.app.screens.fleet import open_fleet
+
+        open_fleet(self)
+
+
+if TYPE_CHECKING:  # the app is what its screens and its palette take it for
+    _IS_APP_LIKE: type[PaletteApp] = DiskmarkApp
 
 
 def run_app(target: str | None = None) -> int:
@@ -367,8 +389,9 @@ def run_app(target: str | None = None) -> int:
     # frozen, the garbage collector no longer walks it, and the full collection that fell
     # in the middle of composing the window (13 ms of the first frame) costs next to nothing.
     # The collector was off while the modules loaded (diskmark.launch) and stays off until
-    # the first frame is drawn (Lifetime.main_screen_ready): its passes over what composing
-    # the window allocates cost that frame 7 ms, and nothing it frees is needed before.
+    # the first frame is drawn (DiskmarkApp.main_screen_ready): its passes over what
+    # composing the window allocates cost that frame 7 ms, and nothing it frees is needed
+    # before.
     gc.freeze()
     app = DiskmarkApp(target=target)
     code = app.run()

@@ -3,14 +3,17 @@ app needs a mouse or a memorised key."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 from rich.text import Text
+from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
+from diskmark.app.protocol import AppLike
+from diskmark.app.screens.main import MainScreen
 from diskmark.files.text_safety import shown
 from diskmark.model.names import mix_label
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN, MIX_RATIOS
@@ -20,10 +23,50 @@ from diskmark.model.settings import INTERVAL_CHOICES, MEASURE_CHOICES
 #: Seconds the Sustained Write profile can be set to write from the palette.
 SUSTAINED_CHOICES = [30, 60, 120, 300, 600, 1800]
 
-if TYPE_CHECKING:
-    from diskmark.app.app import DiskmarkApp
-
 Command = tuple[str, str, Callable[[], object], bool]  # title, help, callback, discoverable
+
+
+class PaletteApp(AppLike, Protocol):
+    """The app as the palette sees it: what every screen may ask, and each action the
+    palette offers by name."""
+
+    @property
+    def available_themes(self) -> Mapping[str, object]: ...
+
+    @property
+    def main(self) -> MainScreen: ...
+
+    def set_theme(self, name: str) -> None: ...
+
+    def action_run_all(self) -> None: ...
+
+    def action_save_report(self) -> None: ...
+
+    def action_copy_report(self) -> None: ...
+
+    def action_save_svg(self) -> None: ...
+
+    def action_save_baseline(self) -> None: ...
+
+    def action_baselines(self) -> None: ...
+
+    def action_history(self) -> None: ...
+
+    def action_compare_with(self) -> None: ...
+
+    def action_show_comparison(self) -> None: ...
+
+    def action_clear_comparison(self) -> None: ...
+
+    def action_edit_comment(self) -> None: ...
+
+    def action_help(self) -> None: ...
+
+    def action_sweep(self) -> None: ...
+
+    def action_fleet(self) -> None: ...
+
+    def action_settings(self) -> None: ...
 
 
 def _plain_help(text: str) -> str:
@@ -32,12 +75,19 @@ def _plain_help(text: str) -> str:
     return escape(shown(text))
 
 
-def commands(app: DiskmarkApp) -> Iterator[Command]:
+def without_ours(system: Iterable[SystemCommand]) -> Iterator[SystemCommand]:
+    """Textual's palette entries, less the two diskmark has its own of: "Keys" (our help
+    lists diskmark's keys) and "Screenshot" (ours never replaces a file)."""
+    return (command for command in system if command.title not in ("Keys", "Screenshot"))
+
+
+def commands(app: PaletteApp) -> Iterator[Command]:
     """Every command the palette offers, most used first; settings only while idle."""
     # the settings screen's choices, loaded with the palette rather than at start
     from diskmark.app.screens.settings import DATA_OPTIONS, MODE_OPTIONS, UNSTABLE_CHOICES
 
-    running = app.running
+    state = app.state
+    running = state.running
     if running:
         yield "Stop", "Stop fio now and remove the test file", app.action_stop, True
     else:
@@ -52,16 +102,16 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
     yield "History…", "Every completed run; promote one to a baseline", app.action_history, True
     yield ("Compare with a baseline…", "Every tile shows the change against it",
            app.action_compare_with, True)
-    if app.baseline is not None:
-        yield ("Show the comparison", f"Every test and unit against “{app.baseline.name}”",
+    if app.state.baseline is not None:
+        yield ("Show the comparison", f"Every test and unit against “{app.state.baseline.name}”",
                app.action_show_comparison, True)
-        yield ("Stop comparing", f"The tiles stop showing the change against “{app.baseline.name}”",
+        yield ("Stop comparing", f"The tiles stop showing the change against “{app.state.baseline.name}”",
                app.action_clear_comparison, True)
-    for tile in app.grid.tiles:
+    for tile in app.main.grid.tiles:
         if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
             title = f"Details: {tile.spec.label} {tile.op.value}"
-            yield title, "Every pass and the fio command line", partial(app.open_details, tile), False
-    yield ("Comment…", f"Type a comment for the report ({app.key('edit_comment')}); Esc leaves it",
+            yield title, "Every pass and the fio command line", partial(app.main.open_details, tile), False
+    yield ("Comment…", f"Type a comment for the report ({state.keys.key('edit_comment')}); Esc leaves it",
            app.action_edit_comment, True)
     yield "Keys", "Every key binding", app.action_help, True
     for unit in Unit:
@@ -81,13 +131,13 @@ def commands(app: DiskmarkApp) -> Iterator[Command]:
     for size in SIZES:
         yield (f"Size: {format_size(size)}", "Size of the test file",
                partial(app.change_settings, size=size), False)
-    preset = app.catalog.presets.get(app.settings.preset)
+    preset = app.state.catalog.presets.get(app.state.settings.preset)
     if preset is not None:
         for profile in preset.profiles.values():
             n = len(profile.tests)
             yield (f"Profile: {profile.name}", f"{n} test{'s' * (n != 1)}, {profile.layout} layout",
                    partial(app.change_settings, profile=profile.id), False)
-    for p in app.catalog.presets.values():
+    for p in app.state.catalog.presets.values():
         yield f"Preset: {p.name}", p.description, partial(app.change_settings, preset=p.id), False
     for label, mode in MODE_OPTIONS:
         yield f"Mode: {label}", "Which operations run", partial(app.change_settings, mode=mode), False
@@ -126,8 +176,9 @@ class DiskmarkCommands(Provider):
     """Palette source for diskmark's actions and settings."""
 
     @property
-    def _app(self) -> DiskmarkApp:
-        return self.app  # type: ignore[return-value]
+    def _app(self) -> PaletteApp:
+        """The app, typed: the palette runs only in diskmark's app."""
+        return cast("PaletteApp", self.app)
 
     async def discover(self) -> Hits:
         for title, help_text, callback, discoverable in commands(self._app):

@@ -2,7 +2,8 @@
 settings file (``"keymap": {"run_all": "r"}``, as posting does). The ids, their default keys
 and what they do are declared without Textual in :mod:`diskmark.app.keymap`, which resolves a
 user's keymap (conflicts, unknown ids) for the app and the command line alike; the help
-screen and the README's table list the same keys, and a test holds them to these."""
+screen and the README's table list the same keys, and a test holds them to these. Keys that
+change settings wait while a run is on (:func:`available`)."""
 
 from __future__ import annotations
 
@@ -51,6 +52,24 @@ BINDINGS: tuple[Binding, ...] = (
     _bind("focus_next", "focus_next", "Next", show=False, priority=True),
     _bind("focus_previous", "focus_previous", "Previous", show=False, priority=True),
 )
+
+
+#: Actions that change settings: hidden from the footer while a run is on.
+IDLE_ONLY = frozenset({"run_all", "pick_target", "settings", "toggle_mix", "save_baseline",
+                       "sweep", "save_report", "copy_report"})
+
+
+def available(action: str, running: bool, fixed_units: bool) -> bool | None:
+    """Whether a key's action runs now (Textual's ``check_action``: None greys it)."""
+    if action == "stop":
+        return running  # False: the key falls through (ctrl+c, Esc in dialogs)
+    if action in IDLE_ONLY and running:
+        # hidden while a run is on: the footer keeps room for Stop and what still works
+        # (greyed entries cut the footer at 80 columns); the palette says why
+        return False
+    if action in ("unit", "cycle_unit") and fixed_units:
+        return None  # Peak and Real World fix the unit of each row
+    return True
 
 
 def bindings_map(keymap: Keymap, current: BindingsMap) -> BindingsMap:

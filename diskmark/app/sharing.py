@@ -5,13 +5,14 @@ PNG beside it (drawn in a thread: it takes a few seconds)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from textual.screen import Screen
 
 from diskmark.model.results import SessionResult
 
 
-def share_page(screen: Screen, session: SessionResult, stem: str, title: str,
+def share_page(screen: Screen[Any], session: SessionResult, stem: str, title: str,
                reference: SessionResult | None = None, reference_name: str = "") -> Path | None:
     """Write the page as ``<stem>.html`` (``<stem>-2.html``… when taken); say where on
     ``screen``. Returns the HTML's path, or None when it could not be written."""

@@ -63,9 +63,9 @@ async def settle(pilot, condition, what: str, tries: int = 200) -> None:
 async def finished(pilot) -> None:
     app = pilot.app
     await pilot.press("a")
-    await settle(pilot, lambda: app.history and not app.running, "the fake run to finish")
+    await settle(pilot, lambda: app.state.history and not app.state.running, "the fake run to finish")
     await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
-    assert all(t.text for t in app.grid.tiles), "every tile holds a figure"
+    assert all(t.text for t in app.main.grid.tiles), "every tile holds a figure"
 
 
 def check(app: DiskmarkApp, matched: bool) -> None:
@@ -79,7 +79,7 @@ def test_idle(snap_compare, size):
 
     async def ready(pilot):
         await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
-        assert len(app.grid.tiles) == 8 and not any(t.text for t in app.grid.tiles)
+        assert len(app.main.grid.tiles) == 8 and not any(t.text for t in app.main.grid.tiles)
         assert str(app.query_one("#all").label) == "All"
         if size == BIG:
             # the times are labelled, not a bare "5 s / 5 s"
@@ -96,11 +96,11 @@ def test_running(snap_compare, size):
 
     async def running(pilot):
         await pilot.press("a")
-        await settle(pilot, lambda: any(t.live and t.live.mb_s for t in app.grid.tiles),
+        await settle(pilot, lambda: any(t.live and t.live.mb_s for t in app.main.grid.tiles),
                      "a live figure")
         await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
-        assert app.running and str(app.query_one("#all").label) == "Stop"
-        assert "RND4K Q32T1 Read (2/5)" in app.status.message
+        assert app.state.running and str(app.query_one("#all").label) == "Stop"
+        assert "RND4K Q32T1 Read (2/5)" in app.main.status.message
 
     check(app, snap_compare(app, terminal_size=size, run_before=running))
 
@@ -118,7 +118,7 @@ def test_finished_iops_with_mix(snap_compare):
         await finished(pilot)
         await pilot.press("3")
         await pilot.pause()
-        assert len(app.grid.tiles) == 12
+        assert len(app.main.grid.tiles) == 12
         assert "Mix R70/W30 (IOPS)" in str(app.query_one(".col-mix").render())
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
@@ -130,7 +130,7 @@ def test_peak_profile(snap_compare):
     async def run(pilot):
         await finished(pilot)
         assert not app.query_one("#unit").display
-        assert {t.fixed_unit for t in app.grid.tiles} == {Unit.MB_S, Unit.IOPS, Unit.US}
+        assert {t.fixed_unit for t in app.main.grid.tiles} == {Unit.MB_S, Unit.IOPS, Unit.US}
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 
@@ -140,7 +140,7 @@ def test_demo_profile(snap_compare):
 
     async def run(pilot):
         await finished(pilot)
-        assert len(app.grid.tiles) == 2
+        assert len(app.main.grid.tiles) == 2
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 
@@ -201,7 +201,7 @@ LEAK = ("btrfs (copy-on-write, checksums, compression) can let the page cache le
 async def open_details(pilot, row: int = 2, op: Op = Op.WRITE) -> DetailsScreen:
     app = pilot.app
     await finished(pilot)
-    tile = next(t for t in app.grid.tiles if t.row == row and t.op is op)
+    tile = next(t for t in app.main.grid.tiles if t.row == row and t.op is op)
     tile.focus()
     await pilot.press("enter")
     await settle(pilot, lambda: isinstance(app.screen, DetailsScreen), "the details")
@@ -275,11 +275,11 @@ def test_unstable_tile_marked_in_mono(snap_compare):
 
     async def run(pilot):
         await finished(pilot)
-        tile = next(t for t in app.grid.tiles if t.row == 2 and t.op is Op.WRITE)
+        tile = next(t for t in app.main.grid.tiles if t.row == 2 and t.op is Op.WRITE)
         assert tile.has_class("-unstable") and "runs differ by 9%" in str(tile.tooltip)
-        assert sum(t.has_class("-unstable") for t in app.grid.tiles) == 1
+        assert sum(t.has_class("-unstable") for t in app.main.grid.tiles) == 1
         # the mark is explained on screen, where it appears
-        assert "~N%: passes differ by N% (over 5%)" in app.status.message
+        assert "~N%: passes differ by N% (over 5%)" in app.main.status.message
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 
@@ -289,8 +289,8 @@ def test_flushing_shows_dirty_and_writeback(snap_compare):
 
     async def run(pilot):
         await pilot.press("a")
-        await settle(pilot, lambda: "Writeback" in app.status.message, "the flush")
-        assert "Dirty 737.2 MiB · Writeback 41.0 MiB" in app.status.message
+        await settle(pilot, lambda: "Writeback" in app.main.status.message, "the flush")
+        assert "Dirty 737.2 MiB · Writeback 41.0 MiB" in app.main.status.message
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 
@@ -313,11 +313,11 @@ def test_sweep_result(snap_compare):
         await pilot.press("w")
         await settle(pilot, lambda: isinstance(app.screen, SweepDialog), "the sweep dialog")
         await pilot.click("#run")
-        await settle(pilot, lambda: app.sweep_session is not None and not app.running, "the sweep")
+        await settle(pilot, lambda: app.state.sweep_session is not None and not app.state.running, "the sweep")
         screen = app.screen
         assert isinstance(screen, SweepScreen)
         assert screen.query_one("#table-read").row_count == 6
-        assert not any(t.text for t in app.grid.tiles), "a sweep never touches the tiles"
+        assert not any(t.text for t in app.main.grid.tiles), "a sweep never touches the tiles"
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
 
@@ -331,8 +331,8 @@ def test_sweep_result_small(snap_compare):
         app.screen.query_one("#sweep-mode").value = Mode.READ_WRITE
         await pilot.pause()
         await pilot.click("#run")
-        await settle(pilot, lambda: app.sweep_session is not None and not app.running, "the sweep")
-        assert len(app.sweep_session.tests) == 12
+        await settle(pilot, lambda: app.state.sweep_session is not None and not app.state.running, "the sweep")
+        assert len(app.state.sweep_session.tests) == 12
 
     check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
 
@@ -447,9 +447,9 @@ async def compared(pilot) -> None:
     await pilot.press("x")
     await settle(pilot, lambda: type(app.screen).__name__ == "PickBaselineDialog", "the list")
     await pilot.press("enter")
-    await settle(pilot, lambda: app.baseline is not None, "the baseline chosen")
+    await settle(pilot, lambda: app.state.baseline is not None, "the baseline chosen")
     await finished(pilot)
-    deltas = {(t.row, t.op): t.delta_text for t in app.grid.tiles}
+    deltas = {(t.row, t.op): t.delta_text for t in app.main.grid.tiles}
     assert all(deltas.values()), deltas
     assert deltas[(0, Op.READ)].startswith("▲ +5.")
     assert deltas[(1, Op.READ)].startswith("▼ −10.")
@@ -506,7 +506,7 @@ def test_baselines_screen(snap_compare, fixed_home):
         await pilot.press("x")  # compare with the first readable one: the list marks it ●
         await settle(pilot, lambda: type(app.screen).__name__ == "PickBaselineDialog", "the list")
         await pilot.press("enter")
-        await settle(pilot, lambda: app.baseline is not None, "the baseline chosen")
+        await settle(pilot, lambda: app.state.baseline is not None, "the baseline chosen")
         await pilot.press("b")
         await settle(pilot, lambda: getattr(app.screen, "loaded", False), "the list")
         names = [e.name for e in app.screen.entries]
@@ -557,10 +557,10 @@ def test_running_footer_small(snap_compare):
 
     async def run(pilot):
         await pilot.press("a")
-        await settle(pilot, lambda: any(t.live and t.live.mb_s for t in app.grid.tiles),
+        await settle(pilot, lambda: any(t.live and t.live.mb_s for t in app.main.grid.tiles),
                      "a live figure")
         await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
-        current = [b for b in app.grid.row_buttons if b.has_class("-current")]
+        current = [b for b in app.main.grid.row_buttons if b.has_class("-current")]
         assert [b.row for b in current] == [2] and str(current[0].label) == "▶ Stop"
         assert not app.check_action("pick_target", ())  # hidden, not greyed, while running
 

@@ -16,8 +16,10 @@ from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, OptionList, Static
+from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialogs import ConfirmDialog
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
 from diskmark.report.formatting import short_date
@@ -90,7 +92,7 @@ class BaselineNameDialog(ModalScreen[NameChoice | None]):
     def on_mount(self) -> None:
         field = self.query_one("#name", Input)
         field.focus()
-        field.selection = (0, len(field.value))  # typing replaces the suggestion
+        field.selection = Selection(0, len(field.value))  # typing replaces the suggestion
 
     def _problem(self, text: str) -> None:
         self.query_one("#problem", Static).update(text)
@@ -173,8 +175,8 @@ class PickBaselineDialog(ModalScreen[Entry | None]):
                 options.append(Option(prompt, id=str(i), disabled=not entry.ok))
             yield OptionList(*options, id="baselines")
             if not self.entries:
-                save, manage = (self.app.key(i)  # type: ignore[attr-defined]
-                                for i in ("save_baseline", "baselines"))
+                keys = diskmark_app(self).state.keys
+                save, manage = (keys.key(i) for i in ("save_baseline", "baselines"))
                 yield Static(f"No baselines are saved yet. After a run, {save} saves it as one; "
                              f"the baselines screen ({manage}) imports files.",
                              classes="dialog-problem")

@@ -13,6 +13,7 @@ from rich.text import Text
 from textual.binding import Binding
 
 from diskmark.store.exchange import export_baseline, import_baseline
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, NameChoice
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb
@@ -37,8 +38,8 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
     title_text = "Baselines"
 
     @property
-    def empty_text(self) -> str:  # type: ignore[override]
-        key = self.app.key("save_baseline")  # type: ignore[attr-defined]
+    def empty_text(self) -> str:  # type: ignore[override]  # the base's plain text; this one names the user's key
+        key = diskmark_app(self).state.keys.key("save_baseline")
         return (f"No baselines are saved yet. After a run, {key} saves the result as one; i "
                 f"imports a file exported elsewhere.")
 

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
+from diskmark.app.reporting import copy_with_notice
 from diskmark.report.formatting import short_date
 from diskmark.report.formatting import BETTER, SAME, WORSE
 from diskmark.report.compare import DEFAULT_NOISE_PCT, UNITS, Comparison, comparison_text
@@ -112,7 +113,7 @@ class ComparisonScreen(ModalScreen[None]):
                     "MB/s is.", style="dim")
         return text
 
-    def _fill(self, table: DataTable) -> None:
+    def _fill(self, table: DataTable[str | Text]) -> None:
         table.add_column("Test", key="test")
         table.add_column("Unit", key="unit")
         table.add_column(Text(self.current_name, justify="right"), key="current")
@@ -137,8 +138,8 @@ class ComparisonScreen(ModalScreen[None]):
                           "", "", "", "", "")
 
     def action_copy(self) -> None:
-        self.app.copy_with_notice(  # type: ignore[attr-defined]
-            comparison_text(self.comparison, self.current_name.lower()), "The comparison")
+        copy_with_notice(self, comparison_text(self.comparison, self.current_name.lower()),
+                         "The comparison")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.sessions is not None if action == "share" else True

@@ -235,9 +235,9 @@ class DetailsScreen(ModalScreen[None]):
             lines.append("A read leaves nothing to flush.")
         return "\n".join(lines)
 
-    def _runs_table(self) -> DataTable:
+    def _runs_table(self) -> DataTable[str | Text]:
         r = self.result
-        table: DataTable = DataTable(cursor_type="none", zebra_stripes=True, id="runs")
+        table: DataTable[str | Text] = DataTable(cursor_type="none", zebra_stripes=True, id="runs")
         table.add_column("Pass", key="pass")
         for unit in (Unit.MB_S, Unit.IOPS, Unit.US):
             table.add_column(Text(unit.label, justify="right"), key=unit.value)
@@ -266,8 +266,8 @@ class DetailsScreen(ModalScreen[None]):
                      style="bold" if run is best else ""), run)
         return table
 
-    def _spread_table(self) -> DataTable:
-        table: DataTable = DataTable(cursor_type="none", id="spread")
+    def _spread_table(self) -> DataTable[str | Text]:
+        table: DataTable[str | Text] = DataTable(cursor_type="none", id="spread")
         table.add_column("")
         for name in ("min", "mean", "max", "R/Avg"):
             table.add_column(Text(name, justify="right"), key=name)
@@ -278,12 +278,12 @@ class DetailsScreen(ModalScreen[None]):
                           Text(f"{sp.r_avg_pct:.1f} %", justify="right"))
         return table
 
-    def _percentile_table(self) -> DataTable:
+    def _percentile_table(self) -> DataTable[str | Text]:
         """One row per measured pass, like diskspd's -L table: p50 … p99.99 and max."""
         runs = self.result.runs
         found = {k for run in runs for k in run.lat_percentiles}
         keys = [k for k in PERCENTILES if k in found] + sorted(found - set(PERCENTILES))
-        table: DataTable = DataTable(cursor_type="none", zebra_stripes=True, id="percentiles")
+        table: DataTable[str | Text] = DataTable(cursor_type="none", zebra_stripes=True, id="percentiles")
         table.add_column("Pass", key="pass")
         for key in keys:
             table.add_column(Text("max" if key == "max" else f"p{key}", justify="right"), key=key)

@@ -7,15 +7,20 @@ user at a dead end or a half-drawn screen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
+from textual.widgets.button import ButtonVariant
+from textual.widgets.input import Selection
 
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
 
 
@@ -23,7 +28,7 @@ from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
 class Choice:
     label: str
     id: str
-    variant: str = "default"
+    variant: ButtonVariant = "default"
 
 
 class ErrorDialog(ModalScreen[str | None]):
@@ -48,8 +53,7 @@ class ErrorDialog(ModalScreen[str | None]):
                 yield PlainStatic(self.hint, classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
                 for choice in self.choices:
-                    yield Button(plain(choice.label), id=choice.id,
-                                 variant=choice.variant)  # type: ignore[arg-type]
+                    yield Button(plain(choice.label), id=choice.id, variant=choice.variant)
 
     def on_mount(self) -> None:
         self.query(Button).last().focus()
@@ -113,7 +117,7 @@ class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
         field = self.query_one(Input)
         field.focus()
         stem = Path(self.default_name).stem
-        field.selection = (0, len(stem))  # typing replaces the name, keeps the extension
+        field.selection = Selection(0, len(stem))  # typing replaces the name, keeps the extension
 
     def _path(self) -> Path | None:
         raw = self.query_one(Input).value.strip()
@@ -163,3 +167,46 @@ class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
             self._save()
         else:
             self.dismiss(None)
+
+
+def show_error(app: App[Any], error: BaseException | None, only_test: int | None,
+               rerun: Callable[[int | None], None]) -> None:
+    """``error`` as a dialog; "Run buffered" runs the same tests (``only_test``) again with
+    ``rerun``, without O_DIRECT; "Choose another target" opens the target picker."""
+    dm = diskmark_app(app)
+
+    def answered(choice: str | None) -> None:
+        if choice == "buffered":
+            dm.change_settings(direct=False)
+            rerun(only_test)
+        elif choice == "target":
+            dm.action_pick_target()
+
+    app.push_screen(error_dialog(error), answered)
+
+
+def error_dialog(error: BaseException | None) -> ErrorDialog:
+    """Every engine error as a dialog whose buttons are the next steps: ``"buffered"`` (run
+    again without O_DIRECT) and ``"target"`` (choose another target) where they help."""
+    import traceback
+
+    from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
+
+    if isinstance(error, DirectIOUnsupported):
+        return ErrorDialog("Direct I/O is not supported here", error.message, error.hint,
+                           [Choice("Run buffered", "buffered", "warning"),
+                            Choice("Choose another target", "target"),
+                            Choice("Cancel", "cancel", "primary")])
+    if isinstance(error, TargetError):
+        return ErrorDialog("The target cannot be used", error.message, error.hint,
+                           [Choice("Choose another target", "target"),
+                            Choice("OK", "ok", "primary")])
+    if isinstance(error, FioMissing):
+        return ErrorDialog("fio is needed", error.message, error.hint)
+    if isinstance(error, DiskmarkError):
+        return ErrorDialog("The benchmark failed", error.message, error.hint)
+    detail = "".join(traceback.format_exception_only(type(error), error)).strip() \
+        if error is not None else "unknown error"
+    return ErrorDialog("Something went wrong", detail,
+                       "This is a bug in diskmark. fio was stopped and the test file removed; "
+                       "please report what you did and this message.")

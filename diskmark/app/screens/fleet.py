@@ -10,19 +10,25 @@ session goes to the history, as the CLI keeps it. The UI never builds fio option
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
+from diskmark.app.protocol import diskmark_app
 from diskmark.report.formatting import format_figure
 from diskmark.model.events import Notice, Progress, TestFinished
-from diskmark.model.results import Status, TestResult
+from diskmark.model.results import SessionResult, Status, TestResult
+
+if TYPE_CHECKING:
+    from diskmark.engine.hosts import Host
+    from diskmark.model.events import Event
+    from diskmark.model.settings import Settings
 
 ALL = "__all__"
 
@@ -34,6 +40,11 @@ def split_hosts(text: str) -> list[str]:
 
 def row_key(row: int, op: Any, mix_read: int | None) -> str:
     return f"{row}/{op.value}{mix_read if mix_read is not None else ''}"
+
+
+def fleet_open(app: App[Any]) -> bool:
+    """A fleet screen is up: no local run starts under it (a key falling through)."""
+    return any(isinstance(s, FleetScreen) for s in app.screen_stack)
 
 
 class FleetScreen(ModalScreen[None]):
@@ -55,7 +66,7 @@ class FleetScreen(ModalScreen[None]):
         with Vertical(classes="details-box"):
             yield Label("Run on several hosts (fio --server)", classes="dialog-title")
             yield Static("Each host runs `fio --server` (the same fio version); the target "
-                         f"{self.app.settings.target} must exist on every host, and only the "  # type: ignore[attr-defined]
+                         f"{diskmark_app(self).state.settings.target} must exist on every host, and only the "
                          "server's user may write in it. The profile, size and times are the "
                          "window's.", classes="dialog-hint", markup=False)
             yield Input(self.hosts_text, placeholder="host[:port], comma- or space-separated",
@@ -90,17 +101,17 @@ class FleetScreen(ModalScreen[None]):
         from diskmark.engine.hosts import hosts_from
         from diskmark.engine.jobfile import check_remote_target
 
-        if self.running or self.app.running:  # type: ignore[attr-defined]
+        state = diskmark_app(self).state
+        if self.running or state.running:
             return
-        app: Any = self.app
-        settings = replace(app.settings, only_test=None, comment=app.comment)
+        settings = replace(state.settings, only_test=None, comment=state.comment)
         self.hosts_text = self.query_one("#fleet-hosts", Input).value
         try:
             hosts = hosts_from(split_hosts(self.hosts_text))
             if not hosts:
                 raise ValueError("give at least one host (host[:port]).")
             check_remote_target(settings.target)
-            fleet = Fleet(hosts, catalog=app.catalog,
+            fleet = Fleet(hosts, catalog=state.catalog,
                           one_at_a_time=self.query_one("#one-at-a-time", Checkbox).value,
                           target_private=self.query_one("#target-private", Checkbox).value)
             plan = fleet.plan(settings)
@@ -119,7 +130,7 @@ class FleetScreen(ModalScreen[None]):
         self._run(settings)
 
     @work(exclusive=True, group="fleet", exit_on_error=False)
-    async def _run(self, settings) -> None:
+    async def _run(self, settings: Settings) -> None:
         try:
             result = await self.fleet.run(settings, self._event)
         except Exception as e:  # FleetNotStarted (nothing started), or any engine error
@@ -139,15 +150,15 @@ class FleetScreen(ModalScreen[None]):
         self._set_running(False)
         self._draw()
 
-    def _keep(self, label: str, session) -> None:
+    def _keep(self, label: str, session: SessionResult) -> None:
         """In the history under the host's name, as ``diskmark run --host`` keeps it."""
         try:
-            self.app.store.save_history(session)  # type: ignore[attr-defined]
+            diskmark_app(self).store.save_history(session)
         except Exception as e:  # StoreError: the figures are still on screen
             self.notify(f"{label} not kept in the history: {e}",
                         severity="warning")
 
-    def _event(self, host, event) -> None:
+    def _event(self, host: Host, event: Event) -> None:
         from diskmark.report.text import describe_progress
 
         if isinstance(event, Progress):
@@ -188,7 +199,7 @@ class FleetScreen(ModalScreen[None]):
             return
         shown = self.query_one("#fleet-show", Select).value
         labels = self.labels if shown in (ALL, Select.BLANK) else [str(shown)]
-        unit = self.app.unit  # type: ignore[attr-defined]
+        unit = diskmark_app(self).state.unit
         table.add_column("Test", key="test")
         for label in labels:
             table.add_column(Text(f"{label} {unit.label}", justify="right"), key=label)
@@ -202,7 +213,7 @@ class FleetScreen(ModalScreen[None]):
 
     def figures(self) -> dict[str, dict[str, str]]:
         """Per host, per test: the figure shown (tests read this)."""
-        unit = self.app.unit  # type: ignore[attr-defined]
+        unit = diskmark_app(self).state.unit
         return {label: {key: format_figure(r.figure(unit), unit)
                         for key, r in self.results.get(label, {}).items() if r.runs}
                 for label in self.labels}
@@ -238,3 +249,17 @@ class FleetScreen(ModalScreen[None]):
             self.action_stop()
         else:
             await self.action_close()
+
+
+def open_fleet(app: App[Any]) -> None:
+    """The fleet screen, with the hosts typed last time in this session (never over a run
+    or another fleet screen)."""
+    state = diskmark_app(app).state
+    if state.running or fleet_open(app):
+        return
+    screen = FleetScreen(state.fleet_hosts)
+
+    def closed(_: None) -> None:
+        state.fleet_hosts = screen.hosts_text
+
+    app.push_screen(screen, closed)

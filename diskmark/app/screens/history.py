@@ -29,6 +29,8 @@ from diskmark.report.formatting import short_date
 from diskmark.model.units import format_size
 from diskmark.store.entry import HEADLINE_LABEL, Entry
 from diskmark.store.errors import StoreError
+from diskmark.model.results import SessionResult
+from diskmark.store.store import Store
 
 #: Runs on one page of the table: enough to scroll through, few enough to open at once.
 PAGE_SIZE = 100
@@ -69,7 +71,8 @@ class HistoryScreen(SavedResultsScreen[None]):
     title_text = "History"
     empty_text = "No run has finished yet. Every run that completes is kept here."
 
-    def __init__(self, store, current=None, in_use=None) -> None:
+    def __init__(self, store: Store, current: SessionResult | None = None,
+                 in_use: str | None = None) -> None:
         super().__init__(store, current, in_use)
         self.filters = Filters()
         self.page_start = 0  # of the first row of this page, among the matching runs

@@ -5,9 +5,10 @@ baseline, delete it. A damaged file is a row that says why; it never stops the l
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
+from rich.console import JustifyMethod
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -16,10 +17,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Footer, Static
 
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
 from diskmark.app.screens.comparison import ComparisonScreen, describe_session
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
+from diskmark.app.reporting import copy_with_notice
 from diskmark.report.compare import compare
 from diskmark.files.text_safety import shown
 from diskmark.model.results import SessionResult
@@ -27,6 +30,9 @@ from diskmark.report.text import text_report
 from diskmark.store.entry import Entry
 from diskmark.store.errors import StoreError
 from diskmark.store.store import Store
+
+if TYPE_CHECKING:
+    from diskmark.store.database import Row
 
 T = TypeVar("T")
 
@@ -37,6 +43,10 @@ BaselineChanged = Callable[[str, Entry | None], None]
 
 def mb(value: float | None) -> Text:
     return Text(f"{value:.2f}" if value is not None else "—", justify="right")
+
+
+def cell_text(cell: str | Text) -> str:
+    return cell.plain if isinstance(cell, Text) else cell
 
 
 def clip(text: str, width: int) -> str:
@@ -86,8 +96,7 @@ class ResultReportScreen(ModalScreen[None]):
                 yield Button("Close", id="close", variant="primary")
 
     def action_copy(self) -> None:
-        self.app.copy_with_notice(  # type: ignore[attr-defined]
-            text_report(self.session), "The text report")
+        copy_with_notice(self, text_report(self.session), "The text report")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -164,7 +173,7 @@ class SavedResultsScreen(ModalScreen[T]):
     def describe(self, entry: Entry) -> str:
         raise NotImplementedError
 
-    def fill_table(self, items: list, cells: list[list[str | Text]], damaged: list[bool],
+    def fill_table(self, items: Sequence[Row | Entry], cells: list[list[str | Text]], damaged: list[bool],
                    keep: str | None) -> None:
         """The table anew: columns as wide as their text allows in the box (others give way,
         see :func:`fit_widths`), one row per item, damaged ones styled so, the cursor on the
@@ -174,8 +183,7 @@ class SavedResultsScreen(ModalScreen[T]):
         cols = self.columns()
         rows = [[cell if isinstance(cell, Text) else shown(cell, one_line=True) for cell in row]
                 for row in cells]
-        want = [min(cap, max([len(label)] + [len(r[i].plain if isinstance(r[i], Text) else r[i])
-                                             for r in rows]))
+        want = [min(cap, max([len(label)] + [len(cell_text(r[i])) for r in rows]))
                 for i, (label, _key, cap, _floor) in enumerate(cols)]
         # the box's inside: the screen's padding, the border and the box's padding go, and
         # two cells stay free for the vertical scrollbar
@@ -186,7 +194,7 @@ class SavedResultsScreen(ModalScreen[T]):
         for (label, key, _cap, _floor), width in zip(cols, widths):
             if not width:
                 continue
-            justify = "right" if key in ("read", "write", "tests") else "left"
+            justify: JustifyMethod = "right" if key in ("read", "write", "tests") else "left"
             table.add_column(Text(label, justify=justify), key=key, width=width)
         style = self.get_component_rich_style("saved--damaged", partial=True)
         for i, (row_cells, bad) in enumerate(zip(rows, damaged)):
@@ -287,7 +295,7 @@ class SavedResultsScreen(ModalScreen[T]):
         if entry is None or entry.session is None:
             return
         if self.current is None or not self.current.tests:
-            key = self.app.key("run_all")  # type: ignore[attr-defined]
+            key = diskmark_app(self).state.keys.key("run_all")
             self.notify(f"Nothing measured in this window yet: run first ({key}), then compare.",
                         severity="warning")
             return

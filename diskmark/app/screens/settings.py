@@ -6,15 +6,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.report.formatting import MODE_LABELS
 from diskmark.model.names import mix_label
@@ -133,8 +135,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
                                        ("interval", INTERVAL_CHOICES, preset.interval)):
             select = self.query_one(f"#{name}", Select)
             value = select.value
-            select.set_options(seconds_options(choices, None if value == PRESET_DEFAULT else value,  # type: ignore[arg-type]
-                                               default))
+            current = float(value) if isinstance(value, (int, float)) else None
+            select.set_options(seconds_options(
+                choices, None if current == PRESET_DEFAULT else current, default))
             select.value = value
         self._sync_mix()
 
@@ -150,7 +153,7 @@ class SettingsScreen(ModalScreen[Settings | None]):
         self.query_one("#mix", Select).disabled = profile is not None and not profile.mix
 
     def result(self) -> Settings:
-        def value(name: str):
+        def value(name: str) -> Any:  # what the option holds: an id, a number, an enum
             return self.query_one(f"#{name}", Select).value
 
         measure, interval = value("measure"), value("interval")
@@ -158,9 +161,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
             self.settings, preset=str(value("preset")), profile=str(value("profile")),
             mode=Mode(value("mode")), mix=int(value("mix")) or None, data=DataPattern(value("data")),
             direct=bool(value("direct")), nocow=bool(value("nocow")),
-            measure=None if measure == PRESET_DEFAULT else float(measure),  # type: ignore[arg-type]
-            interval=None if interval == PRESET_DEFAULT else float(interval),  # type: ignore[arg-type]
-            unstable_pct=float(value("unstable")),  # type: ignore[arg-type]
+            measure=None if measure == PRESET_DEFAULT else float(measure),
+            interval=None if interval == PRESET_DEFAULT else float(interval),
+            unstable_pct=float(value("unstable")),
         )
 
     def action_apply(self) -> None:
@@ -172,3 +175,17 @@ class SettingsScreen(ModalScreen[Settings | None]):
             self.action_apply()
         else:
             self.dismiss(None)
+
+
+def edit_settings(app: App[Any]) -> None:
+    """The settings screen, from the app's key; what it returns is applied (and saved) as
+    one change."""
+    dm = diskmark_app(app)
+
+    def done(new: Settings | None) -> None:
+        if new is not None:
+            dm.change_settings(**{name: getattr(new, name) for name in (
+                "preset", "profile", "mode", "mix", "data", "direct", "nocow", "measure",
+                "interval", "unstable_pct")})
+
+    app.push_screen(SettingsScreen(dm.state.settings, dm.state.catalog), done)

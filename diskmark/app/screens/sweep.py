@@ -1,30 +1,41 @@
 """The queue-depth sweep: one pattern at Q1, 2, 4, 8, 16, 32, drawn as a curve (the RAID6
 offset/fragmentation article swept the queue depth the same way).
 
-A dialog picks the pattern and the operation; the app runs it through the same engine as
-everything else (``Settings.sweep``: the UI never builds fio options) and feeds the results
-screen as depths finish. The curve shows where a device stops gaining from a deeper queue.
+A dialog picks the pattern and the operation; the sweep's screen runs it through the same
+engine as everything else (``Settings.sweep``: the UI never builds fio options, the worker
+is :func:`~diskmark.app.run.bench`) and draws the depths as they finish, saying on the main
+window's status line how far it is. The curve shows where a device stops gaining from a
+deeper queue.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
 
 from rich.text import Text
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Label, Select, Static
 
+from diskmark.app.protocol import diskmark_app
+from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, bench
+from diskmark.app.run_words import notice_severity, progress_text, sweep_ended_line
+from diskmark.app.reporting import copy_with_notice
 from diskmark.app.widgets.plain import PlainStatic
+from diskmark.app.widgets.status import StatusLine
 from diskmark.engine.plan import operations
 from diskmark.report.formatting import format_figure
 from diskmark.model.settings import SWEEP_DEPTHS, Mode, Op
 from diskmark.model.results import SessionResult, Status, TestResult
-from diskmark.model.units import Unit
+from diskmark.model.units import Unit, format_size
+from diskmark.report.formatting import format_duration
 from diskmark.report.text import curve_report
 
 PATTERNS = [("RND4K: random 4 KiB", "RND4K"), ("SEQ1M: sequential 1 MiB", "SEQ1M"),
@@ -70,8 +81,9 @@ class SweepDialog(ModalScreen[tuple[str, Mode] | None]):
         self.query_one("#pattern", Select).focus()
 
     def _choice(self) -> tuple[str, Mode]:
+        mode = self.query_one("#sweep-mode", Select).value
         return (str(self.query_one("#pattern", Select).value),
-                Mode(self.query_one("#sweep-mode", Select).value))
+                mode if isinstance(mode, Mode) else Mode(str(mode)))
 
     def _estimate(self) -> str:
         try:
@@ -132,7 +144,7 @@ class SweepCurve(Widget):
         self.points, self.unit, self.current = points, unit, current
         self.refresh(layout=True)
 
-    def get_content_height(self, container, viewport, width: int) -> int:
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self.points)
 
     @property
@@ -166,8 +178,11 @@ class SweepScreen(ModalScreen[None]):
         Binding("c", "copy", "Copy the curve"),
     ]
 
-    def __init__(self, pattern: str, mode: Mode, unit: Unit = Unit.MB_S) -> None:
+    def __init__(self, pattern: str, mode: Mode, unit: Unit = Unit.MB_S,
+                 status: StatusLine | None = None) -> None:
+        """``status``: the main window's status line, which says how far the sweep is."""
         super().__init__(classes="details sweep")
+        self.status = status
         self.pattern = pattern
         self.ops = operations(mode)
         self.unit = unit
@@ -207,8 +222,8 @@ class SweepScreen(ModalScreen[None]):
         return f"{op.value.capitalize()}: {self.unit.label} by queue depth (T1)"
 
     @staticmethod
-    def _table(op: Op) -> DataTable:
-        table: DataTable = DataTable(cursor_type="none", zebra_stripes=True,
+    def _table(op: Op) -> DataTable[str | Text]:
+        table: DataTable[str | Text] = DataTable(cursor_type="none", zebra_stripes=True,
                                      id=f"table-{op.value}")
         table.add_column("Depth", key="depth")
         for name in (Unit.MB_S.label, Unit.IOPS.label, Unit.US.label,
@@ -216,7 +231,56 @@ class SweepScreen(ModalScreen[None]):
             table.add_column(Text(name, justify="right"), key=name)
         return table
 
-    # --- fed by the app ------------------------------------------------------------------
+    # --- the run ------------------------------------------------------------------------
+
+    def say(self, message: str, percent: float | None = None, eta_s: float | None = None) -> None:
+        if self.status is not None:
+            self.status.show(message, percent, eta_s)
+
+    def on_run_started(self, _message: RunStarted) -> None:
+        if diskmark_app(self).state.running:
+            self.say("Checking the target…", 0.0)
+
+    def on_engine_event(self, message: EngineEvent) -> None:
+        from diskmark.model.events import (Notice, Progress, RunFinished as PassFinished,
+                                           TestFinished, TestStarted)
+
+        app, event = diskmark_app(self), message.event
+        if isinstance(event, Notice):
+            self.app.notify(event.text, severity=notice_severity(event.severity), timeout=10)
+        elif isinstance(event, Progress):
+            if app.state.running and not app.state.quitting:
+                text = progress_text(event)
+                self.say(text, event.session_percent, event.eta_s)
+                eta = f" · ETA {format_duration(event.eta_s)}" if event.eta_s is not None else ""
+                self.show_progress(f"{text} · {event.session_percent:.0f}%{eta}")
+        elif isinstance(event, (TestStarted, TestFinished)) or (
+                isinstance(event, PassFinished) and not event.warmup):
+            self.show_result(event.result)
+
+    def on_run_finished(self, message: RunFinished) -> None:
+        from diskmark.app.comparing import keep_history
+
+        app, session = diskmark_app(self), message.session
+        app.run_ended()
+        app.state.sweep_session = session
+        self.finish(session)
+        if session.status is Status.COMPLETE:
+            keep_history(self.app, session)  # as `diskmark run --sweep` does
+        self.say(sweep_ended_line(session))
+
+    def on_run_failed(self, message: RunFailed) -> None:
+        app = diskmark_app(self)
+        app.run_ended()
+        self.dismiss(None)
+        self.say("Not started · see the message")
+        if not app.state.quitting:
+            app.show_error(message.error, app.state.run_settings)
+
+    def on_run_stopped(self, _message: RunStopped) -> None:
+        diskmark_app(self).run_ended()
+
+    # --- what it shows -------------------------------------------------------------------
 
     def show_progress(self, text: str) -> None:
         if self.running:
@@ -283,7 +347,7 @@ class SweepScreen(ModalScreen[None]):
 
     def action_close(self) -> None:
         if self.running:
-            self.app.action_stop()
+            diskmark_app(self).action_stop()
         else:
             self.dismiss(None)
 
@@ -295,8 +359,7 @@ class SweepScreen(ModalScreen[None]):
         if self.session is None:
             self.notify("The curve can be copied once the sweep has finished.")
             return
-        self.app.copy_with_notice(  # type: ignore[attr-defined]
-            curve_report(self.session, self.unit), "The curve")
+        copy_with_notice(self, curve_report(self.session, self.unit), "The curve")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -304,3 +367,50 @@ class SweepScreen(ModalScreen[None]):
             self.action_copy()
         else:
             self.action_close()
+
+
+def offer_sweep(app: App[Any], status: StatusLine) -> None:
+    """Which pattern and operation, with how long each choice would take; then the sweep,
+    saying how far it is on ``status`` (the main window's status line)."""
+    dm = diskmark_app(app)
+
+    def estimate(pattern: str, mode: Mode) -> str:
+        s = replace(dm.state.settings, sweep=pattern, mode=mode, mix=None, only_test=None)
+        plan = dm.engine.plan(s)
+        return (f"{len(plan.tests)} tests · {format_size(s.size)} × {s.count} "
+                f"pass{'es' * (s.count != 1)} after a "
+                f"warm-up · measure {plan.measure:g} s, interval {plan.interval:g} s · about "
+                f"{format_duration(plan.total_seconds())} plus writing the test file")
+
+    def chosen(answer: tuple[str, Mode] | None) -> None:
+        if answer is not None:
+            start_sweep(app, status, *answer)
+
+    app.push_screen(SweepDialog(estimate), chosen)
+
+
+def start_sweep(app: App[Any], status: StatusLine, pattern: str, mode: Mode) -> None:
+    """Run ``pattern`` at every queue depth; the results go to a SweepScreen, never the
+    tiles."""
+    from diskmark.app.screens.fleet import fleet_open
+    from diskmark.engine.errors import DiskmarkError
+
+    dm = diskmark_app(app)
+    state = dm.state
+    if state.running or fleet_open(app):
+        return
+    settings = replace(state.settings, sweep=pattern, mode=mode, mix=None, only_test=None,
+                       comment=state.comment)
+    try:
+        dm.engine.plan(settings)
+    except DiskmarkError as e:
+        dm.show_error(e, settings)
+        return
+    state.plan = {}  # nothing of the grid moves during a sweep
+    state.run_settings = settings
+    screen = SweepScreen(pattern, mode, state.unit, status)
+    app.push_screen(screen)
+    dm.set_running(True)
+    status.show(f"Queue-depth sweep {pattern} · checking the target…", 0.0)
+    screen.run_worker(bench(dm.engine, settings, screen), group="bench", exclusive=True,
+                      exit_on_error=False)

@@ -17,20 +17,23 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import events, on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, DirectoryTree, Footer, Input, Label, Static
+from textual.widgets.directory_tree import DirEntry
 
 from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
 from diskmark.app.widgets.mounts import (DirectoryPicker, MountTable, _clip, check_directory,
                                          describe, free_total, mount_notes, mount_of, mount_status)
+from diskmark.app.protocol import diskmark_app
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.files.text_safety import shown
 
@@ -355,7 +358,7 @@ class TargetPicker(ModalScreen[str | None]):
         self._show_path_info(str(event.path))
 
     @on(DirectoryTree.NodeHighlighted, "#tree")
-    def _directory_highlighted(self, event: DirectoryTree.NodeHighlighted) -> None:
+    def _directory_highlighted(self, event: DirectoryTree.NodeHighlighted[DirEntry]) -> None:
         tree = self.query_one(DirectoryPicker)
         data = event.node.data
         if data is None or not tree.has_focus:
@@ -430,3 +433,15 @@ class TargetPicker(ModalScreen[str | None]):
         widget.update(text)
         for s in ("error", "warning", "ok", "info"):
             widget.set_class(s == severity, f"-{s}")
+
+
+def choose_target(app: App[Any]) -> None:
+    """The picker, from the app's key or the target button: the directory chosen becomes
+    the target."""
+    dm = diskmark_app(app)
+
+    def chosen(path: str | None) -> None:
+        if path:
+            dm.change_settings(target=path)
+
+    app.push_screen(TargetPicker(dm.state.settings.target), chosen)

@@ -131,7 +131,7 @@ class TrendScreen(ModalScreen[None]):
         detail = self.query_one("#saved-detail", Static)
         changes = self.query_one("#trend-changes", Static)
         tp = self.point
-        if tp is None or self.series is None:
+        if tp is None or self.series is None or self.cursor is None:
             detail.update("")
             changes.update("")
             return

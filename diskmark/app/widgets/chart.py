@@ -10,8 +10,10 @@ terminal shows them too.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
@@ -180,14 +182,14 @@ class BandwidthChart(Widget):
         return paint(cells, styles)
 
 
-def paint(cells, styles) -> Text:
+def paint(cells: list[list[tuple[str, int]]], styles: Mapping[int, Style | None]) -> Text:
     """A grid of ``(character, role)`` cells as one Text, each run of one role styled once
     (a style per cell would make every frame of a large chart slow to draw)."""
     out = Text(no_wrap=True, overflow="crop")
     for y, row in enumerate(cells):
         if y:
             out.append("\n")
-        run_text, run_role = "", None
+        run_text, run_role = "", -1  # roles are 0 and up
         for ch, role in row:
             if role == run_role:
                 run_text += ch

@@ -9,11 +9,14 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from rich.text import Text
+from rich.style import Style
+from rich.text import Text, TextType
 from textual import events
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable, DirectoryTree
+from textual.widgets.directory_tree import DirEntry
+from textual.widgets.tree import TreeNode
 
 from diskmark.drive.mounts import MountInfo
 from diskmark.files.text_safety import shown
@@ -154,7 +157,7 @@ def _clip(text: str, width: int, *, keep_end: bool = False) -> str:
 # --- widgets ---------------------------------------------------------------------------
 
 
-class MountTable(DataTable):
+class MountTable(DataTable[str | Text]):
     """Mounted filesystems; Enter or a double click chooses the row."""
 
     BINDINGS = [Binding("enter", "choose", "Use this mount", show=True)]
@@ -200,14 +203,14 @@ class DirectoryPicker(DirectoryTree):
             super().__init__()
             self.path = path
 
-    def process_label(self, label):  # type: ignore[no-untyped-def]
+    def process_label(self, label: TextType) -> Text:
         """Directory names are data: a directory called ``[/]`` is shown as it is named,
         not read as markup (which would end the app)."""
         if isinstance(label, str):
             label = Text(shown(label, one_line=True))
         return super().process_label(label)
 
-    def render_label(self, node, base_style, style):  # type: ignore[no-untyped-def]
+    def render_label(self, node: TreeNode[DirEntry], base_style: Style, style: Style) -> Text:
         """The root shows its full path (``~/bench``), not just its name."""
         if node is not self.root or node.data is None:
             return super().render_label(node, base_style, style)

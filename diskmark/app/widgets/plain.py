@@ -9,6 +9,8 @@ an escape sequence in a note cannot reach the terminal either.
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.content import Content
 from textual.visual import VisualType
 from textual.widgets import Label, Static
@@ -27,7 +29,7 @@ def _shown(content: VisualType) -> VisualType:
 
 
 class PlainStatic(Static):
-    def __init__(self, content: VisualType = "", **kwargs) -> None:
+    def __init__(self, content: VisualType = "", **kwargs: Any) -> None:
         super().__init__(_shown(content), markup=False, **kwargs)
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:
@@ -35,7 +37,7 @@ class PlainStatic(Static):
 
 
 class PlainLabel(Label):
-    def __init__(self, content: VisualType = "", **kwargs) -> None:
+    def __init__(self, content: VisualType = "", **kwargs: Any) -> None:
         super().__init__(_shown(content), markup=False, **kwargs)
 
     def update(self, content: VisualType = "", *, layout: bool = True) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
@@ -120,7 +121,8 @@ class TemperatureChart(Widget):
     def render(self) -> Text:
         cells = temperature_cells(self.runs, self.temps, self.hot, self.content_size.width,
                                   self.PLOT_ROWS)
-        styles = {role: self.get_component_rich_style(f"chart--{name}", partial=True)
-                  for role, name in ((BAR, "bar"), (DIP, "dip"), (AXIS, "axis"), (LABEL, "label"))}
+        styles: dict[int, Style | None] = {
+            role: self.get_component_rich_style(f"chart--{name}", partial=True)
+            for role, name in ((BAR, "bar"), (DIP, "dip"), (AXIS, "axis"), (LABEL, "label"))}
         styles[BLANK] = styles[MEDIAN] = None
         return paint(cells, styles)

@@ -8,6 +8,7 @@ without a single widget being mounted or removed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -355,6 +356,7 @@ class ResultTile(Widget, can_focus=True):
             self.live is not None and bar_row is not None) else 0
         strips = []
         for y, row in enumerate(grid):
+            lay_of: Callable[[int], str | None]
             if y == bar_row:
                 lay_of = lambda x: "bar" if x < bar_cols else "track"  # noqa: E731
             else:
@@ -388,7 +390,8 @@ def _digit_lines(text: str, bold: bool = True) -> list[str]:
     """The three text lines of textual's 3×3 digit font (heavy strokes when ``bold``; a
     running test's live figure uses the thin strokes)."""
     segments = list(Digits(text).render(Style(bold=bold)))
-    lines = [seg.text for seg in segments if seg.text and seg.text != "\n"]
+    lines = [seg.text for seg in segments
+             if isinstance(seg, Segment) and seg.text and seg.text != "\n"]
     return lines[:3]
 
 

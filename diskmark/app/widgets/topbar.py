@@ -76,7 +76,7 @@ class TopBar(Horizontal):
     def __init__(self, *, count: int, size: int, target: str, unit: Unit,
                  keys: Keymap = DEFAULT, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.initial = {"count": count, "size": size, "target": target, "unit": unit}
+        self.count, self.size_bytes, self.target, self.unit = count, size, target, unit
         self.keys = keys  # the tooltips name the user's keys
 
     def compose(self) -> ComposeResult:
@@ -84,15 +84,15 @@ class TopBar(Horizontal):
         all_button.tooltip = f"Run every test of the profile ({self.keys.key('run_all')})"
         yield all_button
         count = Select([(str(n), n) for n in range(COUNT_MIN, COUNT_MAX + 1)],
-                       value=self.initial["count"], allow_blank=False, id="count")
+                       value=self.count, allow_blank=False, id="count")
         count.tooltip = "Measured passes per test; the best one is kept"
         yield count
-        size = Select([(format_size(s), s) for s in SIZES], value=self.initial["size"],
+        size = Select([(format_size(s), s) for s in SIZES], value=self.size_bytes,
                       allow_blank=False, id="size")
         size.tooltip = "Size of the test file"
         yield size
-        yield TargetButton(self.initial["target"], keys=self.keys, id="target")
-        unit = Select(UNIT_OPTIONS, value=self.initial["unit"], allow_blank=False, id="unit")
+        yield TargetButton(self.target, keys=self.keys, id="target")
+        unit = Select(UNIT_OPTIONS, value=self.unit, allow_blank=False, id="unit")
         mb_s, gb_s, iops, us, cycle = (self.keys.key(i) for i in (
             "unit_mb_s", "unit_gb_s", "unit_iops", "unit_us", "cycle_unit"))
         unit.tooltip = (f"Unit of the tiles: {mb_s} MB/s, {gb_s} GB/s, {iops} IOPS, {us} μs; "

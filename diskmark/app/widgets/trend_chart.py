@@ -5,6 +5,7 @@ terminal shows them too."""
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
@@ -59,7 +60,8 @@ class TrendChart(Widget):
                       trend.BETTER_MARK: "trend--better", trend.WORSE_MARK: "trend--worse",
                       trend.AXIS: "trend--axis", trend.LABEL: "trend--label",
                       trend.CURSOR: "trend--cursor"}
-        styles = {role: self.get_component_rich_style(name, partial=True)
-                  for role, name in role_class.items()}
+        styles: dict[int, Style | None] = {
+            role: self.get_component_rich_style(name, partial=True)
+            for role, name in role_class.items()}
         styles[trend.BLANK] = None
         return paint(cells, styles)

@@ -1,0 +1,109 @@
+"""What leaves the app as text or a picture: the result on the tiles as CrystalDiskMark's
+text report (saved to a file or copied), anything copied through the terminal, and the
+window as an SVG. Files go to the reports directory and never replace one the user did not
+say may go."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from diskmark.app.protocol import diskmark_app
+from diskmark.files.atomic import write_atomic
+from diskmark.files.paths import reports_dir
+from diskmark.files.text_safety import shown
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.dom import DOMNode
+
+
+def _stamp() -> str:
+    return datetime.now().strftime("%Y%m%d-%H%M%S")
+
+
+def copy_with_notice(node: DOMNode, text: str, what: str) -> None:
+    """Copy through the terminal (OSC 52), and say so: nothing confirms it arrived."""
+    node.app.copy_to_clipboard(shown(text))
+    node.app.notify(f"{what} is on the clipboard (if the terminal allows OSC 52).",
+                    title="Copied")
+
+
+def report_text(app: App[Any]) -> str | None:
+    """The text report of the result on the tiles, or None (and why, in a notice) while a
+    run is under way or before anything was measured."""
+    state = diskmark_app(app).state
+    if state.running:
+        app.notify("A run is under way: its report can be saved once it has finished "
+                   "(or been stopped).", severity="warning")
+        return None
+    session = state.current_session()
+    if session is None or not session.tests:
+        app.notify(f"Nothing measured yet: press {state.keys.key('run_all')} (All) or a row "
+                   f"button first.", severity="warning")
+        return None
+    from diskmark.report.text import text_report  # the reports: not at the app's start
+
+    return shown(text_report(session))  # a path that is not UTF-8 cannot be saved raw
+
+
+def save_report(app: App[Any]) -> None:
+    """Ask where, then write the report there (replacing a file only when told to)."""
+    from diskmark.app.screens.dialogs import SaveFileDialog
+
+    text = report_text(app)
+    if text is None:
+        return
+
+    def chosen(answer: tuple[Path, bool] | None) -> None:
+        if answer is not None:
+            write_report(app, answer[0], text, replace_existing=answer[1])
+
+    app.push_screen(SaveFileDialog("Save the text report", f"diskmark-{_stamp()}.txt",
+                                   reports_dir()), chosen)
+
+
+def write_report(app: App[Any], path: Path, text: str, *, replace_existing: bool = False) -> bool:
+    try:
+        write_atomic(path, text, exclusive=not replace_existing)
+    except FileExistsError:
+        app.notify(f"{path} appeared meanwhile; not replaced.", severity="warning")
+        return False
+    except OSError as e:
+        app.notify(f"Could not save {path}: {e.strerror or e}", severity="error")
+        return False
+    app.notify(f"Saved to {path}", title="Report saved")
+    return True
+
+
+def copy_report(app: App[Any]) -> None:
+    text = report_text(app)
+    if text is not None:
+        copy_with_notice(app, text, "The text report")
+
+
+def save_screenshot(app: App[Any]) -> None:
+    """A picture of the window in the reports directory (the documents directory, see
+    :func:`~diskmark.files.paths.reports_dir`), under a name no file has yet (two
+    screenshots in one second, or someone else's file, are never replaced)."""
+    svg = app.export_screenshot()
+    stem = f"diskmark-{_stamp()}"
+    folder = reports_dir()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        app.notify(f"Could not create {folder}: {e.strerror or e}", severity="error")
+        return
+    for n in range(1, 100):
+        path = folder / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
+        try:
+            write_atomic(path, svg, exclusive=True)
+        except FileExistsError:
+            continue
+        except OSError as e:
+            app.notify(f"Could not save the screenshot: {e.strerror or e}", severity="error")
+            return
+        app.notify(f"Saved to {path}", title="Screenshot saved")
+        return
+    app.notify(f"Could not find a free name for {stem}.svg in {folder}.", severity="error")

@@ -1,0 +1,120 @@
+"""The engine's run in a worker, told back as typed messages (one per outcome) instead of
+the screen that started it reading worker states: started, the engine's events, then
+finished, failed or stopped. The engine stops fio and removes the test file itself; whoever
+started the run only waits for one of the three endings."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from textual.message_pump import MessagePump
+
+    from diskmark.engine.plan import Plan
+    from diskmark.model.events import Event
+    from diskmark.model.results import SessionResult
+    from diskmark.model.settings import Settings
+    from diskmark.presets import PresetCatalog
+
+
+class Engine(Protocol):
+    """What the app asks of :class:`diskmark.engine.runner.Engine` (tests give a fake)."""
+
+    def plan(self, settings: Settings) -> Plan: ...
+
+    async def run(self, settings: Settings,
+                  on_event: Callable[[Event], None] | None = None) -> SessionResult: ...
+
+    def stop(self) -> None: ...
+
+
+def default_engine(catalog: PresetCatalog) -> Engine:
+    """diskmark's engine, planning from ``catalog`` (what the app shows). Imported only now:
+    fio's runner, its parser and the workspace cost a sixth of the first frame."""
+    from diskmark.engine.runner import Engine as Runner
+
+    return Runner(catalog=catalog)
+
+
+class RunStarted(Message):
+    """The worker has begun: the engine checks the target before its first event."""
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__()
+        self.settings = settings
+
+
+class EngineEvent(Message):
+    """An engine event delivered on the receiver's queue. Progress is coalesced: a newer one
+    replaces an older one still waiting, so a fast stream cannot flood the UI; the events
+    that carry results are never dropped."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__()
+        self.event = event
+
+    def can_replace(self, message: Message) -> bool:
+        from diskmark.model.events import Progress
+
+        return (isinstance(message, EngineEvent) and isinstance(message.event, Progress)
+                and isinstance(self.event, Progress))
+
+
+class RunEnded(Message):
+    """The worker is done, one way or another."""
+
+
+class RunFinished(RunEnded):
+    """The engine returned a session: complete, stopped by the user, or failed part-way
+    (its status says which)."""
+
+    def __init__(self, session: SessionResult) -> None:
+        super().__init__()
+        self.session = session
+
+
+class RunFailed(RunEnded):
+    """The engine raised: nothing was started (an unusable target, no fio) or a bug."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__()
+        self.error = error
+
+
+class RunStopped(RunEnded):
+    """The worker was cancelled (quitting could not wait any longer)."""
+
+
+async def bench(engine: Engine, settings: Settings, receiver: MessagePump) -> None:
+    """Run ``settings`` and tell ``receiver``: started, each event, then how it ended. Run
+    it as a worker in the group ``"bench"`` (quitting cancels that group when fio does not
+    stop in time)."""
+    receiver.post_message(RunStarted(settings))
+    from diskmark.engine.device import block_device
+
+    if (settings.mix is not None or settings.nocow) and block_device(
+            Path(settings.target).expanduser()):
+        # no consent here: a device runs reads only; the saved NOCOW choice is for a
+        # directory on btrfs (the engine refuses it for a device, as --nocow)
+        settings = replace(settings, mix=None, nocow=False)
+
+    def forward(event: Event) -> None:
+        """Called by the engine on the app's loop; queued, so the engine never waits on
+        drawing and a burst of progress collapses into the latest."""
+        receiver.post_message(EngineEvent(event))
+
+    try:
+        session = await engine.run(settings, forward)
+    except asyncio.CancelledError:
+        receiver.post_message(RunStopped())
+        raise
+    except Exception as e:  # the engine's errors, and any bug: a dialog says which
+        receiver.post_message(RunFailed(e))
+    else:
+        receiver.post_message(RunFinished(session))

@@ -1,0 +1,116 @@
+"""What a run says on the window while it goes and once it has ended: a tile's caption and
+meter for each progress event, the status line's phrases after a run or a sweep (the most
+important first: a narrow terminal drops the last), and what the tiles' marks mean."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from diskmark.app.keymap import Keymap
+from diskmark.app.widgets.tiles import Live
+from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.report.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_duration
+
+if TYPE_CHECKING:
+    from textual.notifications import SeverityLevel
+
+    from diskmark.model.events import Progress
+    from diskmark.model.units import Unit
+    from diskmark.report.compare import Comparison
+
+#: What the line after a run offers next, by binding id: the key the keymap gives it.
+HINTS = {"save_baseline": "{key} saves it as a baseline", "save_report": "{key} saves the report"}
+
+
+def session_seconds(session: SessionResult) -> float | None:
+    """How long a session took, from its own timestamps."""
+    try:
+        return (datetime.fromisoformat(session.finished)
+                - datetime.fromisoformat(session.started)).total_seconds()
+    except (TypeError, ValueError):
+        return None
+
+
+def progress_text(progress: Progress) -> str:
+    """CrystalDiskMark's status-bar words for ``progress``; its ETA is drawn apart, to the
+    right of the line, beside the session's bar."""
+    from dataclasses import replace
+
+    from diskmark.report.text import describe_progress  # the reports: not at the app's start
+
+    return describe_progress(replace(progress, eta_s=None))
+
+
+def live_tile(progress: Progress) -> Live | None:
+    """What the tile of the test under way shows for ``progress``: its meter over the
+    warm-up and the passes, or what the drive is doing after the writes (None: nothing
+    new for the tile)."""
+    from diskmark.model.events import Phase
+
+    if progress.phase in (Phase.WARMUP, Phase.MEASURING):
+        runs = max(progress.runs, 1)
+        fraction = (progress.run + progress.percent / 100) / (runs + 1)
+        caption = "warm-up" if progress.phase is Phase.WARMUP else f"{progress.run}/{runs}"
+        return Live(fraction, progress.mb_s, caption)
+    if progress.phase in (Phase.SYNC, Phase.SETTLE):
+        pending = (progress.dirty_bytes or 0) + (progress.writeback_bytes or 0)
+        word = "sync" if progress.phase is Phase.SYNC else "settle"
+        return Live(1.0, None, f"{word} {pending / 2**20:.0f} MiB" if pending else word)
+    return None
+
+
+def marks_legend(shown: Iterable[TestResult]) -> list[str]:
+    """What the ``~9%`` and ``cpu`` marks on tiles mean, said once where they appear:
+    short, so that both fit beside the time at 120 columns."""
+    tests = list(shown)
+    out = []
+    shaky = [t for t in tests if t.unstable() is not None]
+    if shaky:
+        out.append(f"~N%: passes differ by N% (over {shaky[0].unstable_pct:g}%)")
+    if any(t.cpu_limited for t in tests):
+        out.append("cpu: the CPU, not the drive, set the figure")
+    return out
+
+
+def run_ended_line(session: SessionResult, *, measured: bool, keys: Keymap,
+                   comparison: Comparison | None, baseline_name: str | None, unit: Unit,
+                   shown: Iterable[TestResult]) -> list[str]:
+    """The status line once the engine returned ``session``: how long it took and what is
+    next, the verdicts against the baseline (in ``unit``, the unit on screen), or why it
+    stopped."""
+    if session.status is Status.CANCELLED:
+        return ["Stopped · fio ended and the test file was removed; finished tiles are kept"
+                if measured else
+                "Stopped · fio ended and the test file was removed; nothing was measured"]
+    if session.status is not Status.COMPLETE:
+        return ["Failed · see the message"]
+    took = session_seconds(session)
+    finished = f"Finished in {format_duration(took)}" if took is not None else "Finished"
+    hints = [hint.format(key=keys.key(binding_id)) for binding_id, hint in HINTS.items()
+             if keys.keys[binding_id]]  # not for a binding a conflict left keyless
+    if comparison is not None and baseline_name is not None:
+        counts = comparison.counts(unit)
+        verdicts = "  ".join(f"{DELTA_GLYPHS[v]} {counts[v]} {v}" for v in (BETTER, WORSE, SAME))
+        return [finished, f"against “{baseline_name}”: {verdicts}",
+                f"{keys.key('show_comparison')} shows the comparison", *hints[:1]]
+    done = len(session.tests)
+    return [finished, f"{done} test{'s' * (done != 1)}", *marks_legend(shown), *hints,
+            "enter on a tile shows details"]
+
+
+def sweep_ended_line(session: SessionResult) -> str:
+    """The status line once a queue-depth sweep has ended (its curve is on its screen)."""
+    took = session_seconds(session)
+    took_text = f" in {format_duration(took)}" if took is not None else ""
+    return {Status.COMPLETE: f"Sweep finished{took_text}",
+            Status.CANCELLED: "Sweep stopped · fio ended and the test file was removed",
+            Status.FAILED: "Sweep failed · see the sweep window"}[session.status]
+
+
+def notice_severity(severity: str) -> SeverityLevel:
+    """How loudly a notice of the engine is shown (one it does not name is a warning)."""
+    if severity == "information":
+        return "information"
+    return "error" if severity == "error" else "warning"
