@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install what is missing (fio, the mkfs tools for the filesystem tests, smartctl, Chromium for the
 # shared-page tests, the Python packages with the test extras), check the layers
-# (lint-imports) and the code (ruff), then run the whole test suite. Arguments go to pytest.
+# (lint-imports), the code (ruff) and the types (mypy, strict), then run the whole test suite. Arguments go to pytest.
 # A broken layer or a lint finding fails the command too, after the tests have run, so one
 # run shows everything. Filesystem tests need root and loop devices, the shared-page tests a
 # Chromium; elsewhere they skip and say why.
@@ -23,6 +23,7 @@ status=0
   || { cat /tmp/diskmark-lint-imports.$$; status=1; }
 rm -f /tmp/diskmark-lint-imports.$$
 "$VENV/bin/ruff" check --quiet . || status=1
-[ "$status" -eq 0 ] || say "lint-imports or ruff found problems (above); running the tests anyway"
+"$VENV/bin/mypy" --no-error-summary || status=1
+[ "$status" -eq 0 ] || say "lint-imports, ruff or mypy found problems (above); running the tests anyway"
 "$VENV/bin/python" -m pytest "$@" || status=$?
 exit "$status"
