@@ -31,7 +31,7 @@ from diskmark.report.text import text_report
 from diskmark.store.schema import validate_result
 from diskmark.model.sustained_write import Sustained, bin_seconds, bins
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def series(name: str) -> tuple[list[float], float]:

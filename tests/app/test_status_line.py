@@ -5,16 +5,11 @@ after a real run is checked in ``test_app_result.py``."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Select
 
-sys.path.insert(0, str(Path(__file__).parent / "snapshots"))
-
-from fakes import FakeEngine, facts  # noqa: E402
+from fakes import FakeEngine, facts
 
 from diskmark.app.app import DiskmarkApp  # noqa: E402
 from diskmark.app.widgets.status import StatusLine  # noqa: E402

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from diskmark.cli import build_parser
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 INTERNAL = re.compile(r"\bseeds?\b(?:\s+\d{3}|'s|\s+scripts)", re.IGNORECASE)
 
 

@@ -29,7 +29,7 @@ from diskmark.model.facts import SystemFacts
 from diskmark.report.text import markdown_report, text_report
 from diskmark.store.schema import validate_result
 
-FIXTURES = Path(__file__).parent / "fixtures" / "drive"
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "drive"
 SYS = FIXTURES / "sys"
 
 

@@ -9,7 +9,7 @@ import pytest
 from diskmark.engine import parse
 from diskmark.model.settings import Op
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def objects(name: str, noise: list[str] | None = None) -> list[dict]:

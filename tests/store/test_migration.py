@@ -23,7 +23,7 @@ import pytest
 
 from history_data import real_result, series, write_reports
 
-LEGACY = Path(__file__).parent / "fixtures" / "legacy-data"
+LEGACY = Path(__file__).parents[1] / "fixtures" / "legacy-data"
 GOOD_RUNS = {"20261123T203454Z-96f2a4", "20261123T213147Z-23e084", "20261123T231639Z-4d3a01"}
 DAMAGED_RUNS = {"20261123T220000Z-aaaaaa.json": "truncated", "20261123T220100Z-bbbbbb.json":
                 "empty file", "20261123T220200Z-cccccc.json": "newer diskmark",

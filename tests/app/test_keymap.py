@@ -16,7 +16,7 @@ from diskmark.app.app import DiskmarkApp
 from diskmark.cli import main
 from diskmark.app.keymap import DEFAULT, IDS, KEYS, resolve
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_declared_keys_are_the_apps_bindings():

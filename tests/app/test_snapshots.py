@@ -3,20 +3,17 @@ target facts make them identical on every machine; ``test_app_pilot.py`` drives 
 
 Every ``run_before`` asserts what the picture must show, and each test checks the app did
 not crash: a crashed app snapshots as an empty screen, which must never pass.
-Regenerate with ``pytest tests/snapshots --snapshot-update`` and look at every SVG.
+Regenerate with ``pytest tests/app/test_snapshots.py --snapshot-update`` and look at every SVG.
 """
 
 from __future__ import annotations
 
-import sys
 import tempfile
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from fakes import FakeEngine, facts, hot_drive  # noqa: E402
+from fakes import FakeEngine, facts, hot_drive
 
 from diskmark.drive import probe as system  # noqa: E402
 from diskmark.drive.mounts import MountInfo

@@ -10,7 +10,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-LEGACY = Path(__file__).parent / "fixtures" / "legacy-data"
+LEGACY = Path(__file__).parents[1] / "fixtures" / "legacy-data"
 #: One pass per test (noise: the 3% default), eight tests, on tmpfs.
 EIGHT_TESTS = "20261123T213147Z-23e084"
 #: Three passes per test on an ext4 loop device.

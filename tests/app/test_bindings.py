@@ -18,7 +18,7 @@ from diskmark.app.keymap import resolve
 from diskmark.model.units import MIB
 from diskmark.model.settings import Settings
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 #: How the help screen spells a key, as Textual names it.
 SPELLED = {"Esc": "escape", "F1": "f1", "F2": "f2", "?": "question_mark"}
 #: Keys the help lists that belong to a widget or to Textual, not to the app's bindings.
@@ -160,12 +160,9 @@ async def test_a_conflict_and_an_unknown_id_are_told_at_start(tmp_path, home):
 
 
 async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home):
-    import sys
-
     from textual.widgets import Input
     from textual.widgets._footer import FooterKey
 
-    sys.path.insert(0, str(Path(__file__).parent / "snapshots"))
     from fakes import FakeEngine, facts
 
     from diskmark.app.commands import commands

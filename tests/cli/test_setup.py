@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).parents[2]
 BOOTSTRAP = ROOT / "scripts" / "bootstrap.sh"
 
 

@@ -31,7 +31,7 @@ from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.facts import SystemFacts
 from diskmark.presets import load_catalog
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 
 
 def plan(**kw):

@@ -3,7 +3,7 @@
 Same interface as :class:`diskmark.engine.Engine` (``plan``, ``run``, ``stop``) and the real
 plan builder, but no fio: it emits the events a real run would and returns fixed figures, so
 a picture of the window is the same on every machine. Behaviour is real-engine tested in
-``tests/test_app_pilot.py``.
+``tests/app/test_app_pilot.py``.
 """
 
 from __future__ import annotations

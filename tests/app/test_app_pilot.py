@@ -444,9 +444,6 @@ async def test_sweep_from_the_app_gives_one_point_per_depth(target):
 
 @pytest.fixture
 def btrfs(tmp_path):
-    import sys
-
-    sys.path.insert(0, str(Path(__file__).parent))
     from mounts import can_loop_mount, loop_mount
 
     ok, reason = can_loop_mount("btrfs")
