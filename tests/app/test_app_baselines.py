@@ -1,6 +1,8 @@
-"""Baselines, history and comparison in the app, driven like a user would, with real fio on
-a temporary directory (16 MiB, one pass, 1 s measure, no interval) and the store in a
-throwaway DISKMARK_HOME."""
+"""Baselines, history and comparison in the app, driven like a user would, on a temporary
+directory (16 MiB, one pass, 1 s measure, no interval) and the store in a throwaway
+DISKMARK_HOME. The run, save, restart and compare of the issue's "done when" uses real fio;
+the others play back a real run's events (tests/support/replay.py): their point is the
+dialogs, the lists and the store, not fio."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import pytest
 from textual.widgets import Input
 
 from conftest import tiny, wait_until
+from replay import ReplayEngine
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.baseline_dialogs import (BaselineNameDialog, ImportFileDialog,
                                                    PickBaselineDialog)
@@ -45,8 +48,9 @@ def target(tmp_path, no_leftovers) -> Path:
     return path
 
 
-def make_app(target: Path, persist: bool = False) -> DiskmarkApp:
-    return DiskmarkApp(settings=tiny(target), persist=persist)
+def make_app(target: Path, persist: bool = False, engine_factory=ReplayEngine) -> DiskmarkApp:
+    """The app on ``target``; ``engine_factory=None`` runs the real engine."""
+    return DiskmarkApp(settings=tiny(target), persist=persist, engine_factory=engine_factory)
 
 
 
@@ -87,7 +91,7 @@ def names(screen) -> list[str]:
 async def test_run_save_restart_compare_every_tile(target):
     """The issue's "done when": run, save as 'baseline', restart, find it, compare, run
     again and see a delta in every tile."""
-    app = make_app(target, persist=True)
+    app = make_app(target, persist=True, engine_factory=None)
     async with app.run_test(size=SIZE) as pilot:
         await run(pilot)
         assert all(t.text for t in app.grid.tiles)
@@ -98,7 +102,8 @@ async def test_run_save_restart_compare_every_tile(target):
         # every completed run is also in the store's history
         await wait_until(pilot, lambda: len(Store().history()) == 1, 5, "the history entry")
 
-    app = make_app(target, persist=True)  # a restart: only what was saved is there
+    # a restart: only what was saved is there
+    app = make_app(target, persist=True, engine_factory=None)
     async with app.run_test(size=SIZE) as pilot:
         assert app.baseline is None and not app.history
         await pilot.press("b")

@@ -1,7 +1,9 @@
 """Text from users and files that looks like Rich markup (`[/]`, `[bold]x`) or holds terminal
-escapes, through the app with real fio: baseline names, notes, device and model strings,
+escapes, through the app: baseline names, notes, device and model strings,
 paths, preset names. It is shown as typed, never parsed (a stray `[/]` used to end the app
-with a MarkupError) and never sent raw to the terminal."""
+with a MarkupError) and never sent raw to the terminal. The names and notes are written
+over a real run's events played back (tests/support/replay.py); the target that is not
+UTF-8 is run with real fio."""
 
 from __future__ import annotations
 
@@ -150,7 +152,7 @@ async def test_a_target_that_is_not_utf8_is_run_saved_and_copied(tmp_path, no_le
     odd = os.fsdecode(os.fsencode(tmp_path) + b"/\xff")
     os.mkdir(odd)
     no_leftovers.append(Path(odd))
-    app = make_app(Path(odd))
+    app = make_app(Path(odd), engine_factory=None)
     async with app.run_test(size=SIZE) as pilot:
         await run(pilot, "#row-0")
         await wait_until(pilot, lambda: len(Store().history()) == 1, 5, "the history entry")

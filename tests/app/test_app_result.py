@@ -1,15 +1,15 @@
 """A finished result belongs to its run: Enter after a run never starts another one over it,
 every view of the result (report, comparison, baseline) uses the run's own preset, profile
 and tests whatever the selectors say now, and the status line names the test running.
-Real fio on a tiny target, driven like a user would."""
+A real run's events played back (tests/support/replay.py) on a tiny target, driven like a
+user would; the real engine's own paths are in test_app_pilot.py."""
 
 from __future__ import annotations
-
-import shutil
 
 import pytest
 
 from conftest import wait_until
+from replay import ReplayEngine
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.details import DetailsScreen
@@ -17,8 +17,6 @@ from diskmark.app.widgets.tiles import ResultTile
 from diskmark.model.units import MIB
 from diskmark.model.settings import Mode, Op, Settings
 from diskmark.store.store import Store
-
-pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 
 SIZE = (120, 40)
 
@@ -37,7 +35,7 @@ async def test_the_result_keeps_its_own_setup_and_enter_never_reruns(tmp_path):
     # reads and +Mix of the Default profile: 8 tests, about 20 s
     settings = Settings(target=str(target), size=16 * MIB, count=1, measure=1.0, interval=0.0,
                         mode=Mode.READ, mix=70)
-    app = DiskmarkApp(settings=settings, persist=False)
+    app = DiskmarkApp(settings=settings, persist=False, engine_factory=ReplayEngine)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.click("#all")
         await wait_until(pilot, lambda: app.running, 5, "the run to start")
@@ -124,7 +122,7 @@ async def test_the_line_after_a_real_run_is_never_cut(tmp_path):
     # as short as can show the ~N% legend, the longest line there is without a baseline
     settings = Settings(target=str(target), size=16 * MIB, count=2, measure=1.0, interval=0.0,
                         profile="demo", unstable_pct=0.5)
-    app = DiskmarkApp(settings=settings, persist=False)
+    app = DiskmarkApp(settings=settings, persist=False, engine_factory=ReplayEngine)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
         await wait_until(pilot, lambda: app.running, 5, "the run to start")
