@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install what is missing (fio, the mkfs tools for the filesystem tests, smartctl, Chromium for the
 # shared-page tests, the Python packages with the test extras), check the layers
-# (lint-imports) and the code (ruff), then run the whole test suite. Arguments go to pytest.
+# (lint-imports) and the code (ruff), then run the whole test suite, on every core
+# (pytest-xdist; DISKMARK_TEST_WORKERS sets how many: a number, or auto), with the tests
+# marked serial each alone on the machine. Arguments go to pytest (-n 0: one at a time).
 # A broken layer or a lint finding fails the command too, after the tests have run, so one
 # run shows everything. Filesystem tests need root and loop devices, the shared-page tests a
 # Chromium; elsewhere they skip and say why.
@@ -24,5 +26,5 @@ status=0
 rm -f /tmp/diskmark-lint-imports.$$
 "$VENV/bin/ruff" check --quiet . || status=1
 [ "$status" -eq 0 ] || say "lint-imports or ruff found problems (above); running the tests anyway"
-"$VENV/bin/python" -m pytest "$@" || status=$?
+"$VENV/bin/python" -m pytest -n "${DISKMARK_TEST_WORKERS:-auto}" --dist loadgroup "$@" || status=$?
 exit "$status"

@@ -3,6 +3,8 @@ waiting for the app, and the checks that no fio process and no test file is left
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import time
 from pathlib import Path
@@ -85,7 +87,40 @@ SLOW_MODULES = frozenset({
 })
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items):
     for item in items:
         if item.module is not None and item.module.__name__ in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("serial") is not None:
+            item.add_marker(pytest.mark.xdist_group("serial"))
+
+
+@contextlib.contextmanager
+def machine_share(directory: Path, alone: bool):
+    """Run a test beside others (``alone`` False) or with the machine to itself: a
+    readers-writer lock of two flock files in the test session's own directory. A test
+    marked ``serial`` takes the gate and keeps it, so no other test starts, then waits for
+    the ones running to end; any other test passes through the gate and shares the lock."""
+    with open(directory / "serial-gate.lock", "a") as gate, \
+            open(directory / "serial.lock", "a") as lock:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        if alone:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        else:
+            fcntl.flock(lock, fcntl.LOCK_SH)
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        yield
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Under pytest-xdist, a test marked ``serial`` runs while no other test does (its set-up
+    and teardown too): it measures CPU or time, or changes what the whole machine shares.
+    The workers of one session share the parent of their base temporary directory; a
+    session without workers runs one test at a time anyway."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return (yield)
+    directory = item.config._tmp_path_factory.getbasetemp().parent
+    with machine_share(directory, item.get_closest_marker("serial") is not None):
+        return (yield)

@@ -107,6 +107,7 @@ async def test_row_button_runs_only_that_row(target):
     assert not leftovers(target)
 
 
+@pytest.mark.serial
 async def test_stop_mid_run_cleans_up_and_keeps_finished_tiles(target):
     app = make_app(target, measure=3)
     async with app.run_test(size=SIZE) as pilot:

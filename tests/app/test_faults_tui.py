@@ -78,6 +78,7 @@ def test_app_signal_in_any_phase_leaves_no_fio_and_no_test_file(tmp_path, sig, p
         assert leftovers(target) == []
 
 
+@pytest.mark.serial
 def test_ctrl_q_with_a_hung_fio_ends_within_seconds(tmp_path):
     target = tmp_path / "target"
     target.mkdir()

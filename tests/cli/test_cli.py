@@ -119,6 +119,7 @@ def test_missing_fio_exits_2_with_install_hint(tmp_path):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+@pytest.mark.serial
 def test_interrupt_exits_130_and_cleans_up(tmp_path, sig):
     proc = subprocess.Popen([sys.executable, "-m", "diskmark", "run", "--target", str(tmp_path),
                              "--size", "16MiB", "--count", "3", "--measure", "10", "--format", "json"],

@@ -49,6 +49,7 @@ def test_nothing_known_is_no_verdict():
     assert run().cpu_limit(4, 2) is None
 
 
+@pytest.mark.serial
 def test_sixteen_threads_on_few_cores_are_marked_everywhere(tmp_path):
     """The NVMe preset's RND4K Q32T16 on a small machine (CI has 2 cores) on a memory disk:
     fio cannot get the CPU it needs, and every view says so."""

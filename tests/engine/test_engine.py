@@ -91,6 +91,7 @@ def test_row_button_runs_one_row_with_interval_between_tests(tmp_path, no_leftov
     assert intervals and intervals[0].message.startswith("Interval Time")
 
 
+@pytest.mark.serial
 def test_stop_mid_run_ends_quickly_and_cleans_up(tmp_path):
     engine = Engine()
     stopped_at = []

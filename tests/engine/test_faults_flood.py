@@ -91,6 +91,7 @@ NO_NEWLINES = {
 
 
 @pytest.mark.parametrize("flood", NO_NEWLINES.values(), ids=NO_NEWLINES.keys())
+@pytest.mark.serial
 def test_a_flood_without_line_breaks_fails_the_step_at_once(tmp_path, flood):
     target = tmp_path / "target"
     target.mkdir()
@@ -153,6 +154,7 @@ while True:
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=lambda s: s.name)
+@pytest.mark.serial
 def test_a_stop_signal_ends_a_flooding_run_within_two_seconds(tmp_path, sig):
     target = tmp_path / "target"
     target.mkdir()
