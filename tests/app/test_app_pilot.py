@@ -234,6 +234,8 @@ async def test_direct_io_refused_offers_a_buffered_run(ramfs):
         await pilot.click("#row-0")
         await wait_until(pilot, lambda: isinstance(app.screen, ErrorDialog), 10, "the dialog")
         assert "O_DIRECT" in app.screen.message
+        # the dialog is the screen as soon as it is pushed; its buttons come when it mounts
+        await wait_until(pilot, lambda: app.screen.query("#buffered"), 5, "the dialog's buttons")
         await pilot.click("#buffered")
         await wait_until(pilot, lambda: app.history, 90, "the buffered run")
         assert app.settings.direct is False
