@@ -29,6 +29,11 @@ from diskmark.presets import load_catalog
 RECORDINGS = Path(__file__).resolve().parents[1] / "fixtures" / "events"
 #: The longest wait between two replayed events, whatever the recording's gap (seconds).
 LONGEST_GAP = 0.25
+#: Progress of one phase comes at most this often (seconds): the engine's ten a second,
+#: ten times faster, would keep the app drawing all the time, which a real run never does,
+#: and a pilot waiting for the app to be idle would wait for the whole run. The app shows
+#: only the newest progress anyway.
+PROGRESS_EVERY = 0.1
 
 _RESULT_EVENTS = {"TestStarted": TestStarted, "RunFinished": RunFinished,
                   "TestFinished": TestFinished}
@@ -148,6 +153,7 @@ class ReplayEngine:
                           warnings=list(recorded.warnings))
         total = len(plan.tests)
         last_t = 0.0
+        last_progress: tuple[float, Any] = (-PROGRESS_EVERY, None)  # (when, which phase)
 
         def fit(result: TestResult, test) -> TestResult:
             """The recorded result as this plan's test: its row, passes, fio command and
@@ -161,11 +167,16 @@ class ReplayEngine:
 
         async def play(d: dict[str, Any], position: int | None = None, test=None) -> bool:
             """Emit one recorded event after its gap; True if stopped before it."""
-            nonlocal last_t
+            nonlocal last_t, last_progress
             stopped = await self._wait(max(0.0, d["t"] - last_t))
             last_t = d["t"]
             if stopped:
                 return True
+            if d["type"] == "Progress":
+                now, phase = asyncio.get_running_loop().time(), (position, d["phase"])
+                if phase == last_progress[1] and now - last_progress[0] < PROGRESS_EVERY:
+                    return False
+                last_progress = (now, phase)
             event = event_from_dict({k: v for k, v in d.items() if k != "t"})
             if position is not None and isinstance(event, Progress):
                 event = replace(event, test_index=position,
