@@ -318,7 +318,9 @@ def test_a_fio_that_ignores_ctrl_c_is_killed(tmp_path):
     code, _, err = finish(proc, 60)
     assert code == 130, err
     assert time.monotonic() - started < 5
-    assert not [p for p in _everyone() if "sleep 600" in " ".join(p.cmdline())]
+    # this run's fake fio only: another test's may be sleeping beside it
+    assert not [p for p in _everyone() if "sleep 600" in " ".join(p.cmdline())
+                and _environ(p).get("DISKMARK_FIO") == str(fio)]
     assert leftovers(target) == []
 
 
@@ -343,6 +345,15 @@ def _everyone():
             yield p
         except psutil.Error:
             pass
+
+
+def _environ(p) -> dict[str, str]:
+    import psutil
+
+    try:
+        return p.environ()
+    except psutil.Error:
+        return {}
 
 
 def _children(pid: int):
