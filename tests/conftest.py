@@ -87,13 +87,24 @@ SLOW_MODULES = frozenset({
 })
 
 
+#: Modules whose tests share one real run made by a module-scoped fixture: under xdist
+#: their tests stay on one worker, so the run is made once, not once per worker.
+ONE_WORKER_MODULES = frozenset({"test_store_damaged", "test_cli_baselines"})
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items):
     for item in items:
-        if item.module is not None and item.module.__name__ in SLOW_MODULES:
+        module = item.module.__name__ if item.module is not None else ""
+        if module in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
         if item.get_closest_marker("serial") is not None:
             item.add_marker(pytest.mark.xdist_group("serial"))
+        elif module in ONE_WORKER_MODULES:
+            item.add_marker(pytest.mark.xdist_group(module))
+    # the long ones first: the workers then end together instead of one finishing a long
+    # test while the others wait (the order within each kind is kept)
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
 @contextlib.contextmanager

@@ -29,6 +29,8 @@ from diskmark.presets import load_catalog
 RECORDINGS = Path(__file__).resolve().parents[1] / "fixtures" / "events"
 #: The longest wait between two replayed events, whatever the recording's gap (seconds).
 LONGEST_GAP = 0.25
+#: Events recorded less than this apart (seconds) were emitted together, without a pause.
+SAME_MOMENT = 0.002
 #: Progress of one phase comes at most this often (seconds): the engine's ten a second,
 #: ten times faster, would keep the app drawing all the time, which a real run never does,
 #: and a pilot waiting for the app to be idle would wait for the whole run. The app shows
@@ -109,8 +111,12 @@ class ReplayEngine:
             self._stop.set()
 
     async def _wait(self, gap: float) -> bool:
-        """Wait out a recorded gap; True when stop() was called meanwhile."""
+        """Wait out a recorded gap; True when stop() was called meanwhile. Events the
+        engine emitted together (a test's start and its first progress) stay together: no
+        wait, so the app never draws one without the other."""
         assert self._stop is not None
+        if gap < SAME_MOMENT:
+            return self._stop.is_set()
         try:
             await asyncio.wait_for(self._stop.wait(), min(gap / self.speed, LONGEST_GAP))
         except TimeoutError:
