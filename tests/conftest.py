@@ -76,14 +76,15 @@ def no_leftovers():
         assert leftovers(d) == [], f"test files left behind in {d}"
 
 
-#: The modules whose tests run real fio (seconds to minutes each), or a fio that floods:
-#: marked ``slow``, as is every test in SLOW_FOLDERS, so that ``./test.sh -m "not slow"``
-#: runs everything else in under a minute. The whole suite, CI's, runs them all.
+#: The modules whose tests run real fio (seconds to minutes each), a fio that floods, or
+#: diskmark as a process test after test: marked ``slow``, as is every test in
+#: SLOW_FOLDERS, so that ``./test.sh -m "not slow"`` runs everything else in under a
+#: minute. The whole suite, CI's, runs them all.
 SLOW_MODULES = frozenset({
     "test_app_baselines", "test_app_markup", "test_app_pilot", "test_cli",
     "test_cli_baselines", "test_cli_odd_text", "test_cli_output", "test_cli_pipes", "test_cpu",
     "test_depth", "test_engine", "test_faults", "test_faults_tui", "test_filesystems",
-    "test_store_damaged", "test_faults_flood",
+    "test_store_damaged", "test_faults_flood", "test_migration", "test_user_files",
 })
 #: The folders whose tests run programs many times over: diskmark as a process (cli), loop
 #: devices, mounts, fio servers and Chromium (system).
