@@ -3,6 +3,8 @@ waiting for the app, and the checks that no fio process and no test file is left
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import time
 from pathlib import Path
@@ -74,18 +76,88 @@ def no_leftovers():
         assert leftovers(d) == [], f"test files left behind in {d}"
 
 
-#: The modules whose tests run real fio (seconds to minutes each): marked ``slow``, so that
-#: ``./test.sh -m "not slow"`` runs everything else in a few minutes. The whole suite, CI's,
-#: runs them all.
+#: The modules whose tests run real fio (seconds to minutes each), a fio that floods, or
+#: diskmark as a process test after test: marked ``slow``, as is every test in
+#: SLOW_FOLDERS, so that ``./test.sh -m "not slow"`` runs everything else in under a
+#: minute. The whole suite, CI's, runs them all.
 SLOW_MODULES = frozenset({
-    "test_app_baselines", "test_app_markup", "test_app_pilot", "test_app_result", "test_cli",
+    "test_app_baselines", "test_app_markup", "test_app_pilot", "test_cli",
     "test_cli_baselines", "test_cli_odd_text", "test_cli_output", "test_cli_pipes", "test_cpu",
     "test_depth", "test_engine", "test_faults", "test_faults_tui", "test_filesystems",
-    "test_store_damaged",
+    "test_store_damaged", "test_faults_flood", "test_migration", "test_user_files",
 })
+#: The folders whose tests run programs many times over: diskmark as a process (cli), loop
+#: devices, mounts, fio servers and Chromium (system).
+SLOW_FOLDERS = frozenset({"cli", "system"})
 
 
+#: Modules whose tests share one real run made by a module-scoped fixture: under xdist
+#: their tests stay on one worker, so the run is made once, not once per worker.
+ONE_WORKER_MODULES = frozenset({"test_store_damaged", "test_cli_baselines"})
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items):
     for item in items:
-        if item.module is not None and item.module.__name__ in SLOW_MODULES:
+        module = item.module.__name__ if item.module is not None else ""
+        if module in SLOW_MODULES or item.path.parent.name in SLOW_FOLDERS:
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("serial") is not None:
+            item.add_marker(pytest.mark.xdist_group("serial"))
+        elif module in ONE_WORKER_MODULES:
+            item.add_marker(pytest.mark.xdist_group(module))
+    # the serial ones first, while the other workers start their first tests, then the long
+    # ones: the workers then end together instead of one finishing a long test while the
+    # others wait (the order within each kind is kept)
+    items.sort(key=lambda item: (item.get_closest_marker("serial") is None,
+                                 item.get_closest_marker("slow") is None))
+
+
+@contextlib.contextmanager
+def machine_share(directory: Path, alone: bool):
+    """Run a test beside others (``alone`` False) or with the machine to itself: a
+    readers-writer lock of two flock files in the test session's own directory. A test
+    marked ``serial`` takes the gate and keeps it, so no other test starts, then waits for
+    the ones running to end; any other test passes through the gate and shares the lock."""
+    with open(directory / "serial-gate.lock", "a") as gate, \
+            open(directory / "serial.lock", "a") as lock:
+        fcntl.flock(gate, fcntl.LOCK_EX)
+        if alone:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        else:
+            fcntl.flock(lock, fcntl.LOCK_SH)
+            fcntl.flock(gate, fcntl.LOCK_UN)
+        yield
+
+
+#: The machine held by this worker across serial tests that follow one another (empty:
+#: not held).
+_alone: list[contextlib.ExitStack] = []
+
+
+def _serial(item) -> bool:
+    return item is not None and item.get_closest_marker("serial") is not None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Under pytest-xdist, a test marked ``serial`` runs while no other test does (its set-up
+    and teardown too): it measures CPU or time, or changes what the whole machine shares.
+    Serial tests that follow one another on their worker keep the machine between them,
+    so the others are drained once. The workers of one session share the parent of their
+    base temporary directory; a session without workers runs one test at a time anyway."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return (yield)
+    directory = item.config._tmp_path_factory.getbasetemp().parent
+    if not _serial(item):
+        with machine_share(directory, alone=False):
+            return (yield)
+    if not _alone:
+        held = contextlib.ExitStack()
+        held.enter_context(machine_share(directory, alone=True))
+        _alone.append(held)
+    try:
+        return (yield)
+    finally:
+        if not _serial(nextitem):
+            _alone.pop().close()

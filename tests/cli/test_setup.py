@@ -1,0 +1,80 @@
+"""scripts/bootstrap.sh, the set-up behind ./start.sh and ./test.sh, run for real in bash
+with a stand-in venv whose python only records what it was asked to do (no network, no
+install): start.sh and test.sh never redo each other's work, and the command is linked."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[2]
+BOOTSTRAP = ROOT / "scripts" / "bootstrap.sh"
+
+
+@pytest.fixture
+def venv(tmp_path: Path) -> Path:
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    python = venv / "bin" / "python"
+    python.write_text(f'#!/bin/sh\necho "$@" >> "{tmp_path}/calls"\n')
+    python.chmod(0o755)
+    (venv / "bin" / "diskmark").write_text("#!/bin/sh\n")
+    return venv
+
+
+def bootstrap(venv: Path, home: Path, script: str, path: str | None = None) -> subprocess.CompletedProcess:
+    env = {"PATH": path or os.environ["PATH"], "HOME": str(home), "DISKMARK_VENV": str(venv),
+           "PYTHON": sys.executable}
+    return subprocess.run(["bash", "-c", f'source "{BOOTSTRAP}"; {script}'], env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def installs(tmp_path: Path) -> list[str]:
+    calls = tmp_path / "calls"
+    return [c for c in calls.read_text().splitlines() if "pip install" in c] if calls.exists() else []
+
+
+def test_start_after_test_and_test_after_start_reinstall_nothing(venv, tmp_path):
+    home = tmp_path / "home"
+    for script in ('ensure_venv "[test]"', 'ensure_venv ""', 'ensure_venv "[test]"',
+                   'ensure_venv ""'):
+        out = bootstrap(venv, home, script)
+        assert out.returncode == 0, out.stderr
+    assert len(installs(tmp_path)) == 1, installs(tmp_path)  # the test extras include the rest
+
+
+def test_plain_first_then_test_extras_once_each(venv, tmp_path):
+    home = tmp_path / "home"
+    for script in ('ensure_venv ""', 'ensure_venv "[test]"', 'ensure_venv ""',
+                   'ensure_venv "[test]"'):
+        assert bootstrap(venv, home, script).returncode == 0
+    assert len(installs(tmp_path)) == 2
+    stamp = (venv / ".diskmark-installed").read_text().splitlines()
+    assert len(stamp) == 2 and stamp[1].startswith("[test] ")
+
+
+def test_the_command_is_linked_into_local_bin_and_said_so(venv, tmp_path):
+    home = tmp_path / "home"
+    out = bootstrap(venv, home, "link_command", path="/usr/bin:/bin")
+    link = home / ".local" / "bin" / "diskmark"
+    assert link.is_symlink() and os.readlink(link) == str(venv / "bin" / "diskmark")
+    assert "linked the diskmark command" in out.stderr
+    assert "not on your PATH" in out.stderr
+    again = bootstrap(venv, home, "link_command", path=f"{home}/.local/bin:/usr/bin:/bin")
+    assert again.returncode == 0 and again.stderr == ""  # done before: nothing to say
+
+
+def test_someone_elses_command_is_left_alone(venv, tmp_path):
+    home = tmp_path / "home"
+    theirs = home / ".local" / "bin" / "diskmark"
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text("#!/bin/sh\necho mine\n")
+    out = bootstrap(venv, home, "link_command")
+    assert out.returncode == 0 and "left alone" in out.stderr
+    assert theirs.read_text() == "#!/bin/sh\necho mine\n"
+    quiet = bootstrap(venv, tmp_path / "other", "DISKMARK_NO_LINK=1; link_command")
+    assert quiet.returncode == 0 and not (tmp_path / "other" / ".local").exists()

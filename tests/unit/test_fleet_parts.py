@@ -1,0 +1,422 @@
+"""The parts of a fleet run that need no fio server: job files rendered from the plan, hosts
+as written, what fio's client said in real failures (captured from real fio 3.33 servers:
+tests/fixtures/fio_client_*), and the side-by-side reports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import resource
+import signal
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from diskmark.report import side_by_side as fleet_report
+from diskmark.engine import jobfile, parse
+from diskmark.engine.fleet import FleetResult, _host_entries, client_problem
+from diskmark.engine.fleet_privacy import Access, access
+from diskmark.engine.hosts import (DEFAULT_PORT, HOSTS_FILE_MAX_BYTES, Host, HostError, hosts_from,
+                                   parse_host, read_hosts_file)
+from diskmark.engine.plan import build_plan, run_args
+from diskmark.engine.process import Outcome
+from diskmark.model.units import MIB
+from diskmark.model.settings import Op, Settings
+from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.facts import SystemFacts
+from diskmark.presets import load_catalog
+
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+def plan(**kw):
+    settings = Settings(target="/mnt/data", size=16 * MIB, count=2, measure=1.0, interval=0.0, **kw)
+    return build_plan(load_catalog().get("default"), settings)
+
+
+# --- job files --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["data", "./x", "/mnt/a b", "/mnt/a;b", "/mnt/a#b", "/mnt/a:b",
+                                  "/mnt/a\nb", "/mnt/ä", "/mnt/../etc", "/mnt/$HOME"])
+def test_target_paths_that_cannot_be_sent_are_refused(path):
+    with pytest.raises(jobfile.JobFileError) as e:
+        jobfile.check_remote_target(path)
+    assert repr(path) in str(e.value)
+
+
+def test_a_plain_target_is_accepted():
+    assert jobfile.check_remote_target("/mnt/data-1/fio_x+y/") == "/mnt/data-1/fio_x+y"
+
+
+def test_a_test_job_holds_the_plans_own_options_for_every_pass():
+    p = plan(mix=70)
+    test = p.tests[-1]  # a mix: rwmixread too
+    text = jobfile.passes_job(p, test, "/mnt/data", ".diskmark-fleet-0.tmp")
+    sections = text.split("\n[")
+    assert len(sections) == p.settings.count + 1
+    lines = set(text.splitlines())
+    for arg in run_args("fio", p, test, jobfile.REMOTE_IOENGINE)[1:]:
+        key, _, value = arg[2:].partition("=")
+        if key in ("name", "filename", "output-format", "status-interval"):
+            continue
+        assert (f"{key}={value}" if value else key) in lines
+    assert "rwmixread=70" in lines and "stonewall" in lines
+    assert "directory=/mnt/data" in lines and "filename=.diskmark-fleet-0.tmp" in lines
+    assert not any(c in text for c in ";#")
+
+
+def test_a_value_that_could_end_early_is_refused():
+    with pytest.raises(jobfile.JobFileError):
+        jobfile.section("x", ["--rw=read\n[evil]"], "/mnt", "f")
+    with pytest.raises(jobfile.JobFileError):
+        jobfile.section("x", ["--rw=read;rm"], "/mnt", "f")
+
+
+def test_probe_and_cleanup_remove_their_file():
+    assert "unlink=1" in jobfile.probe_job("/mnt", "p", True).splitlines()
+    assert "direct=1" in jobfile.probe_job("/mnt", "p", True).splitlines()
+    clean = jobfile.cleanup_job("/mnt", "p").splitlines()
+    assert "create_only=1" in clean and "unlink=1" in clean
+
+
+def test_the_others_probe_makes_its_file_as_nobody_after_changing_user():
+    lines = jobfile.others_probe_job("/mnt", "p").splitlines()
+    assert {"uid=65534", "gid=65534", "create_serialize=0", "unlink=1", "direct=0"} <= set(lines)
+    assert "thread" not in lines  # a thread's setuid would change the whole server's job process
+
+
+def _entry(error: int) -> dict:
+    return {"jobname": "diskmark-others", "port": DEFAULT_PORT, "error": error}
+
+
+@pytest.mark.parametrize("rc, error, noise, hung, found", [
+    (1, 13, ["<h> fio: pid=1, err=13/file:filesetup.c:174, func=open, error=Permission denied"],
+     False, Access.PRIVATE),
+    (0, 0, [], False, Access.OTHERS),
+    (1, 1, ["<h> fio: pid=1, err=1/file:backend.c:1675, func=setgid, error=Operation not "
+            "permitted"], False, Access.UNKNOWN),
+    (1, 22, ["<h> fio: pid=1, err=22/file:backend.c:1679, func=setuid, error=Invalid argument"],
+     False, Access.UNKNOWN),
+    (1, 1, [], False, Access.UNKNOWN),  # EPERM without its cause: not taken for a refusal
+    (1, 28, [], False, Access.FAILED),
+    (None, 0, [], True, Access.FAILED),
+])
+def test_what_the_others_probe_found(rc, error, noise, hung, found):
+    out = Outcome(rc, {"client_stats": [_entry(error)]}, "", noise, hung=hung)
+    assert access(out, [_entry(error)]) is found
+
+
+# --- hosts ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text, name, port, label", [
+    ("db1", "db1", DEFAULT_PORT, "db1"),
+    ("db1.example.com:9000", "db1.example.com", 9000, "db1.example.com:9000"),
+    ("10.0.0.7", "10.0.0.7", DEFAULT_PORT, "10.0.0.7"),
+    ("[fd00::7]:8800", "fd00::7", 8800, "[fd00::7]:8800"),
+])
+def test_hosts_as_written(text, name, port, label):
+    host = parse_host(text)
+    assert (host.name, host.port, host.label) == (name, port, label)
+
+
+def test_client_argument():
+    assert Host("10.0.0.7", 9000).client_arg() == "--client=ip:10.0.0.7,9000"
+    assert Host("fd00::7").client_arg() == "--client=ip6:fd00::7,8765"
+
+
+@pytest.mark.parametrize("text", ["", "db 1", "db1:0", "db1:70000", "db1:x", "-db", "::1",
+                                  "[::1", "[zz]:1", "db1;ls", "a..b"])
+def test_bad_hosts_are_refused(text):
+    with pytest.raises(HostError):
+        parse_host(text)
+
+
+def test_hosts_file_and_duplicates(tmp_path):
+    f = tmp_path / "hosts"
+    f.write_text("# the rack\ndb1\n\n db2:9000  # spare\n")
+    assert [h.label for h in hosts_from(read_hosts_file(str(f)))] == ["db1", "db2:9000"]
+    with pytest.raises(HostError, match="twice"):
+        hosts_from(["db1", "db1:8765"])
+    with pytest.raises(HostError, match="cannot read"):
+        read_hosts_file(str(tmp_path / "none"))
+
+
+def _cli(*args: str, timeout: float = 20) -> subprocess.CompletedProcess:
+    """``diskmark run`` in a child that cannot take more than 1 GiB of memory (a hosts file
+    read without a bound would otherwise take the machine's) nor hang the test."""
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    return subprocess.run([sys.executable, "-m", "diskmark", "run", *args], text=True,
+                          capture_output=True, timeout=timeout, preexec_fn=limit,
+                          stdin=subprocess.DEVNULL)
+
+
+def test_a_fifo_as_hosts_file_is_refused_at_once(tmp_path):
+    fifo = tmp_path / "hosts"
+    os.mkfifo(fifo)
+    try:
+        done = _cli("--hosts-file", str(fifo), "--target", "/mnt/x")
+    except subprocess.TimeoutExpired:
+        raise AssertionError("diskmark waited on the FIFO") from None
+    assert done.returncode == 2, done.stderr
+    assert f"cannot read the hosts file {fifo}: not a regular file (a FIFO)." in done.stderr
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_an_endless_device_as_hosts_file_is_refused(device, tmp_path):
+    link = tmp_path / "hosts"
+    link.symlink_to(device)  # a link to it, as a mistyped dotfile could be
+    for path in (device, str(link)):
+        done = _cli("--hosts-file", path, "--target", "/mnt/x")
+        assert done.returncode == 2, done.stderr[-2000:]
+        assert (f"cannot read the hosts file {path}: not a regular file (a character device)."
+                in done.stderr)
+
+
+def test_a_huge_hosts_file_is_refused_and_a_linked_one_read(tmp_path):
+    huge = tmp_path / "huge"
+    with open(huge, "wb") as f:
+        f.truncate(HOSTS_FILE_MAX_BYTES + 1)
+    with pytest.raises(HostError, match=f"cannot read the hosts file {huge}: larger than 1 MiB"):
+        read_hosts_file(str(huge))
+    real = tmp_path / "rack"
+    real.write_text("db1\n")
+    (tmp_path / "link").symlink_to(real)
+    assert read_hosts_file(str(tmp_path / "link")) == ["db1"]
+
+
+# --- the job files' directory on this machine -------------------------------------------
+
+
+@pytest.fixture
+def tmpdir_env(tmp_path, monkeypatch):
+    import tempfile
+
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    monkeypatch.setattr(tempfile, "tempdir", None)  # read TMPDIR again
+    yield tmp
+    tempfile.tempdir = None
+
+
+def test_a_live_fleets_job_files_stay_and_a_dead_ones_go_saying_where(tmpdir_env):
+    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.leftovers import sweep_register
+
+    live = JobsDir.create(["db1", "db2:9000"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    assert live.path.parent == tmpdir_env and stat.S_IMODE(live.path.stat().st_mode) == 0o700
+    (live.path / "tmpabcdefgh.fio").write_text("[job]\n")
+    assert sweep_register() == [] and live.path.is_dir()  # held by a running fleet
+    os.close(live._fd)  # its diskmark killed: the lock goes with it
+    found = sweep_register()
+    assert [f.describe() for f in found] == [
+        f"Removed {live.path}, the job files of a fleet run that was stopped abruptly; its "
+        f"test file may remain on db1, db2:9000 as /srv/data/<this machine's "
+        f"address>..diskmark-fleet-0123456789ab.tmp: remove it there."]
+    assert list(tmpdir_env.iterdir()) == [] and sweep_register() == []
+
+
+def test_a_dead_fleets_directory_holding_another_file_stays(tmpdir_env):
+    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.leftovers import sweep_register
+
+    dead = JobsDir.create(["db1"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    (dead.path / "notes.txt").write_text("mine\n")
+    os.close(dead._fd)
+    found = sweep_register()
+    assert len(found) == 1 and not found[0].removed
+    assert "it holds files diskmark did not make (notes.txt)" in found[0].describe()
+    assert (dead.path / "notes.txt").read_text() == "mine\n"
+
+
+def test_a_fleet_that_ends_leaves_no_register_entry(tmpdir_env, isolated_home):
+    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.workspace import register_dir
+
+    jobs = JobsDir.create(["db1"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    assert len(list(register_dir().glob("*.json"))) == 1
+    jobs.remove()
+    assert list(tmpdir_env.iterdir()) == [] and list(register_dir().glob("*.json")) == []
+
+
+# --- what fio's client said -------------------------------------------------------------
+
+
+def outcome(rc: int, stdout: str = "", stderr: str = "") -> Outcome:
+    stream = parse.JsonStream()
+    objs = stream.feed(stdout)
+    return Outcome(rc, objs[-1] if objs else None, stderr, stream.noise)
+
+
+def test_a_missing_directory_is_named_though_fio_exits_0():
+    out = outcome(0, (FIXTURES / "fio_client_nodir.out").read_text())
+    problem = client_problem(Host("127.0.0.1", 18765), "checking the target", out)
+    assert problem.startswith("the target directory does not exist on 127.0.0.1:18765")
+
+
+def test_a_lost_server_is_named():
+    out = outcome(1, (FIXTURES / "fio_client_lost.out").read_text())
+    problem = client_problem(Host("127.0.0.1", 18766), "SEQ1M Q8T1 read", out)
+    assert problem.startswith("the connection to fio's server on 127.0.0.1:18766 was lost "
+                              "while SEQ1M Q8T1 read")
+
+
+def test_a_refused_connection_is_named():
+    out = outcome(1, stderr=(FIXTURES / "fio_client_refused.err").read_text())
+    assert client_problem(Host("127.0.0.1", 18799), "x", out).startswith(
+        "cannot connect to fio's server on 127.0.0.1:18799")
+
+
+def test_no_space_is_named():
+    out = outcome(1, (FIXTURES / "fio_client_nospace.out").read_text(),
+                  (FIXTURES / "fio_client_nospace.err").read_text())
+    problem = client_problem(Host("127.0.0.1", 18765), "preparing the test file", out)
+    assert problem.startswith("127.0.0.1:18765: The target ran out of space while preparing")
+
+
+def test_a_target_refusing_o_direct_is_named():
+    out = outcome(1, (FIXTURES / "fio_client_nodirect.out").read_text())
+    assert client_problem(Host("127.0.0.1", 18767), "checking the target", out).startswith(
+        "the target on 127.0.0.1:18767 refuses O_DIRECT")
+
+
+def test_a_version_mismatch_is_named():
+    out = outcome(1, stderr=(FIXTURES / "fio_client_version.err").read_text())
+    assert client_problem(Host("db1"), "x", out).startswith(
+        "fio on db1 is another version than this machine's")
+
+
+def test_a_client_killed_by_sigpipe_names_the_likely_cause():
+    """Seen in a full run against a server of another fio version: the server hung up as
+    the client wrote its handshake, and the client died of SIGPIPE, printing nothing."""
+    problem = client_problem(Host("db1"), "checking the target", outcome(-signal.SIGPIPE))
+    assert problem.startswith("fio's server on db1 closed the connection while checking the "
+                              "target"), problem
+    assert "another fio version" in problem and "signal 13" not in problem
+
+
+def test_a_finished_job_is_no_problem():
+    out = outcome(0, (FIXTURES / "fio_client_mix.json").read_text())
+    assert client_problem(Host("127.0.0.1", 18766), "x", out) is None
+
+
+# --- client_stats -----------------------------------------------------------------------
+
+
+def test_each_hosts_passes_in_order_without_the_sum_of_all_clients():
+    doc = json.loads((FIXTURES / "fio_client_two_hosts_mix.json").read_text())
+    mine = _host_entries(doc, Host("127.0.0.1", 18765))
+    assert [e["jobname"] for e in mine] == [f"RND4K-Q32T1-mix.{n}" for n in range(3)]
+    assert all(e["port"] == 18765 for e in mine)
+    runs = [parse.run_result(e, Op.MIX) for e in mine]
+    assert all(r.mb_s > 0 and r.read_mb_s > r.write_mb_s > 0 for r in runs)
+
+
+def fleet_from_fixture() -> FleetResult:
+    doc = json.loads((FIXTURES / "fio_client_two_hosts_mix.json").read_text())
+    p = plan(mix=70, profile="peak")  # as captured: the peak profile's RND4K Q32T1 mix
+    test = p.tests[-1]
+    hosts = [Host("127.0.0.1", 18765), Host("127.0.0.1", 18766), Host("db3")]
+    sessions = []
+    for host in hosts[:2]:
+        runs = [parse.run_result(e, Op.MIX) for e in _host_entries(doc, host)]
+        t = TestResult(index=test.row, spec=test.spec, op=Op.MIX, mix_read=70,
+                       warmup=runs[0], runs=runs[1:])
+        sessions.append(SessionResult(p.settings, SystemFacts(target="/mnt/data",
+                                                              hostname=host.label),
+                                      tests=[t], warnings=["remote"], fio_version="fio-3.33"))
+    sessions.append(SessionResult(p.settings, SystemFacts(target="/mnt/data", hostname="db3"),
+                                  status=Status.FAILED, error="the connection was lost",
+                                  warnings=["remote"]))
+    return FleetResult(hosts, sessions)
+
+
+def test_text_report_lines_hosts_up():
+    result = fleet_from_fixture()
+    text = fleet_report.fleet_text(result)
+    head = next(line for line in text.splitlines() if line.startswith("Test (MB/s)"))
+    assert head.split()[2:] == ["127.0.0.1:18765", "127.0.0.1:18766", "db3"]
+    row = next(line for line in text.splitlines() if line.startswith("RND4K Q32T1 Mix"))
+    cells = row.split()[-3:]
+    assert [float(c) for c in cells[:2]] == [round(s.tests[0].best_mb_s, 2)
+                                             for s in result.sessions[:2]]
+    assert cells[2] == "-"
+    assert "db3: FAILED: the connection was lost" in text
+
+
+def test_json_csv_markdown():
+    result = fleet_from_fixture()
+    doc = json.loads(fleet_report.fleet_json(result))
+    assert doc["schema"] == "diskmark.fleet/1" and doc["failed"] == ["db3"]
+    assert [h["host"] for h in doc["hosts"]] == ["127.0.0.1:18765", "127.0.0.1:18766", "db3"]
+    assert SessionResult.from_dict(doc["hosts"][0]["result"]).system.hostname == "127.0.0.1:18765"
+    rows = list(csv.reader(io.StringIO(fleet_report.fleet_csv(result))))
+    assert rows[0][:2] == ["host", "status"]
+    assert {r[0] for r in rows[1:]} == {"127.0.0.1:18765", "127.0.0.1:18766", "db3"}
+    assert len([r for r in rows if r[0] == "127.0.0.1:18765"]) == 3  # warm-up + 2 passes
+    md = fleet_report.fleet_markdown(result)
+    assert "| RND4K Q32T1 Mix R70/W30 |" in md and "`db3`: FAILED" in md
+
+
+def test_a_test_with_delays_can_run_a_pass_at_a_time():
+    p = build_plan(load_catalog().get("default"),
+                   Settings(target="/mnt/data", size=16 * MIB, count=2, measure=1.0,
+                            interval=0.0, profile="stable"))
+    test = next(t for t in p.tests if p.process_per_pass(t))
+    one = jobfile.passes_job(p, test, "/mnt/data", "f", range(1, 2))
+    assert one.count("\n[") == 0 and one.startswith(f"[{jobfile.pass_name(test, 1)}]")
+    assert any(line.startswith(("startdelay=", "ramp_time=")) for line in one.splitlines())
+
+
+# --- the command line, refusing before anything starts -----------------------------------
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--host", "db 1", "--target", "/mnt/x"], "write a host name"),
+    (["--host", "db1", "--target", "data"], "must be an absolute path"),
+    (["--host", "db1", "--target", "/mnt/a;b"], "characters diskmark does not send"),
+    (["--hosts-file", "/nonexistent/hosts", "--target", "/mnt/x"], "cannot read the hosts file"),
+    (["--host", "db1", "--host", "db1:8765", "--target", "/mnt/x"], "given twice"),
+    (["--host", "db1", "--target", "/mnt/x", "--nocow"], "--nocow"),
+    (["--host", "db1", "--target", "/mnt/x", "--sweep", "RND4K"], "--sweep"),
+])
+def test_bad_fleet_arguments_exit_2_before_anything_starts(args, message, capsys):
+    from diskmark.cli import main
+
+    assert main(["run", *args]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and captured.out == ""
+
+
+def test_unreachable_says_why():
+    import asyncio
+    import socket
+
+    from diskmark.engine.hosts import unreachable
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # bound, not listening: refused
+        why = asyncio.run(unreachable(Host("127.0.0.1", port)))
+    assert why == f"cannot connect to port {port}: Connection refused"
+    why = asyncio.run(unreachable(Host("no-such-host.invalid"), timeout=10))
+    assert why is not None and why.startswith("cannot connect to port 8765: ")
+    assert "Unknown error" not in why
+
+
+def test_markdown_marks_a_cpu_limited_figure_without_emphasis():
+    result = fleet_from_fixture()
+    result.sessions[0].tests[0].cpu_limited = "fio's thread was 97% busy"
+    md = fleet_report.fleet_markdown(result)
+    row = next(line for line in md.splitlines() if line.startswith("| RND4K"))
+    assert row.count("\\*") == 2 and "\\* the CPU, not the drive, set this figure" in md
