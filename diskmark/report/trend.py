@@ -26,6 +26,7 @@ from diskmark.store import database
 from diskmark.report.formatting import BETTER, SAME, WORSE
 from diskmark.report.compare import judge, noise_from
 from diskmark.model.units import Unit
+from diskmark.report.cells import Cell, Cells, as_text
 from diskmark.report.formatting import format_figure
 
 _TEST_RE = re.compile(r"\s*(SEQ|RND)\s*(\d+)\s*([KM])(?:I?B)?[\s_-]*Q\s*(\d+)\s*T\s*(\d+)\s*"
@@ -165,7 +166,7 @@ def columns(series: Series, room: int) -> list[list[int]]:
 
 
 def chart_cells(series: Series, unit: Unit, width: int, height: int = 8,
-                cursor: int | None = None) -> list[list[tuple[str, int]]]:
+                cursor: int | None = None) -> list[list[Cell]]:
     """The series as rows of (character, role): ``height`` rows of bars from 0 to the best
     figure (a column per run, or the lowest of several when they do not fit; lower is
     higher for latency, so up is always better), an axis with ▲/▼ under the runs that
@@ -181,13 +182,8 @@ def chart_cells(series: Series, unit: Unit, width: int, height: int = 8,
     room = width - plot_x
     cols = columns(series, room)
     per = max(1, min(4, room // max(len(cols), 1)))  # a few runs: wider bars
-    grid = [[(" ", BLANK)] * width for _ in range(height + 2)]
-
-    def put(y: int, x: int, text: str, role: int) -> None:
-        for i, ch in enumerate(text):
-            if 0 <= x + i < width:
-                grid[y][x + i] = (ch, role)
-
+    grid = Cells(width, height + 2, BLANK)
+    put = grid.put
     put(0, lab - len(label_top), label_top, LABEL)
     if not unit.lower_is_better:
         put(height - 1, lab - 1, "0", LABEL)
@@ -226,12 +222,11 @@ def chart_cells(series: Series, unit: Unit, width: int, height: int = 8,
     put(height + 1, plot_x, first, LABEL)
     if len(cols) * per > len(first) + len(last) + 2:
         put(height + 1, plot_x + len(cols) * per - len(last), last, LABEL)
-    return grid
+    return grid.rows
 
 
 def chart_text(series: Series, unit: Unit, width: int, height: int = 8) -> str:
-    return "\n".join("".join(ch for ch, _ in row).rstrip()
-                     for row in chart_cells(series, unit, width, height))
+    return as_text(chart_cells(series, unit, width, height))
 
 
 def describe_change(tp: TrendPoint, unit: Unit) -> str:

@@ -12,12 +12,14 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
 from diskmark.model.results import RunResult
+from diskmark.report.cells import Cell, Cells, as_text, text_cells
 
 # Roles of the chart's cells; each maps to a component class of the widget.
 BLANK, BAR, DIP, AXIS, LABEL, MEDIAN = range(6)
@@ -64,7 +66,7 @@ def geometry(runs: list[RunResult], width: int) -> tuple[int, int, int]:
     return lab, per, cols
 
 
-def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list[tuple[str, int]]]:
+def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list[Cell]]:
     """The chart as rows of (character, role): ``height`` rows of bars on a y-axis from 0 to
     the highest second (labelled in MB/s), the x-axis with a dip mark under each dipping
     column, and a row naming each pass with its length in seconds."""
@@ -77,14 +79,8 @@ def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list
     plot_x = lab + 2
     groups = [_bucket(r, per) for r in runs]
 
-    total_w = width
-    grid = [[(" ", BLANK)] * total_w for _ in range(height + 2)]
-
-    def put(y: int, x: int, text: str, role: int) -> None:
-        for i, ch in enumerate(text):
-            if 0 <= x + i < total_w:
-                grid[y][x + i] = (ch, role)
-
+    grid = Cells(width, height + 2, BLANK)
+    put = grid.put
     put(0, lab - len(top_label), top_label, LABEL)
     put(height, lab - len(zero_label), zero_label, LABEL)
     if height >= 4:
@@ -114,18 +110,18 @@ def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list
         span = x - start
         secs = len(run.bw_samples)
         for name in (f"pass {n} · {secs} s", f"pass {n}", f"#{n}", str(n)):
-            if len(name) <= span + (GAP - 1 if n < len(runs) else 0):
+            if text_cells(name) <= span + (GAP - 1 if n < len(runs) else 0):
                 put(height + 1, start, name, LABEL)
                 break
         if n < len(runs):
             put(height, x, "─" * GAP, AXIS)
             x += GAP
-    return grid
+    return grid.rows
 
 
 def chart_text(runs: list[RunResult], width: int, height: int = 6) -> str:
     """The chart as plain text (tests, plain-text exports)."""
-    return "\n".join("".join(ch for ch, _ in row).rstrip() for row in chart_cells(runs, width, height))
+    return as_text(chart_cells(runs, width, height))
 
 
 def dip_notes(runs: list[RunResult], limit: int = 6) -> list[str]:
@@ -141,7 +137,30 @@ def dip_notes(runs: list[RunResult], limit: int = 6) -> list[str]:
     return notes
 
 
-class BandwidthChart(Widget):
+class CellChart(Widget):
+    """A chart laid out as :class:`~diskmark.report.cells.Cells` by a pure function, each
+    role drawn in the style of its component class (``ROLES``), so a theme colours every
+    chart the same way and a test reads the same layout as text."""
+
+    #: role -> the component class that styles it (roles not named are drawn unstyled)
+    ROLES: ClassVar[dict[int, str]] = {}
+    PLOT_ROWS: ClassVar[int] = 6
+
+    def cells(self, width: int) -> list[list[Cell]]:
+        """The chart at ``width`` cells."""
+        raise NotImplementedError
+
+    @property
+    def text(self) -> str:
+        return as_text(self.cells(self.content_size.width or 80))
+
+    def render(self) -> Text:
+        styles = {role: self.get_component_rich_style(name, partial=True)
+                  for role, name in self.ROLES.items()}
+        return paint(self.cells(self.content_size.width), styles)
+
+
+class BandwidthChart(CellChart):
     """The chart of :func:`chart_cells`, as wide as the widget, in the theme's colours."""
 
     DEFAULT_CSS = """
@@ -156,33 +175,20 @@ class BandwidthChart(Widget):
     BandwidthChart > .chart--median { color: $text-disabled; }
     """
 
-    COMPONENT_CLASSES = {"chart--bar", "chart--dip", "chart--axis", "chart--label",
-                         "chart--median"}
-
-    PLOT_ROWS = 6
+    ROLES = {BAR: "chart--bar", DIP: "chart--dip", AXIS: "chart--axis", LABEL: "chart--label",
+             MEDIAN: "chart--median"}
+    COMPONENT_CLASSES = set(ROLES.values())
 
     def __init__(self, runs: list[RunResult], *, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.runs = list(runs)
 
-    @property
-    def text(self) -> str:
-        return chart_text(self.runs, self.content_size.width or 80, self.PLOT_ROWS)
-
-    def render(self) -> Text:
-        cells = chart_cells(self.runs, self.content_size.width, self.PLOT_ROWS)
-        styles = {
-            BLANK: None, BAR: self.get_component_rich_style("chart--bar", partial=True),
-            DIP: self.get_component_rich_style("chart--dip", partial=True),
-            AXIS: self.get_component_rich_style("chart--axis", partial=True),
-            LABEL: self.get_component_rich_style("chart--label", partial=True),
-            MEDIAN: self.get_component_rich_style("chart--median", partial=True),
-        }
-        return paint(cells, styles)
+    def cells(self, width: int) -> list[list[Cell]]:
+        return chart_cells(self.runs, width, self.PLOT_ROWS)
 
 
-def paint(cells: list[list[tuple[str, int]]], styles: Mapping[int, Style | None]) -> Text:
+def paint(cells: list[list[Cell]], styles: Mapping[int, Style | None]) -> Text:
     """A grid of ``(character, role)`` cells as one Text, each run of one role styled once
     (a style per cell would make every frame of a large chart slow to draw)."""
     out = Text(no_wrap=True, overflow="crop")
@@ -195,8 +201,8 @@ def paint(cells: list[list[tuple[str, int]]], styles: Mapping[int, Style | None]
                 run_text += ch
                 continue
             if run_text:
-                out.append(run_text, styles[run_role])
+                out.append(run_text, styles.get(run_role))
             run_text, run_role = ch, role
         if run_text:
-            out.append(run_text, styles[run_role])
+            out.append(run_text, styles.get(run_role))
     return out

@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import math
 
-from rich.style import Style
-from rich.text import Text
-from textual.widget import Widget
-
 from diskmark.app.widgets.chart import (AXIS, BAR, BLANK, DIP, DIP_MARK, EIGHTHS, GAP, LABEL,
-                                        MEDIAN, geometry, paint)
+                                        CellChart, geometry)
 from diskmark.model.drive_record import DriveRecord
 from diskmark.model.results import RunResult
+from diskmark.report.cells import Cell, Cells, as_text
 
 
 def pass_temperatures(record: DriveRecord, key: str, runs: list[RunResult]) -> list[list[float | None]]:
@@ -34,7 +31,7 @@ def hot_seconds(record: DriveRecord, key: str, runs: list[RunResult]) -> set[tup
 
 def temperature_cells(runs: list[RunResult], temps: list[list[float | None]],
                       hot: set[tuple[int, int]], width: int,
-                      height: int = 3) -> list[list[tuple[str, int]]]:
+                      height: int = 3) -> list[list[Cell]]:
     """``height`` rows of the hottest second of each column on a °C axis from just below the
     coolest to the hottest reading, and the x-axis with a mark under each column holding a
     second of ``hot`` ((pass, second) of a dip at the temperature peak); [] when there is
@@ -46,13 +43,8 @@ def temperature_cells(runs: list[RunResult], temps: list[list[float | None]],
     runs = [r for _, r, _ in pairs]
     lab, per, cols = geometry(runs, width)
     low, high = math.floor(min(known)) - 1, math.ceil(max(known))
-    grid = [[(" ", BLANK)] * width for _ in range(height + 1)]
-
-    def put(y: int, x: int, text: str, role: int) -> None:
-        for i, ch in enumerate(text):
-            if 0 <= x + i < width:
-                grid[y][x + i] = (ch, role)
-
+    grid = Cells(width, height + 1, BLANK)
+    put = grid.put
     put(0, lab - len(f"{high}"), f"{high}", LABEL)
     put(height - 1, lab - len(f"{low}"), f"{low}", LABEL)
     if height >= 3:
@@ -78,17 +70,16 @@ def temperature_cells(runs: list[RunResult], temps: list[list[float | None]],
         if i < len(pairs):
             put(height, x, "─" * GAP, AXIS)
             x += GAP
-    return grid
+    return grid.rows
 
 
 def temperature_text(runs: list[RunResult], temps: list[list[float | None]],
                      hot: set[tuple[int, int]], width: int, height: int = 3) -> str:
     """The chart as plain text (tests)."""
-    return "\n".join("".join(ch for ch, _ in row).rstrip()
-                     for row in temperature_cells(runs, temps, hot, width, height))
+    return as_text(temperature_cells(runs, temps, hot, width, height))
 
 
-class TemperatureChart(Widget):
+class TemperatureChart(CellChart):
     """:func:`temperature_cells` for one test, as wide as the widget, in the theme's colours."""
 
     DEFAULT_CSS = """
@@ -102,8 +93,8 @@ class TemperatureChart(Widget):
     TemperatureChart > .chart--label { color: $text-muted; }
     """
 
-    COMPONENT_CLASSES = {"chart--bar", "chart--dip", "chart--axis", "chart--label"}
-
+    ROLES = {BAR: "chart--bar", DIP: "chart--dip", AXIS: "chart--axis", LABEL: "chart--label"}
+    COMPONENT_CLASSES = set(ROLES.values())
     PLOT_ROWS = 3
 
     def __init__(self, runs: list[RunResult], record: DriveRecord, key: str, *,
@@ -113,16 +104,5 @@ class TemperatureChart(Widget):
         self.temps = pass_temperatures(record, key, self.runs)
         self.hot = hot_seconds(record, key, self.runs)
 
-    @property
-    def text(self) -> str:
-        return temperature_text(self.runs, self.temps, self.hot, self.content_size.width or 80,
-                                self.PLOT_ROWS)
-
-    def render(self) -> Text:
-        cells = temperature_cells(self.runs, self.temps, self.hot, self.content_size.width,
-                                  self.PLOT_ROWS)
-        styles: dict[int, Style | None] = {
-            role: self.get_component_rich_style(f"chart--{name}", partial=True)
-            for role, name in ((BAR, "bar"), (DIP, "dip"), (AXIS, "axis"), (LABEL, "label"))}
-        styles[BLANK] = styles[MEDIAN] = None
-        return paint(cells, styles)
+    def cells(self, width: int) -> list[list[Cell]]:
+        return temperature_cells(self.runs, self.temps, self.hot, width, self.PLOT_ROWS)

@@ -24,6 +24,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button
 
+from diskmark.report.cells import Cell, Cells, text_cells
 from diskmark.report.formatting import BETTER, WORSE, format_delta, format_figure, meter_fraction
 from diskmark.model.notes import unstable_text
 from diskmark.model.settings import Op
@@ -268,18 +269,12 @@ class ResultTile(Widget, can_focus=True):
             return format_figure(0.0, self.shown_unit), _PLACEHOLDER
         return self.text, _FIGURE if live is None else _LIVE
 
-    def _layout(self, width: int, height: int) -> tuple[list[list[tuple[str, int]]], int | None]:
+    def _layout(self, width: int, height: int) -> tuple[list[list[Cell]], int | None]:
         """A grid of (character, role) cells, and the row of the progress bar (if any)."""
-        grid = [[(" ", _BLANK)] * width for _ in range(height)]
+        grid = Cells(width, height, _BLANK)
         if width <= 0 or height <= 0:
-            return grid, None
-
-        def put(y: int, x: int, text: str, role: int) -> None:
-            if 0 <= y < height:
-                for i, ch in enumerate(text):
-                    if 0 <= x + i < width:
-                        grid[y][x + i] = (ch, role)
-
+            return grid.rows, None
+        put = grid.put
         bottom, bar_row = height, None
         live = self.live
         if (live is not None or self.separated) and height >= 2:
@@ -320,24 +315,23 @@ class ResultTile(Widget, can_focus=True):
                 if mark:
                     self._put_mark(grid, mark, bottom)
         if self.separated and height >= 2:
-            last = grid[height - 1]
-            grid[height - 1] = [("▁", _SEPARATOR) if role == _BLANK else (ch, role)
-                                for ch, role in last]
-        return grid, bar_row
+            grid.rows[height - 1] = [("▁", _SEPARATOR) if role == _BLANK else (ch, role)
+                                     for ch, role in grid.rows[height - 1]]
+        return grid.rows, bar_row
 
     @staticmethod
-    def _put_mark(grid: list[list[tuple[str, int]]], mark: str, bottom: int) -> None:
+    def _put_mark(grid: Cells, mark: str, bottom: int) -> None:
         """A mark (unstable ``~9%``, ``cpu``) in the first free corner (top-left, then
         bottom-left), shortened to its first character when the figure leaves no room."""
-        width = len(grid[0]) if grid else 0
+        width = grid.width
         rows = [0] + ([bottom - 1] if bottom - 1 > 0 else [])
         for text in (mark, mark[0]):
+            size = text_cells(text)
             for y in rows:
-                x0 = 1 if width > len(text) + 1 else 0
-                span = grid[y][max(x0 - 1, 0):x0 + len(text) + 1]
-                if x0 + len(text) <= width and all(role == _BLANK for _, role in span):
-                    for i, ch in enumerate(text):
-                        grid[y][x0 + i] = (ch, _UNSTABLE)
+                x0 = 1 if width > size + 1 else 0
+                span = grid.rows[y][max(x0 - 1, 0):x0 + size + 1]
+                if x0 + size <= width and all(role == _BLANK for _, role in span):
+                    grid.put(y, x0, text, _UNSTABLE)
                     return
 
     def _styles(self) -> Palette:

@@ -5,16 +5,13 @@ terminal shows them too."""
 
 from __future__ import annotations
 
-from rich.style import Style
-from rich.text import Text
-from textual.widget import Widget
-
+from diskmark.app.widgets.chart import CellChart
 from diskmark.report import trend
-from diskmark.app.widgets.chart import paint
+from diskmark.report.cells import Cell
 from diskmark.model.units import Unit
 
 
-class TrendChart(Widget):
+class TrendChart(CellChart):
     DEFAULT_CSS = """
     TrendChart {
         height: 12;
@@ -29,9 +26,11 @@ class TrendChart(Widget):
     TrendChart > .trend--cursor { color: $warning; text-style: bold; }
     """
 
-    COMPONENT_CLASSES = {"trend--bar", "trend--baseline", "trend--better", "trend--worse",
-                         "trend--axis", "trend--label", "trend--cursor"}
-
+    ROLES = {trend.BAR: "trend--bar", trend.BASELINE: "trend--baseline",
+             trend.BETTER_MARK: "trend--better", trend.WORSE_MARK: "trend--worse",
+             trend.AXIS: "trend--axis", trend.LABEL: "trend--label",
+             trend.CURSOR: "trend--cursor"}
+    COMPONENT_CLASSES = set(ROLES.values())
     PLOT_ROWS = 10
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -44,24 +43,7 @@ class TrendChart(Widget):
         self.series, self.unit, self.cursor = series, unit, cursor
         self.refresh()
 
-    @property
-    def text(self) -> str:
+    def cells(self, width: int) -> list[list[Cell]]:
         if self.series is None:
-            return ""
-        return trend.chart_text(self.series, self.unit, self.content_size.width or 80,
-                                self.PLOT_ROWS)
-
-    def render(self) -> Text:
-        if self.series is None:
-            return Text("")
-        cells = trend.chart_cells(self.series, self.unit, self.content_size.width,
-                                  self.PLOT_ROWS, self.cursor)
-        role_class = {trend.BAR: "trend--bar", trend.BASELINE: "trend--baseline",
-                      trend.BETTER_MARK: "trend--better", trend.WORSE_MARK: "trend--worse",
-                      trend.AXIS: "trend--axis", trend.LABEL: "trend--label",
-                      trend.CURSOR: "trend--cursor"}
-        styles: dict[int, Style | None] = {
-            role: self.get_component_rich_style(name, partial=True)
-            for role, name in role_class.items()}
-        styles[trend.BLANK] = None
-        return paint(cells, styles)
+            return []
+        return trend.chart_cells(self.series, self.unit, width, self.PLOT_ROWS, self.cursor)
