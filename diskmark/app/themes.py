@@ -27,6 +27,7 @@ from textual.theme import BUILTIN_THEMES, Theme
 from diskmark.files import toml_cache
 from diskmark.files.paths import user_themes_dir
 from diskmark.files.regular_file import read_regular_file
+from diskmark.files.toml_file import line_of, read_table, user_files
 from diskmark.themes import BUILTIN_DIR  # the TOML files
 
 DEFAULT_THEME = "diskmark"
@@ -255,53 +256,20 @@ def parse_theme(data: dict[str, Any], fallback_name: str, checked: bool = True) 
     return theme
 
 
-def _theme_text(path: Path) -> str:
-    """A theme file's text; only a regular file, and a bounded amount (a FIFO or a link to
-    /dev/zero among the user's themes must not hang the app or fill its memory)."""
-    return read_regular_file(path, THEME_MAX_BYTES).decode("utf-8")
-
-
 def load_file(path: Path, checked: bool = True) -> Theme:
     """Load one theme file; raises ThemeError with ``file:line: reason``."""
-    def read() -> str:
-        try:
-            return _theme_text(path)
-        except ValueError as e:  # not a regular file (a FIFO would hang the app), too large
-            raise ThemeError(f"{path}: cannot read: {e}") from None
-        except OSError as e:
-            raise ThemeError(f"{path}: cannot read: {e.strerror or e}") from None
-
-    try:
-        data, text = toml_cache.parse(path, read)
-    except RecursionError:
-        raise ThemeError(f"{path}: not a theme: nested too deeply") from None
-    except ThemeError:
-        raise
-    except ValueError as e:  # tomllib.TOMLDecodeError, imported only when a file is parsed
-        line = getattr(e, "lineno", None)  # Python 3.14+; before, only in the message
-        msg = getattr(e, "msg", None) or str(e)
-        m = re.search(r"\s*\(at line (\d+), column \d+\)$", msg)
-        if m:
-            line = line or int(m.group(1))
-            msg = msg[:m.start()]
-        where = f"{path}:{line}" if line else str(path)
-        raise ThemeError(f"{where}: {msg}") from None
+    data, text = read_table(path, THEME_MAX_BYTES, "a theme", ThemeError)
     try:
         return parse_theme(data, path.stem, checked)
     except ThemeError as e:
-        raise ThemeError(f"{path}:{_line_of(text or read(), str(e))}: {e}") from None
+        raise ThemeError(f"{path}:{line_of(text(), str(e), _KEYS)}: {e}") from None
 
 
-def _line_of(text: str, message: str) -> int:
-    """Best-effort line of a semantic error: the first ``key =`` line for a key it names."""
-    m = re.match(r"(?:variables[.:] ?'?)?([A-Za-z0-9_-]+)", message)
-    candidates = ([m.group(1)] if m else []) + re.findall(r"'([A-Za-z0-9_-]+)'", message)
-    lines = text.splitlines()
-    for key in candidates:
-        for n, line in enumerate(lines, 1):
-            if re.match(rf"\s*{re.escape(key)}\s*=", line):
-                return n
-    return 1
+def _text(path: Path) -> str:
+    return read_regular_file(path, THEME_MAX_BYTES).decode("utf-8", "replace")
+
+
+_KEYS = r"(?:variables[.:] ?'?)?([A-Za-z0-9_-]+)"  # what a theme's problem starts with
 
 
 def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
@@ -313,12 +281,8 @@ def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
     problems: list[str] = []
     taken = {t.name: "diskmark's built-in theme" for t in themes}
     taken.update({name: "Textual's built-in theme" for name in BUILTIN_THEMES})
-    user_dir = user_dir if user_dir is not None else user_themes_dir()
-    try:
-        paths = sorted(user_dir.glob("*.toml")) if user_dir.is_dir() else []
-    except OSError as e:
-        toml_cache.save()
-        return themes, [f"{user_dir}: cannot list themes: {e}"]
+    paths, unlisted = user_files(user_dir if user_dir is not None else user_themes_dir())
+    problems += [unlisted] if unlisted else []
     for path in paths:
         try:
             theme = load_file(path)
@@ -329,7 +293,7 @@ def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
             problems.append(f"{path}: cannot be read as a theme ({type(e).__name__}: {e})")
             continue
         if theme.name in taken:
-            problems.append(f"{path}:{_line_of(_theme_text(path), 'name')}: "
+            problems.append(f"{path}:{line_of(_text(path), 'name', _KEYS)}: "
                             f"the name {theme.name!r} is already used by {taken[theme.name]}; "
                             f"give this theme another name")
             continue

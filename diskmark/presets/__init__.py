@@ -19,7 +19,7 @@ from diskmark.model.units import KIB, MIB
 from diskmark.model.settings import SWEEP_DEPTHS
 from diskmark.model.results import TestSpec
 from diskmark.files.paths import user_presets_dir
-from diskmark.files.regular_file import read_regular_file
+from diskmark.files.toml_file import line_of, read_table, user_files
 
 BUILTIN_DIR = Path(__file__).parent
 #: "sustained": one long sequential write and its knee; "sweep" is built by sweep_profile
@@ -179,46 +179,16 @@ def sweep_profile(pattern: str, threads: int = 1) -> Profile:
 
 def load_file(path: Path, source: str = "built-in") -> Preset:
     """Load one preset file; raises PresetError with ``file:line: reason``."""
-    def read() -> str:
-        try:
-            return read_regular_file(path, PRESET_MAX_BYTES).decode("utf-8")
-        except ValueError as e:  # not a regular file, too large, not UTF-8
-            raise PresetError(f"{path}: cannot read: {e}") from None
-        except OSError as e:
-            raise PresetError(f"{path}: cannot read: {e.strerror or e}") from None
-
-    try:
-        data, text = toml_cache.parse(path, read)
-    except RecursionError:
-        raise PresetError(f"{path}: not a preset: nested too deeply") from None
-    except ValueError as e:  # tomllib.TOMLDecodeError, imported only when a file is parsed
-        if isinstance(e, PresetError):
-            raise
-        line = getattr(e, "lineno", None)
-        where = f"{path}:{line}" if line else str(path)
-        raise PresetError(f"{where}: {getattr(e, 'msg', str(e))}") from None
+    data, text = read_table(path, PRESET_MAX_BYTES, "a preset", PresetError)
     try:
         return parse_preset(data, source, path.stem)
     except PresetError as e:
-        raise PresetError(f"{path}:{_line_of(text or read(), str(e))}: {e}") from None
+        raise PresetError(f"{path}:{line_of(text(), str(e), _KEYS)}: {e}") from None
     except RecursionError:
         raise PresetError(f"{path}: not a preset: nested too deeply") from None
 
 
-def _line_of(text: str, message: str) -> int:
-    """Best-effort line for a semantic error: the line holding the offending value, else the
-    first line naming the key the message starts with."""
-    lines = text.splitlines()
-    for value in re.findall(r"'([^']+)'", message):
-        for n, line in enumerate(lines, 1):
-            if value in line and not line.lstrip().startswith("#"):
-                return n
-    m = re.match(r"(?:profiles\.)?([A-Za-z0-9_-]+)", message)
-    if m:
-        for n, line in enumerate(lines, 1):
-            if re.search(rf"\b{re.escape(m.group(1))}\b", line):
-                return n
-    return 1
+_KEYS = r"(?:profiles\.)?([A-Za-z0-9_-]+)"  # what a preset's problem starts with
 
 
 def load_catalog(user_dir: Path | None = None) -> PresetCatalog:
@@ -227,13 +197,9 @@ def load_catalog(user_dir: Path | None = None) -> PresetCatalog:
     for path in sorted(BUILTIN_DIR.glob("*.toml")):
         preset = load_file(path)  # a broken built-in is a bug: let it raise
         catalog.presets[preset.id] = preset
-    user_dir = user_dir if user_dir is not None else user_presets_dir()
-    try:
-        user_files = sorted(user_dir.glob("*.toml")) if user_dir.is_dir() else []
-    except OSError as e:
-        catalog.problems.append(f"{user_dir}: cannot list user presets: {e.strerror or e}")
-        user_files = []
-    for path in user_files:
+    paths, unlisted = user_files(user_dir if user_dir is not None else user_presets_dir())
+    catalog.problems += [unlisted] if unlisted else []
+    for path in paths:
         try:
             preset = load_file(path, source=str(path))
         except PresetError as e:

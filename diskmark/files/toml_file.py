@@ -1,0 +1,83 @@
+"""A TOML file a user may have put in diskmark's config directory (a preset, a theme), read
+so that whatever is there ends in one ``file:line: reason``, never in a hang or a crash.
+
+Presets and themes are read the same way and must fail the same way: only a regular file,
+and a bounded amount (a FIFO or a link to /dev/zero among them must not hang the app or fill
+its memory); nesting deep enough to exhaust the parser is a reason like any other; and a
+problem the reader finds after parsing is placed on the line that holds what it names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from diskmark.files import toml_cache
+from diskmark.files.regular_file import read_regular_file
+
+
+def read_table(path: Path, max_bytes: int, what: str,
+               error: type[ValueError]) -> tuple[dict[str, Any], Callable[[], str]]:
+    """What the file at ``path`` holds, and a way to its text (for :func:`line_of`; the text
+    is not read again when parsing needed it). Raises ``error("file[:line]: reason")``;
+    ``what`` names what the file should be ("a preset")."""
+    read_text: str | None = None
+
+    def read() -> str:
+        nonlocal read_text
+        if read_text is None:
+            try:
+                read_text = read_regular_file(path, max_bytes).decode("utf-8")
+            except ValueError as e:  # not a regular file, too large, not UTF-8
+                raise error(f"{path}: cannot read: {e}") from None
+            except OSError as e:
+                raise error(f"{path}: cannot read: {e.strerror or e}") from None
+        return read_text
+
+    try:
+        data, _ = toml_cache.parse(path, read)
+    except RecursionError:
+        raise error(f"{path}: not {what}: nested too deeply") from None
+    except ValueError as e:  # tomllib.TOMLDecodeError, imported only when a file is parsed
+        if isinstance(e, error):
+            raise
+        line = getattr(e, "lineno", None)  # Python 3.14+; before, only in the message
+        msg = getattr(e, "msg", None) or str(e)
+        m = re.search(r"\s*\(at line (\d+), column \d+\)$", msg)
+        if m:
+            line = line or int(m.group(1))
+            msg = msg[:m.start()]
+        where = f"{path}:{line}" if line else str(path)
+        raise error(f"{where}: {msg}") from None
+    return data, read
+
+
+def line_of(text: str, message: str, keys: str = r"([A-Za-z0-9_-]+)") -> int:
+    """Best-effort line of a problem found after parsing: the line holding a value the
+    message quotes ('…'), else the first ``key =`` line of the key the message starts with
+    (``keys`` is a pattern whose first group is that key, after any table prefix)."""
+    lines = text.splitlines()
+    for value in re.findall(r"'([^']+)'", message):
+        for n, line in enumerate(lines, 1):
+            if value in line and not line.lstrip().startswith("#"):
+                return n
+    m = re.match(keys, message)
+    if m:
+        for n, line in enumerate(lines, 1):
+            if re.match(rf"\s*{re.escape(m.group(1))}\s*=", line):
+                return n
+        for n, line in enumerate(lines, 1):
+            if re.search(rf"\b{re.escape(m.group(1))}\b", line):
+                return n
+    return 1
+
+
+def user_files(directory: Path) -> tuple[list[Path], str | None]:
+    """The ``*.toml`` files in a user's directory, by name, and why they could not be listed
+    (a missing directory is simply none)."""
+    try:
+        return (sorted(directory.glob("*.toml")) if directory.is_dir() else []), None
+    except OSError as e:
+        return [], f"{directory}: cannot list its files: {e.strerror or e}"
