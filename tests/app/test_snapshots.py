@@ -338,6 +338,8 @@ def test_settings_screen(snap_compare):
     app = make()
 
     async def run(pilot):
+        # the line of facts behind the dialog shows, so it must be there (a thread reads it)
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
         await pilot.press("o")
         await settle(pilot, lambda: type(app.screen).__name__ == "SettingsScreen", "settings")
 
@@ -348,6 +350,8 @@ def test_help_screen_small(snap_compare):
     app = make()
 
     async def run(pilot):
+        # the line of facts behind the dialog shows, so it must be there (a thread reads it)
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
         await pilot.press("question_mark")
         await settle(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "help")
 

@@ -25,6 +25,7 @@ from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, Ru
 from diskmark.app.run_words import live_tile, notice_severity, progress_text, run_ended_line
 from diskmark.app.setup_words import describe_setup, setup_name
 from diskmark.app.target import NotADirectory, filesystem_advice
+from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
@@ -81,7 +82,7 @@ class MainScreen(Screen[None]):
                                        f"{state.keys.key('edit_comment')} to type, Esc to leave",
                            id="comment")
         yield StatusLine(id="status")
-        yield Footer()
+        yield KeysFooter()
 
     _resumed = False
 

@@ -15,7 +15,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, Footer, Static
+from textual.widgets import Button, DataTable, Static
 
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
@@ -23,6 +23,7 @@ from diskmark.app.screens.comparison import ComparisonScreen, describe_session
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.app.reporting import copy_with_notice
+from diskmark.app.widgets.footer import KeysFooter
 from diskmark.report.compare import compare
 from diskmark.files.text_safety import shown
 from diskmark.model.results import SessionResult
@@ -139,7 +140,7 @@ class SavedResultsScreen(ModalScreen[T]):
             yield Static(self.hint_text(), id="saved-hint", markup=False)
             yield DataTable(cursor_type="row", zebra_stripes=True, id="saved")
             yield PlainStatic("", id="saved-detail")
-        yield Footer(compact=self.app.size.width < 100)
+        yield KeysFooter(compact=self.app.size.width < 100)
 
     def on_mount(self) -> None:
         self.query_one("#saved-box").border_title = self.title_text

@@ -26,7 +26,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Button, DataTable, DirectoryTree, Footer, Input, Label, Static
+from textual.widgets import Button, DataTable, DirectoryTree, Input, Label, Static
 from textual.widgets.directory_tree import DirEntry
 
 from diskmark.drive import probe as system
@@ -35,6 +35,7 @@ from diskmark.app.widgets.mounts import (DirectoryPicker, MountTable, _clip, che
                                          describe, free_total, mount_notes, mount_of, mount_status)
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.widgets.plain import PlainStatic
+from diskmark.app.widgets.footer import KeysFooter
 from diskmark.files.text_safety import shown
 
 class TargetPicker(ModalScreen[str | None]):
@@ -185,7 +186,7 @@ class TargetPicker(ModalScreen[str | None]):
                 yield Button("Use", id="use", variant="primary")
                 yield Button("Cancel", id="cancel")
             yield PlainStatic("", id="message")
-        yield Footer()
+        yield KeysFooter()
 
     def on_mount(self) -> None:
         box = self.query_one("#picker-box")

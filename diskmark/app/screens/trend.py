@@ -13,7 +13,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from diskmark.store import database
 from diskmark.report import trend
@@ -22,6 +22,7 @@ from diskmark.app.screens.saved import ResultReportScreen
 from diskmark.report.formatting import short_date
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.app.widgets.trend_chart import TrendChart
+from diskmark.app.widgets.footer import KeysFooter
 from diskmark.report.compare import compare
 from diskmark.store.database import Filters, Row
 from diskmark.model.results import SessionResult
@@ -70,7 +71,7 @@ class TrendScreen(ModalScreen[None]):
             yield TrendChart(id="trend-chart")
             yield PlainStatic("", id="saved-detail")
             yield PlainStatic("", id="trend-changes")
-        yield Footer(compact=self.app.size.width < 100)
+        yield KeysFooter(compact=self.app.size.width < 100)
 
     def on_mount(self) -> None:
         self.query_one("#saved-box").border_title = "Trend"

@@ -1,0 +1,56 @@
+"""The footer is drawn again when its keys change, and only then (each recompose mounts and
+styles every key: drawn anew for nothing, they slowed the first frame by a fifth)."""
+
+from __future__ import annotations
+
+from textual.widgets._footer import FooterKey
+
+from fakes import FakeEngine, facts
+
+from diskmark.app.app import DiskmarkApp
+from diskmark.app.widgets.footer import KeysFooter
+from diskmark.model.units import GIB
+from diskmark.model.settings import Settings
+
+
+def keys_shown(app: DiskmarkApp) -> dict[str, bool]:
+    """Each key the main screen's footer shows, and whether it is enabled."""
+    footer = app.main.query_one(KeysFooter)
+    return {key.action: not key.has_class("-disabled") for key in footer.query(FooterKey)}
+
+
+async def test_the_footer_follows_its_keys_and_is_drawn_once_at_start(tmp_path, monkeypatch):
+    monkeypatch.setenv("DISKMARK_HOME", str(tmp_path / "home"))
+    composed = []
+    original = KeysFooter.recompose
+
+    async def counted(self):
+        composed.append(self)
+        await original(self)
+
+    monkeypatch.setattr(KeysFooter, "recompose", counted)
+    engine = FakeEngine(block_at=0)
+    app = DiskmarkApp(engine_factory=lambda: engine, facts_provider=facts,
+                      settings=Settings(target=str(tmp_path), size=GIB, count=5), persist=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if keys_shown(app):
+                break
+        await pilot.pause(0.2)
+        idle = keys_shown(app)
+        assert idle.get("run_all") is True, idle
+        assert len(composed) == 1, f"the footer was composed {len(composed)} times at start"
+        await pilot.press("a")  # a run: the keys that would change its settings go
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "run_all" not in keys_shown(app):
+                break
+        running = keys_shown(app)
+        assert "run_all" not in running and running.get("stop") is True, running
+        app.engine.stop()
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if not app.state.running and keys_shown(app).get("run_all"):
+                break
+        assert keys_shown(app).get("run_all") is True, "the keys came back after the run"
