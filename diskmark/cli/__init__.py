@@ -232,8 +232,9 @@ def _command(argv: list[str] | None) -> int:
         return cmd_baselines(args)
     if args.command == "history":
         from diskmark.cli.history import cmd_history
+        from diskmark.cli.history_views import share_command, trend_command
 
-        return cmd_history(args)
+        return cmd_history(args, {"trend": trend_command, "share": share_command})
     if args.command == "keys":
         from diskmark.cli.keys import cmd_keys
 

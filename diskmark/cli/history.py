@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import shutil
 from pathlib import Path
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -141,7 +141,9 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
     share.add_argument("--force", action="store_true", help="replace FILE if it exists")
 
 
-def cmd_history(args: argparse.Namespace) -> int:
+def cmd_history(args: argparse.Namespace,
+                actions: dict[str, Callable[[Store, argparse.Namespace], int]]) -> int:
+    """``actions``: the commands other modules add (trend and share) beside this one's."""
     from diskmark.cli.output import EXIT_USAGE, error, exit_code_for
     from diskmark.store.store import Store
     from diskmark.store.errors import StoreError
@@ -149,7 +151,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     store = Store()
     try:
         action = {"list": _list, "show": _show, "import": _import, "export": _export,
-                  "delete": _delete, "prune": _prune, "trend": _trend, "share": _share}
+                  "delete": _delete, "prune": _prune, **actions}
         return action[args.action](store, args)
     except StoreError as e:
         error(str(e))
@@ -159,20 +161,20 @@ def cmd_history(args: argparse.Namespace) -> int:
         return EXIT_USAGE
 
 
-def _filters(args: argparse.Namespace) -> Filters:
+def filters(args: argparse.Namespace) -> Filters:
     from diskmark.store.database import Filters
 
     return Filters(device=args.device, target=args.target, host=args.host)
 
 
-def _report_unimported(store: Store) -> None:
+def report_unimported(store: Store) -> None:
     from diskmark.cli.output import error
 
     for entry in store.unimported("history"):
         error(f"not imported, kept in place: {entry.path}: {entry.damaged}")
 
 
-def _date(iso: str) -> str:
+def short_date(iso: str) -> str:
     from diskmark.report.formatting import format_date
 
     return format_date(iso, seconds=False, missing="-")
@@ -185,24 +187,24 @@ def _list(store: Store, args: argparse.Namespace) -> int:
     if args.limit < 0 or args.offset < 0:
         error("--limit and --offset must be 0 or more")
         return EXIT_USAGE
-    _report_unimported(store)
-    filters = _filters(args)
-    rows = store.page(args.limit or None, args.offset, filters)
-    total = store.count(filters)
+    report_unimported(store)
+    chosen = filters(args)
+    rows = store.page(args.limit or None, args.offset, chosen)
+    total = store.count(chosen)
     if args.format == "json":
         out_json(json.dumps({"total": total, "offset": args.offset,
                              "runs": [row_dict(r) for r in rows]}, indent=2, ensure_ascii=False)
                  + "\n")
         return EXIT_OK
     if not rows:
-        say("No runs in the history" + (" match" if filters.where()[0] else "") +
+        say("No runs in the history" + (" match" if chosen.where()[0] else "") +
             ". Every run that completes is kept (`diskmark run`, or the app).")
         return EXIT_OK
     table = [("ID", "RUN DATE", "HOST", "DEVICE", "FS", "SET-UP", "READ MB/s", "WRITE MB/s")]
     for r in rows:
         setup = " ".join(x for x in (r.profile if r.profile not in ("", "Default") else "",
                                      f"{format_size(r.size)}×{r.count}" if r.size else "") if x)
-        table.append((r.name, _date(r.started or r.saved), r.host or "-", r.device or "-",
+        table.append((r.name, short_date(r.started or r.saved), r.host or "-", r.device or "-",
                       r.fstype or "-", setup or "-", _mb(r.head_read), _mb(r.head_write)))
     # escaped before the columns are measured: an escape is wider than what it stands for
     from diskmark.files.text_safety import shown
@@ -300,7 +302,7 @@ def _export(store: Store, args: argparse.Namespace) -> int:
     if args.ids:
         entries = [store.get_history(i) for i in args.ids]
     else:
-        entries = [store.entry(r) for r in store.page(None, 0, _filters(args))]
+        entries = [store.entry(r) for r in store.page(None, 0, filters(args))]
     if args.dest == "-":
         return _export_to_stdout(entries)
     dest = Path(args.dest)
@@ -360,7 +362,7 @@ def _delete(store: Store, args: argparse.Namespace) -> int:
         if entry.damaged:
             say(f"diskmark: deleted run {entry.name}, which was damaged ({entry.damaged})")
         else:
-            say(f"diskmark: deleted run {entry.name} ({_date(entry.started)})")
+            say(f"diskmark: deleted run {entry.name} ({short_date(entry.started)})")
     return EXIT_OK
 
 
@@ -371,131 +373,8 @@ def _prune(store: Store, args: argparse.Namespace) -> int:
                                                      and not args.older_than >= 0):
         error("--keep and --older-than take 0 or more")
         return EXIT_USAGE
-    gone = store.prune(args.keep, args.older_than, _filters(args), dry_run=args.dry_run)
+    gone = store.prune(args.keep, args.older_than, filters(args), dry_run=args.dry_run)
     verb = "would remove" if args.dry_run else "removed"
-    span = f" ({_date(gone[-1].started)} … {_date(gone[0].started)})" if gone else ""
+    span = f" ({short_date(gone[-1].started)} … {short_date(gone[0].started)})" if gone else ""
     say(f"diskmark: {verb} {len(gone)} run(s){span}; baselines are never pruned")
-    return EXIT_OK
-
-
-def _trend(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.report import trend
-    from diskmark.cli.output import EXIT_OK, out, out_json, say
-    from diskmark.model.units import Unit
-
-    label, kind = trend.parse_test(args.test)
-    kind = args.kind or kind or "read"
-    unit = args.unit or Unit.MB_S
-    _report_unimported(store)
-    store.unimported("baseline")
-    with store.existing_db() as conn:
-        series = trend.trend(conn, label, kind, unit, _filters(args)) if conn is not None else []
-    if args.format == "json":
-        out_json(json.dumps(trend.to_dict(series, label, kind, unit), indent=2,
-                            ensure_ascii=False) + "\n")
-        return EXIT_OK
-    if not series:
-        say(f"No saved run measured {label} {kind}" + (" that matches" if _filters(args).where()[0]
-                                                        else "") + ".")
-        return EXIT_OK
-    width = args.width or min(120, shutil.get_terminal_size((100, 24)).columns)
-    out(trend.trend_text(series, label, kind, unit, max(width, 30)))
-    return EXIT_OK
-
-
-#: A shared page's format by its file's extension.
-SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
-
-
-def _share(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
-    from diskmark.files.destination import Destination, DestinationError
-    from diskmark.report.share.png import ChromiumMissing, render_png
-    from diskmark.report.share.page import render_html
-    from diskmark.report.share.colours import theme_colours
-    from diskmark.report.share.page import estimated_height
-
-    kind = _share_format(args.output, args.format)
-    if kind is None:
-        return EXIT_USAGE
-    entry = store.get_history(args.id)
-    reference = name = None
-    if args.against:
-        other = store.get_history(args.against)
-        reference, name = other.result, f"the run of {_date(other.started)} ({other.name})"
-    elif args.baseline:
-        other = store.get_baseline(args.baseline)
-        reference, name = other.result, f"baseline “{other.name}”"
-    html = render_html(entry.result, theme_colours(args.theme), reference=reference,
-                       reference_name=name, title=f"diskmark: run {entry.name}")
-    height = estimated_height(entry.result, reference is not None)
-    if args.output == "-":
-        return _share_to_stdout(html, kind, height)
-    dest = Path(args.output)
-    if kind == "png":
-        if dest.exists() and not args.force:
-            error(f"{dest} exists; not replacing it (--force replaces it)")
-            return EXIT_USAGE
-        try:
-            render_png(html, dest, height)
-        except (ChromiumMissing, RuntimeError, OSError) as e:
-            error(f"no PNG written: {e}")
-            return EXIT_FAILED
-    else:
-        try:
-            destination = Destination(dest, force=args.force, make_parents=True)
-            try:
-                destination.write(html)
-            finally:
-                destination.close()
-        except (DestinationError, OSError) as e:
-            error(f"{e}" + (" (--force replaces it)" if dest.exists() else ""))
-            return EXIT_USAGE
-    say(f"diskmark: wrote {dest}")
-    return EXIT_OK
-
-
-def _share_format(output: str, chosen: str | None) -> str | None:
-    """html or png: --format, else the file's extension, else html for - (stdout). None,
-    after saying why, when neither says, when they disagree, or when a PNG would go to a
-    terminal, which would show its bytes as garbage."""
-    import sys
-
-    from diskmark.cli.output import error
-
-    named = None if output == "-" else SHARE_FORMATS.get(Path(output).suffix.lower())
-    kind = chosen or named or ("html" if output == "-" else None)
-    if kind is None:
-        error(f"{output}: the file name must end in .html or .png (or add --format html or "
-              f"--format png)")
-    elif named is not None and kind != named:
-        error(f"{output} is named as {named.upper()}, but --format {kind} was given; give one "
-              f"or the other.")
-        return None
-    elif output == "-" and kind == "png" and sys.stdout.isatty():
-        error("a PNG is binary and standard output is a terminal, which would show it as "
-              "garbage; redirect it to a file or a pipe (> run.png), or give --output "
-              "FILE.png.")
-        return None
-    return kind
-
-
-def _share_to_stdout(html: str, kind: str, height: int) -> int:
-    """``--output -``: the page, or its PNG drawn in a temporary directory, on stdout."""
-    import tempfile
-
-    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, error, out_html
-    from diskmark.report.share.png import ChromiumMissing, render_png
-    from diskmark.cli.streams import write_binary
-
-    if kind == "html":
-        out_html(html)
-        return EXIT_OK
-    with tempfile.TemporaryDirectory(prefix="diskmark-png-") as work:
-        try:
-            picture = render_png(html, Path(work) / "page.png", height).read_bytes()
-        except (ChromiumMissing, RuntimeError, OSError) as e:
-            error(f"no PNG written: {e}")
-            return EXIT_FAILED
-    write_binary(picture)
     return EXIT_OK

@@ -1,4 +1,6 @@
-"""Facts about the test file and the page cache that explain a figure (seeds 002 and 004).
+"""Facts about the test file and the page cache that explain a figure (black_cat's filesystem
+measurements, "Linux でディスクのアクセス速度を測定する その4", and the RAID6 offset and fragmentation
+article).
 
 - Extents via the FIEMAP ioctl, as ``filefrag`` reports them: a fragmented test file makes
   sequential figures worse on spinning disks, and where it starts on the disk matters too

@@ -1,0 +1,143 @@
+"""``diskmark history trend`` and ``history share``: the history as a reader sees it, one
+drive's figure over months, or a run (against another) as a page to send.
+
+They read what ``history list`` reads and add the drawing: the trend's chart and the shared
+page's HTML (or PNG, through Chromium), so they live apart from the commands that only list,
+move and delete what is kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from diskmark.cli.history import filters, report_unimported, short_date
+
+if TYPE_CHECKING:
+    from diskmark.store.store import Store
+
+
+def trend_command(store: Store, args: argparse.Namespace) -> int:
+    from diskmark.report import trend
+    from diskmark.cli.output import EXIT_OK, out, out_json, say
+    from diskmark.model.units import Unit
+
+    label, kind = trend.parse_test(args.test)
+    kind = args.kind or kind or "read"
+    unit = args.unit or Unit.MB_S
+    report_unimported(store)
+    store.unimported("baseline")
+    with store.existing_db() as conn:
+        series = trend.trend(conn, label, kind, unit, filters(args)) if conn is not None else []
+    if args.format == "json":
+        out_json(json.dumps(trend.to_dict(series, label, kind, unit), indent=2,
+                            ensure_ascii=False) + "\n")
+        return EXIT_OK
+    if not series:
+        say(f"No saved run measured {label} {kind}" + (" that matches" if filters(args).where()[0]
+                                                        else "") + ".")
+        return EXIT_OK
+    width = args.width or min(120, shutil.get_terminal_size((100, 24)).columns)
+    out(trend.trend_text(series, label, kind, unit, max(width, 30)))
+    return EXIT_OK
+
+
+#: A shared page's format by its file's extension.
+SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
+
+
+def share_command(store: Store, args: argparse.Namespace) -> int:
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
+    from diskmark.files.destination import Destination, DestinationError
+    from diskmark.report.share.png import ChromiumMissing, render_png
+    from diskmark.report.share.page import render_html
+    from diskmark.report.share.colours import theme_colours
+    from diskmark.report.share.page import estimated_height
+
+    kind = _share_format(args.output, args.format)
+    if kind is None:
+        return EXIT_USAGE
+    entry = store.get_history(args.id)
+    reference = name = None
+    if args.against:
+        other = store.get_history(args.against)
+        reference, name = other.result, f"the run of {short_date(other.started)} ({other.name})"
+    elif args.baseline:
+        other = store.get_baseline(args.baseline)
+        reference, name = other.result, f"baseline “{other.name}”"
+    html = render_html(entry.result, theme_colours(args.theme), reference=reference,
+                       reference_name=name, title=f"diskmark: run {entry.name}")
+    height = estimated_height(entry.result, reference is not None)
+    if args.output == "-":
+        return _share_to_stdout(html, kind, height)
+    dest = Path(args.output)
+    if kind == "png":
+        if dest.exists() and not args.force:
+            error(f"{dest} exists; not replacing it (--force replaces it)")
+            return EXIT_USAGE
+        try:
+            render_png(html, dest, height)
+        except (ChromiumMissing, RuntimeError, OSError) as e:
+            error(f"no PNG written: {e}")
+            return EXIT_FAILED
+    else:
+        try:
+            destination = Destination(dest, force=args.force, make_parents=True)
+            try:
+                destination.write(html)
+            finally:
+                destination.close()
+        except (DestinationError, OSError) as e:
+            error(f"{e}" + (" (--force replaces it)" if dest.exists() else ""))
+            return EXIT_USAGE
+    say(f"diskmark: wrote {dest}")
+    return EXIT_OK
+
+
+def _share_format(output: str, chosen: str | None) -> str | None:
+    """html or png: --format, else the file's extension, else html for - (stdout). None,
+    after saying why, when neither says, when they disagree, or when a PNG would go to a
+    terminal, which would show its bytes as garbage."""
+    import sys
+
+    from diskmark.cli.output import error
+
+    named = None if output == "-" else SHARE_FORMATS.get(Path(output).suffix.lower())
+    kind = chosen or named or ("html" if output == "-" else None)
+    if kind is None:
+        error(f"{output}: the file name must end in .html or .png (or add --format html or "
+              f"--format png)")
+    elif named is not None and kind != named:
+        error(f"{output} is named as {named.upper()}, but --format {kind} was given; give one "
+              f"or the other.")
+        return None
+    elif output == "-" and kind == "png" and sys.stdout.isatty():
+        error("a PNG is binary and standard output is a terminal, which would show it as "
+              "garbage; redirect it to a file or a pipe (> run.png), or give --output "
+              "FILE.png.")
+        return None
+    return kind
+
+
+def _share_to_stdout(html: str, kind: str, height: int) -> int:
+    """``--output -``: the page, or its PNG drawn in a temporary directory, on stdout."""
+    import tempfile
+
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, error, out_html
+    from diskmark.report.share.png import ChromiumMissing, render_png
+    from diskmark.cli.streams import write_binary
+
+    if kind == "html":
+        out_html(html)
+        return EXIT_OK
+    with tempfile.TemporaryDirectory(prefix="diskmark-png-") as work:
+        try:
+            picture = render_png(html, Path(work) / "page.png", height).read_bytes()
+        except (ChromiumMissing, RuntimeError, OSError) as e:
+            error(f"no PNG written: {e}")
+            return EXIT_FAILED
+    write_binary(picture)
+    return EXIT_OK
