@@ -12,16 +12,15 @@ from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
-from textual.screen import ModalScreen
+from textual.containers import Grid
 from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
 from diskmark.app.protocol import diskmark_app
+from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.dialogs import ConfirmDialog
-from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
+from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.report.formatting import short_date
 from diskmark.files.text_safety import shown
 from diskmark.model.results import SessionResult
@@ -55,39 +54,36 @@ def suggest_name(session: SessionResult) -> str:
     return " ".join(x for x in (system.model or system.device, system.fstype, day) if x)
 
 
-class BaselineNameDialog(ModalScreen[NameChoice | None]):
+class BaselineNameDialog(Dialog[NameChoice]):
     """Ask for a baseline name (and a note, unless ``note`` is None). When the name is
     taken: ask before replacing (``allow_replace``), or say so and stay open."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
     def __init__(self, store: Store, title: str, hint: str = "", name: str = "",
                  note: str | None = "", *, action: str = "Save", allow_replace: bool = True,
                  current: str | None = None) -> None:
-        super().__init__(classes="dialog baseline-name")
+        super().__init__(title, classes="baseline-name")
         self.store = store
-        self.title_text, self.hint, self.action = title, hint, action
+        self.hint, self.action = hint, action
         self.initial_name, self.initial_note = name, note
         self.allow_replace = allow_replace
         self.current = current  # a rename: the old name, which is not a clash
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield PlainLabel(self.title_text, classes="dialog-title")
-            if self.hint:
-                yield PlainStatic(self.hint, classes="dialog-hint")
-            with Grid(classes="form"):
-                yield Label("Name")
-                yield Input(self.initial_name, placeholder="e.g. new NVMe, ext4", id="name",
-                            compact=True)
-                if self.initial_note is not None:
-                    yield Label("Note")
-                    yield Input(self.initial_note, placeholder="optional, e.g. firmware 4B2QGXA7",
-                                id="note", compact=True)
-            yield PlainStatic("", id="problem", classes="dialog-problem")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(plain(self.action), id="save", variant="primary")
-                yield Button("Cancel", id="cancel")
+    def body(self) -> ComposeResult:
+        if self.hint:
+            yield PlainStatic(self.hint, classes="dialog-hint")
+        with Grid(classes="form"):
+            yield Label("Name")
+            yield Input(self.initial_name, placeholder="e.g. new NVMe, ext4", id="name",
+                        compact=True)
+            if self.initial_note is not None:
+                yield Label("Note")
+                yield Input(self.initial_note, placeholder="optional, e.g. firmware 4B2QGXA7",
+                            id="note", compact=True)
+        yield PlainStatic("", id="problem", classes="dialog-problem")
+
+    def buttons(self) -> ComposeResult:
+        yield Button(plain(self.action), id="save", variant="primary")
+        yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         field = self.query_one("#name", Input)
@@ -140,49 +136,43 @@ class BaselineNameDialog(ModalScreen[NameChoice | None]):
     def on_input_changed(self, event: Input.Changed) -> None:
         self._problem("")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "save":
+    def pressed(self, button: str) -> None:
+        if button == "save":
             self._submit()
-        else:
-            self.dismiss(None)
 
 
-class PickBaselineDialog(ModalScreen[Entry | None]):
+class PickBaselineDialog(Dialog[Entry]):
     """A list of baselines to choose one from; damaged ones are listed, greyed, with why."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
     def __init__(self, title: str, entries: list[Entry], hint: str = "",
                  current: str | None = None) -> None:
-        super().__init__(classes="dialog pick-baseline")
-        self.title_text, self.hint = title, hint
+        super().__init__(title, classes="pick-baseline")
+        self.hint = hint
         self.entries = entries
         self.current = current  # marked ● (the baseline in use)
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield PlainLabel(self.title_text, classes="dialog-title")
-            if self.hint:
-                yield PlainStatic(self.hint, classes="dialog-hint")
-            options = []
-            for i, entry in enumerate(self.entries):
-                prompt = Text(no_wrap=True, overflow="ellipsis")
-                prompt.append("● " if entry.ok and entry.name == self.current else "  ")
-                prompt.append(shown(entry.name, one_line=True), style="bold")
-                prompt.append(f"  {shown(describe_entry(entry), one_line=True)}",
-                              style="italic" if not entry.ok else "dim")
-                options.append(Option(prompt, id=str(i), disabled=not entry.ok))
-            yield OptionList(*options, id="baselines")
-            if not self.entries:
-                keys = diskmark_app(self).state.keys
-                save, manage = (keys.key(i) for i in ("save_baseline", "baselines"))
-                yield Static(f"No baselines are saved yet. After a run, {save} saves it as one; "
-                             f"the baselines screen ({manage}) imports files.",
-                             classes="dialog-problem")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Choose", id="choose", variant="primary", disabled=not self.entries)
-                yield Button("Cancel", id="cancel")
+    def body(self) -> ComposeResult:
+        if self.hint:
+            yield PlainStatic(self.hint, classes="dialog-hint")
+        options = []
+        for i, entry in enumerate(self.entries):
+            prompt = Text(no_wrap=True, overflow="ellipsis")
+            prompt.append("● " if entry.ok and entry.name == self.current else "  ")
+            prompt.append(shown(entry.name, one_line=True), style="bold")
+            prompt.append(f"  {shown(describe_entry(entry), one_line=True)}",
+                          style="italic" if not entry.ok else "dim")
+            options.append(Option(prompt, id=str(i), disabled=not entry.ok))
+        yield OptionList(*options, id="baselines")
+        if not self.entries:
+            keys = diskmark_app(self).state.keys
+            save, manage = (keys.key(i) for i in ("save_baseline", "baselines"))
+            yield Static(f"No baselines are saved yet. After a run, {save} saves it as one; "
+                         f"the baselines screen ({manage}) imports files.",
+                         classes="dialog-problem")
+
+    def buttons(self) -> ComposeResult:
+        yield Button("Choose", id="choose", variant="primary", disabled=not self.entries)
+        yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -196,38 +186,32 @@ class PickBaselineDialog(ModalScreen[Entry | None]):
         event.stop()
         self.dismiss(self.entries[int(event.option.id or 0)])
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "choose":
+    def pressed(self, button: str) -> None:
+        if button == "choose":
             index = self.query_one(OptionList).highlighted
             if index is not None and self.entries[index].ok:
                 self.dismiss(self.entries[index])
-        else:
-            self.dismiss(None)
 
 
-class ImportFileDialog(ModalScreen[Path | None]):
+class ImportFileDialog(Dialog[Path]):
     """Which file to import. Only that it is a readable file is checked here; the store
     checks the content and says what is wrong with it."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-
     def __init__(self, directory: Path | None = None) -> None:
-        super().__init__(classes="dialog")
+        super().__init__("Import a baseline")
         self.directory = directory or Path.cwd()
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield Label("Import a baseline", classes="dialog-title")
-            yield PlainStatic("A file exported from diskmark (e on the baselines screen, or "
-                              "diskmark baselines export), or the output of diskmark run "
-                              f"--format json. Relative paths start in {self.directory}.",
-                              classes="dialog-hint")
-            yield Input(placeholder="path/to/baseline.json", id="path")
-            yield PlainStatic("", id="problem", classes="dialog-problem")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Import", id="import", variant="primary")
-                yield Button("Cancel", id="cancel")
+    def body(self) -> ComposeResult:
+        yield PlainStatic("A file exported from diskmark (e on the baselines screen, or "
+                          "diskmark baselines export), or the output of diskmark run "
+                          f"--format json. Relative paths start in {self.directory}.",
+                          classes="dialog-hint")
+        yield Input(placeholder="path/to/baseline.json", id="path")
+        yield PlainStatic("", id="problem", classes="dialog-problem")
+
+    def buttons(self) -> ComposeResult:
+        yield Button("Import", id="import", variant="primary")
+        yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -255,9 +239,6 @@ class ImportFileDialog(ModalScreen[Path | None]):
     def on_input_changed(self, event: Input.Changed) -> None:
         self.query_one("#problem", Static).update("")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "import":
+    def pressed(self, button: str) -> None:
+        if button == "import":
             self._submit()
-        else:
-            self.dismiss(None)

@@ -14,14 +14,13 @@ from typing import Any
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Static
 from textual.widgets.button import ButtonVariant
 from textual.widgets.input import Selection
 
 from diskmark.app.protocol import diskmark_app
-from diskmark.app.widgets.plain import PlainLabel, PlainStatic, plain
+from diskmark.app.screens.dialog_frame import Dialog
+from diskmark.app.widgets.plain import PlainStatic, plain
 
 
 @dataclass(frozen=True)
@@ -31,87 +30,77 @@ class Choice:
     variant: ButtonVariant = "default"
 
 
-class ErrorDialog(ModalScreen[str | None]):
+class ErrorDialog(Dialog[str]):
     """A problem, its explanation, and buttons for the ways forward. Dismisses with the
-    chosen button's id, or None on Escape."""
+    chosen button's id, or None on Escape or a Cancel choice."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Close")]
+    BINDINGS = [Binding("escape", "cancel", "Close")]
 
     def __init__(self, title: str, message: str, hint: str = "",
                  choices: list[Choice] | None = None, *, severity: str = "error") -> None:
-        super().__init__(classes=f"dialog -{severity}")
-        self.title_text = title
+        super().__init__(title, classes=f"-{severity}")
         self.message = message
         self.hint = hint
         self.choices = choices or [Choice("OK", "ok", "primary")]
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield PlainLabel(self.title_text, classes="dialog-title")
-            yield PlainStatic(self.message, classes="dialog-message")
-            if self.hint:
-                yield PlainStatic(self.hint, classes="dialog-hint")
-            with Horizontal(classes="dialog-buttons"):
-                for choice in self.choices:
-                    yield Button(plain(choice.label), id=choice.id, variant=choice.variant)
+    def body(self) -> ComposeResult:
+        yield PlainStatic(self.message, classes="dialog-message")
+        if self.hint:
+            yield PlainStatic(self.hint, classes="dialog-hint")
+
+    def buttons(self) -> ComposeResult:
+        for choice in self.choices:
+            yield Button(plain(choice.label), id=choice.id, variant=choice.variant)
 
     def on_mount(self) -> None:
         self.query(Button).last().focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.id)
+    def pressed(self, button: str) -> None:
+        self.dismiss(button)
 
 
-class ConfirmDialog(ModalScreen[bool]):
-    """A yes/no question; the safe answer (No) has the focus."""
+class ConfirmDialog(Dialog[bool]):
+    """A yes/no question; the safe answer (No) has the focus, and Escape answers it."""
 
-    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel")]
+    cancel_answer = False
 
     def __init__(self, title: str, question: str, yes: str = "Yes", no: str = "No") -> None:
-        super().__init__(classes="dialog")
-        self.title_text, self.question, self.yes, self.no = title, question, yes, no
+        super().__init__(title)
+        self.question, self.yes, self.no = question, yes, no
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield PlainLabel(self.title_text, classes="dialog-title")
-            yield PlainStatic(self.question, classes="dialog-message")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button(plain(self.yes), id="yes", variant="warning")
-                yield Button(plain(self.no), id="no", variant="primary")
+    def body(self) -> ComposeResult:
+        yield PlainStatic(self.question, classes="dialog-message")
+
+    def buttons(self) -> ComposeResult:
+        yield Button(plain(self.yes), id="yes", variant="warning")
+        yield Button(plain(self.no), id="no", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(event.button.id == "yes")
+    def pressed(self, button: str) -> None:
+        self.dismiss(button == "yes")
 
 
-class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
+class SaveFileDialog(Dialog[tuple[Path, bool]]):
     """Ask where to save; never replaces an existing file without asking. Dismisses with
     ``(path, replace)`` or None."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-
     def __init__(self, title: str, default_name: str, directory: Path | None = None) -> None:
-        super().__init__(classes="dialog")
-        self.title_text = title
+        super().__init__(title)
         self.default_name = default_name
         self.directory = directory or Path.cwd()
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield PlainLabel(self.title_text, classes="dialog-title")
-            yield PlainStatic(f"Relative names are saved in {self.directory}",
-                              classes="dialog-hint")
-            # not select_on_focus: that would select the extension too, after on_mount
-            yield Input(self.default_name, id="filename", placeholder="file name",
-                        select_on_focus=False)
-            yield PlainStatic("", id="problem", classes="dialog-problem")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Save", id="save", variant="primary")
-                yield Button("Cancel", id="cancel")
+    def body(self) -> ComposeResult:
+        yield PlainStatic(f"Relative names are saved in {self.directory}", classes="dialog-hint")
+        # not select_on_focus: that would select the extension too, after on_mount
+        yield Input(self.default_name, id="filename", placeholder="file name",
+                    select_on_focus=False)
+        yield PlainStatic("", id="problem", classes="dialog-problem")
+
+    def buttons(self) -> ComposeResult:
+        yield Button("Save", id="save", variant="primary")
+        yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         field = self.query_one(Input)
@@ -161,12 +150,9 @@ class SaveFileDialog(ModalScreen[tuple[Path, bool] | None]):
         event.stop()
         self._save()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "save":
+    def pressed(self, button: str) -> None:
+        if button == "save":
             self._save()
-        else:
-            self.dismiss(None)
 
 
 def show_error(app: App[Any], error: BaseException | None, only_test: int | None,

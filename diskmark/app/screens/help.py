@@ -7,11 +7,11 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Button, Label, Static
+from textual.containers import VerticalScroll
+from textual.widgets import Button, Static
 
 from diskmark.app.keymap import DEFAULT, Keymap, spell
+from diskmark.app.screens.dialog_frame import Dialog
 
 #: What the help lists: binding ids (shown with their keys, the user's own when the settings
 #: file remaps them) or, for what is not a binding of the app, the words to show. A binding
@@ -82,24 +82,24 @@ def keys_table(keymap: Keymap = DEFAULT) -> Table:
     return table
 
 
-class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q,question_mark,f1", "dismiss(None)", "Close")]
+class HelpScreen(Dialog[None]):
+    """The key list in the dialogs' frame; the keys that open it close it too."""
+
+    BINDINGS = [Binding("escape,q,question_mark,f1", "cancel", "Close")]
 
     def __init__(self, keymap: Keymap = DEFAULT) -> None:
-        super().__init__(classes="dialog help")
+        super().__init__("diskmark keys", classes="help")
         self.keymap = keymap
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield Label("diskmark keys", classes="dialog-title")
-            with VerticalScroll(classes="help-body"):
-                yield Static(keys_table(self.keymap))
-                yield Static("Figures: MB/s = 1,000,000 bytes/s as in CrystalDiskMark; sizes are "
-                             "binary (MiB, GiB). Each test runs a discarded warm-up pass, then "
-                             "`count` passes; the tile shows the best.", classes="dialog-hint")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Close", id="close", variant="primary")
+    def body(self) -> ComposeResult:
+        with VerticalScroll(classes="help-body"):
+            yield Static(keys_table(self.keymap))
+            yield Static("Figures: MB/s = 1,000,000 bytes/s as in CrystalDiskMark; sizes are "
+                         "binary (MiB, GiB). Each test runs a discarded warm-up pass, then "
+                         "`count` passes; the tile shows the best.", classes="dialog-hint")
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
+    def buttons(self) -> ComposeResult:
+        yield Button("Close", id="close", variant="primary")
+
+    def pressed(self, button: str) -> None:
         self.dismiss(None)

@@ -15,14 +15,13 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, OptionList, Static
 from textual.widgets.option_list import Option
 
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, NameChoice, suggest_name
+from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.saved import SavedResultsScreen, mb
-from diskmark.app.widgets.plain import PlainLabel, PlainStatic
+from diskmark.app.widgets.plain import PlainStatic
 from diskmark.store.database import Filters, Row
 from diskmark.files.text_safety import shown
 from diskmark.report.formatting import short_date
@@ -311,14 +310,12 @@ class HistoryScreen(SavedResultsScreen[None]):
             name=suggest_name(session), note=session.settings.comment), named)
 
 
-class HistoryFilterDialog(ModalScreen[Filters | None]):
+class HistoryFilterDialog(Dialog[Filters]):
     """Choose one device or one target directory (with how many runs each), or all runs."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
     def __init__(self, devices: list[tuple[str, int]], targets: list[tuple[str, int]],
                  current: Filters) -> None:
-        super().__init__(classes="dialog pick-baseline")
+        super().__init__("Show the runs of…", classes="pick-baseline")
         self.choices: list[Filters] = [Filters()]
         self.labels: list[Text] = [Text("All runs", style="bold")]
         for value, n in devices:
@@ -339,16 +336,15 @@ class HistoryFilterDialog(ModalScreen[Filters | None]):
         text.append(f"  {n} run{'s' * (n != 1)}", style="dim")
         return text
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield PlainLabel("Show the runs of…", classes="dialog-title")
-            yield PlainStatic("One device (every target on it) or one target directory.",
-                              classes="dialog-hint")
-            yield OptionList(*(Option(label, id=str(i)) for i, label in enumerate(self.labels)),
-                             id="filters")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Show", id="choose", variant="primary")
-                yield Button("Cancel", id="cancel")
+    def body(self) -> ComposeResult:
+        yield PlainStatic("One device (every target on it) or one target directory.",
+                          classes="dialog-hint")
+        yield OptionList(*(Option(label, id=str(i)) for i, label in enumerate(self.labels)),
+                         id="filters")
+
+    def buttons(self) -> ComposeResult:
+        yield Button("Show", id="choose", variant="primary")
+        yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -360,10 +356,7 @@ class HistoryFilterDialog(ModalScreen[Filters | None]):
         event.stop()
         self.dismiss(self.choices[int(event.option.id or 0)])
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        index = self.query_one(OptionList).highlighted
-        if event.button.id == "choose" and index is not None:
-            self.dismiss(self.choices[index])
-        else:
-            self.dismiss(None)
+    def pressed(self, button: str) -> None:
+        if button == "choose":
+            index = self.query_one(OptionList).highlighted
+            self.dismiss(self.choices[index] if index is not None else None)

@@ -11,12 +11,12 @@ from typing import Any
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Grid, Horizontal, Vertical
+from textual.containers import Grid
 from textual.content import Content
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Select, Static
 
 from diskmark.app.protocol import diskmark_app
+from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.report.formatting import MODE_LABELS
 from diskmark.model.names import mix_label
@@ -45,67 +45,65 @@ def seconds_options(choices: Sequence[int], current: float | None, default: floa
     return [(f"Preset default ({default:g} s)", PRESET_DEFAULT)] + [(f"{v:g} s", v) for v in values]
 
 
-class SettingsScreen(ModalScreen[Settings | None]):
+class SettingsScreen(Dialog[Settings]):
     """A form of Selects; nothing changes until Apply."""
 
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"),
-                Binding("ctrl+s", "apply", "Apply", show=False)]
+    BINDINGS = [Binding("ctrl+s", "apply", "Apply", show=False)]
 
     def __init__(self, settings: Settings, catalog: PresetCatalog) -> None:
-        super().__init__(classes="dialog settings")
+        super().__init__("Settings", classes="settings")
         self.settings = settings
         self.catalog = catalog
 
-    def compose(self) -> ComposeResult:
+    def body(self) -> ComposeResult:
         s = self.settings
         preset = self.catalog.presets.get(s.preset) or next(iter(self.catalog.presets.values()))
-        with Vertical(classes="dialog-box"):
-            yield Label("Settings", classes="dialog-title")
-            with Grid(classes="form"):
-                yield Label("Preset")
-                yield Select([(plain(p.name), p.id) for p in self.catalog.presets.values()],
-                             value=preset.id, allow_blank=False, compact=True, id="preset")
-                yield Label("Profile")
-                yield Select(self._profile_options(preset.id), value=self._profile_value(preset.id),
-                             allow_blank=False, compact=True, id="profile")
-                yield Label("Mode")
-                yield Select(MODE_OPTIONS, value=s.mode, allow_blank=False, compact=True, id="mode")
-                yield Label("+Mix")
-                yield Select([("Off", 0)] + [(mix_label(r, percent=True), r) for r in MIX_RATIOS],
-                             value=s.mix or 0, allow_blank=False, compact=True, id="mix")
-                yield Label("Test data")
-                yield Select(DATA_OPTIONS, value=s.data, allow_blank=False, compact=True, id="data")
-                yield Label("I/O")
-                yield Select(IO_OPTIONS, value=s.direct, allow_blank=False, compact=True, id="direct")
-                yield Label("btrfs")
-                nocow = Select(NOCOW_OPTIONS, value=s.nocow, allow_blank=False, compact=True,
-                               id="nocow")
-                nocow.tooltip = ("On btrfs, test in a directory with copy-on-write off "
-                                 "(chattr +C), so CoW and the page cache cannot inflate O_DIRECT "
-                                 "figures. Other filesystems ignore it.")
-                yield nocow
-                yield Label("Measure time")
-                yield Select(seconds_options(MEASURE_CHOICES, s.measure, preset.measure),
-                             value=s.measure if s.measure is not None else PRESET_DEFAULT,
-                             allow_blank=False, compact=True, id="measure")
-                yield Label("Interval time")
-                yield Select(seconds_options(INTERVAL_CHOICES, s.interval, preset.interval),
-                             value=s.interval if s.interval is not None else PRESET_DEFAULT,
-                             allow_blank=False, compact=True, id="interval")
-                yield Label("Unstable when")
-                unstable = Select(unstable_options(s.unstable_pct), value=float(s.unstable_pct),
-                                  allow_blank=False, compact=True, id="unstable")
-                unstable.tooltip = ("A tile is marked ~ when its passes differ by more than "
-                                    "this (R/Avg: range over mean, as snow_mountain's fio article measures it).")
-                yield unstable
-            yield PlainStatic(self._describe(preset.id), id="preset-description",
-                              classes="dialog-hint")
-            if self.catalog.problems:
-                yield PlainStatic("Skipped user presets:\n" + "\n".join(self.catalog.problems),
-                                  classes="dialog-problem")
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Apply", id="apply", variant="primary")
-                yield Button("Cancel", id="cancel")
+        with Grid(classes="form"):
+            yield Label("Preset")
+            yield Select([(plain(p.name), p.id) for p in self.catalog.presets.values()],
+                         value=preset.id, allow_blank=False, compact=True, id="preset")
+            yield Label("Profile")
+            yield Select(self._profile_options(preset.id), value=self._profile_value(preset.id),
+                         allow_blank=False, compact=True, id="profile")
+            yield Label("Mode")
+            yield Select(MODE_OPTIONS, value=s.mode, allow_blank=False, compact=True, id="mode")
+            yield Label("+Mix")
+            yield Select([("Off", 0)] + [(mix_label(r, percent=True), r) for r in MIX_RATIOS],
+                         value=s.mix or 0, allow_blank=False, compact=True, id="mix")
+            yield Label("Test data")
+            yield Select(DATA_OPTIONS, value=s.data, allow_blank=False, compact=True, id="data")
+            yield Label("I/O")
+            yield Select(IO_OPTIONS, value=s.direct, allow_blank=False, compact=True, id="direct")
+            yield Label("btrfs")
+            nocow = Select(NOCOW_OPTIONS, value=s.nocow, allow_blank=False, compact=True,
+                           id="nocow")
+            nocow.tooltip = ("On btrfs, test in a directory with copy-on-write off "
+                             "(chattr +C), so CoW and the page cache cannot inflate O_DIRECT "
+                             "figures. Other filesystems ignore it.")
+            yield nocow
+            yield Label("Measure time")
+            yield Select(seconds_options(MEASURE_CHOICES, s.measure, preset.measure),
+                         value=s.measure if s.measure is not None else PRESET_DEFAULT,
+                         allow_blank=False, compact=True, id="measure")
+            yield Label("Interval time")
+            yield Select(seconds_options(INTERVAL_CHOICES, s.interval, preset.interval),
+                         value=s.interval if s.interval is not None else PRESET_DEFAULT,
+                         allow_blank=False, compact=True, id="interval")
+            yield Label("Unstable when")
+            unstable = Select(unstable_options(s.unstable_pct), value=float(s.unstable_pct),
+                              allow_blank=False, compact=True, id="unstable")
+            unstable.tooltip = ("A tile is marked ~ when its passes differ by more than "
+                                "this (R/Avg: range over mean, as snow_mountain's fio article measures it).")
+            yield unstable
+        yield PlainStatic(self._describe(preset.id), id="preset-description",
+                          classes="dialog-hint")
+        if self.catalog.problems:
+            yield PlainStatic("Skipped user presets:\n" + "\n".join(self.catalog.problems),
+                              classes="dialog-problem")
+
+    def buttons(self) -> ComposeResult:
+        yield Button("Apply", id="apply", variant="primary")
+        yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#preset", Select).focus()
@@ -169,12 +167,9 @@ class SettingsScreen(ModalScreen[Settings | None]):
     def action_apply(self) -> None:
         self.dismiss(self.result())
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "apply":
+    def pressed(self, button: str) -> None:
+        if button == "apply":
             self.action_apply()
-        else:
-            self.dismiss(None)
 
 
 def edit_settings(app: App[Any]) -> None:

@@ -28,6 +28,7 @@ from diskmark.app.protocol import diskmark_app
 from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, bench
 from diskmark.app.run_words import notice_severity, progress_text, sweep_ended_line
 from diskmark.app.reporting import copy_with_notice
+from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.app.widgets.status import StatusLine
 from diskmark.engine.plan import operations
@@ -45,37 +46,34 @@ UNITS = list(Unit)
 _PARTIAL = " ▏▎▍▌▋▊▉"
 
 
-class SweepDialog(ModalScreen[tuple[str, Mode] | None]):
+class SweepDialog(Dialog[tuple[str, Mode]]):
     """Which pattern and operation to sweep; dismisses with ``(pattern, mode)`` or None."""
-
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
 
     def __init__(self, estimate: Callable[[str, Mode], str], pattern: str = "RND4K",
                  mode: Mode = Mode.READ) -> None:
         """``estimate(pattern, mode)`` says how long the sweep will take, in words."""
-        super().__init__(classes="dialog sweep-dialog")
+        super().__init__("Queue-depth sweep", classes="sweep-dialog")
         self.estimate = estimate
         self.pattern = pattern
         self.mode = mode
 
-    def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog-box"):
-            yield Label("Queue-depth sweep", classes="dialog-title")
-            yield Static("One pattern at queue depths "
-                         f"{', '.join(str(q) for q in SWEEP_DEPTHS)} (one thread), drawn as a "
-                         "curve: where the figures stop growing, the device is saturated. "
-                         "Size, count and measure time are the window's.", classes="dialog-hint")
-            with Grid(classes="form"):
-                yield Label("Pattern")
-                yield Select(PATTERNS, value=self.pattern, allow_blank=False, compact=True,
-                             id="pattern")
-                yield Label("Operation")
-                yield Select(SWEEP_MODES, value=self.mode, allow_blank=False, compact=True,
-                             id="sweep-mode")
-            yield Static(self._estimate(), id="estimate", classes="dialog-hint", markup=False)
-            with Horizontal(classes="dialog-buttons"):
-                yield Button("Run sweep", id="run", variant="primary")
-                yield Button("Cancel", id="cancel")
+    def body(self) -> ComposeResult:
+        yield Static("One pattern at queue depths "
+                     f"{', '.join(str(q) for q in SWEEP_DEPTHS)} (one thread), drawn as a "
+                     "curve: where the figures stop growing, the device is saturated. "
+                     "Size, count and measure time are the window's.", classes="dialog-hint")
+        with Grid(classes="form"):
+            yield Label("Pattern")
+            yield Select(PATTERNS, value=self.pattern, allow_blank=False, compact=True,
+                         id="pattern")
+            yield Label("Operation")
+            yield Select(SWEEP_MODES, value=self.mode, allow_blank=False, compact=True,
+                         id="sweep-mode")
+        yield Static(self._estimate(), id="estimate", classes="dialog-hint", markup=False)
+
+    def buttons(self) -> ComposeResult:
+        yield Button("Run sweep", id="run", variant="primary")
+        yield Button("Cancel", id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#pattern", Select).focus()
@@ -96,9 +94,9 @@ class SweepDialog(ModalScreen[tuple[str, Mode] | None]):
         self.pattern, self.mode = self._choice()
         self.query_one("#estimate", Static).update(self._estimate())
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        self.dismiss(self._choice() if event.button.id == "run" else None)
+    def pressed(self, button: str) -> None:
+        if button == "run":
+            self.dismiss(self._choice())
 
 
 def curve_cells(points: list[tuple[int, float | None]], unit: Unit, width: int,
