@@ -29,6 +29,7 @@ frame, and diskmark ÷ widgets.
 from __future__ import annotations
 
 import argparse
+import fcntl
 import os
 import pty
 import re
@@ -38,7 +39,6 @@ import struct
 import sys
 import tempfile
 import termios
-import fcntl
 import time
 from pathlib import Path
 

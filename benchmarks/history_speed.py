@@ -84,8 +84,8 @@ async def open_history_screen(repeat: int) -> tuple[list[float], list[float]]:
     the test harness's own waiting), ``repeat`` times."""
     from diskmark.app.app import DiskmarkApp
     from diskmark.app.screens.history import HistoryScreen
-    from diskmark.model.units import MIB
     from diskmark.model.settings import Settings
+    from diskmark.model.units import MIB
 
     filled_at: list[float] = []
     show_page = HistoryScreen._show_page

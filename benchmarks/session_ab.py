@@ -23,18 +23,19 @@ its own layout).
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics as st
 import subprocess
 import sys
 import tempfile
 import time
-import shutil
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 import vs_fio  # noqa: E402
+
 from diskmark.engine import parse  # noqa: E402
 from diskmark.model.settings import Op  # noqa: E402
 

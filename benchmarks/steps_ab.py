@@ -22,10 +22,10 @@ from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from diskmark.engine.runner import Engine
 from diskmark.engine import ioengine, runner, workspace
-from diskmark.model.units import GIB
+from diskmark.engine.runner import Engine
 from diskmark.model.settings import Mode, Settings
+from diskmark.model.units import GIB
 
 
 async def _no_settle(self, *args, **kwargs) -> None:

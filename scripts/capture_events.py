@@ -22,10 +22,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests" / "support")]
 
+from replay import RECORDINGS, event_to_dict  # noqa: E402
+
 from diskmark.engine.runner import Engine  # noqa: E402
 from diskmark.model.settings import Mode, Settings  # noqa: E402
 from diskmark.model.units import MIB  # noqa: E402
-from replay import RECORDINGS, event_to_dict  # noqa: E402
 
 #: What each recording is a run of.
 CAPTURES = {

@@ -43,8 +43,8 @@ async def capture(target: Path, size: int, count: int, measure: float) -> list[P
     from diskmark.app.app import DiskmarkApp
     from diskmark.app.screens.comparison import ComparisonScreen
     from diskmark.app.screens.details import DetailsScreen
-    from diskmark.model.settings import Op, Settings
     from diskmark.model.results import Status
+    from diskmark.model.settings import Op, Settings
 
     settings = Settings(target=str(target), size=size, count=count, measure=measure, interval=0)
     app = DiskmarkApp(settings=settings, theme="diskmark", persist=False)

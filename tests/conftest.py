@@ -12,8 +12,8 @@ from pathlib import Path
 import psutil
 import pytest
 
-from diskmark.model.units import MIB
 from diskmark.model.settings import Settings
+from diskmark.model.units import MIB
 
 #: A real run as short as fio allows: the smallest file, one pass of one second, no rest.
 TINY = dict(size=16 * MIB, count=1, measure=1.0, interval=0.0)

@@ -16,9 +16,8 @@ from diskmark.app.protocol import AppLike
 from diskmark.app.screens.main import MainScreen
 from diskmark.files.text_safety import shown
 from diskmark.model.names import mix_label
-from diskmark.model.settings import COUNT_MAX, COUNT_MIN, MIX_RATIOS
+from diskmark.model.settings import COUNT_MAX, COUNT_MIN, INTERVAL_CHOICES, MEASURE_CHOICES, MIX_RATIOS
 from diskmark.model.units import SIZES, Unit, format_size
-from diskmark.model.settings import INTERVAL_CHOICES, MEASURE_CHOICES
 
 #: Seconds the Sustained Write profile can be set to write from the palette.
 SUSTAINED_CHOICES = [30, 60, 120, 300, 600, 1800]

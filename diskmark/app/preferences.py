@@ -14,13 +14,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from diskmark.store.app_settings import (CONFIG_MAX_BYTES, AppConfig, config_path, load_config,
-                                         save_config)
+from diskmark.app.themes import MONO_THEME
 from diskmark.files.paths import default_target
+from diskmark.files.regular_file import read_regular_file
 from diskmark.model.settings import Settings
 from diskmark.model.units import Unit
-from diskmark.files.regular_file import read_regular_file
-from diskmark.app.themes import MONO_THEME
+from diskmark.store.app_settings import CONFIG_MAX_BYTES, AppConfig, config_path, load_config, save_config
 
 if TYPE_CHECKING:
     from diskmark.app.state import AppState

@@ -5,8 +5,8 @@ sustained write writes), a result's when the tiles cannot show it."""
 from __future__ import annotations
 
 from diskmark.app.state import AppState
-from diskmark.model.results import SessionResult
 from diskmark.model.names import mix_label
+from diskmark.model.results import SessionResult
 from diskmark.model.settings import UNSTABLE_PCT, DataPattern, Mode
 from diskmark.model.units import format_size
 from diskmark.report.formatting import MODE_LABELS

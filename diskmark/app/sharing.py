@@ -18,10 +18,9 @@ def share_page(screen: Screen[Any], session: SessionResult, stem: str, title: st
     ``screen``. Returns the HTML's path, or None when it could not be written."""
     from diskmark.files.atomic import write_atomic
     from diskmark.files.paths import reports_dir
-    from diskmark.report.share.png import find_chromium
+    from diskmark.report.share.colours import UnknownTheme, theme_colours
     from diskmark.report.share.page import render_html
-    from diskmark.report.share.colours import theme_colours
-    from diskmark.report.share.colours import UnknownTheme
+    from diskmark.report.share.png import find_chromium
 
     try:
         colours = theme_colours(screen.app.theme)
@@ -48,8 +47,8 @@ def share_page(screen: Screen[Any], session: SessionResult, stem: str, title: st
     dest = path.with_suffix(".png")
 
     def draw() -> None:
-        from diskmark.report.share.png import render_png
         from diskmark.report.share.page import estimated_height
+        from diskmark.report.share.png import render_png
 
         try:
             render_png(html, dest, estimated_height(session, reference is not None))

@@ -22,10 +22,10 @@ if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
 from diskmark.cli.output import out
-from diskmark.files.text_safety import shown
-from diskmark.model.units import Unit
-from diskmark.model.settings import text_parser
 from diskmark.cli.streams import write_err
+from diskmark.files.text_safety import shown
+from diskmark.model.settings import text_parser
+from diskmark.model.units import Unit
 
 #: Options both the top level and a command declare: the top level's is stored under
 #: ``<name>_before`` and moved to ``<name>`` by :func:`options_before_command`.

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -145,8 +145,8 @@ def cmd_history(args: argparse.Namespace,
                 actions: dict[str, Callable[[Store, argparse.Namespace], int]]) -> int:
     """``actions``: the commands other modules add (trend and share) beside this one's."""
     from diskmark.cli.output import EXIT_USAGE, error, exit_code_for
-    from diskmark.store.store import Store
     from diskmark.store.errors import StoreError
+    from diskmark.store.store import Store
 
     store = Store()
     try:

@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 
 
 def trend_command(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.report import trend
     from diskmark.cli.output import EXIT_OK, out, out_json, say
     from diskmark.model.units import Unit
+    from diskmark.report import trend
 
     label, kind = trend.parse_test(args.test)
     kind = args.kind or kind or "read"
@@ -52,10 +52,9 @@ SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
 def share_command(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
     from diskmark.files.destination import Destination, DestinationError
-    from diskmark.report.share.png import ChromiumMissing, render_png
-    from diskmark.report.share.page import render_html
     from diskmark.report.share.colours import theme_colours
-    from diskmark.report.share.page import estimated_height
+    from diskmark.report.share.page import estimated_height, render_html
+    from diskmark.report.share.png import ChromiumMissing, render_png
 
     kind = _share_format(args.output, args.format)
     if kind is None:
@@ -127,8 +126,8 @@ def _share_to_stdout(html: str, kind: str, height: int) -> int:
     import tempfile
 
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, error, out_html
-    from diskmark.report.share.png import ChromiumMissing, render_png
     from diskmark.cli.streams import write_binary
+    from diskmark.report.share.png import ChromiumMissing, render_png
 
     if kind == "html":
         out_html(html)

@@ -26,8 +26,8 @@ def add_parser(sub: argparse._SubParsersAction[Parser]) -> None:
 
 
 def cmd_keys() -> int:
-    from diskmark.store.app_settings import config_path, read_config
     from diskmark.app.keymap import DEFAULT, KEYS, resolve
+    from diskmark.store.app_settings import config_path, read_config
 
     path = config_path()
     cfg, problems = read_config()

@@ -13,10 +13,10 @@ from diskmark.files.text_safety import json_utf8, shown
 from diskmark.model.units import Unit
 
 if TYPE_CHECKING:
+    from diskmark.files.destination import Destination
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult, TestResult
     from diskmark.report.compare import Comparison
-    from diskmark.files.destination import Destination
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 #: A run that finished, its report printed, but not kept in the history (it could not be written).

@@ -9,8 +9,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from diskmark.cli import run_fleet
-from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK, EXIT_USAGE,
-                                 ProgressLine, deliver, error, exit_code_for, render, say)
+from diskmark.cli.output import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_NOT_KEPT,
+    EXIT_OK,
+    EXIT_USAGE,
+    ProgressLine,
+    deliver,
+    error,
+    exit_code_for,
+    render,
+    say,
+)
 from diskmark.cli.saving import compare_all, gate_all, keep, open_store
 from diskmark.cli.stopping import run_stoppable
 from diskmark.model.results import Status

@@ -23,8 +23,18 @@ if TYPE_CHECKING:
     from diskmark.model.settings import Settings
     from diskmark.report.compare import Comparison
 
-from diskmark.cli.output import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_NOT_KEPT, EXIT_OK, EXIT_USAGE,
-                                 ProgressLine, deliver, error, exit_code_for, say)
+from diskmark.cli.output import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_NOT_KEPT,
+    EXIT_OK,
+    EXIT_USAGE,
+    ProgressLine,
+    deliver,
+    error,
+    exit_code_for,
+    say,
+)
 from diskmark.cli.saving import compare_all, gate_all, keep, open_store
 from diskmark.cli.stopping import run_stoppable
 from diskmark.files.text_safety import shown

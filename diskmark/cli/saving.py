@@ -14,8 +14,7 @@ import argparse
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from diskmark.cli.output import (EXIT_NOT_KEPT, EXIT_OK, EXIT_REGRESSION, error, exit_code_for,
-                                 gate, say)
+from diskmark.cli.output import EXIT_NOT_KEPT, EXIT_OK, EXIT_REGRESSION, error, exit_code_for, gate, say
 from diskmark.model.results import SessionResult, Status
 
 if TYPE_CHECKING:

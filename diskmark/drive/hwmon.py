@@ -11,11 +11,11 @@ The layout is the kernel's (Documentation/hwmon/sysfs-interface.rst, nvme and dr
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
 from diskmark.drive.sysfs import read_sys
 
 _SYS = Path("/sys")

@@ -15,7 +15,6 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
-
 #: Kernel filesystems with nothing to benchmark (listing them would only be noise).
 PSEUDO_FS = frozenset({
     "proc", "sysfs", "cgroup", "cgroup2", "devpts", "devtmpfs", "securityfs", "debugfs",

@@ -9,16 +9,15 @@ decorate a benchmark and must never stop one.
 from __future__ import annotations
 
 import os
-import stat
 import platform
 import re
+import stat
 from pathlib import Path
 
 from diskmark.drive import mounts as mt
-from diskmark.model.facts import SystemFacts
 from diskmark.drive.mounts import MountInfo
 from diskmark.drive.sysfs import read_sys
-
+from diskmark.model.facts import SystemFacts
 
 #: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
 _SYS = Path("/sys")

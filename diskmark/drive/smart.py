@@ -24,8 +24,8 @@ import threading
 import time
 from typing import Any
 
-from diskmark.model.drive_record import TEMPERATURE_RANGE_C, Health, plausible_c
 from diskmark.drive.readings import implausible_text
+from diskmark.model.drive_record import TEMPERATURE_RANGE_C, Health, plausible_c
 
 TIMEOUT_S = 20.0
 #: How often a wait for smartctl looks whether the run is being stopped.

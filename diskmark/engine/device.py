@@ -38,10 +38,9 @@ from diskmark.drive.sysfs import read_sys
 from diskmark.engine import device_use
 from diskmark.engine.errors import TargetError
 from diskmark.engine.plan import Plan
-from diskmark.model.units import format_bytes as human_bytes
 from diskmark.model.settings import Mode, Op
-from diskmark.model.units import format_size
-from diskmark.model.units import SIZE_MIN, SIZE_STEP
+from diskmark.model.units import SIZE_MIN, SIZE_STEP, format_size
+from diskmark.model.units import format_bytes as human_bytes
 
 BLKGETSIZE64 = 0x80081272
 BLKROGET = 0x125E

@@ -15,12 +15,13 @@ import asyncio
 import threading
 import time
 from collections.abc import Callable
-from types import TracebackType
 from pathlib import Path
+from types import TracebackType
 
-from diskmark.drive import hwmon, smart, probe as system
-from diskmark.model.drive_record import TEMPERATURE_RANGE_C, DriveRecord, Health, plausible_c
+from diskmark.drive import hwmon, smart
+from diskmark.drive import probe as system
 from diskmark.drive.readings import implausible_text
+from diskmark.model.drive_record import TEMPERATURE_RANGE_C, DriveRecord, Health, plausible_c
 from diskmark.model.events import Event, Phase, Progress
 from diskmark.model.facts import SystemFacts
 from diskmark.model.results import SessionResult

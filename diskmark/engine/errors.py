@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 
-
 class DiskmarkError(Exception):
     def __init__(self, message: str, hint: str = ""):
         super().__init__(message)

@@ -17,8 +17,8 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from diskmark.model.file_layout import FileLayout
 from diskmark.model.facts import SystemFacts
+from diskmark.model.file_layout import FileLayout
 from diskmark.model.results import TestResult
 
 FS_IOC_FIEMAP = 0xC020660B

@@ -37,11 +37,10 @@ from diskmark.engine.fleet_privacy import Access
 from diskmark.engine.hosts import Host, unreachable
 from diskmark.engine.plan import Plan, PlannedTest, build_plan
 from diskmark.engine.process import FioProcess, Outcome
-from diskmark.model.notes import cpu_limit_text
-from diskmark.model.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
-                                   TestStarted)
-from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.facts import SystemFacts
+from diskmark.model.notes import cpu_limit_text
+from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Settings
 from diskmark.presets import PresetCatalog, load_catalog
 

@@ -23,9 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from diskmark.files.atomic import write_atomic
 from diskmark.engine.errors import TargetError
 from diskmark.engine.workspace import DIR_FLAGS, forget_record, register_dir, same_file
+from diskmark.files.atomic import write_atomic
 
 PREFIX = "diskmark-fleet-"
 NAME_RE = re.compile(r"^diskmark-fleet-[0-9a-f]{12}$")

@@ -10,8 +10,8 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import os
-import socket
 import re
+import socket
 from dataclasses import dataclass
 
 from diskmark.engine.errors import TargetError

@@ -17,14 +17,15 @@ import os
 import re
 import stat
 import time
-from typing import Any
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
-from diskmark.engine.fleet_jobs import JOB_FILE_RE, KIND as FLEET_KIND, NAME_RE as FLEET_NAME_RE
-from diskmark.engine.workspace import (DIR_FLAGS, NAME_RE, OWN_NAMES, forget_record, register_dir,
-                                       same_file)
+from diskmark.engine.fleet_jobs import JOB_FILE_RE
+from diskmark.engine.fleet_jobs import KIND as FLEET_KIND
+from diskmark.engine.fleet_jobs import NAME_RE as FLEET_NAME_RE
+from diskmark.engine.workspace import DIR_FLAGS, NAME_RE, OWN_NAMES, forget_record, register_dir, same_file
 
 #: A register entry is written just before its directory is made: one this young whose
 #: directory is not there yet is kept.

@@ -18,8 +18,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from diskmark.model.settings import Op
 from diskmark.model.results import RunResult
+from diskmark.model.settings import Op
 
 PERCENTILES = {"50": "50.000000", "90": "90.000000", "99": "99.000000",
                "99.9": "99.900000", "99.99": "99.990000"}

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 
 from diskmark.engine.times import times
 from diskmark.model.names import test_key, test_title
-from diskmark.model.settings import DataPattern, Mode, Op, Settings
 from diskmark.model.results import TestSpec
+from diskmark.model.settings import DataPattern, Mode, Op, Settings
 from diskmark.presets import Preset, Profile, sweep_profile
 
 #: The only name fio is given: the workspace opens it in its private directory.

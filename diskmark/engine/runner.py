@@ -19,24 +19,31 @@ from typing import Any
 
 from diskmark import __version__
 from diskmark.engine import fileinfo, ioengine, parse
-from diskmark.engine.parse import pass_bounds
 from diskmark.engine.clock import Eta, MachineLoad, now_iso, usable_cpus
+from diskmark.engine.control import RunControl, Stopped
 from diskmark.engine.drive_watch import DriveWatch
 from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError
 from diskmark.engine.fio import Fio, locate
-from diskmark.engine.plan import (PROCESS_OVERHEAD_S, STATUS_MS, Plan, PlannedTest, build_plan,
-                                  continuous_args, prepare_args, run_args)
-from diskmark.engine.control import RunControl, Stopped
 from diskmark.engine.fio_run import run_fio
+from diskmark.engine.parse import pass_bounds
 from diskmark.engine.place import Place, Throttle, check_place
+from diskmark.engine.plan import (
+    PROCESS_OVERHEAD_S,
+    STATUS_MS,
+    Plan,
+    PlannedTest,
+    build_plan,
+    continuous_args,
+    prepare_args,
+    run_args,
+)
 from diskmark.engine.sustained_run import run_sustained
 from diskmark.engine.target import TargetCheck, open_target
+from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.notes import cpu_limit_text
-from diskmark.model.units import MIB
-from diskmark.model.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
-                                   TestStarted)
-from diskmark.model.settings import Op, Settings
 from diskmark.model.results import RunResult, SessionResult, Status, TestResult
+from diskmark.model.settings import Op, Settings
+from diskmark.model.units import MIB
 from diskmark.presets import PresetCatalog, load_catalog
 
 PREP_RATE_GUESS = 400e6  # bytes/s, for the ETA until the real preparation rate is known

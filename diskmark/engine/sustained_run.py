@@ -21,10 +21,9 @@ from diskmark.engine.fio_run import run_fio
 from diskmark.engine.place import Place, Throttle, check_place
 from diskmark.engine.plan import PROCESS_OVERHEAD_S, Plan, PlannedTest, sustained_args
 from diskmark.model.events import Event, Phase, Progress, RunFinished
-from diskmark.model.settings import Op
 from diskmark.model.results import TestResult
+from diskmark.model.settings import Op
 from diskmark.model.sustained_write import Sustained, bins
-
 
 #: The live figure averages the status objects of about this long (ms): 100 ms alone jitter.
 LIVE_MS = 1000.0

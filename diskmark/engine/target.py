@@ -17,15 +17,15 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from diskmark.drive.probe import facts_for, facts_for_device
 from diskmark.engine.device import DeviceWorkspace, block_device, open_device
 from diskmark.engine.errors import TargetError
 from diskmark.engine.leftovers import sweep_target
 from diskmark.engine.plan import Plan
 from diskmark.engine.workspace import Workspace
 from diskmark.model.facts import SystemFacts
-from diskmark.model.units import format_size
 from diskmark.model.units import format_bytes as human_bytes
-from diskmark.drive.probe import facts_for, facts_for_device
+from diskmark.model.units import format_size
 
 MARGIN = 16 * 1024 * 1024  # room for metadata beyond the test file itself
 

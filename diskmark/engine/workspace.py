@@ -33,10 +33,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from diskmark.files import paths
-from diskmark.files.atomic import write_atomic
 from diskmark.engine.errors import DirectIOUnsupported, TargetError
 from diskmark.engine.plan import TEST_FILE
+from diskmark.files import paths
+from diskmark.files.atomic import write_atomic
 
 PREFIX = ".diskmark-"
 NAME_RE = re.compile(r"^\.diskmark-[0-9a-f]{12}$")

@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from diskmark.files import toml_cache
-from diskmark.model.units import KIB, MIB
-from diskmark.model.settings import SWEEP_DEPTHS
-from diskmark.model.results import TestSpec
 from diskmark.files.paths import user_presets_dir
 from diskmark.files.toml_file import line_of, read_table, user_files
+from diskmark.model.results import TestSpec
+from diskmark.model.settings import SWEEP_DEPTHS
+from diskmark.model.units import KIB, MIB
 
 BUILTIN_DIR = Path(__file__).parent
 #: "sustained": one long sequential write and its knee; "sweep" is built by sweep_profile

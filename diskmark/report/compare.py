@@ -29,17 +29,16 @@ here too; the JSON form is :meth:`Comparison.to_dict`. Nothing here imports Text
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 import textwrap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from diskmark.report.formatting import (BETTER, MODE_REPORT, SAME, WORSE, format_date,
-                                        format_figure, signed_pct)
 from diskmark.model.names import mix_label, test_title
-from diskmark.model.settings import Op
 from diskmark.model.results import SessionResult, TestResult
+from diskmark.model.settings import Op
 from diskmark.model.units import Unit, format_size
+from diskmark.report.formatting import BETTER, MODE_REPORT, SAME, WORSE, format_date, format_figure, signed_pct
 
 DEFAULT_NOISE_PCT = 3.0
 #: The rule in words, for --help, the README and the comparison's footnote.

@@ -12,13 +12,13 @@ import io
 import json
 from typing import TYPE_CHECKING, Any
 
-from diskmark.report import text as report
 from diskmark.files.text_safety import json_utf8
-from diskmark.report.formatting import format_figure, size_text
 from diskmark.model.names import test_title
-from diskmark.model.settings import Op
 from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.settings import Op
 from diskmark.model.units import Unit
+from diskmark.report import text as report
+from diskmark.report.formatting import format_figure, size_text
 
 if TYPE_CHECKING:
     from diskmark.engine.fleet import FleetResult

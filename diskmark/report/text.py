@@ -14,18 +14,25 @@ import json
 from typing import Any
 
 from diskmark.files.text_safety import json_utf8
-from diskmark.report.drive_lines import drive_line, hot_dip_notes, warning_minutes_note
-from diskmark.report.sustained_chart import chart_lines
-from diskmark.report.formatting import (MODE_REPORT, block_label, disk_kind, format_date,
-                                        format_duration, format_figure, knee_text, size_text,
-                                        steady_text, written_text)
-from diskmark.model.notes import dip_notes, unstable_text
-from diskmark.model.units import format_bytes
-from diskmark.model.settings import DIP_THRESHOLD_PCT, Mode, Op
-from diskmark.model.units import GIB, MIB, Unit
 from diskmark.model.events import Phase, Progress
+from diskmark.model.notes import dip_notes, unstable_text
 from diskmark.model.results import SessionResult, Status, TestResult
-
+from diskmark.model.settings import DIP_THRESHOLD_PCT, Mode, Op
+from diskmark.model.units import GIB, MIB, Unit, format_bytes
+from diskmark.report.drive_lines import drive_line, hot_dip_notes, warning_minutes_note
+from diskmark.report.formatting import (
+    MODE_REPORT,
+    block_label,
+    disk_kind,
+    format_date,
+    format_duration,
+    format_figure,
+    knee_text,
+    size_text,
+    steady_text,
+    written_text,
+)
+from diskmark.report.sustained_chart import chart_lines
 
 RULE = "-" * 78
 #: CDM's SaveText line for one test: the test, then its figures.

@@ -22,12 +22,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from diskmark.store import database
-from diskmark.report.formatting import BETTER, SAME, WORSE
-from diskmark.report.compare import judge, noise_from
 from diskmark.model.units import Unit
 from diskmark.report.cells import Cell, Cells, as_text
-from diskmark.report.formatting import format_figure
+from diskmark.report.compare import judge, noise_from
+from diskmark.report.formatting import BETTER, SAME, WORSE, format_figure
+from diskmark.store import database
 
 _TEST_RE = re.compile(r"\s*(SEQ|RND)\s*(\d+)\s*([KM])(?:I?B)?[\s_-]*Q\s*(\d+)\s*T\s*(\d+)\s*"
                       r"(?:/\s*(read|write|mix)\s*)?", re.I)

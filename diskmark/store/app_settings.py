@@ -18,16 +18,15 @@ import json
 import os
 import re
 from dataclasses import Field, asdict, field, fields, make_dataclass, replace
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from enum import StrEnum
-
-from diskmark.model.units import Unit
 from diskmark.files.atomic import move_aside, remove_stale_temps, write_atomic
 from diskmark.files.paths import config_dir
 from diskmark.files.regular_file import NotRegularFile, read_regular_file
 from diskmark.model.settings import RULES, SAVED, Rule, Settings, from_json, json_value
+from diskmark.model.units import Unit
 
 SCHEMA = "diskmark.config/1"
 SCHEMA_PREFIX = "diskmark.config/"

@@ -15,16 +15,15 @@ import json
 from pathlib import Path
 from typing import Any
 
-from diskmark.store import database
-from diskmark.store.indexed import digest, measured_figures
-from diskmark.files.destination import Destination
+from diskmark.files.destination import Destination, DestinationUnwritable
 from diskmark.files.destination import DestinationError as UnusableDestination
 from diskmark.files.destination import DestinationExists as FileInTheWay
-from diskmark.files.destination import DestinationUnwritable
 from diskmark.files.text_safety import json_utf8
-from diskmark.store.failures import write_failure
-from diskmark.store.errors import ExportExists, InvalidFile, NotFound, StoreError, StoreIOError
+from diskmark.store import database
 from diskmark.store.entry import Entry
+from diskmark.store.errors import ExportExists, InvalidFile, NotFound, StoreError, StoreIOError
+from diskmark.store.failures import write_failure
+from diskmark.store.indexed import digest, measured_figures
 from diskmark.store.schema import check_name
 from diskmark.store.store import Store
 

@@ -18,18 +18,17 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 import sqlite3
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, Protocol
 
 from diskmark.store import database
+from diskmark.store.entry import Entry
+from diskmark.store.errors import StoreIOError
 from diskmark.store.ids import HISTORY_ID, started_stamp
 from diskmark.store.indexed import digest
 from diskmark.store.saved_files import BATCH, load
-from diskmark.store.entry import Entry
-from diskmark.store.errors import StoreIOError
-
 
 
 class JsonPlace(Protocol):

@@ -17,17 +17,15 @@ import json
 import math
 import re
 import unicodedata
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from diskmark.model.results import RESULT_SCHEMA, SessionResult, Status
-from diskmark.store.errors import StoreError
-from diskmark.model.settings import Op
 from diskmark.files.regular_file import read_regular_file
+from diskmark.model.results import RESULT_SCHEMA, SessionResult, Status
 from diskmark.model.settings import RULES as SETTINGS_RULES
-from diskmark.model.settings import Rule
-from diskmark.model.settings import from_json
+from diskmark.model.settings import Op, Rule, from_json
+from diskmark.store.errors import StoreError
 
 SCHEMA = "diskmark.saved/1"
 SCHEMA_PREFIX = "diskmark.saved/"

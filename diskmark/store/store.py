@@ -37,19 +37,18 @@ from pathlib import Path
 from typing import Any
 
 from diskmark import __version__
-from diskmark.store import database
-from diskmark.store.database import Filters, Row
-from diskmark.store.ids import HISTORY_ID, started_stamp
-from diskmark.store.indexed import measured_figures
 from diskmark.files import paths
 from diskmark.files.atomic import move_aside, remove_stale_temps
 from diskmark.files.text_safety import json_utf8
 from diskmark.model.results import SessionResult
-from diskmark.store.failures import store_failure
-from diskmark.store.errors import Damaged, NameTaken, NotFound, StoreError, StoreIOError
+from diskmark.store import database
+from diskmark.store.database import Filters, Row
 from diskmark.store.entry import Entry
+from diskmark.store.errors import Damaged, NameTaken, NotFound, StoreError, StoreIOError
+from diskmark.store.failures import store_failure
+from diskmark.store.ids import HISTORY_ID, started_stamp
+from diskmark.store.indexed import measured_figures
 from diskmark.store.schema import check_name, normalize_name, session_problem, slug, validate_result
-
 
 # --- times ---------------------------------------------------------------------------------
 

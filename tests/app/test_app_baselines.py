@@ -11,13 +11,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input
-
 from conftest import tiny, wait_until
 from replay import ReplayEngine
+from textual.widgets import Input
+
 from diskmark.app.app import DiskmarkApp
-from diskmark.app.screens.baseline_dialogs import (BaselineNameDialog, ImportFileDialog,
-                                                   PickBaselineDialog)
+from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, PickBaselineDialog
 from diskmark.app.screens.baselines import BaselinesScreen
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog

@@ -9,21 +9,21 @@ import shutil
 import time
 
 import pytest
+from history_data import real_result, series
 from textual.widgets import OptionList
 
-from diskmark.store import database
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.history import PAGE_SIZE, HistoryFilterDialog, HistoryScreen
 from diskmark.app.screens.saved import ResultReportScreen
 from diskmark.app.screens.trend import TrendScreen
 from diskmark.app.widgets.trend_chart import TrendChart
-from diskmark.report.formatting import WORSE
-from diskmark.model.units import MIB, Unit
 from diskmark.model.settings import Settings
+from diskmark.model.units import MIB, Unit
+from diskmark.report.formatting import WORSE
 from diskmark.report.share.png import find_chromium
+from diskmark.store import database
 from diskmark.store.store import Store
-from history_data import real_result, series
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 
@@ -177,10 +177,9 @@ async def test_the_first_look_after_an_upgrade_counts_the_imported_runs_and_fits
     """The JSON files of an earlier version are imported when the history first opens: the
     count under the list must include them (it said "0 runs" above three runs), and at 80×24
     the footer shows every key it lists whole."""
+    from history_data import LEGACY
     from textual.widgets import Footer
     from textual.widgets._footer import FooterKey
-
-    from history_data import LEGACY
 
     shutil.copytree(LEGACY, isolated_home / "data", ignore=shutil.ignore_patterns("README.md"))
     app = make_app(tmp_path)

@@ -13,8 +13,8 @@ from textual.widgets import Input
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog
 from diskmark.app.screens.dialogs import SaveFileDialog
-from diskmark.model.units import MIB
 from diskmark.model.settings import Settings
+from diskmark.model.units import MIB
 from diskmark.store.store import Store
 
 SIZE = (120, 40)

@@ -13,19 +13,18 @@ import shutil
 from pathlib import Path
 
 import pytest
+from test_app_baselines import SIZE, home, make_app, names, on_screen, run, save_as, target, wait_until  # noqa: F401
 from textual.widgets import Static
 
-from diskmark.app.screens.baselines import BaselinesScreen
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, PickBaselineDialog
+from diskmark.app.screens.baselines import BaselinesScreen
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.dialogs import SaveFileDialog
 from diskmark.app.screens.history import HistoryScreen
 from diskmark.app.screens.saved import ResultReportScreen
 from diskmark.app.screens.settings import SettingsScreen
-from diskmark.store.store import Store
 from diskmark.store.exchange import import_baseline
-from test_app_baselines import (SIZE, home, make_app, names, on_screen, run,  # noqa: F401
-                                save_as, target, wait_until)
+from diskmark.store.store import Store
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 

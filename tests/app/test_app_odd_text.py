@@ -7,15 +7,16 @@ from __future__ import annotations
 
 import unicodedata
 
+from history_data import real_result
+from test_app_history import SIZE, on_screen
+
+from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.history import HistoryFilterDialog, HistoryScreen
 from diskmark.app.screens.saved import ResultReportScreen
 from diskmark.app.screens.trend import TrendScreen
-from diskmark.app.app import DiskmarkApp
-from diskmark.model.units import MIB
 from diskmark.model.settings import Settings
+from diskmark.model.units import MIB
 from diskmark.store.store import Store
-from history_data import real_result
-from test_app_history import SIZE, on_screen
 
 SPOOF = "gpj\u202e.exe\u200b\tz"
 

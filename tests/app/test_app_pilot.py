@@ -10,16 +10,17 @@ import time
 from pathlib import Path
 
 import pytest
+from conftest import fio_processes as our_fio
+from conftest import leftovers, tiny, wait_until
 from textual.widgets import Input
 
-from conftest import fio_processes as our_fio, leftovers, tiny, wait_until
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog, SaveFileDialog
-from diskmark.report.formatting import format_figure
-from diskmark.model.settings import Mode, Op
-from diskmark.model.results import Status
-from diskmark.model.units import Unit
 from diskmark.files.paths import reports_dir
+from diskmark.model.results import Status
+from diskmark.model.settings import Mode, Op
+from diskmark.model.units import Unit
+from diskmark.report.formatting import format_figure
 from diskmark.store.store import Store
 
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")

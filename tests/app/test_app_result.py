@@ -7,16 +7,16 @@ user would; the real engine's own paths are in test_app_pilot.py."""
 from __future__ import annotations
 
 import pytest
-
 from conftest import wait_until
 from replay import ReplayEngine
+
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.reporting import report_text
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.details import DetailsScreen
 from diskmark.app.widgets.tiles import ResultTile
-from diskmark.model.units import MIB
 from diskmark.model.settings import Mode, Op, Settings
+from diskmark.model.units import MIB
 from diskmark.store.store import Store
 
 SIZE = (120, 40)

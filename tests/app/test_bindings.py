@@ -12,11 +12,11 @@ import pytest
 from rich.console import Console
 
 from diskmark.app.app import DiskmarkApp
-from diskmark.app.screens.help import KEYS, spelled
-from diskmark.store.app_settings import parse_config
 from diskmark.app.keymap import resolve
-from diskmark.model.units import MIB
+from diskmark.app.screens.help import KEYS, spelled
 from diskmark.model.settings import Settings
+from diskmark.model.units import MIB
+from diskmark.store.app_settings import parse_config
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 #: How the help screen spells a key, as Textual names it.
@@ -160,10 +160,9 @@ async def test_a_conflict_and_an_unknown_id_are_told_at_start(tmp_path, home):
 
 
 async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home):
+    from fakes import FakeEngine, facts
     from textual.widgets import Input
     from textual.widgets._footer import FooterKey
-
-    from fakes import FakeEngine, facts
 
     from diskmark.app.commands import commands
 

@@ -10,10 +10,10 @@ from diskmark.app.screens.details import layout_text, stability_text
 from diskmark.app.screens.sweep import curve_cells
 from diskmark.app.widgets.chart import DIP_MARK, chart_cells, chart_text, dip_notes
 from diskmark.app.widgets.tiles import ResultTile, unstable_mark
-from diskmark.model.units import KIB, Unit
 from diskmark.model.file_layout import FileLayout
-from diskmark.model.settings import Op
 from diskmark.model.results import RunResult, TestResult, TestSpec
+from diskmark.model.settings import Op
+from diskmark.model.units import KIB, Unit
 
 SPEC = TestSpec("RND", 4 * KIB, 32, 1)
 

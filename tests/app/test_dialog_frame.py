@@ -7,13 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from fakes import FakeEngine, facts
 from textual.widgets import Button, Label
 
-from fakes import FakeEngine, facts
-
 from diskmark.app.app import DiskmarkApp
-from diskmark.app.screens.baseline_dialogs import (BaselineNameDialog, ImportFileDialog,
-                                                   PickBaselineDialog)
+from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, PickBaselineDialog
 from diskmark.app.screens.dialogs import Choice, ConfirmDialog, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.help import HelpScreen
 from diskmark.app.screens.history import HistoryFilterDialog

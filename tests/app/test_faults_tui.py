@@ -11,11 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import fio_processes
 from faults import Terminal, leftovers, next_start, phase_reached, phase_target, wait_for
-from diskmark.store.app_settings import AppConfig, save_config
+
 from diskmark.model.units import MIB
+from diskmark.store.app_settings import AppConfig, save_config
 
 PHASES = ["preparing", "measuring", "interval", "flush"]
 SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGKILL]

@@ -3,14 +3,13 @@ styles every key: drawn anew for nothing, they slowed the first frame by a fifth
 
 from __future__ import annotations
 
-from textual.widgets._footer import FooterKey
-
 from fakes import FakeEngine, facts
+from textual.widgets._footer import FooterKey
 
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.widgets.footer import KeysFooter
-from diskmark.model.units import GIB
 from diskmark.model.settings import Settings
+from diskmark.model.units import GIB
 
 
 def keys_shown(app: DiskmarkApp) -> dict[str, bool]:

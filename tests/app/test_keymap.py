@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from diskmark.app.app import DiskmarkApp
-from diskmark.cli import main
 from diskmark.app.keymap import DEFAULT, IDS, KEYS, resolve
+from diskmark.cli import main
 
 ROOT = Path(__file__).resolve().parents[2]
 

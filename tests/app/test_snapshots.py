@@ -12,21 +12,20 @@ import tempfile
 from pathlib import Path
 
 import pytest
-
 from fakes import FakeEngine, facts, hot_drive
 
-from diskmark.drive import probe as system  # noqa: E402
-from diskmark.drive.mounts import MountInfo
 from diskmark.app.app import DiskmarkApp  # noqa: E402
 from diskmark.app.screens.details import DetailsScreen  # noqa: E402
 from diskmark.app.screens.dialogs import ErrorDialog  # noqa: E402
 from diskmark.app.screens.sweep import SweepDialog, SweepScreen  # noqa: E402
 from diskmark.app.screens.target_picker import TargetPicker  # noqa: E402
 from diskmark.app.widgets.tiles import ResultTile  # noqa: E402
+from diskmark.drive import probe as system  # noqa: E402
+from diskmark.drive.mounts import MountInfo
 from diskmark.engine.errors import DirectIOUnsupported, FioMissing  # noqa: E402
 from diskmark.engine.fio import INSTALL_HINT  # noqa: E402
-from diskmark.model.units import GIB, Unit
 from diskmark.model.settings import Mode, Op, Settings
+from diskmark.model.units import GIB, Unit
 
 BIG, SMALL = (120, 40), (80, 24)
 #: One snapshot per terminal size: the window as most terminals open it, and a small one.

@@ -6,15 +6,14 @@ after a real run is checked in ``test_app_result.py``."""
 from __future__ import annotations
 
 import pytest
+from fakes import FakeEngine, facts
 from textual.app import App, ComposeResult
 from textual.widgets import Select
 
-from fakes import FakeEngine, facts
-
 from diskmark.app.app import DiskmarkApp  # noqa: E402
 from diskmark.app.widgets.status import StatusLine  # noqa: E402
-from diskmark.model.units import GIB
 from diskmark.model.settings import Settings
+from diskmark.model.units import GIB
 
 #: CrystalDiskMark 9.0.1's SettingsDlg.cpp: measureTimes[] and intervalTimes[].
 CDM_MEASURE = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20, 30, 60]

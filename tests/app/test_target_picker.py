@@ -9,12 +9,19 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Input, Static
 
+from diskmark.app.screens.target_picker import TargetPicker
+from diskmark.app.themes import load_themes, variable_defaults
+from diskmark.app.widgets.mounts import (
+    DirectoryPicker,
+    MountTable,
+    check_directory,
+    describe,
+    free_total,
+    mount_of,
+    mount_status,
+)
 from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
-from diskmark.app.screens.target_picker import TargetPicker
-from diskmark.app.widgets.mounts import (DirectoryPicker, MountTable, check_directory, describe,
-                                         free_total, mount_of, mount_status)
-from diskmark.app.themes import load_themes, variable_defaults
 
 GIB = 1024**3
 

@@ -10,8 +10,14 @@ from textual.theme import BUILTIN_THEMES
 from textual.widgets import Static
 
 from diskmark.app import themes
-from diskmark.app.themes import (CUSTOM_VARIABLES, DEFAULT_THEME, MONO_THEME, contrast_ratio,
-                                 load_themes, variable_defaults)
+from diskmark.app.themes import (
+    CUSTOM_VARIABLES,
+    DEFAULT_THEME,
+    MONO_THEME,
+    contrast_ratio,
+    load_themes,
+    variable_defaults,
+)
 
 OURS = ["diskmark", "diskmark-dark", "diskmark-contrast", "diskmark-mono"]
 

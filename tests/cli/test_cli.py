@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_ARGS, fio_processes, leftovers
 
 TINY = TINY_ARGS

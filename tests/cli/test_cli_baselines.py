@@ -12,10 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_ARGS
-from diskmark.store.store import Store
+
 from diskmark.store.exchange import export_baseline, import_baseline
+from diskmark.store.store import Store
 
 # one test (SEQ1M Q8T1 read), one pass: a couple of seconds per run
 TINY = [*TINY_ARGS, "--profile", "demo", "--mode", "read"]

@@ -14,7 +14,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-
 from history_data import EIGHT_TESTS, THREE_PASSES, clone, real_result, series, write_reports
 
 

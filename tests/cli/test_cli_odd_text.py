@@ -12,7 +12,6 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-
 from conftest import leftovers
 
 from diskmark.files.text_safety import json_utf8, shown

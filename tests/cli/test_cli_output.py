@@ -16,7 +16,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from mounts import _mounted, can_loop_mount
 
 from diskmark.store.store import Store

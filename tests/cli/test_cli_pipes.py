@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import fio_processes, leftovers
 
 from diskmark.store.store import Store

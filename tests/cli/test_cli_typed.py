@@ -13,10 +13,10 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_ARGS, leftovers
-from diskmark.report.share.png import find_chromium
 from history_data import EIGHT_TESTS, THREE_PASSES, clone, real_result, write_reports
+
+from diskmark.report.share.png import find_chromium
 
 #: The shortest real run: two read tests of one pass.
 QUICK = [*TINY_ARGS, "--profile", "peak", "--mode", "read"]

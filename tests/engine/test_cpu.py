@@ -9,14 +9,14 @@ import subprocess
 import sys
 
 import pytest
+from mounts import can_loop_mount, tmpfs_mount
 
 from diskmark.engine.runner import Engine
 from diskmark.model.notes import cpu_limit_text
-from diskmark.model.units import MIB
 from diskmark.model.results import RunResult, Status
 from diskmark.model.settings import Settings
+from diskmark.model.units import MIB
 from diskmark.report.text import csv_report, grid_report, text_report
-from mounts import can_loop_mount, tmpfs_mount
 
 
 def run(**kw) -> RunResult:

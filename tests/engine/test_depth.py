@@ -11,13 +11,13 @@ import subprocess
 
 import pytest
 
-from diskmark.engine.runner import Engine
 from diskmark.engine.fileinfo import extents, fragments, meminfo
+from diskmark.engine.runner import Engine
+from diskmark.model.events import Phase, Progress
 from diskmark.model.notes import dip_notes, unstable_text
+from diskmark.model.results import RunResult, Status, TestResult, TestSpec
 from diskmark.model.settings import DIP_THRESHOLD_PCT, SWEEP_DEPTHS, Mode, Op, Settings
 from diskmark.model.units import MIB, Unit
-from diskmark.model.events import Phase, Progress
-from diskmark.model.results import RunResult, Status, TestResult, TestSpec
 from diskmark.report.text import curve_report, describe_progress, text_report
 
 

@@ -10,15 +10,14 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY, fio_processes, leftovers
+
 from diskmark.cli.output import exit_code_for
-from diskmark.engine.runner import Engine
 from diskmark.engine.errors import FioMissing, TargetError
-from diskmark.model.settings import DataPattern, Mode, Op, Settings
+from diskmark.engine.runner import Engine
 from diskmark.model.events import Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.results import Status
-
+from diskmark.model.settings import DataPattern, Mode, Op, Settings
 
 
 def run(settings: Settings, engine: Engine | None = None, on_event=None):

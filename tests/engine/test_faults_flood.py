@@ -19,8 +19,8 @@ from pathlib import Path
 
 import psutil
 import pytest
-
 from faults import diskmark_cli, leftovers, wait_for
+
 from diskmark.store.store import Store
 
 QUICK = ["--profile", "demo", "--count", "1", "--measure", "1", "--interval", "0",

@@ -17,19 +17,19 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import fio_processes, leftovers
-from diskmark.engine.runner import Engine
+
 from diskmark.engine.plan import build_plan, run_args, sustained_args
-from diskmark.model.knee import KNEE_RATIO, find_knee
-from diskmark.model.units import GIB, MIB
-from diskmark.model.settings import Mode, Op, Settings
+from diskmark.engine.runner import Engine
 from diskmark.model.events import Phase, Progress
+from diskmark.model.knee import KNEE_RATIO, find_knee
 from diskmark.model.results import SessionResult, Status
+from diskmark.model.settings import Mode, Op, Settings
+from diskmark.model.sustained_write import Sustained, bin_seconds, bins
+from diskmark.model.units import GIB, MIB
 from diskmark.presets import load_catalog
 from diskmark.report.text import text_report
 from diskmark.store.schema import validate_result
-from diskmark.model.sustained_write import Sustained, bin_seconds, bins
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 
@@ -318,6 +318,7 @@ async def test_app_runs_the_sustained_profile_and_shows_its_course(tmp_path, mon
     """In the app: one Write tile; after the run, Enter on it shows MB/s over time and the
     knee, or the steady level."""
     from conftest import wait_until
+
     from diskmark.app.app import DiskmarkApp
     from diskmark.app.screens.details import DetailsScreen
     from diskmark.app.setup_words import describe_setup

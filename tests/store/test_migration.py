@@ -20,7 +20,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from history_data import real_result, series, write_reports
 
 LEGACY = Path(__file__).parents[1] / "fixtures" / "legacy-data"

@@ -12,19 +12,18 @@ from pathlib import Path
 
 import pytest
 
+from diskmark.model.facts import SystemFacts
+from diskmark.model.results import RunResult, SessionResult, TestResult, TestSpec
+from diskmark.model.settings import Mode, Op, Settings
+from diskmark.model.units import GIB, MIB
+from diskmark.report.formatting import format_listing
 from diskmark.store import database
 from diskmark.store import store as store_mod
-from diskmark.model.units import GIB, MIB
-from diskmark.model.settings import Mode, Op, Settings
-from diskmark.model.results import RunResult, SessionResult, TestResult, TestSpec
-from diskmark.model.facts import SystemFacts
-from diskmark.store.schema import SCHEMA, check_name, slug
-from diskmark.store.errors import (Damaged, InvalidFile, NameTaken, NotFound, StoreError,
-                                   StoreIOError)
 from diskmark.store.entry import Entry
-from diskmark.store.store import Store
-from diskmark.report.formatting import format_listing
+from diskmark.store.errors import Damaged, InvalidFile, NameTaken, NotFound, StoreError, StoreIOError
 from diskmark.store.exchange import export_baseline, import_baseline
+from diskmark.store.schema import SCHEMA, check_name, slug
+from diskmark.store.store import Store
 
 SEQ = TestSpec("SEQ", MIB, 8, 1)
 RND = TestSpec("RND", 4096, 1, 1)

@@ -12,24 +12,24 @@ import math
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from contextlib import redirect_stderr, redirect_stdout
 from typing import Any
-from collections.abc import Iterator
 
 import pytest
 
 from diskmark import cli
-from diskmark.report import text as report
-from diskmark.app.screens.comparison import describe_session
 from diskmark.app.screens import details
-from diskmark.report.compare import compare, comparison_markdown, comparison_text
+from diskmark.app.screens.comparison import describe_session
 from diskmark.model.results import SessionResult
 from diskmark.model.units import Unit
-from diskmark.store.schema import SCHEMA, validate_result
-from diskmark.store.errors import StoreError
-from diskmark.store.store import Store
+from diskmark.report import text as report
+from diskmark.report.compare import compare, comparison_markdown, comparison_text
 from diskmark.report.formatting import format_listing
+from diskmark.store.errors import StoreError
 from diskmark.store.exchange import import_baseline
+from diskmark.store.schema import SCHEMA, validate_result
+from diskmark.store.store import Store
 
 #: What a damaged or hand-edited file may hold where a figure, text, list or object belongs.
 WRONG = {"text": "slow", "list": [], "object": {}, "negative": -1, "NaN": math.nan,

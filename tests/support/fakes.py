@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import asyncio
 
-from diskmark.model.drive_record import DriveRecord, Health
 from diskmark.engine.plan import build_plan, run_args
-from diskmark.model.notes import cpu_limit_text
-from diskmark.model.units import KIB, MIB
-from diskmark.model.file_layout import FileLayout
-from diskmark.model.settings import Op
+from diskmark.model.drive_record import DriveRecord, Health
 from diskmark.model.events import Phase, Progress, RunFinished, TestFinished, TestStarted
-from diskmark.model.results import RunResult, SessionResult, Status, TestResult
 from diskmark.model.facts import SystemFacts
+from diskmark.model.file_layout import FileLayout
+from diskmark.model.notes import cpu_limit_text
+from diskmark.model.results import RunResult, SessionResult, Status, TestResult
+from diskmark.model.settings import Op
+from diskmark.model.units import KIB, MIB
 from diskmark.presets import load_catalog
 
 FACTS = SystemFacts(target="/mnt/data", mountpoint="/mnt/data", device="/dev/nvme0n1p2",

@@ -21,7 +21,6 @@ import time
 from pathlib import Path
 
 import psutil
-
 from conftest import fio_processes
 
 FSYNC_NR = {"x86_64": 74, "aarch64": 82}.get(os.uname().machine)
@@ -262,7 +261,6 @@ def phase_target(tmp_path: Path, phase: str):
     writes are capped for the processes put in that cgroup; other phases use a plain
     directory. Skips, saying why, where that cannot be made."""
     import pytest
-
     from mounts import can_loop_mount, loop_mount
 
     if phase != "flush":

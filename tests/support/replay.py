@@ -21,8 +21,7 @@ from typing import Any
 
 from diskmark.engine.clock import now_iso
 from diskmark.engine.plan import build_plan, run_args
-from diskmark.model.events import (Event, Notice, Phase, Progress, RunFinished, TestFinished,
-                                   TestStarted)
+from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.presets import load_catalog
 

@@ -4,13 +4,13 @@ mount namespace and tmpfs: see fleet_servers.py), tiny runs of the Demo profile.
 from __future__ import annotations
 
 import pytest
+from conftest import tiny, wait_until
+from fleet_servers import TARGET, fio_servers, free_port, servers, start  # noqa: F401
 from textual.widgets import Checkbox, Input, Select
 
-from conftest import tiny, wait_until
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.fleet import FleetScreen
 from diskmark.store.store import Store
-from fleet_servers import TARGET, fio_servers, free_port, servers, start  # noqa: F401
 
 pytestmark = pytest.mark.slow
 

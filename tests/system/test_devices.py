@@ -18,18 +18,18 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_ARGS, fio_processes, tiny, wait_until
 from faults import as_nobody, can_drop_privileges
 from mounts import can_loop_mount
-from diskmark.drive import probe as system
+
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.widgets.mounts import check_directory, describe, mount_status
+from diskmark.drive import probe as system
 from diskmark.engine.device import fio_path
 from diskmark.engine.errors import TargetError
 from diskmark.engine.runner import Engine
-from diskmark.model.units import MIB
 from diskmark.model.settings import Mode, Op
+from diskmark.model.units import MIB
 
 IMAGE_MIB = 64
 

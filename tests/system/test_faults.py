@@ -18,11 +18,20 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import fio_processes
-from faults import (as_nobody, can_drop_privileges, diskmark_cli, leftovers, next_start,
-                    phase_reached, phase_target, picture, wait_for)
+from faults import (
+    as_nobody,
+    can_drop_privileges,
+    diskmark_cli,
+    leftovers,
+    next_start,
+    phase_reached,
+    phase_target,
+    picture,
+    wait_for,
+)
 from mounts import can_loop_mount, loop_mount
+
 from diskmark.store.store import Store
 
 QUICK = ["--profile", "demo", "--count", "1", "--measure", "1", "--interval", "0",

@@ -15,9 +15,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_ARGS, fio_processes
-from test_devices import IMAGE_MIB, need_loop, diskmark, sha256
+from test_devices import IMAGE_MIB, diskmark, need_loop, sha256
+
 from diskmark.model.units import MIB
 from diskmark.store.store import Store
 

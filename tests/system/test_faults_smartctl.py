@@ -21,16 +21,17 @@ from pathlib import Path
 
 import psutil
 import pytest
-
 from conftest import TINY_ARGS
 from mounts import can_loop_mount, loop_mount
-from diskmark.drive import hwmon, smart, probe as system
-from diskmark.model.drive_record import DriveRecord
-from diskmark.report.drive_lines import drive_line
+
+from diskmark.drive import hwmon, smart
+from diskmark.drive import probe as system
 from diskmark.engine.drive_watch import DriveWatch
-from diskmark.model.settings import Settings
-from diskmark.model.results import SessionResult
+from diskmark.model.drive_record import DriveRecord
 from diskmark.model.facts import SystemFacts
+from diskmark.model.results import SessionResult
+from diskmark.model.settings import Settings
+from diskmark.report.drive_lines import drive_line
 from diskmark.store.store import Store
 
 HEALTHY = '"smartctl": {"version": [7, 3], "exit_status": 0}, "smart_status": {"passed": true}'

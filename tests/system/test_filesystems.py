@@ -10,17 +10,16 @@ import os
 import subprocess
 
 import pytest
-
 from conftest import TINY, fio_processes, leftovers
+from mounts import can_loop_mount, loop_mount, ramfs_mount, tmpfs_mount
+
 from diskmark.cli.output import exit_code_for
 from diskmark.engine.errors import DirectIOUnsupported, TargetError
 from diskmark.engine.runner import Engine
-from diskmark.model.units import MIB
 from diskmark.model.events import Notice, Phase, Progress
-from diskmark.model.settings import Settings
 from diskmark.model.results import Status
-from mounts import can_loop_mount, loop_mount, ramfs_mount, tmpfs_mount
-
+from diskmark.model.settings import Settings
+from diskmark.model.units import MIB
 
 
 def need(fstype: str) -> None:

@@ -13,11 +13,10 @@ import sys
 import time
 
 import pytest
+from conftest import TINY_ARGS
+from fleet_servers import TARGET, fio_servers, free_port, other_fio_version, servers, start  # noqa: F401
 
 from diskmark.store.store import Store
-from conftest import TINY_ARGS
-from fleet_servers import (TARGET, fio_servers, free_port, other_fio_version,  # noqa: F401
-                           servers, start)
 
 pytestmark = pytest.mark.slow
 

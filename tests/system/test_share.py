@@ -17,15 +17,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from history_data import THREE_PASSES, clone, real_result, write_reports
 
 from diskmark.model.units import Unit
 from diskmark.report.formatting import format_figure
-from diskmark.report.share.png import find_chromium
-from diskmark.report.share.page import render_html
 from diskmark.report.share.colours import theme_colours
-from diskmark.report.share.png import command
+from diskmark.report.share.page import render_html
+from diskmark.report.share.png import command, find_chromium
 from diskmark.store.schema import validate_result
-from history_data import THREE_PASSES, clone, real_result, write_reports
 
 CHROMIUM = find_chromium()
 needs_chromium = pytest.mark.skipif(

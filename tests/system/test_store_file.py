@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_ARGS
 from fleet_servers import TARGET, fio_servers  # noqa: F401 (a fixture)
 from history_data import EIGHT_TESTS, real_result

@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 
 import pytest
+from mounts import can_loop_mount, loop_mount, ramfs_mount, tmpfs_mount
 
-from diskmark.model.units import MIB
-from diskmark.model.units import format_bytes as human_bytes
 from diskmark.drive.mounts import MountInfo
 from diskmark.drive.probe import facts_for, list_mounts
-from mounts import can_loop_mount, loop_mount, ramfs_mount, tmpfs_mount
+from diskmark.model.units import MIB
+from diskmark.model.units import format_bytes as human_bytes
 
 
 def need(fstype: str) -> None:

@@ -7,12 +7,20 @@ import json
 
 import pytest
 
-from diskmark.report.compare import (DEFAULT_NOISE_PCT, Comparison, compare, comparison_markdown,
-                                     comparison_text, gate, judge, noise_band)
-from diskmark.model.units import GIB, MIB, Unit
-from diskmark.model.settings import DataPattern, Mode, Op, Settings
-from diskmark.model.results import RunResult, SessionResult, TestResult, TestSpec
 from diskmark.model.facts import SystemFacts
+from diskmark.model.results import RunResult, SessionResult, TestResult, TestSpec
+from diskmark.model.settings import DataPattern, Mode, Op, Settings
+from diskmark.model.units import GIB, MIB, Unit
+from diskmark.report.compare import (
+    DEFAULT_NOISE_PCT,
+    Comparison,
+    compare,
+    comparison_markdown,
+    comparison_text,
+    gate,
+    judge,
+    noise_band,
+)
 
 SEQ = TestSpec("SEQ", MIB, 8, 1)
 RND = TestSpec("RND", 4096, 1, 1)

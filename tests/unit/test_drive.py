@@ -14,18 +14,19 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import TINY_ARGS
-from diskmark.drive import hwmon, smart, probe as system
+
 from diskmark.app.widgets.chart import chart_text
 from diskmark.app.widgets.temperature_chart import hot_seconds, pass_temperatures, temperature_text
-from diskmark.model.drive_record import DriveRecord, Health
-from diskmark.report.drive_lines import NOT_RECORDED, drive_line, health_text, warning_minutes_note
+from diskmark.drive import hwmon, smart
+from diskmark.drive import probe as system
 from diskmark.engine.drive_watch import DriveWatch
-from diskmark.model.results import RESULT_SCHEMA, RunResult, SessionResult
+from diskmark.model.drive_record import DriveRecord, Health
 from diskmark.model.events import Phase, Progress
-from diskmark.model.settings import Settings
 from diskmark.model.facts import SystemFacts
+from diskmark.model.results import RESULT_SCHEMA, RunResult, SessionResult
+from diskmark.model.settings import Settings
+from diskmark.report.drive_lines import NOT_RECORDED, drive_line, health_text, warning_minutes_note
 from diskmark.report.text import markdown_report, text_report
 from diskmark.store.schema import validate_result
 

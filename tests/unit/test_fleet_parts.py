@@ -17,19 +17,26 @@ from pathlib import Path
 
 import pytest
 
-from diskmark.report import side_by_side as fleet_report
 from diskmark.engine import jobfile, parse
 from diskmark.engine.fleet import FleetResult, _host_entries, client_problem
 from diskmark.engine.fleet_privacy import Access, access
-from diskmark.engine.hosts import (DEFAULT_PORT, HOSTS_FILE_MAX_BYTES, Host, HostError, hosts_from,
-                                   parse_host, read_hosts_file)
+from diskmark.engine.hosts import (
+    DEFAULT_PORT,
+    HOSTS_FILE_MAX_BYTES,
+    Host,
+    HostError,
+    hosts_from,
+    parse_host,
+    read_hosts_file,
+)
 from diskmark.engine.plan import build_plan, run_args
 from diskmark.engine.process import Outcome
-from diskmark.model.units import MIB
-from diskmark.model.settings import Op, Settings
-from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.facts import SystemFacts
+from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.settings import Op, Settings
+from diskmark.model.units import MIB
 from diskmark.presets import load_catalog
+from diskmark.report import side_by_side as fleet_report
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from diskmark.model.units import GIB, MIB, Unit, format_size, parse_size
-from diskmark.model.settings import Op, Settings
-from diskmark.model.results import RunResult, SessionResult, Spread, TestResult, TestSpec
 from diskmark.model.facts import SystemFacts
+from diskmark.model.results import RunResult, SessionResult, Spread, TestResult, TestSpec
+from diskmark.model.settings import Op, Settings
+from diskmark.model.units import GIB, MIB, Unit, format_size, parse_size
 
 
 def run(mb_s, iops, lat):

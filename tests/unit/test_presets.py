@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from diskmark.engine.plan import PROCESS_OVERHEAD_S, build_plan, run_args
-from diskmark.model.units import KIB, MIB
 from diskmark.model.settings import Mode, Op, Settings
+from diskmark.model.units import KIB, MIB
 from diskmark.presets import load_catalog
 
 

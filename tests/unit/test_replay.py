@@ -7,8 +7,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
 from replay import ReplayEngine, load
+
 from diskmark.model.events import Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.results import SessionResult, Status
 from diskmark.model.settings import Settings

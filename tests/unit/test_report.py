@@ -8,14 +8,21 @@ import json
 
 import pytest
 
-from diskmark.model.units import GIB, KIB, MIB, Unit
-from diskmark.model.settings import DataPattern, Mode, Op, Settings
 from diskmark.model.events import Phase, Progress
-from diskmark.model.results import RunResult, SessionResult, Status, TestResult, TestSpec
 from diskmark.model.facts import SystemFacts
-from diskmark.report.text import (csv_report, describe_progress, format_test_line, grid_report,
-                                  json_report, markdown_report, text_report)
+from diskmark.model.results import RunResult, SessionResult, Status, TestResult, TestSpec
+from diskmark.model.settings import DataPattern, Mode, Op, Settings
+from diskmark.model.units import GIB, KIB, MIB, Unit
 from diskmark.report.formatting import format_figure, meter_fraction
+from diskmark.report.text import (
+    csv_report,
+    describe_progress,
+    format_test_line,
+    grid_report,
+    json_report,
+    markdown_report,
+    text_report,
+)
 
 SEQ1M_Q8 = TestSpec("SEQ", MIB, 8, 1)
 RND4K_Q32 = TestSpec("RND", 4 * KIB, 32, 1)

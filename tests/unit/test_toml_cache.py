@@ -10,8 +10,8 @@ import tomllib
 
 import pytest
 
-from diskmark.files import toml_cache
 from diskmark.app.themes import load_themes
+from diskmark.files import toml_cache
 from diskmark.files.paths import cache_dir, user_presets_dir
 from diskmark.presets import load_catalog
 

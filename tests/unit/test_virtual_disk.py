@@ -12,15 +12,15 @@ import os
 from pathlib import Path
 
 import pytest
+from test_interface import disk, link, nvme_tree, sata_tree, usb_tree, write
 
+from diskmark.drive.probe import facts_for, list_mounts, virtual_disk_of_block
+from diskmark.model.facts import SystemFacts
 from diskmark.model.file_layout import FileLayout
 from diskmark.model.results import SessionResult
 from diskmark.model.settings import Settings
-from diskmark.model.facts import SystemFacts
 from diskmark.report.formatting import disk_kind
 from diskmark.report.text import text_report
-from diskmark.drive.probe import facts_for, list_mounts, virtual_disk_of_block
-from test_interface import disk, link, nvme_tree, sata_tree, usb_tree, write
 
 
 @pytest.fixture

@@ -21,9 +21,9 @@ from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.dialogs import ConfirmDialog
 from diskmark.app.widgets.plain import PlainStatic, plain
-from diskmark.report.formatting import short_date
 from diskmark.files.text_safety import shown
 from diskmark.model.results import SessionResult
+from diskmark.report.formatting import short_date
 from diskmark.store.entry import Entry
 from diskmark.store.errors import StoreError
 from diskmark.store.schema import check_name

@@ -12,15 +12,15 @@ from pathlib import Path
 from rich.text import Text
 from textual.binding import Binding
 
-from diskmark.store.exchange import export_baseline, import_baseline
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, NameChoice
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb
-from diskmark.report.formatting import short_date
 from diskmark.model.results import SessionResult
+from diskmark.report.formatting import short_date
 from diskmark.store.entry import HEADLINE_LABEL, Entry
 from diskmark.store.errors import ExportExists, InvalidFile, NameTaken, NotFound, StoreError
+from diskmark.store.exchange import export_baseline, import_baseline
 from diskmark.store.store import Store
 
 

@@ -11,15 +11,13 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
-from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.app.reporting import copy_with_notice
-from diskmark.report.formatting import short_date
-from diskmark.report.formatting import BETTER, SAME, WORSE
-from diskmark.report.compare import DEFAULT_NOISE_PCT, UNITS, Comparison, comparison_text
+from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.files.text_safety import shown
-from diskmark.report.formatting import DELTA_GLYPHS, format_delta, format_figure
 from diskmark.model.results import SessionResult
 from diskmark.model.units import format_size
+from diskmark.report.compare import DEFAULT_NOISE_PCT, UNITS, Comparison, comparison_text
+from diskmark.report.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_delta, format_figure, short_date
 
 
 def describe_session(session: SessionResult) -> str:

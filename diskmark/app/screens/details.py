@@ -19,13 +19,12 @@ from diskmark.app.screens.details_drive import drive_section
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.files.text_safety import shown
-from diskmark.model.units import format_bytes
-from diskmark.report.formatting import format_figure, knee_text, steady_text, written_text
-from diskmark.model.notes import unstable_text
-from diskmark.model.settings import DIP_THRESHOLD_PCT, Op
 from diskmark.model.file_layout import FileLayout
+from diskmark.model.notes import unstable_text
 from diskmark.model.results import RunResult, SessionResult, TestResult
-from diskmark.model.units import Unit
+from diskmark.model.settings import DIP_THRESHOLD_PCT, Op
+from diskmark.model.units import Unit, format_bytes
+from diskmark.report.formatting import format_figure, knee_text, steady_text, written_text
 
 PERCENTILES = ("50", "90", "99", "99.9", "99.99", "max")
 

@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 from textual.widgets import Label, Static
 
 from diskmark.app.widgets.temperature_chart import TemperatureChart
-from diskmark.report.drive_lines import drive_line, hot_dip_notes, warning_minutes_note
 from diskmark.model.results import SessionResult, TestResult
+from diskmark.report.drive_lines import drive_line, hot_dip_notes, warning_minutes_note
 
 
 def drive_section(result: TestResult, session: SessionResult | None) -> ComposeResult:

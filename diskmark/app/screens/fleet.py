@@ -21,9 +21,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
 from diskmark.app.protocol import diskmark_app
-from diskmark.report.formatting import format_figure
 from diskmark.model.events import Notice, Progress, TestFinished
 from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.report.formatting import format_figure
 
 if TYPE_CHECKING:
     from diskmark.engine.hosts import Host

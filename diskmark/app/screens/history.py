@@ -22,13 +22,13 @@ from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, NameChoice
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.saved import SavedResultsScreen, mb
 from diskmark.app.widgets.plain import PlainStatic
-from diskmark.store.database import Filters, Row
 from diskmark.files.text_safety import shown
-from diskmark.report.formatting import short_date
+from diskmark.model.results import SessionResult
 from diskmark.model.units import format_size
+from diskmark.report.formatting import short_date
+from diskmark.store.database import Filters, Row
 from diskmark.store.entry import HEADLINE_LABEL, Entry
 from diskmark.store.errors import StoreError
-from diskmark.model.results import SessionResult
 from diskmark.store.store import Store
 
 #: Runs on one page of the table: enough to scroll through, few enough to open at once.

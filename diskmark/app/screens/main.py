@@ -25,8 +25,8 @@ from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, Ru
 from diskmark.app.run_words import live_tile, notice_severity, progress_text, run_ended_line
 from diskmark.app.setup_words import describe_setup, setup_name
 from diskmark.app.target import NotADirectory, filesystem_advice
-from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
+from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
@@ -310,8 +310,8 @@ class MainScreen(Screen[None]):
             self.status.show("Checking the target…", 0.0)
 
     def on_engine_event(self, message: EngineEvent) -> None:
-        from diskmark.model.events import (Notice, Progress, RunFinished as PassFinished,
-                                           TestFinished, TestStarted)
+        from diskmark.model.events import Notice, Progress, TestFinished, TestStarted
+        from diskmark.model.events import RunFinished as PassFinished
 
         event, grid, state = message.event, self.grid, self.dm.state
         if isinstance(event, Progress):

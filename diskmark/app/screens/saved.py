@@ -18,15 +18,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
 from diskmark.app.protocol import diskmark_app
+from diskmark.app.reporting import copy_with_notice
 from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
 from diskmark.app.screens.comparison import ComparisonScreen, describe_session
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
-from diskmark.app.widgets.plain import PlainLabel, PlainStatic
-from diskmark.app.reporting import copy_with_notice
 from diskmark.app.widgets.footer import KeysFooter
-from diskmark.report.compare import compare
+from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.files.text_safety import shown
 from diskmark.model.results import SessionResult
+from diskmark.report.compare import compare
 from diskmark.report.text import text_report
 from diskmark.store.entry import Entry
 from diskmark.store.errors import StoreError

@@ -18,11 +18,18 @@ from textual.widgets import Button, Label, Select, Static
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
-from diskmark.report.formatting import MODE_LABELS
 from diskmark.model.names import mix_label
-from diskmark.model.settings import MIX_RATIOS, UNSTABLE_PCT, DataPattern, Mode, Settings
+from diskmark.model.settings import (
+    INTERVAL_CHOICES,
+    MEASURE_CHOICES,
+    MIX_RATIOS,
+    UNSTABLE_PCT,
+    DataPattern,
+    Mode,
+    Settings,
+)
 from diskmark.presets import PresetCatalog
-from diskmark.model.settings import INTERVAL_CHOICES, MEASURE_CHOICES
+from diskmark.report.formatting import MODE_LABELS
 
 MODE_OPTIONS = [(label, mode) for mode, label in MODE_LABELS.items()]
 DATA_OPTIONS = [("Random (as CrystalDiskMark)", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS),

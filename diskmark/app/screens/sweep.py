@@ -25,18 +25,17 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, Label, Select, Static
 
 from diskmark.app.protocol import diskmark_app
+from diskmark.app.reporting import copy_with_notice
 from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, bench
 from diskmark.app.run_words import notice_severity, progress_text, sweep_ended_line
-from diskmark.app.reporting import copy_with_notice
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.app.widgets.status import StatusLine
 from diskmark.engine.plan import operations
-from diskmark.report.formatting import format_figure
-from diskmark.model.settings import SWEEP_DEPTHS, Mode, Op
 from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.settings import SWEEP_DEPTHS, Mode, Op
 from diskmark.model.units import Unit, format_size
-from diskmark.report.formatting import format_duration
+from diskmark.report.formatting import format_duration, format_figure
 from diskmark.report.text import curve_report
 
 PATTERNS = [("RND4K: random 4 KiB", "RND4K"), ("SEQ1M: sequential 1 MiB", "SEQ1M"),
@@ -240,8 +239,8 @@ class SweepScreen(ModalScreen[None]):
             self.say("Checking the target…", 0.0)
 
     def on_engine_event(self, message: EngineEvent) -> None:
-        from diskmark.model.events import (Notice, Progress, RunFinished as PassFinished,
-                                           TestFinished, TestStarted)
+        from diskmark.model.events import Notice, Progress, TestFinished, TestStarted
+        from diskmark.model.events import RunFinished as PassFinished
 
         app, event = diskmark_app(self), message.event
         if isinstance(event, Notice):

@@ -29,14 +29,24 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, DirectoryTree, Input, Label, Static
 from textual.widgets.directory_tree import DirEntry
 
+from diskmark.app.protocol import diskmark_app
+from diskmark.app.widgets.footer import KeysFooter
+from diskmark.app.widgets.mounts import (
+    DirectoryPicker,
+    MountTable,
+    _clip,
+    check_directory,
+    describe,
+    free_total,
+    mount_notes,
+    mount_of,
+    mount_status,
+)
+from diskmark.app.widgets.plain import PlainStatic
 from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
-from diskmark.app.widgets.mounts import (DirectoryPicker, MountTable, _clip, check_directory,
-                                         describe, free_total, mount_notes, mount_of, mount_status)
-from diskmark.app.protocol import diskmark_app
-from diskmark.app.widgets.plain import PlainStatic
-from diskmark.app.widgets.footer import KeysFooter
 from diskmark.files.text_safety import shown
+
 
 class TargetPicker(ModalScreen[str | None]):
     """Mounts, a path field and a directory tree; dismisses with a directory or None."""

@@ -15,19 +15,18 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from diskmark.store import database
-from diskmark.report import trend
 from diskmark.app.screens.comparison import ComparisonScreen
 from diskmark.app.screens.saved import ResultReportScreen
-from diskmark.report.formatting import short_date
+from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.app.widgets.trend_chart import TrendChart
-from diskmark.app.widgets.footer import KeysFooter
-from diskmark.report.compare import compare
-from diskmark.store.database import Filters, Row
 from diskmark.model.results import SessionResult
 from diskmark.model.units import Unit
-from diskmark.report.formatting import format_figure
+from diskmark.report import trend
+from diskmark.report.compare import compare
+from diskmark.report.formatting import format_figure, short_date
+from diskmark.store import database
+from diskmark.store.database import Filters, Row
 from diskmark.store.entry import HEADLINE_LABEL, Entry
 from diskmark.store.errors import StoreError
 from diskmark.store.store import Store

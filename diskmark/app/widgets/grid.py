@@ -19,8 +19,8 @@ from textual.widgets import Static
 
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.model.names import mix_label
-from diskmark.model.settings import Op
 from diskmark.model.results import TestResult, TestSpec
+from diskmark.model.settings import Op
 from diskmark.model.units import Unit
 from diskmark.presets import Profile
 

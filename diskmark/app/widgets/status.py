@@ -13,7 +13,6 @@ from diskmark.app.widgets.tiles import foreground_style
 from diskmark.files.text_safety import shown
 from diskmark.report.formatting import format_duration
 
-
 #: Between the phrases of a line given in parts.
 SEPARATOR = " · "
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import math
 
-from diskmark.app.widgets.chart import (AXIS, BAR, BLANK, DIP, DIP_MARK, EIGHTHS, GAP, LABEL,
-                                        CellChart, geometry)
+from diskmark.app.widgets.chart import AXIS, BAR, BLANK, DIP, DIP_MARK, EIGHTHS, GAP, LABEL, CellChart, geometry
 from diskmark.model.drive_record import DriveRecord
 from diskmark.model.results import RunResult
 from diskmark.report.cells import Cell, Cells, as_text

@@ -24,12 +24,12 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button
 
+from diskmark.model.notes import unstable_text
+from diskmark.model.results import TestResult, TestSpec
+from diskmark.model.settings import Op
+from diskmark.model.units import Unit
 from diskmark.report.cells import Cell, Cells, text_cells
 from diskmark.report.formatting import BETTER, WORSE, format_delta, format_figure, meter_fraction
-from diskmark.model.notes import unstable_text
-from diskmark.model.settings import Op
-from diskmark.model.results import TestResult, TestSpec
-from diskmark.model.units import Unit
 
 if TYPE_CHECKING:
     from diskmark.report.compare import Delta

@@ -14,13 +14,12 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Button, Select, Static
 
-from diskmark.files.text_safety import shown
 from diskmark.app.keymap import DEFAULT, Keymap
-from diskmark.model.settings import COUNT_MAX, COUNT_MIN
-from diskmark.model.units import SIZES, Unit, format_size
+from diskmark.files.text_safety import shown
 from diskmark.model.facts import SystemFacts
+from diskmark.model.settings import COUNT_MAX, COUNT_MIN
+from diskmark.model.units import SIZES, Unit, format_bytes, format_size
 from diskmark.report.formatting import disk_kind
-from diskmark.model.units import format_bytes
 
 UNIT_OPTIONS = [(unit.label, unit) for unit in Unit]
 

@@ -6,9 +6,9 @@ terminal shows them too."""
 from __future__ import annotations
 
 from diskmark.app.widgets.chart import CellChart
+from diskmark.model.units import Unit
 from diskmark.report import trend
 from diskmark.report.cells import Cell
-from diskmark.model.units import Unit
 
 
 class TrendChart(CellChart):

@@ -9,10 +9,9 @@ theme lacks falls back to the diskmark theme's; a colour that is not ``#rgb``/``
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
 import tomllib
+from typing import Any
 
 from diskmark.files.paths import user_themes_dir
 from diskmark.files.regular_file import read_regular_file

@@ -19,16 +19,15 @@ from datetime import datetime
 from html import escape
 
 from diskmark import __version__
-from diskmark.report.formatting import BETTER, SAME, WORSE
-from diskmark.report.compare import GATE_UNITS, Comparison, compare
 from diskmark.files.text_safety import shown
-from diskmark.report.drive_lines import drive_line
-from diskmark.model.settings import Op
 from diskmark.model.results import SessionResult, TestResult
+from diskmark.model.settings import Op
 from diskmark.model.units import Unit, format_size
-from diskmark.report.text import _grid, _io_mode, _usage
-from diskmark.report.formatting import disk_kind, format_figure, meter_fraction
+from diskmark.report.compare import GATE_UNITS, Comparison, compare
+from diskmark.report.drive_lines import drive_line
+from diskmark.report.formatting import BETTER, SAME, WORSE, disk_kind, format_figure, meter_fraction
 from diskmark.report.share.svg import bandwidth_svg
+from diskmark.report.text import _grid, _io_mode, _usage
 
 _GLYPH = {BETTER: "▲", WORSE: "▼", SAME: "="}
 _MODES = {"rw": "Read & Write", "read": "Read only", "write": "Write only"}
