@@ -53,7 +53,9 @@ ensure_venv() {
   # test extras includes the plain one. A changed pyproject.toml starts the list afresh.
   local extras="$1" stamp="$VENV/.diskmark-installed"
   local hash
-  hash="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1)"
+  # the catalogs too: installing compiles them (hatch_build.py), so a changed one is compiled
+  hash="$(cat "$ROOT/pyproject.toml" "$ROOT/hatch_build.py" "$ROOT"/diskmark/locale/*/LC_MESSAGES/diskmark.po \
+    2>/dev/null | sha256sum | cut -d' ' -f1)"
   if [ -f "$stamp" ] && ! grep -q " $hash\$" "$stamp"; then
     rm -f "$stamp"
   fi

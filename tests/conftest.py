@@ -15,6 +15,12 @@ import pytest
 from diskmark.model.settings import Settings
 from diskmark.model.units import MIB
 
+# The tests read diskmark's English (a test of another language sets its own): whatever
+# language the machine running them speaks, neither they nor the diskmark they start follow it.
+for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+    os.environ.pop(_name, None)
+os.environ["LANG"] = "C.UTF-8"
+
 #: A real run as short as fio allows: the smallest file, one pass of one second, no rest.
 TINY = dict(size=16 * MIB, count=1, measure=1.0, interval=0.0)
 #: The same on the command line.
