@@ -2,7 +2,7 @@
 
 diskmark's methods come from public articles; they are cited by title and author, never by
 the numbers they had in the design notes ("seed 000"). The engine's own files are checked
-by their owners; everything else a user reads is here: the README, --help, the presets, the
+by their owners; everything else a user reads is here: the READMEs, --help, the presets, the
 app's text, docstrings and comments.
 """
 
@@ -18,7 +18,7 @@ INTERNAL = re.compile(r"\bseeds?\b(?:\s+\d{3}|'s|\s+scripts)", re.IGNORECASE)
 
 
 def user_facing_files() -> list[Path]:
-    files = [ROOT / "README.md", *ROOT.glob("benchmarks/*.py"), *ROOT.glob("scripts/*")]
+    files = [*ROOT.glob("README*.md"), *ROOT.glob("benchmarks/*.py"), *ROOT.glob("scripts/*")]
     for path in (ROOT / "diskmark").rglob("*"):
         if path.suffix in (".py", ".toml", ".tcss") and "engine" not in path.parts:
             files.append(path)
