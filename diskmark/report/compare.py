@@ -21,29 +21,28 @@ the ratio of the two figures (a log scale), so that "X% worse" means the same in
 and µs. A latency twice the baseline's is 50% worse, just as half the MB/s is; judged on
 its own change (+100%) it would fail a gate that half the MB/s passes.
 
-It also says in plain words where the settings differ (size, preset, mode, filesystem,
-device ...), because such a comparison misleads. Renderings for the CLI (text, Markdown) live
-here too; the JSON form is :meth:`Comparison.to_dict`. Nothing here imports Textual.
+It also says in plain words where the settings differ (:mod:`diskmark.report.differences`),
+because such a comparison misleads. Renderings for the CLI (text, Markdown) live here too;
+the JSON form is :meth:`Comparison.to_dict`. Nothing here imports Textual.
 """
 
 from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from diskmark.locale import N_, _, ngettext, pgettext
-from diskmark.model.names import mix_label, test_title
+from diskmark.model.names import test_title
 from diskmark.model.results import SessionResult, TestResult
 from diskmark.model.settings import Op
-from diskmark.model.units import Unit, format_size
-from diskmark.model.voice import ENGLISH, LOCAL, Voice
+from diskmark.model.units import Unit
+from diskmark.model.voice import ENGLISH
 from diskmark.report.cells import text_cells
+from diskmark.report.differences import Missing, missing, settings_differences, software_differences
 from diskmark.report.formatting import (
     BETTER,
-    MODE_REPORT,
     SAME,
     WORSE,
     format_date,
@@ -112,43 +111,6 @@ class TestComparison:
         return test_title(self.label, self.op, self.mix_read)
 
 
-#: Why a test is measured on one side only, by :attr:`Missing.why`.
-_MISSING = {
-    "not_in_baseline": N_("not run in the baseline"),
-    "not_run_now": N_("not run this time"),
-    "baseline_not_measured": N_("baseline not measured"),
-    "current_not_measured": N_("current not measured"),
-    # TRANSLATORS: {error} is why the test failed
-    "baseline_failed": N_("baseline failed: {error}"),
-    "current_failed": N_("current failed: {error}"),
-}
-
-
-@dataclass(frozen=True)
-class Missing:
-    """A test measured on one side only."""
-
-    key: str
-    label: str
-    op: Op
-    mix_read: int | None
-    side: str  # "current" or "baseline": where it *was* measured
-    why: str  # a key of _MISSING: "not_in_baseline", "baseline_failed", …
-    error: str = ""  # the failed side's error
-
-    @property
-    def title(self) -> str:
-        return test_title(self.label, self.op, self.mix_read)
-
-    @property
-    def reason(self) -> str:
-        """Why, in the user's language: "not run this time", "baseline failed: …"."""
-        return self.reason_in(LOCAL)
-
-    def reason_in(self, voice: Voice) -> str:
-        return voice._(_MISSING[self.why]).format(error=self.error)
-
-
 @dataclass(frozen=True)
 class Regression:
     """A figure worse than the baseline by more than the gate allows."""
@@ -208,20 +170,7 @@ class Comparison:
     @property
     def other_differences(self) -> list[str]:
         """Software that changed between the two (kernel, fio): worth knowing, not a fault."""
-        return self.other_differences_in(LOCAL)
-
-    def other_differences_in(self, voice: Voice) -> list[str]:
-        cur, base = self.current, self.baseline
-        out = []
-        if cur.system.kernel != base.system.kernel:
-            out.append(voice._("kernel {current} vs {baseline}").format(
-                current=_or_unknown(cur.system.kernel, voice),
-                baseline=_or_unknown(base.system.kernel, voice)))
-        if cur.fio_version != base.fio_version:
-            out.append(voice._("fio {current} vs {baseline}").format(
-                current=_or_unknown(cur.fio_version, voice),
-                baseline=_or_unknown(base.fio_version, voice)))
-        return out
+        return software_differences(self.current, self.baseline)
 
     def regressions(self, pct: float, units: tuple[Unit, ...] = GATE_UNITS) -> list[Regression]:
         """Every figure the verdict calls worse and that delivers more than ``pct`` percent
@@ -260,7 +209,7 @@ class Comparison:
             "current_started": self.current.started,
             "default_noise_pct": DEFAULT_NOISE_PCT,
             "settings_differences": settings_differences(self.current, self.baseline, ENGLISH),
-            "other_differences": self.other_differences_in(ENGLISH),
+            "other_differences": software_differences(self.current, self.baseline, ENGLISH),
             "summary": self.counts(Unit.MB_S),
             "tests": [
                 {"key": t.key, "label": t.label, "kind": t.op.value, "mix_read": t.mix_read,
@@ -341,11 +290,6 @@ def pair_spread_pct(ratio: float) -> float:
     return 200 * abs(ratio - 1) / (ratio + 1)
 
 
-def _missing(side: str, t: TestResult) -> tuple[str, str]:
-    """(why, error) of a side whose test was not measured."""
-    return (f"{side}_failed", t.error) if t.error else (f"{side}_not_measured", "")
-
-
 def compare(current: SessionResult, baseline: SessionResult, baseline_name: str = "") -> Comparison:
     cmp = Comparison(current=current, baseline=baseline, baseline_name=baseline_name)
     base_by_key = {t.key: t for t in baseline.tests}
@@ -360,10 +304,10 @@ def compare(current: SessionResult, baseline: SessionResult, baseline_name: str 
         if not (cur.complete and base.complete):
             if cur.complete:
                 cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "current",
-                                           *_missing("baseline", base)))
+                                           *missing("baseline", base)))
             elif base.complete:
                 cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "baseline",
-                                           *_missing("current", cur)))
+                                           *missing("current", cur)))
             continue
         tc = TestComparison(cur.key, cur.label, cur.op, cur.mix_read, cur, base)
         for unit in UNITS:
@@ -377,61 +321,6 @@ def compare(current: SessionResult, baseline: SessionResult, baseline_name: str 
             cmp.missing.append(Missing(base.key, base.label, base.op, base.mix_read, "baseline",
                                        "not_run_now"))
     return cmp
-
-
-# --- settings ----------------------------------------------------------------------------
-
-
-def _or_unknown(value: str, voice: Voice = LOCAL) -> str:
-    return value or voice._("unknown")
-
-
-def settings_differences(current: SessionResult, baseline: SessionResult,
-                         voice: Voice = LOCAL) -> list[str]:
-    """The settings and system facts that differ, "<current> vs <baseline>" each."""
-    cs, bs = current.settings, baseline.settings
-    cy, by = current.system, baseline.system
-    out: list[str] = []
-
-    def differ(what: str, a: Any, b: Any, show: Callable[[Any], str] = str) -> None:
-        if a != b:
-            out.append(voice._(what).format(current=show(a), baseline=show(b)))
-
-    def seconds(value: float | None) -> str:
-        return f"{value:g} s" if value is not None else voice._("default")
-
-    def unknown(value: str) -> str:
-        return _or_unknown(value, voice)
-
-    def mode(value: Any) -> str:
-        return voice._(MODE_REPORT[value]) if value in MODE_REPORT else str(value)
-
-    # TRANSLATORS: a setting that differs between this run ({current}) and the baseline
-    differ(N_("size {current} vs {baseline}"), cs.size, bs.size, format_size)
-    cur_preset = current.preset_name or cs.preset
-    base_preset = baseline.preset_name or bs.preset
-    differ(N_("preset {current} vs {baseline}"), cur_preset, base_preset)
-    differ(N_("profile {current} vs {baseline}"), current.profile_name or cs.profile,
-           baseline.profile_name or bs.profile)
-    differ(N_("mode {current} vs {baseline}"), cs.mode, bs.mode, mode)
-    differ(N_("mix {current} vs {baseline}"), cs.mix, bs.mix,
-           lambda v: voice._("none") if v is None else mix_label(v))
-    differ(N_("sweep {current} vs {baseline}"), getattr(cs, "sweep", None),
-           getattr(bs, "sweep", None), lambda v: v or voice._("none"))
-    differ(N_("count {current} vs {baseline}"), cs.count, bs.count)
-    differ(N_("measure {current} vs {baseline}"), current.measure or cs.measure,
-           baseline.measure or bs.measure, seconds)
-    differ(N_("interval {current} vs {baseline}"), current.interval, baseline.interval, seconds)
-    differ(N_("data {current} vs {baseline}"), cs.data.value, bs.data.value)
-    if cs.direct != bs.direct:
-        out.append(voice._("buffered vs O_DIRECT") if not cs.direct
-                   else voice._("O_DIRECT vs buffered"))
-    differ(N_("filesystem {current} vs {baseline}"), cy.fstype, by.fstype, unknown)
-    differ(N_("device {current} vs {baseline}"), cy.device, by.device, unknown)
-    differ(N_("model {current} vs {baseline}"), cy.model, by.model, unknown)
-    differ(N_("mount options {current} vs {baseline}"), cy.mount_options, by.mount_options,
-           unknown)
-    return out
 
 
 # --- renderings --------------------------------------------------------------------------
@@ -461,6 +350,14 @@ def _heading(cmp: Comparison, current_name: str) -> list[str]:
         baseline=_base_name(cmp), baseline_date=format_date(cmp.baseline.started))]
 
 
+def _heads() -> tuple[str, ...]:
+    """The comparison table's headers: Test, Unit, Baseline, Current, Delta, Noise, Verdict."""
+    return (pgettext("table header", "Test"), pgettext("table header", "Unit"),
+            pgettext("table header", "Baseline"), pgettext("table header", "Current"),
+            pgettext("table header", "Delta"), pgettext("table header", "Noise"),
+            pgettext("table header", "Verdict"))
+
+
 def _only_in(cmp: Comparison, m: Missing, current_name: str) -> str:
     where = current_name if m.side == "current" else _base_name(cmp)
     # TRANSLATORS: a test measured on one side only: {where} is "this run" or "baseline 'name'"
@@ -475,10 +372,7 @@ def comparison_text(cmp: Comparison, current_name: str | None = None,
     a warning block when the settings differ. ``current_name`` defaults to "this run"."""
     current_name = _("this run") if current_name is None else current_name
     lines = _heading(cmp, current_name)
-    names = (pgettext("table header", "Test"), pgettext("table header", "Unit"),
-             pgettext("table header", "Baseline"), pgettext("table header", "Current"),
-             pgettext("table header", "Delta"), pgettext("table header", "Noise"),
-             pgettext("table header", "Verdict"))
+    names = _heads()
     w = max([22, text_cells(names[0])] + [len(t.title) for t in cmp.tests])
     widths = [w] + [max(least, text_cells(name)) for least, name in zip((4, 12, 12, 9, 6), names[1:6])]
     head = "  ".join([ljust_cells(names[0], w), ljust_cells(names[1], widths[1]),
@@ -523,9 +417,7 @@ def comparison_text(cmp: Comparison, current_name: str | None = None,
 
 def comparison_markdown(cmp: Comparison, current_name: str | None = None) -> str:
     current_name = _("this run") if current_name is None else current_name
-    names = (pgettext("table header", "Test"), pgettext("table header", "Unit"),
-             pgettext("table header", "Baseline"), pgettext("table header", "Current"),
-             pgettext("table header", "Delta"), pgettext("table header", "Verdict"))
+    names = [name for i, name in enumerate(_heads()) if i != 5]  # no Noise column
     lines = [f"**{_heading(cmp, current_name)[0]}**", "",
              "| " + " | ".join(names) + " |",
              "|---|---|---:|---:|---:|---|"]
