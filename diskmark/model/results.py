@@ -13,12 +13,14 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from diskmark.locale import _
 from diskmark.model.cpu_limit import CpuLimit, cpu_limit
 from diskmark.model.facts import SystemFacts
 from diskmark.model.names import test_key
 from diskmark.model.notes import dip_notes, unstable_text
 from diskmark.model.settings import DIP_THRESHOLD_PCT, UNSTABLE_PCT, Op, Settings
 from diskmark.model.units import KIB, MIB, Unit
+from diskmark.model.voice import ENGLISH
 
 if TYPE_CHECKING:
     from diskmark.model.drive_record import DriveRecord
@@ -301,10 +303,10 @@ class TestResult:
             "sync_seconds": self.sync_seconds,
             "sync_dirty_bytes": self.sync_dirty_bytes,
             "sync_writeback_bytes": self.sync_writeback_bytes,
-            "unstable": unstable_text(self.unstable()),
+            "unstable": unstable_text(self.unstable(), ENGLISH),
             "unstable_threshold_pct": self.unstable_pct,
             "cpu_limited": self.cpu_limited,
-            "dips": dip_notes(self.dips(), DIP_THRESHOLD_PCT),
+            "dips": dip_notes(self.dips(), DIP_THRESHOLD_PCT, ENGLISH),
             "error": self.error,
             "sustained": self.sustained.to_dict() if self.sustained else None,
         }
@@ -392,7 +394,8 @@ class SessionResult:
     def from_dict(cls, d: dict[str, Any]) -> SessionResult:
         schema = d.get("schema")
         if schema != RESULT_SCHEMA:
-            raise ValueError(f"not a diskmark result (schema {schema!r}, expected {RESULT_SCHEMA!r})")
+            raise ValueError(_("not a diskmark result (schema {schema}, expected {expected})").format(
+                schema=repr(schema), expected=repr(RESULT_SCHEMA)))
         from diskmark.model.drive_record import DriveRecord
         from diskmark.model.file_layout import FileLayout
 

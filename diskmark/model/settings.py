@@ -22,7 +22,9 @@ from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Any, TypeGuard
 
+from diskmark.locale import N_, _
 from diskmark.model.units import GIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, format_size, parse_size
+from diskmark.model.voice import ENGLISH, LOCAL, Voice
 
 #: The sustained write: how long by default, and the most it may be asked to write.
 DURATION_S = 60.0
@@ -73,8 +75,14 @@ class DataPattern(StrEnum):
 
     @property
     def label(self) -> str:
-        return {DataPattern.RANDOM: "Random", DataPattern.ZEROS: "All 0x00",
-                DataPattern.REFILL: "Random, refilled for every write"}[self]
+        """CrystalDiskMark's English name, as its text export writes it."""
+        return self.label_in(ENGLISH)
+
+    def label_in(self, voice: Voice = LOCAL) -> str:
+        """The name in ``voice`` (the user's language by default)."""
+        return {DataPattern.RANDOM: voice.pgettext("data pattern", "Random"),
+                DataPattern.ZEROS: voice.pgettext("data pattern", "All 0x00"),
+                DataPattern.REFILL: voice._("Random, refilled for every write")}[self]
 
 
 # --- rules ---------------------------------------------------------------------------------
@@ -106,8 +114,9 @@ class Rule:
     ``kind`` is int, float, bool, str, dict or an enum; ``optional`` allows None (the preset's
     value, no +Mix); ``low``/``high`` bound a number (``unit`` names it in messages);
     ``choices`` lists the only values allowed; ``accepts`` is an extra test (a path, an id,
-    whole MiB). ``valid`` says in words what is allowed, for the JSON messages;
-    ``what`` is how a run-time message names the setting. ``parse`` reads the command
+    whole MiB). ``valid`` says in words what is allowed, for the JSON messages (marked with
+    ``N_``, ``{low}`` and ``{high}`` its bounds; :meth:`valid_text` says it);
+    ``what`` is how a run-time message names the setting (``N_`` too). ``parse`` reads the command
     line's text (None: the CLI has no such option). ``saved``: the app keeps it between
     launches (a row, a sweep or a comment belongs to one run)."""
 
@@ -123,24 +132,34 @@ class Rule:
     parse: Callable[[str], Any] | None = None
     saved: bool = True
 
-    def problem(self, value: Any) -> str | None:
-        """Why a Python value of the right kind is out of bounds (run-time words, without
-        the setting's name), or None."""
+    def valid_text(self) -> str:
+        """What is allowed, in words, in the language in use (``{low}`` and ``{high}``
+        replaced, any other brace kept: a rule may quote JSON)."""
+        text = _(self.valid)
+        if self.low is not None:
+            text = text.replace("{low}", self._bound(self.low))
+        if self.high is not None:
+            text = text.replace("{high}", self._bound(self.high))
+        return text
+
+    def problem(self, value: Any, name: str = "") -> str | None:
+        """Why a Python value of the right kind is out of bounds, a sentence naming the
+        setting (``what``, else ``name``), or None."""
+        setting = _(self.what) if self.what else name
         if value is None:
-            return None if self.optional else "must be set"
+            return None if self.optional else _("{setting} must be set").format(setting=setting)
         if self.choices and value not in self.choices:
-            return f"must be {self.valid}, not {value}"
+            return must_be(setting, self.valid_text(), value)
         if self.low is not None or self.high is not None:
             if isinstance(value, float) and not math.isfinite(value) or (
                     self.low is not None and value < self.low) or (
                     self.high is not None and value > self.high):
-                unit = f" {self.unit}" if self.unit and self.unit != "bytes" else ""
-                if self.high is None:
-                    return f"must be {self._bound(self.low)}{unit} or more, not {self._bound(value)}"
-                return (f"must be between {self._bound(self.low)} and {self._bound(self.high)}"
-                        f"{unit}, not {self._bound(value)}")
+                at_least, between = _OUT_OF_RANGE.get(self.unit, _OUT_OF_RANGE[""])
+                return _(at_least if self.high is None else between).format(
+                    setting=setting, low=self._bound(self.low), high=self._bound(self.high),
+                    value=self._bound(value))
         if self.accepts is not None and not self.accepts(value):
-            return f"must be {self.valid}, not {brief(value)}"
+            return must_be(setting, self.valid_text(), brief(value))
         return None
 
     def _bound(self, value: float | None) -> str:
@@ -152,15 +171,34 @@ class Rule:
             return brief(value)
 
 
+def must_be(setting: str, valid: str, value: Any) -> str:
+    """``size must be <what is allowed>, not <value>``."""
+    # TRANSLATORS: {setting} names a setting (or a field of a file); {valid} says what it may hold
+    return _("{setting} must be {valid}, not {value}").format(setting=setting, valid=valid,
+                                                             value=value)
+
+
+#: A number out of its range, by the rule's unit: (no upper bound, between two bounds).
+_OUT_OF_RANGE = {
+    "": (N_("{setting} must be {low} or more, not {value}"),
+         N_("{setting} must be between {low} and {high}, not {value}")),
+    "seconds": (N_("{setting} must be {low} seconds or more, not {value}"),
+                N_("{setting} must be between {low} and {high} seconds, not {value}")),
+    "percent": (N_("{setting} must be {low} percent or more, not {value}"),
+                N_("{setting} must be between {low} and {high} percent, not {value}")),
+}
+
+
 def _seconds_from_text(low: float) -> Callable[[str], float]:
     """The command line's seconds: one message for the whole range, NaN included."""
     def seconds(text: str) -> float:
         try:
             value = float(text)
         except ValueError:
-            raise ValueError(f"not a number of seconds: {text!r}") from None
+            raise ValueError(_("not a number of seconds: {text}").format(text=repr(text))) from None
         if not low <= value <= SECONDS_MAX:
-            raise ValueError(f"must be between {low:g} and {SECONDS_MAX:g} seconds, not {text}")
+            raise ValueError(_("must be between {low} and {high} seconds, not {value}").format(
+                low=f"{low:g}", high=f"{SECONDS_MAX:g}", value=text))
         return value
     return seconds
 
@@ -169,21 +207,22 @@ def _mix_from_text(text: str) -> int:
     try:
         return int(text.rstrip("%"))
     except ValueError:
-        raise ValueError(f"--mix takes a read percentage, not {text!r}") from None
+        raise ValueError(_("{option} takes a read percentage, not {text}").format(
+            option="--mix", text=repr(text))) from None
 
 
 def _percent_from_text(text: str) -> float:
     try:
         return float(text.rstrip("%"))
     except ValueError:
-        raise ValueError(f"not a percentage: {text!r}") from None
+        raise ValueError(_("not a percentage: {text}").format(text=repr(text))) from None
 
 
 def _count_from_text(text: str) -> int:
     try:
         return int(text)
     except ValueError:
-        raise ValueError(f"not a whole number: {text!r}") from None
+        raise ValueError(_("not a whole number: {text}").format(text=repr(text))) from None
 
 
 def _amount_from_text(text: str) -> int:
@@ -209,60 +248,60 @@ def setting(default: Any, rule: Rule) -> Any:
 class Settings:
     """What the user chose. The engine turns this plus a preset into a plan of fio runs."""
 
-    target: str = setting(".", Rule(str, "a directory or block device path", accepts=is_path))
-    preset: str = setting("default", Rule(str, "a preset id", accepts=is_id))
-    profile: str = setting("default", Rule(str, "a profile id", accepts=is_id))
+    target: str = setting(".", Rule(str, N_("a directory or block device path"), accepts=is_path))
+    preset: str = setting("default", Rule(str, N_("a preset id"), accepts=is_id))
+    profile: str = setting("default", Rule(str, N_("a profile id"), accepts=is_id))
     #: read percentage of the +Mix column, None for no mix
     mix: int | None = setting(None, Rule(
-        int, "a read percentage of 10, 20 … 90", optional=True, choices=tuple(MIX_RATIOS),
+        int, N_("a read percentage of 10, 20 … 90"), optional=True, choices=tuple(MIX_RATIOS),
         parse=_mix_from_text))
-    mode: Mode = setting(Mode.READ_WRITE, Rule(Mode, "one of rw, read, write"))
+    mode: Mode = setting(Mode.READ_WRITE, Rule(Mode, N_("one of rw, read, write")))
     size: int = setting(GIB, Rule(
-        int, f"a positive whole number of bytes, {format_size(SIZE_MIN)} to "
-             f"{format_size(SIZE_MAX)} in whole MiB", low=SIZE_MIN, high=SIZE_MAX,
+        int, N_("a positive whole number of bytes, {low} to {high} in whole MiB"), low=SIZE_MIN, high=SIZE_MAX,
         unit="bytes", accepts=lambda n: n % SIZE_STEP == 0, parse=parse_size))
-    count: int = setting(5, Rule(int, f"a whole number from {COUNT_MIN} to {COUNT_MAX}",
+    count: int = setting(5, Rule(int, N_("a whole number from {low} to {high}"),
                                  low=COUNT_MIN, high=COUNT_MAX, parse=_count_from_text))
     #: seconds each pass measures; None: the preset's value
     measure: float | None = setting(None, Rule(
-        float, f"1 to {SECONDS_MAX:g} seconds", optional=True, low=1, high=SECONDS_MAX,
+        float, N_("{low} to {high} seconds"), optional=True, low=1, high=SECONDS_MAX,
         unit="seconds", parse=_seconds_from_text(1)))
     #: seconds of rest between tests; None: the preset's value
     interval: float | None = setting(None, Rule(
-        float, f"0 to {SECONDS_MAX:g} seconds", optional=True, low=0, high=SECONDS_MAX,
+        float, N_("{low} to {high} seconds"), optional=True, low=0, high=SECONDS_MAX,
         unit="seconds", parse=_seconds_from_text(0)))
-    data: DataPattern = setting(DataPattern.RANDOM, Rule(DataPattern, "one of random, zeros, refill"))
+    data: DataPattern = setting(DataPattern.RANDOM, Rule(DataPattern, N_("one of random, zeros, refill")))
     #: O_DIRECT; False runs through the page cache
-    direct: bool = setting(True, Rule(bool, "true or false"))
+    # TRANSLATORS: true and false are what a JSON file holds: keep them as they are
+    direct: bool = setting(True, Rule(bool, N_("true or false")))
     #: btrfs: put the test file in a directory with copy-on-write off
-    nocow: bool = setting(False, Rule(bool, "true or false"))
+    nocow: bool = setting(False, Rule(bool, N_("true or false")))
     #: a row button: run only this row of the profile
-    only_test: int | None = setting(None, Rule(int, "a whole number of 0 or more",
+    only_test: int | None = setting(None, Rule(int, N_("a whole number of 0 or more"),
                                                optional=True, low=0, saved=False))
     #: e.g. "RND4K": one pattern across SWEEP_DEPTHS instead of a profile
-    sweep: str | None = setting(None, Rule(str, "a pattern such as RND4K", optional=True,
+    sweep: str | None = setting(None, Rule(str, N_("a pattern such as RND4K"), optional=True,
                                            saved=False))
-    comment: str = setting("", Rule(str, "text", saved=False))
+    comment: str = setting("", Rule(str, N_("text"), saved=False))
     #: the sustained profile: write for at most this many seconds …
     duration: float = setting(DURATION_S, Rule(
-        float, f"1 to {SECONDS_MAX:g} seconds", what="the duration", low=1, high=SECONDS_MAX,
+        float, N_("{low} to {high} seconds"), what=N_("the duration"), low=1, high=SECONDS_MAX,
         unit="seconds", parse=_seconds_from_text(1)))
     #: … or until this many bytes are written (None: as much as the time allows)
     amount: int | None = setting(None, Rule(
-        int, f"whole MiB from {format_size(SIZE_MIN)} to {format_size(AMOUNT_MAX)}",
-        what="the amount", optional=True, low=SIZE_MIN, high=AMOUNT_MAX, unit="bytes",
+        int, N_("whole MiB from {low} to {high}"),
+        what=N_("the amount"), optional=True, low=SIZE_MIN, high=AMOUNT_MAX, unit="bytes",
         accepts=lambda n: n % SIZE_STEP == 0, parse=_amount_from_text))
     #: R/Avg above this marks a test unstable
     unstable_pct: float = setting(UNSTABLE_PCT, Rule(
-        float, f"{UNSTABLE_MIN:g} to {UNSTABLE_MAX:g} percent", what="the unstable threshold",
+        float, N_("{low} to {high} percent"), what=N_("the unstable threshold"),
         low=UNSTABLE_MIN, high=UNSTABLE_MAX, unit="percent", parse=_percent_from_text))
 
     def validate(self) -> None:
         """Raise ValueError naming the first setting out of its rule."""
         for name, rule in RULES.items():
-            problem = rule.problem(getattr(self, name))
+            problem = rule.problem(getattr(self, name), name)
             if problem:
-                raise ValueError(f"{rule.what or name} {problem}")
+                raise ValueError(problem)
 
     def to_dict(self) -> dict[str, Any]:
         d = asdict(self)
@@ -292,7 +331,7 @@ def from_json(rule: Rule, name: str, value: Any, where: str = "") -> Any:
     value, a float for a float setting). Raises ValueError naming ``where`` + ``name``:
     a file must not pass ``true`` for a count, ``"5"`` for a number or 1e999 for seconds."""
     def bad() -> ValueError:
-        return ValueError(f"{where}{name} must be {rule.valid}, not {brief(value)}")
+        return ValueError(must_be(f"{where}{name}", rule.valid_text(), brief(value)))
 
     if value is None:
         if rule.optional:
@@ -320,7 +359,7 @@ def from_json(rule: Rule, name: str, value: Any, where: str = "") -> Any:
             return getattr(kind, "parse", kind)(value).value
         except (ValueError, TypeError, AttributeError):
             raise bad() from None
-    if rule.problem(value) is not None:
+    if rule.problem(value, name) is not None:
         raise bad()
     return value
 

@@ -12,6 +12,8 @@ import re
 from enum import StrEnum
 from fractions import Fraction
 
+from diskmark.locale import _
+
 KIB = 1024
 MIB = 1024 * KIB
 GIB = 1024 * MIB
@@ -41,7 +43,8 @@ class Unit(StrEnum):
                    "usec": cls.US, "latency": cls.US, "lat": cls.US}
         if key in aliases:
             return aliases[key]
-        raise ValueError(f"unknown unit {text!r}; choose MB/s, GB/s, IOPS or µs (also us)")
+        raise ValueError(_("unknown unit {text}; choose MB/s, GB/s, IOPS or µs (also us)").format(
+            text=repr(text)))
 
     @property
     def label(self) -> str:
@@ -80,30 +83,36 @@ def parse_size(text: str, low: int = SIZE_MIN, high: int = SIZE_MAX) -> int:
     last block fails the run after the user has waited for it."""
     m = _SIZE_RE.fullmatch(text.strip())
     if not m:
-        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
+        raise ValueError(_not_a_size(text))
     unit, exponent = m.group("unit").lower(), int(m.group("exp") or 0)
     if abs(exponent) > 30:  # far past 64 GiB either way; 10**huge would not finish
-        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
+        raise ValueError(_not_a_size(text))
     number = Fraction(m.group("num")) * Fraction(10) ** exponent
     if unit in _DECIMAL_UNITS:
         binary = _DECIMAL_UNITS[unit]
-        raise ValueError(f"{text.strip()!r}: in diskmark MB and GB are decimal (1 MB = "
-                         f"1,000,000 bytes, as in MB/s), but test sizes are binary; write "
-                         f"{_number(number)}{binary} (or {_number(number)}{binary[0]})")
+        raise ValueError(_("{text}: in diskmark MB and GB are decimal (1 MB = 1,000,000 bytes, "
+                           "as in MB/s), but test sizes are binary; write {size} (or {short})"
+                           ).format(text=repr(text.strip()), size=f"{_number(number)}{binary}",
+                                    short=f"{_number(number)}{binary[0]}"))
     mult = _BINARY_UNITS.get(unit)
     if mult is None or number <= 0:
-        raise ValueError(f"not a size: {text!r} (try 16MiB, 1GiB)")
+        raise ValueError(_not_a_size(text))
     nbytes = number * mult
     if not low <= nbytes <= high:
         shown = format_size(int(nbytes)) if nbytes.denominator == 1 else text.strip()
-        raise ValueError(f"size must be between {format_size(low)} and "
-                         f"{format_size(high)}, not {shown}")
+        raise ValueError(_("size must be between {low} and {high}, not {value}").format(
+            low=format_size(low), high=format_size(high), value=shown))
     if nbytes.denominator != 1 or nbytes % SIZE_STEP:
         below = math.floor(nbytes / SIZE_STEP) * SIZE_STEP
-        raise ValueError(f"{text.strip()!r}: test sizes are whole MiB, as fio lays the test "
-                         f"file out in 1 MiB blocks (try {format_size(below)} or "
-                         f"{format_size(below + SIZE_STEP)})")
+        raise ValueError(_("{text}: test sizes are whole MiB, as fio lays the test file out in "
+                           "1 MiB blocks (try {below} or {above})").format(
+            text=repr(text.strip()), below=format_size(below),
+            above=format_size(below + SIZE_STEP)))
     return int(nbytes)
+
+
+def _not_a_size(text: str) -> str:
+    return _("not a size: {text} (try 16MiB, 1GiB)").format(text=repr(text))
 
 
 def _number(value: Fraction) -> str:

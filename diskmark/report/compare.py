@@ -21,30 +21,43 @@ the ratio of the two figures (a log scale), so that "X% worse" means the same in
 and µs. A latency twice the baseline's is 50% worse, just as half the MB/s is; judged on
 its own change (+100%) it would fail a gate that half the MB/s passes.
 
-It also says in plain words where the settings differ (size, preset, mode, filesystem,
-device ...), because such a comparison misleads. Renderings for the CLI (text, Markdown) live
-here too; the JSON form is :meth:`Comparison.to_dict`. Nothing here imports Textual.
+It also says in plain words where the settings differ (:mod:`diskmark.report.differences`),
+because such a comparison misleads. Renderings for the CLI (text, Markdown) live here too;
+the JSON form is :meth:`Comparison.to_dict`. Nothing here imports Textual.
 """
 
 from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from diskmark.model.names import mix_label, test_title
+from diskmark.locale import N_, _, ngettext, pgettext
+from diskmark.model.names import test_title
 from diskmark.model.results import SessionResult, TestResult
 from diskmark.model.settings import Op
-from diskmark.model.units import Unit, format_size
-from diskmark.report.formatting import BETTER, MODE_REPORT, SAME, WORSE, format_date, format_figure, signed_pct
+from diskmark.model.units import Unit
+from diskmark.model.voice import ENGLISH
+from diskmark.report.cells import text_cells
+from diskmark.report.differences import Missing, missing, settings_differences, software_differences
+from diskmark.report.formatting import (
+    BETTER,
+    SAME,
+    WORSE,
+    format_date,
+    format_figure,
+    ljust_cells,
+    rjust_cells,
+    signed_pct,
+    verdict_word,
+)
 
 DEFAULT_NOISE_PCT = 3.0
-#: The rule in words, for --help, the README and the comparison's footnote.
-RULE = ("X% worse means the figure delivers X% less than the baseline: MB/s or IOPS X% lower, "
-        "or latency so much higher that 1/latency is X% lower (twice the latency is 50% worse); "
-        "better and worse are judged the same way in every unit.")
+#: The rule in words, for --help, the README and the comparison's footnote (``_`` where shown).
+RULE = N_("X% worse means the figure delivers X% less than the baseline: MB/s or IOPS X% lower, "
+          "or latency so much higher that 1/latency is X% lower (twice the latency is 50% "
+          "worse); better and worse are judged the same way in every unit.")
 UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)
 #: The units a regression gate and the text table look at (GB/s is MB/s / 1000).
 GATE_UNITS = (Unit.MB_S, Unit.IOPS, Unit.US)
@@ -99,22 +112,6 @@ class TestComparison:
 
 
 @dataclass(frozen=True)
-class Missing:
-    """A test measured on one side only."""
-
-    key: str
-    label: str
-    op: Op
-    mix_read: int | None
-    side: str  # "current" or "baseline": where it *was* measured
-    reason: str  # "not run", "failed: ...", "not measured"
-
-    @property
-    def title(self) -> str:
-        return test_title(self.label, self.op, self.mix_read)
-
-
-@dataclass(frozen=True)
 class Regression:
     """A figure worse than the baseline by more than the gate allows."""
 
@@ -127,10 +124,16 @@ class Regression:
     worse_by: float
 
     def describe(self) -> str:
-        change = f"{self.pct:+.1f}%" if self.pct is not None else "from 0"
-        worse = f", {self.worse_by:.1f}% worse" if math.isfinite(self.worse_by) else ""
-        return (f"{self.title} {self.unit.label}: {format_figure(self.baseline, self.unit)} -> "
-                f"{format_figure(self.current, self.unit)} ({change}{worse})")
+        change = f"{self.pct:+.1f}%" if self.pct is not None else _("from 0")
+        words = dict(test=self.title, unit=self.unit.label, change=change,
+                     baseline=format_figure(self.baseline, self.unit),
+                     current=format_figure(self.current, self.unit))
+        if math.isfinite(self.worse_by):
+            # TRANSLATORS: a figure that fell: the baseline's figure -> this one's (change, how
+            # much less it delivers)
+            return _("{test} {unit}: {baseline} -> {current} ({change}, {worse}% worse)").format(
+                worse=f"{self.worse_by:.1f}", **words)
+        return _("{test} {unit}: {baseline} -> {current} ({change})").format(**words)
 
     def to_dict(self) -> dict[str, Any]:
         return {"key": self.key, "test": self.title, "unit": self.unit.value,
@@ -167,13 +170,7 @@ class Comparison:
     @property
     def other_differences(self) -> list[str]:
         """Software that changed between the two (kernel, fio): worth knowing, not a fault."""
-        cur, base = self.current, self.baseline
-        out = []
-        if cur.system.kernel != base.system.kernel:
-            out.append(f"kernel {_or_unknown(cur.system.kernel)} vs {_or_unknown(base.system.kernel)}")
-        if cur.fio_version != base.fio_version:
-            out.append(f"fio {_or_unknown(cur.fio_version)} vs {_or_unknown(base.fio_version)}")
-        return out
+        return software_differences(self.current, self.baseline)
 
     def regressions(self, pct: float, units: tuple[Unit, ...] = GATE_UNITS) -> list[Regression]:
         """Every figure the verdict calls worse and that delivers more than ``pct`` percent
@@ -211,15 +208,16 @@ class Comparison:
             "baseline_started": self.baseline.started,
             "current_started": self.current.started,
             "default_noise_pct": DEFAULT_NOISE_PCT,
-            "settings_differences": self.settings_differences,
-            "other_differences": self.other_differences,
+            "settings_differences": settings_differences(self.current, self.baseline, ENGLISH),
+            "other_differences": software_differences(self.current, self.baseline, ENGLISH),
             "summary": self.counts(Unit.MB_S),
             "tests": [
                 {"key": t.key, "label": t.label, "kind": t.op.value, "mix_read": t.mix_read,
                  "units": {_UNIT_KEYS[u]: d.to_dict() for u, d in t.deltas.items()}}
                 for t in self.tests],
             "missing": [{"key": m.key, "label": m.label, "kind": m.op.value,
-                         "mix_read": m.mix_read, "measured_in": m.side, "reason": m.reason}
+                         "mix_read": m.mix_read, "measured_in": m.side,
+                         "reason": m.reason_in(ENGLISH)}
                         for m in self.missing],
         }
 
@@ -292,12 +290,6 @@ def pair_spread_pct(ratio: float) -> float:
     return 200 * abs(ratio - 1) / (ratio + 1)
 
 
-def _unmeasured(t: TestResult) -> str:
-    if t.error:
-        return f"failed: {t.error}"
-    return "not measured"
-
-
 def compare(current: SessionResult, baseline: SessionResult, baseline_name: str = "") -> Comparison:
     cmp = Comparison(current=current, baseline=baseline, baseline_name=baseline_name)
     base_by_key = {t.key: t for t in baseline.tests}
@@ -307,15 +299,15 @@ def compare(current: SessionResult, baseline: SessionResult, baseline_name: str 
         if base is None:
             if cur.complete:
                 cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "current",
-                                           "not run in the baseline"))
+                                           "not_in_baseline"))
             continue
         if not (cur.complete and base.complete):
             if cur.complete:
                 cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "current",
-                                           f"baseline {_unmeasured(base)}"))
+                                           *missing("baseline", base)))
             elif base.complete:
                 cmp.missing.append(Missing(cur.key, cur.label, cur.op, cur.mix_read, "baseline",
-                                           f"current {_unmeasured(cur)}"))
+                                           *missing("current", cur)))
             continue
         tc = TestComparison(cur.key, cur.label, cur.op, cur.mix_read, cur, base)
         for unit in UNITS:
@@ -327,51 +319,8 @@ def compare(current: SessionResult, baseline: SessionResult, baseline_name: str 
     for base in baseline.tests:
         if base.key not in cur_keys and base.complete:
             cmp.missing.append(Missing(base.key, base.label, base.op, base.mix_read, "baseline",
-                                       "not run this time"))
+                                       "not_run_now"))
     return cmp
-
-
-# --- settings ----------------------------------------------------------------------------
-
-
-def _or_unknown(value: str) -> str:
-    return value or "unknown"
-
-
-def _seconds(value: float | None) -> str:
-    return f"{value:g} s" if value is not None else "default"
-
-
-def settings_differences(current: SessionResult, baseline: SessionResult) -> list[str]:
-    """The settings and system facts that differ, "<current> vs <baseline>" each."""
-    cs, bs = current.settings, baseline.settings
-    cy, by = current.system, baseline.system
-    out: list[str] = []
-
-    def differ(what: str, a: Any, b: Any, show: Callable[[Any], str] = str) -> None:
-        if a != b:
-            out.append(f"{what} {show(a)} vs {show(b)}")
-
-    differ("size", cs.size, bs.size, format_size)
-    cur_preset = current.preset_name or cs.preset
-    base_preset = baseline.preset_name or bs.preset
-    differ("preset", cur_preset, base_preset)
-    differ("profile", current.profile_name or cs.profile, baseline.profile_name or bs.profile)
-    differ("mode", MODE_REPORT.get(cs.mode, cs.mode), MODE_REPORT.get(bs.mode, bs.mode))
-    differ("mix", cs.mix, bs.mix, mix_label)
-    differ("sweep", getattr(cs, "sweep", None), getattr(bs, "sweep", None),
-           lambda v: v or "none")
-    differ("count", cs.count, bs.count)
-    differ("measure", current.measure or cs.measure, baseline.measure or bs.measure, _seconds)
-    differ("interval", current.interval, baseline.interval, _seconds)
-    differ("data", cs.data.value, bs.data.value)
-    if cs.direct != bs.direct:
-        out.append("buffered vs O_DIRECT" if not cs.direct else "O_DIRECT vs buffered")
-    differ("filesystem", cy.fstype, by.fstype, _or_unknown)
-    differ("device", cy.device, by.device, _or_unknown)
-    differ("model", cy.model, by.model, _or_unknown)
-    differ("mount options", cy.mount_options, by.mount_options, _or_unknown)
-    return out
 
 
 # --- renderings --------------------------------------------------------------------------
@@ -382,102 +331,149 @@ def _pct(d: Delta) -> str:
 
 
 def _marker(d: Delta) -> str:
-    return {BETTER: "better", WORSE: "WORSE", SAME: "same"}[d.verdict]
+    # TRANSLATORS: the verdict column of the comparison table; WORSE in capitals stands out
+    return {BETTER: verdict_word(BETTER), WORSE: pgettext("verdict", "WORSE"),
+            SAME: verdict_word(SAME)}[d.verdict]
 
 
 def _base_name(cmp: Comparison) -> str:
-    return f"baseline {cmp.baseline_name!r}" if cmp.baseline_name else "the baseline"
+    if cmp.baseline_name:
+        # TRANSLATORS: a saved baseline, {name} in quotes
+        return _("baseline {name}").format(name=repr(cmp.baseline_name))
+    return _("the baseline")
 
 
 def _heading(cmp: Comparison, current_name: str) -> list[str]:
-    return [f"Comparison: {current_name} ({format_date(cmp.current.started)}) against "
-            f"{_base_name(cmp)} ({format_date(cmp.baseline.started)})"]
+    # TRANSLATORS: {current}: "this run" or a baseline's name; {baseline}: "baseline 'name'"
+    return [_("Comparison: {current} ({current_date}) against {baseline} ({baseline_date})").format(
+        current=current_name, current_date=format_date(cmp.current.started),
+        baseline=_base_name(cmp), baseline_date=format_date(cmp.baseline.started))]
 
 
-def comparison_text(cmp: Comparison, current_name: str = "this run",
+def _heads() -> tuple[str, ...]:
+    """The comparison table's headers: Test, Unit, Baseline, Current, Delta, Noise, Verdict."""
+    return (pgettext("table header", "Test"), pgettext("table header", "Unit"),
+            pgettext("table header", "Baseline"), pgettext("table header", "Current"),
+            pgettext("table header", "Delta"), pgettext("table header", "Noise"),
+            pgettext("table header", "Verdict"))
+
+
+def _only_in(cmp: Comparison, m: Missing, current_name: str) -> str:
+    where = current_name if m.side == "current" else _base_name(cmp)
+    # TRANSLATORS: a test measured on one side only: {where} is "this run" or "baseline 'name'"
+    return _("{test}: only in {where} ({reason})").format(test=m.title, where=where,
+                                                          reason=m.reason)
+
+
+def comparison_text(cmp: Comparison, current_name: str | None = None,
                     units: tuple[Unit, ...] = GATE_UNITS) -> str:
     """A table of every compared test in MB/s, IOPS and μs: baseline, current, delta % and
     the verdict (same means within the noise band shown), then tests on one side only, then
-    a warning block when the settings differ."""
+    a warning block when the settings differ. ``current_name`` defaults to "this run"."""
+    current_name = _("this run") if current_name is None else current_name
     lines = _heading(cmp, current_name)
-    w = max([22] + [len(t.title) for t in cmp.tests])
-    head = (f"{'Test':<{w}}  {'Unit':<4}  {'Baseline':>12}  {'Current':>12}  {'Delta':>9}  "
-            f"{'Noise':>6}  Verdict")
-    lines += ["", head, "-" * len(head)]
+    names = _heads()
+    w = max([22, text_cells(names[0])] + [len(t.title) for t in cmp.tests])
+    widths = [w] + [max(least, text_cells(name)) for least, name in zip((4, 12, 12, 9, 6), names[1:6])]
+    head = "  ".join([ljust_cells(names[0], w), ljust_cells(names[1], widths[1]),
+                      *(rjust_cells(name, width) for name, width in zip(names[2:6], widths[2:])),
+                      names[6]])
+    lines += ["", head, "-" * text_cells(head)]
     for t in cmp.tests:
         for i, unit in enumerate(units):
             d = t.deltas[unit]
             noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")
-            lines.append(f"{t.title if i == 0 else '':<{w}}  {unit.label:<4}  "
-                         f"{format_figure(d.baseline, unit):>12}  {format_figure(d.current, unit):>12}  "
-                         f"{_pct(d):>9}  {noise:>6}  {_marker(d)}")
+            cells = (format_figure(d.baseline, unit), format_figure(d.current, unit), _pct(d), noise)
+            lines.append("  ".join([ljust_cells(t.title if i == 0 else "", w),
+                                    ljust_cells(unit.label, widths[1]),
+                                    *(rjust_cells(c, width) for c, width in zip(cells, widths[2:])),
+                                    _marker(d)]))
     if not cmp.tests:
-        lines.append("(no test was measured on both sides)")
-    note = (f"Same = within noise: the two figures are no further apart (their range over their "
-            f"mean) than the passes of the noisier side are (the Noise column: the larger R/Avg % "
-            f"of the sides with two passes or more; * where neither has, ±{DEFAULT_NOISE_PCT:g}% is "
-            f"assumed). Latency: lower is better; a latency twice the baseline's counts as 50% "
-            f"worse, as half the MB/s does.")
+        lines.append(_("(no test was measured on both sides)"))
+    note = _("Same = within noise: the two figures are no further apart (their range over their "
+             "mean) than the passes of the noisier side are (the Noise column: the larger R/Avg % "
+             "of the sides with two passes or more; * where neither has, ±{noise}% is assumed). "
+             "Latency: lower is better; a latency twice the baseline's counts as 50% worse, as "
+             "half the MB/s does.").format(noise=f"{DEFAULT_NOISE_PCT:g}")
     lines += ["", *textwrap.wrap(note, 88)]
     counts = cmp.counts(Unit.MB_S)
-    lines.append(f"MB/s: {counts[BETTER]} better, {counts[WORSE]} worse, {counts[SAME]} same.")
+    # TRANSLATORS: how many tests' MB/s are better, worse and the same as the baseline's
+    lines.append(_("MB/s: {better} better, {worse} worse, {same} same.").format(
+        better=counts[BETTER], worse=counts[WORSE], same=counts[SAME]))
     if cmp.missing:
-        lines += ["", "Not compared:"]
-        for m in cmp.missing:
-            where = current_name if m.side == "current" else _base_name(cmp)
-            lines.append(f"  {m.title}: only in {where} ({m.reason})")
+        lines += ["", _("Not compared:")]
+        lines += [f"  {_only_in(cmp, m, current_name)}" for m in cmp.missing]
     diffs = cmp.settings_differences
     if diffs:
-        lines += ["", f"! Settings differ ({current_name} vs {_base_name(cmp)}); this "
-                      "comparison may mislead:"]
+        lines += ["", "! " + _("Settings differ ({current} vs {baseline}); this comparison may "
+                               "mislead:").format(current=current_name, baseline=_base_name(cmp))]
         lines += [f"!   {d}" for d in diffs]
     others = cmp.other_differences
     if others:
-        lines += ["", "Also changed: " + "; ".join(others)]
+        # TRANSLATORS: {changes}: "kernel 6.1 vs 6.8; fio fio-3.33 vs fio-3.36"
+        lines += ["", _("Also changed: {changes}").format(changes="; ".join(others))]
     return "\n".join(lines) + "\n"
 
 
-def comparison_markdown(cmp: Comparison, current_name: str = "this run") -> str:
+def comparison_markdown(cmp: Comparison, current_name: str | None = None) -> str:
+    current_name = _("this run") if current_name is None else current_name
+    names = [name for i, name in enumerate(_heads()) if i != 5]  # no Noise column
     lines = [f"**{_heading(cmp, current_name)[0]}**", "",
-             "| Test | Unit | Baseline | Current | Delta | Verdict |",
+             "| " + " | ".join(names) + " |",
              "|---|---|---:|---:|---:|---|"]
     for t in cmp.tests:
         for unit in GATE_UNITS:
             d = t.deltas[unit]
             lines.append(f"| {t.title} | {unit.label} | {format_figure(d.baseline, unit)} | "
-                         f"{format_figure(d.current, unit)} | {_pct(d)} | {d.verdict} |")
+                         f"{format_figure(d.current, unit)} | {_pct(d)} | {verdict_word(d.verdict)} |")
     for m in cmp.missing:
         where = current_name if m.side == "current" else _base_name(cmp)
-        lines.append(f"\n> Not compared: {m.title}, only in {where} ({m.reason})")
+        lines.append("\n> " + _("Not compared: {test}, only in {where} ({reason})").format(
+            test=m.title, where=where, reason=m.reason))
     diffs = cmp.settings_differences
     if diffs:
-        lines += ["", f"> **Settings differ** ({current_name} vs {_base_name(cmp)}): "
-                      + "; ".join(diffs)]
+        # TRANSLATORS: {bold} and {end} make "Settings differ" bold in Markdown: keep them around it
+        lines += ["", "> " + _("{bold}Settings differ{end} ({current} vs {baseline}): "
+                               "{differences}").format(
+            bold="**", end="**", current=current_name, baseline=_base_name(cmp),
+            differences="; ".join(diffs))]
     return "\n".join(lines) + "\n"
 
 
 # --- the regression gate -----------------------------------------------------------------
 
 
-def gate(cmp: Comparison, pct: float, against: str = "the baseline") -> tuple[str, list[str]]:
+def gate(cmp: Comparison, pct: float, against: str | None = None) -> tuple[str, list[str]]:
     """The CI gate: ("pass" | "fail" | "nothing", message lines). "fail" names every figure
     worse than the baseline by more than ``pct`` %; "nothing" means no test was measured on
-    both sides, so the gate could not check anything."""
+    both sides, so the gate could not check anything. ``against`` names the baseline
+    ("the baseline" by default)."""
+    against = _("the baseline") if against is None else against
     if not cmp.tests:
-        return "nothing", [f"nothing to compare: no test was measured both here and in "
-                           f"{against}; the regression gate cannot pass"]
+        return "nothing", [_("nothing to compare: no test was measured both here and in "
+                             "{against}; the regression gate cannot pass").format(against=against)]
     found = cmp.regressions(pct)
     noisy = cmp.within_noise(pct)
     lines: list[str] = []
+    limit = f"{pct:g}"
     if found:
-        lines = [f"regression: {len(found)} figure(s) worse than {against} by more than "
-                 f"{pct:g}%:"]
+        # TRANSLATORS: {against} is "baseline 'name'"; {pct} the gate's threshold
+        lines = [ngettext("regression: {count} figure worse than {against} by more than {pct}%:",
+                          "regression: {count} figures worse than {against} by more than {pct}%:",
+                          len(found)).format(count=len(found), against=against, pct=limit)]
         lines += [f"  {r.describe()}" for r in found]
     else:
-        lines = [f"no test is worse than {against} by more than {pct:g}% "
-                 f"({len(cmp.tests)} test(s) compared)"]
+        lines = [ngettext("no test is worse than {against} by more than {pct}% ({count} test "
+                          "compared)",
+                          "no test is worse than {against} by more than {pct}% ({count} tests "
+                          "compared)", len(cmp.tests)).format(
+            against=against, pct=limit, count=len(cmp.tests))]
     if noisy:
-        lines.append(f"not counted: {len(noisy)} figure(s) fell by more than {pct:g}% but "
-                     f"within the runs' own noise (the comparison calls them same):")
+        lines.append(ngettext(
+            "not counted: {count} figure fell by more than {pct}% but within the runs' own noise "
+            "(the comparison calls it same):",
+            "not counted: {count} figures fell by more than {pct}% but within the runs' own "
+            "noise (the comparison calls them same):", len(noisy)).format(
+            count=len(noisy), pct=limit))
         lines += [f"  {r.describe()}" for r in noisy]
     return ("fail" if found else "pass"), lines

@@ -15,8 +15,11 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _, pgettext
 from diskmark.model.settings import Mode
 from diskmark.model.units import GIB, MIB, Unit, format_bytes
+from diskmark.model.voice import LOCAL, Voice
+from diskmark.report.cells import text_cells
 
 if TYPE_CHECKING:
     from diskmark.store.entry import Entry
@@ -80,25 +83,34 @@ def _mb_s_words(value: float) -> str:
     return f"{value:,.0f} MB/s" if value >= 100 else f"{value:.1f} MB/s"
 
 
-def knee_text(seconds: float, written_bytes: int, before_mb_s: float, after_mb_s: float) -> str:
+def knee_text(seconds: float, written_bytes: int, before_mb_s: float, after_mb_s: float,
+              voice: Voice = LOCAL) -> str:
     """A sustained write's knee in one line: how much it wrote before throughput fell and
     stayed down, when, and the levels before and after."""
     pct = after_mb_s / before_mb_s * 100 if before_mb_s else 0.0
-    return (f"Knee after {format_bytes(written_bytes)} ({seconds:.1f} s): "
-            f"{_mb_s_words(before_mb_s)} before, {_mb_s_words(after_mb_s)} after ({pct:.0f}%)")
+    # TRANSLATORS: a sustained write's knee: throughput fell after {written} ({seconds} s into
+    # the write), from {before} to {after} ({pct}% of before); {before}/{after} are "1,234 MB/s"
+    return voice._("Knee after {written} ({seconds} s): {before} before, {after} after "
+                   "({pct}%)").format(written=format_bytes(written_bytes), seconds=f"{seconds:.1f}",
+                                      before=_mb_s_words(before_mb_s),
+                                      after=_mb_s_words(after_mb_s), pct=f"{pct:.0f}")
 
 
-def steady_text(mb_s: float) -> str:
-    return f"No knee: steady at {_mb_s_words(mb_s)}"
+def steady_text(mb_s: float, voice: Voice = LOCAL) -> str:
+    # TRANSLATORS: a sustained write whose throughput held; {speed} is "1,234 MB/s"
+    return voice._("No knee: steady at {speed}").format(speed=_mb_s_words(mb_s))
 
 
-def written_text(written_bytes: int, seconds: float, file_bytes: int) -> str:
+def written_text(written_bytes: int, seconds: float, file_bytes: int,
+                 voice: Voice = LOCAL) -> str:
     """How much a sustained write wrote, and whether it went round its test file again."""
-    text = f"Wrote {format_bytes(written_bytes)} in {seconds:.1f} s"
+    written, took = format_bytes(written_bytes), f"{seconds:.1f}"
     if file_bytes and written_bytes > file_bytes:
-        text += (f", {written_bytes / file_bytes:.1f} times the {size_text(file_bytes)} test "
-                 f"file (it starts again at the beginning when it reaches the end)")
-    return text
+        return voice._("Wrote {written} in {seconds} s, {times} times the {size} test file (it "
+                       "starts again at the beginning when it reaches the end)").format(
+            written=written, seconds=took, times=f"{written_bytes / file_bytes:.1f}",
+            size=size_text(file_bytes))
+    return voice._("Wrote {written} in {seconds} s").format(written=written, seconds=took)
 
 
 def format_duration(seconds: float) -> str:
@@ -110,29 +122,33 @@ def format_duration(seconds: float) -> str:
 
 
 def format_date(iso: str, *, seconds: bool = True, time: bool = True,
-                missing: str = "unknown date") -> str:
+                missing: str | None = None) -> str:
     """``2024/05/01 10:00:00`` (CDM's date order), shorter without ``seconds`` or ``time``;
-    the text as it is when it is no date, ``missing`` when there is none."""
+    the text as it is when it is no date, ``missing`` (by default "unknown date") when there
+    is none."""
     try:
         when = datetime.fromisoformat(iso)
     except (TypeError, ValueError):
-        return iso or missing
+        return iso or (_("unknown date") if missing is None else missing)
     return when.strftime("%Y/%m/%d" + (" %H:%M" if time else "") + (":%S" if time and seconds else ""))
 
 
 # --- names ---------------------------------------------------------------------------------
 
-#: A mode as the app names it …
-MODE_LABELS = {Mode.READ_WRITE: "Read & Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
-#: … and as CrystalDiskMark's text report does.
-MODE_REPORT = {Mode.READ_WRITE: "Read&Write", Mode.READ: "Read only", Mode.WRITE: "Write only"}
+#: A mode as the app names it (marked: translate with ``_`` where shown) …
+MODE_LABELS = {Mode.READ_WRITE: N_("Read & Write"), Mode.READ: N_("Read only"),
+               Mode.WRITE: N_("Write only")}
+#: … and as CrystalDiskMark's text report does (English there; ``_`` elsewhere).
+MODE_REPORT = {Mode.READ_WRITE: N_("Read&Write"), Mode.READ: N_("Read only"),
+               Mode.WRITE: N_("Write only")}
 
 
-def disk_kind(rotational: bool | None, virtual: str = "") -> str:
+def disk_kind(rotational: bool | None, virtual: str = "", voice: Voice = LOCAL) -> str:
     """"SSD", "HDD", "virtual disk (virtio)" or "" when unknown. A hypervisor's disk claims
     to rotate (the kernel's default), so it is never called an HDD."""
     if virtual:
-        return f"virtual disk ({virtual})"
+        # TRANSLATORS: {hypervisor} is virtio, Xen, VMware, Hyper-V, QEMU…
+        return voice._("virtual disk ({hypervisor})").format(hypervisor=virtual)
     return {True: "HDD", False: "SSD"}.get(rotational, "")  # type: ignore[arg-type]
 
 
@@ -145,11 +161,19 @@ BETTER, WORSE, SAME = "better", "worse", "same"
 DELTA_GLYPHS = {BETTER: "▲", WORSE: "▼", SAME: "="}
 
 
+def verdict_word(verdict: str) -> str:
+    """"better", "worse" or "same" in the language in use (the verdict itself, what JSON
+    holds, stays English)."""
+    return {BETTER: pgettext("verdict", "better"), WORSE: pgettext("verdict", "worse"),
+            SAME: pgettext("verdict", "same")}.get(verdict, verdict)
+
+
 def format_delta(pct: float | None, verdict: str, *, glyph: bool = True) -> str:
     """``▲ +4.2%``, ``▼ −7.9%``, ``= +0.8%``: the glyph is the verdict (▲ better, whatever
     the direction: for latency a fall is better), the number the change of the figure."""
     if pct is None:
-        change = "from 0"
+        # TRANSLATORS: a change against a baseline of 0 (no percentage can be given)
+        change = _("from 0")
     elif round(abs(pct), 1) == 0:
         change = "±0.0%"
     else:
@@ -159,7 +183,7 @@ def format_delta(pct: float | None, verdict: str, *, glyph: bool = True) -> str:
 
 def signed_pct(pct: float | None) -> str:
     """``+4.2%``, ``n/a`` when there is no change to speak of (a baseline of 0)."""
-    return "n/a" if pct is None else f"{pct:+.1f}%"
+    return _("n/a") if pct is None else f"{pct:+.1f}%"
 
 
 # --- notes on a result ---------------------------------------------------------------------
@@ -179,28 +203,45 @@ def _mb(value: float | None) -> str:
     return f"{value:.2f}" if value is not None else "-"
 
 
+def ljust_cells(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells (a wide character takes two)."""
+    return text + " " * max(0, width - text_cells(text))
+
+
+def rjust_cells(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal cells."""
+    return " " * max(0, width - text_cells(text)) + text
+
+
 def format_listing(entries: list[Entry]) -> str:
     """Baselines as a table: name, date of the run, device, filesystem and the headline test's
     read/write MB/s, then the note; damaged files flagged with their reason and path."""
     if not entries:
         return ""
     ok = [e for e in entries if e.ok]
+    # TRANSLATORS: the headers of the baselines table (diskmark baselines); capitals as in `ls`
+    heads = (_("NAME"), _("RUN DATE"), _("DEVICE"), pgettext("filesystem column", "FS"),
+             _("READ MB/s"), _("WRITE MB/s"), _("HEADLINE TEST / NOTE"))
     # measured as shown (escaped), so a name holding a tab or U+202E keeps its column
-    nw = max([4] + [len(shown(e.name, one_line=True)) for e in entries])
-    dw = max([6] + [len(shown(e.device, one_line=True)) for e in ok])
-    fw = max([2] + [len(shown(e.fstype, one_line=True)) for e in ok])
-    head = (f"{'NAME':<{nw}}  {'RUN DATE':<16}  {'DEVICE':<{dw}}  {'FS':<{fw}}  "
-            f"{'READ MB/s':>10}  {'WRITE MB/s':>10}  HEADLINE TEST / NOTE")
-    lines = [head]
+    nw = max([text_cells(heads[0])] + [text_cells(shown(e.name, one_line=True)) for e in entries])
+    tw = max(16, text_cells(heads[1]))
+    dw = max([text_cells(heads[2])] + [text_cells(shown(e.device, one_line=True)) for e in ok])
+    fw = max([text_cells(heads[3])] + [text_cells(shown(e.fstype, one_line=True)) for e in ok])
+    rw, ww = max(10, text_cells(heads[4])), max(10, text_cells(heads[5]))
+    lines = ["  ".join([ljust_cells(heads[0], nw), ljust_cells(heads[1], tw),
+                        ljust_cells(heads[2], dw), ljust_cells(heads[3], fw),
+                        rjust_cells(heads[4], rw), rjust_cells(heads[5], ww), heads[6]])]
     for e in entries:
-        name = shown(e.name, one_line=True)
+        name = ljust_cells(shown(e.name, one_line=True), nw)
         if not e.ok:
-            lines.append(f"{name:<{nw}}  DAMAGED: {e.damaged} [{e.path}]")
+            # TRANSLATORS: a baseline file that cannot be read: {reason}, then its path
+            lines.append(name + "  " + _("DAMAGED: {reason} [{path}]").format(
+                reason=e.damaged, path=e.path))
             continue
         label, read, write = e.headline()
         extra = " / ".join(x for x in (label, e.note.replace("\n", " ")) if x)
         device, fstype = shown(e.device, one_line=True), shown(e.fstype, one_line=True)
-        lines.append(f"{name:<{nw}}  {_listing_date(e.started or e.saved):<16}  "
-                     f"{device or '-':<{dw}}  {fstype or '-':<{fw}}  "
-                     f"{_mb(read):>10}  {_mb(write):>10}  {extra}")
+        lines.append("  ".join([name, ljust_cells(_listing_date(e.started or e.saved), tw),
+                                ljust_cells(device or "-", dw), ljust_cells(fstype or "-", fw),
+                                rjust_cells(_mb(read), rw), rjust_cells(_mb(write), ww), extra]))
     return "\n".join(lines) + "\n"

@@ -13,12 +13,14 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from diskmark.files.text_safety import json_utf8
+from diskmark.locale import _, ngettext, pgettext
 from diskmark.model.names import test_title
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Op
 from diskmark.model.units import Unit
 from diskmark.report import text as report
-from diskmark.report.formatting import format_figure, size_text
+from diskmark.report.cells import text_cells
+from diskmark.report.formatting import format_figure, ljust_cells, rjust_cells, size_text
 
 if TYPE_CHECKING:
     from diskmark.engine.fleet import FleetResult
@@ -34,68 +36,92 @@ def _rows(result: FleetResult) -> list[tuple[str, str]]:
         for t in session.tests:
             found.setdefault(t.key, ((_ORDER[t.op], t.mix_read or 0, t.index),
                                      test_title(t.label, t.op, t.mix_read)))
-    return [(key, title) for key, (_, title) in sorted(found.items(), key=lambda kv: kv[1][0])]
+    return [(key, title) for key, (_order, title) in sorted(found.items(), key=lambda kv: kv[1][0])]
 
 
 def _cell(test: TestResult | None, unit: Unit) -> str:
     if test is None or not test.runs:
         return "-"
     if test.error:
-        return "error"
+        return pgettext("cell", "error")
     return format_figure(test.figure(unit), unit) + ("*" if test.cpu_limited else "")
 
 
 def status_text(session: SessionResult) -> str:
     if session.status is Status.COMPLETE:
-        return "complete"
+        return pgettext("host status", "complete")
     if session.status is Status.CANCELLED:
-        return "stopped" + (f" ({session.error})" if session.error else "")
-    return f"FAILED: {(session.error or 'the benchmark did not finish').splitlines()[0]}"
+        if session.error:
+            # TRANSLATORS: a host's run was stopped; {reason} says why
+            return pgettext("host status", "stopped ({reason})").format(reason=session.error)
+        return pgettext("host status", "stopped")
+    # TRANSLATORS: a host's run failed; {error} is the first line of its error
+    return pgettext("host status", "FAILED: {error}").format(
+        error=(session.error or _("the benchmark did not finish")).splitlines()[0])
 
 
 def _header(result: FleetResult) -> list[str]:
     first = result.sessions[0]
     st = first.settings
-    how = "one at a time" if result.one_at_a_time else "at once"
     title = f"diskmark {first.diskmark_version}".rstrip()
     if first.fio_version:
         title += f" ({first.fio_version})"
-    return [f"{title} — {len(result.hosts)} hosts, {how}, through fio's client/server mode",
-            f"Profile: {first.profile_name or st.profile}  Test: {size_text(st.size)} "
-            f"(x{st.count})  Target: {first.system.target or st.target}",
-            f"Time: Measure {first.measure:g} sec / Interval {first.interval:g} sec  "
-            f"Mode: {st.mode.value}, {'O_DIRECT' if st.direct else 'buffered'}"]
+    hosts = len(result.hosts)
+    if result.one_at_a_time:
+        # TRANSLATORS: {title}: "diskmark 1.0 (fio-3.33)"
+        head = ngettext("{title} — {count} host, one at a time, through fio's client/server mode",
+                        "{title} — {count} hosts, one at a time, through fio's client/server mode",
+                        hosts)
+    else:
+        head = ngettext("{title} — {count} host, at once, through fio's client/server mode",
+                        "{title} — {count} hosts, at once, through fio's client/server mode", hosts)
+    return [head.format(title=title, count=hosts),
+            # TRANSLATORS: CrystalDiskMark's words for the run's settings; x{count} is the passes
+            _("Profile: {profile}  Test: {size} (x{count})  Target: {target}").format(
+                profile=first.profile_name or st.profile, size=size_text(st.size), count=st.count,
+                target=first.system.target or st.target),
+            _("Time: Measure {measure} sec / Interval {interval} sec  Mode: {mode}, {io}").format(
+                measure=f"{first.measure:g}", interval=f"{first.interval:g}", mode=st.mode.value,
+                io="O_DIRECT" if st.direct else _("buffered"))]
 
 
 def fleet_text(result: FleetResult, unit: Unit = Unit.MB_S) -> str:
     """The hosts side by side in one unit, then each host's state."""
     labels = [h.label for h in result.hosts]
     rows = _rows(result)
-    width = max([24] + [len(title) for _, title in rows])
-    widths = [max(12, len(label)) for label in labels]
+    # TRANSLATORS: the first column's header: "Test (MB/s)"
+    corner = _("Test ({unit})").format(unit=unit.label)
+    width = max([24, text_cells(corner)] + [text_cells(title) for _key, title in rows])
+    widths = [max(12, text_cells(label)) for label in labels]
     lines = [*_header(result), "",
-             f"{'Test (' + unit.label + ')':<{width}}" + "".join(
-                 f"  {label:>{w}}" for label, w in zip(labels, widths))]
+             ljust_cells(corner, width) + "".join(
+                 f"  {rjust_cells(label, w)}" for label, w in zip(labels, widths))]
     for key, title in rows:
-        lines.append(f"{title:<{width}}" + "".join(
-            f"  {_cell(s.test(key), unit):>{w}}" for s, w in zip(result.sessions, widths)))
+        lines.append(ljust_cells(title, width) + "".join(
+            f"  {rjust_cells(_cell(s.test(key), unit), w)}" for s, w in zip(result.sessions, widths)))
     if any(t.cpu_limited for s in result.sessions for t in s.tests):
-        lines.append("* the CPU, not the drive, set this figure")
-    lines += ["", "Hosts:"]
+        lines.append("* " + _("the CPU, not the drive, set this figure"))
+    lines += ["", _("Hosts:")]
     for host, session in result.pairs():
-        device = f", {session.system.device}" if session.system.device else ""
-        lines.append(f"  {host.label}: {status_text(session)}{device}")
+        if session.system.device:
+            # TRANSLATORS: a host, how its run went, and the device it measured
+            lines.append("  " + _("{host}: {status}, {device}").format(
+                host=host.label, status=status_text(session), device=session.system.device))
+        else:
+            lines.append(f"  {host.label}: {status_text(session)}")
         notes = [w for w in session.warnings[1:]]
-        lines += [f"    note: {w.splitlines()[0]}" for w in notes]
+        lines += ["    " + _("note: {note}").format(note=w.splitlines()[0]) for w in notes]
     if result.sessions:
-        lines += ["", f"Note: {result.sessions[0].warnings[0]}" if result.sessions[0].warnings else ""]
+        lines += ["", _("Note: {note}").format(note=result.sessions[0].warnings[0])
+                  if result.sessions[0].warnings else ""]
     return "\n".join(line.rstrip() for line in lines).rstrip("\n") + "\n"
 
 
 def fleet_markdown(result: FleetResult) -> str:
     """A table to paste into an issue: a row per test, MB/s and µs per host."""
     labels = [h.label for h in result.hosts]
-    head = ["Test"] + [f"{label} {u.label}" for label in labels for u in (Unit.MB_S, Unit.US)]
+    head = [pgettext("table header", "Test")] + [f"{label} {u.label}" for label in labels
+                                                  for u in (Unit.MB_S, Unit.US)]
     out = [f"**{_header(result)[0]}** · {_header(result)[1]}", "",
            "| " + " | ".join(head) + " |", "|---" + "|---:" * (len(head) - 1) + "|"]
     for key, title in _rows(result):
@@ -104,7 +130,7 @@ def fleet_markdown(result: FleetResult) -> str:
         out.append("| " + " | ".join([title, *cells]) + " |")
     out.append("")
     if any(t.cpu_limited for s in result.sessions for t in s.tests):
-        out += ["\\* the CPU, not the drive, set this figure", ""]
+        out += ["\\* " + _("the CPU, not the drive, set this figure"), ""]
     out += [f"- `{h.label}`: {status_text(s)}" for h, s in result.pairs()]
     return "\n".join(out) + "\n"
 

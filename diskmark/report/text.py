@@ -4,6 +4,10 @@ progress. Figures, sizes, dates and labels come from :mod:`diskmark.report.forma
 
 Pure functions of the model (no Textual, no I/O), so the CLI and the app's export print the
 same thing and tests can check exact strings.
+
+The CrystalDiskMark text export is English in every language, as CrystalDiskMark writes it,
+so that tools can read it: it speaks through :data:`~diskmark.model.voice.ENGLISH`. The grid,
+the curve, the Markdown and the progress line are in the user's language.
 """
 
 from __future__ import annotations
@@ -14,11 +18,14 @@ import json
 from typing import Any
 
 from diskmark.files.text_safety import json_utf8
+from diskmark.locale import N_, _, pgettext
 from diskmark.model.events import Phase, Progress
-from diskmark.model.notes import dip_notes, unstable_text
+from diskmark.model.notes import cpu_limit_text, dip_notes, unstable_text
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import DIP_THRESHOLD_PCT, Mode, Op
 from diskmark.model.units import GIB, MIB, Unit, format_bytes
+from diskmark.model.voice import ENGLISH, LOCAL, Voice
+from diskmark.report.cells import text_cells
 from diskmark.report.drive_lines import drive_line, hot_dip_notes, warning_minutes_note
 from diskmark.report.formatting import (
     MODE_REPORT,
@@ -28,6 +35,8 @@ from diskmark.report.formatting import (
     format_duration,
     format_figure,
     knee_text,
+    ljust_cells,
+    rjust_cells,
     size_text,
     steady_text,
     written_text,
@@ -52,13 +61,17 @@ def _target(session: SessionResult) -> str:
     return session.system.target or session.settings.target
 
 
-def _usage(session: SessionResult) -> str:
+def _usage(session: SessionResult, voice: Voice = LOCAL) -> str:
     """'/mnt/data: 87% (814/931GiB)' — used/total of the filesystem; ramfs reports no size."""
     s = session.system
     if s.target_kind == "device":  # the tested region at the start of the device
-        return f"{_target(session)}: device" + (f" of {format_bytes(s.total_bytes)}" if s.total_bytes else "")
+        if s.total_bytes:
+            # TRANSLATORS: a block device measured itself: {target} its path, {size} its size
+            return voice._("{target}: device of {size}").format(
+                target=_target(session), size=format_bytes(s.total_bytes))
+        return voice._("{target}: device").format(target=_target(session))
     if s.total_bytes <= 0:
-        return f"{_target(session)}: n/a"
+        return voice._("{target}: n/a").format(target=_target(session))
     used = max(0, s.total_bytes - s.free_bytes)
     pct = used / s.total_bytes * 100
     if s.total_bytes >= 10 * GIB:
@@ -70,7 +83,7 @@ def _usage(session: SessionResult) -> str:
 
 def _device(session: SessionResult) -> str:
     s = session.system
-    kind = disk_kind(s.rotational, s.virtual)
+    kind = disk_kind(s.rotational, s.virtual, ENGLISH)
     details = ", ".join(x for x in (s.model, kind, s.interface) if x)
     text = s.device or "n/a"
     if details:
@@ -92,9 +105,12 @@ def _filesystem(session: SessionResult) -> str:
     return text
 
 
-def _io_mode(session: SessionResult) -> str:
-    mode = "Direct I/O (O_DIRECT)" if session.settings.direct else "Buffered (page cache)"
-    return f"{mode}, {session.ioengine}" if session.ioengine else mode
+def _io_mode(session: SessionResult, voice: Voice = LOCAL) -> str:
+    mode = (voice._("Direct I/O (O_DIRECT)") if session.settings.direct
+            else voice._("Buffered (page cache)"))
+    # TRANSLATORS: {mode}: "Direct I/O (O_DIRECT)"; {engine}: fio's I/O engine (io_uring, libaio)
+    return voice._("{mode}, {engine}").format(mode=mode, engine=session.ioengine) \
+        if session.ioengine else mode
 
 
 def _groups(session: SessionResult) -> list[tuple[Op, int | None, list[TestResult]]]:
@@ -170,9 +186,9 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
     interval = session.interval if session.interval else (st.interval or 0)
     lines += [
         f"Profile: {session.profile_name or st.profile}",
-        f"   Test: {size_text(st.size)}{_passes(session)} [{_usage(session)}]",
+        f"   Test: {size_text(st.size)}{_passes(session)} [{_usage(session, ENGLISH)}]",
         f"   Mode: {MODE_REPORT[Mode.WRITE if _sustained(session) else st.mode]}, "
-        f"{st.data.label} data; {_io_mode(session)}",
+        f"{st.data.label} data; {_io_mode(session, ENGLISH)}",
         f"   Time: {_time(session, measure, interval)}",
         f"   Date: {format_date(session.started, missing='n/a')}",
     ]
@@ -182,7 +198,7 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
         os_line += f" [Linux {s.kernel}]"
     lines += [f"     OS: {os_line}",
               f" Device: {_device(session)}",
-              f"  Drive: {drive_line(session.drive)}",
+              f"  Drive: {drive_line(session.drive, ENGLISH)}",
               f"     FS: {_filesystem(session)}",
               f"    fio: {session.fio_version or 'n/a'}"]
     if st.comment:
@@ -203,9 +219,10 @@ def sustained_lines(session: SessionResult) -> list[str]:
             continue
         knee = sus.knee
         out += [f"[Sustained] {t.label} {t.op.value}",
-                f"  {written_text(sus.written_bytes, sus.seconds, session.settings.size)}",
+                f"  {written_text(sus.written_bytes, sus.seconds, session.settings.size, ENGLISH)}",
                 "  " + (knee_text(knee.seconds, knee.written_bytes, knee.before_mb_s,
-                                  knee.after_mb_s) if knee else steady_text(sus.steady_mb_s)),
+                                  knee.after_mb_s, ENGLISH) if knee
+                        else steady_text(sus.steady_mb_s, ENGLISH)),
                 "", *chart_lines(sus.mb_s, sus.bin_s, knee.seconds if knee else None), ""]
     return out
 
@@ -239,12 +256,13 @@ def _details(session: SessionResult) -> list[str]:
         if len(t.runs) > 1:
             notes.append(f"R/Avg {t.spread().r_avg_pct:.1f}%")
         if t.unstable() is not None:
-            notes.append(f"UNSTABLE, {unstable_text(t.unstable())}")
+            notes.append(f"UNSTABLE, {unstable_text(t.unstable(), ENGLISH)}")
         cpu = _cpu(t)
         if cpu:
             notes.append(cpu)
-        notes.extend(dip_notes(t.dips(), DIP_THRESHOLD_PCT))
-        notes.extend(hot_dip_notes(session.drive.hot_dips(t.key, t.dips()) if session.drive else []))
+        notes.extend(dip_notes(t.dips(), DIP_THRESHOLD_PCT, ENGLISH))
+        notes.extend(hot_dip_notes(session.drive.hot_dips(t.key, t.dips()) if session.drive else [],
+                                   ENGLISH))
         if t.sync_seconds is not None:
             dirty = sum(x or 0 for x in (t.sync_dirty_bytes, t.sync_writeback_bytes))
             notes.append(f"sync {t.sync_seconds:.2f} s" + (
@@ -252,8 +270,8 @@ def _details(session: SessionResult) -> list[str]:
         if notes:
             name = f"{t.label} {t.op.value}{t.mix_read or ''}"
             out.append(f"  {name}: " + "; ".join(notes))
-    if warning_minutes_note(session.drive):
-        out.append(f"  Drive: {warning_minutes_note(session.drive)}")
+    if warning_minutes_note(session.drive, ENGLISH):
+        out.append(f"  Drive: {warning_minutes_note(session.drive, ENGLISH)}")
     layout = session.test_file
     if layout:
         where = (f", starts at {layout.start_fraction * 100:.0f}% of the filesystem"
@@ -267,7 +285,22 @@ def _details(session: SessionResult) -> list[str]:
     return out
 
 
-# --- terminal grid -----------------------------------------------------------------------
+# --- terminal grid (the user's language from here on) -------------------------------------
+
+
+def column_name(op: Op, mix: int | None) -> str:
+    """A column of the grid: "Read", "Write", "Mix 70/30"."""
+    if op is Op.MIX and mix:
+        # TRANSLATORS: a column of mixed tests: {read}% reads, {write}% writes
+        return _("Mix {read}/{write}").format(read=mix, write=100 - mix)
+    return {Op.READ: pgettext("tile header", "Read"), Op.WRITE: pgettext("tile header", "Write"),
+            Op.MIX: pgettext("tile header", "Mix")}[op]
+
+
+def op_word(op: Op) -> str:
+    """"read", "write", "mix" in the user's language (after a test's name: "SEQ1M read")."""
+    return {Op.READ: pgettext("operation", "read"), Op.WRITE: pgettext("operation", "write"),
+            Op.MIX: pgettext("operation", "mix")}[op]
 
 
 def _grid(session: SessionResult) -> tuple[list[str], list[tuple[str, str, int | None]],
@@ -278,8 +311,7 @@ def _grid(session: SessionResult) -> tuple[list[str], list[tuple[str, str, int |
     columns: list[tuple[str, str, int | None]] = []
     for op, mix, tests in _groups(session):
         col = f"{op.value}{mix or ''}"
-        name = f"Mix {mix}/{100 - mix}" if op is Op.MIX and mix else op.value.capitalize()
-        columns.append((name, col, mix))
+        columns.append((column_name(op, mix), col, mix))
         for t in tests:
             rows[t.label] = min(t.index, rows.get(t.label, t.index))
             cells[(t.label, col)] = t
@@ -290,7 +322,8 @@ def _cell(test: TestResult | None, unit: Unit) -> str:
     if test is None:
         return "-"
     if test.error:
-        return "error"
+        # TRANSLATORS: in a table cell: the test failed (keep it short)
+        return pgettext("cell", "error")
     if not test.runs:
         return "-"
     return format_figure(test.figure(unit), unit)
@@ -299,16 +332,20 @@ def _cell(test: TestResult | None, unit: Unit) -> str:
 def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
     """CDM's window as a plain table in one unit: a row per test, a column per operation."""
     rows, columns, cells = _grid(session)
-    width = max([14] + [len(r) for r in rows])
-    heads = [f"{name} {unit.label}" for name, _, _ in columns]
-    widths = [max(10, len(h)) for h in heads]
-    out = ["Test".ljust(width) + "".join(f"  {h:>{w}} " for h, w in zip(heads, widths))]
+    test = pgettext("table header", "Test")
+    width = max([14, text_cells(test)] + [len(r) for r in rows])
+    heads = [f"{name} {unit.label}" for name, _col, _mix in columns]
+    widths = [max(10, text_cells(h)) for h in heads]
+    out = [ljust_cells(test, width) + "".join(f"  {rjust_cells(h, w)} "
+                                              for h, w in zip(heads, widths))]
     for label in rows:
-        out.append(label.ljust(width) + "".join(
-            f"  {_cell(cells.get((label, col)), unit) + _star(cells.get((label, col))):>{w + 1}}"
-            for (_, col, _), w in zip(columns, widths)))
+        out.append(ljust_cells(label, width) + "".join(
+            "  " + rjust_cells(_cell(cells.get((label, col)), unit) + _star(cells.get((label, col))),
+                               w + 1)
+            for (_name, col, _mix), w in zip(columns, widths)))
     if any(t.cpu_limited for t in session.tests):
-        out.append("* the CPU, not the drive, set this figure (see [Details])")
+        # TRANSLATORS: the footnote of a figure marked *; [Details] is the text export's section
+        out.append("* " + _("the CPU, not the drive, set this figure (see [Details])"))
     return "\n".join(line.rstrip() for line in out) + "\n"
 
 
@@ -324,7 +361,9 @@ def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40
         if not tests:
             continue
         top = max((t.figure(unit) for t in tests if t.runs), default=0.0)
-        out.append(f"{tests[0].spec.name} {op.value} across queue depths ({unit.label})")
+        # TRANSLATORS: a queue-depth sweep's title: "RND4K Read across queue depths (MB/s)"
+        out.append(_("{test} {operation} across queue depths ({unit})").format(
+            test=tests[0].spec.name, operation=op_word(op), unit=unit.label))
         for t in tests:
             value = t.figure(unit) if t.runs else 0.0
             bar = "#" * round(width * value / top) if top else ""
@@ -374,43 +413,71 @@ def markdown_report(session: SessionResult) -> str:
     """A compact table to paste into an issue: per test, each operation in MB/s, IOPS, µs."""
     st, sy = session.settings, session.system
     rows, columns, cells = _grid(session)
-    where = ", ".join(x for x in (sy.fstype or ("device" if sy.target_kind else ""), sy.model) if x)
+    where = ", ".join(x for x in (sy.fstype or (pgettext("target kind", "device") if sy.target_kind
+                                                 else ""), sy.model) if x)
     summary = (f"**diskmark {session.diskmark_version}** ({session.fio_version or 'fio'}) · "
                f"`{_target(session)}`{f' ({where})' if where else ''} · {size_text(st.size)} "
                f"x{st.count} · {session.preset_name or st.preset} / "
                f"{session.profile_name or st.profile} · {_io_mode(session)}")
     units = (Unit.MB_S, Unit.IOPS, Unit.US)
-    head = ["Test"] + [f"{name} {u.label}" for name, _, _ in columns for u in units]
+    head = [pgettext("table header", "Test")] + [f"{name} {u.label}" for name, _col, _mix in columns
+                                                  for u in units]
     out = [summary, "", "| " + " | ".join(head) + " |",
            "|---" + "|---:" * (len(head) - 1) + "|"]
     for label in rows:
-        vals = [_cell(cells.get((label, col)), u) for _, col, _ in columns for u in units]
+        vals = [_cell(cells.get((label, col)), u) for _name, col, _mix in columns for u in units]
         out.append("| " + " | ".join([label] + vals) + " |")
     limited = [t for t in session.tests if t.cpu_limited]
     if limited:
         out.append("")
-        out += [f"> CPU-limited: {t.label} {t.op.value}: {t.cpu_limited}" for t in limited]
+        # TRANSLATORS: {test}: "SEQ1M Q8T1 Read"; {reason}: why the CPU set the figure
+        out += ["> " + _("CPU-limited: {test}: {reason}").format(
+            test=f"{t.label} {op_word(t.op)}", reason=cpu_limited_words(t, session)) for t in limited]
     if session.status is not Status.COMPLETE:
-        out += ["", f"**{session.status.value.capitalize()}**"
-                    f"{': ' + session.error if session.error else ''}"]
-    out += [f"\n> Note: {w}" for w in session.warnings]
-    out.append(f"\nDrive: {drive_line(session.drive)}")
+        status = f"**{_(STATUS_WORDS[session.status])}**"
+        out += ["", _("{status}: {error}").format(status=status, error=session.error)
+                if session.error else status]
+    out += ["\n> " + _("Note: {note}").format(note=w) for w in session.warnings]
+    out.append("\n" + _("Drive: {drive}").format(drive=drive_line(session.drive)))
     return "\n".join(out) + "\n"
+
+
+#: A session's status as a word (marked: translate with ``_`` where shown).
+STATUS_WORDS = {Status.COMPLETE: N_("Complete"), Status.CANCELLED: N_("Cancelled"),
+                Status.FAILED: N_("Failed")}
+
+
+def cpu_limited_words(test: TestResult, session: SessionResult) -> str:
+    """Why the CPU set ``test``'s figure, in the user's language: said again from the best
+    pass's numbers (the saved reason is English), or the saved reason when they no longer
+    say it."""
+    best = test.best_run
+    limit = best.cpu_limit(test.spec.threads, session.system.cpus) if best is not None else None
+    return cpu_limit_text(limit, LOCAL) or test.cpu_limited or ""
 
 
 # --- progress ----------------------------------------------------------------------------
 
 
 def _mib(nbytes: int | None) -> str:
-    return "n/a" if nbytes is None else f"{nbytes / MIB:.1f} MiB"
+    return _("n/a") if nbytes is None else f"{nbytes / MIB:.1f} MiB"
+
+
+#: What the engine is doing, when its progress names no test.
+_PHASES = {Phase.CHECKING: N_("Checking"), Phase.PREPARING: N_("Preparing"),
+           Phase.WARMUP: N_("Warm-up"), Phase.MEASURING: N_("Measuring"),
+           Phase.INTERVAL: N_("Interval"), Phase.SYNC: N_("Sync"), Phase.SETTLE: N_("Settle"),
+           Phase.CLEANUP: N_("Cleanup")}
 
 
 def describe_progress(event: Progress) -> str:
     """CDM's status-bar wording ('Preparing... SEQ1M Q8T1 Read', 'RND4K Q1T1 Write (2/5)'), plus
     the live MB/s and the session's ETA that CDM does not show."""
-    message = event.message or event.phase.value.capitalize()
+    message = event.message or (_(_PHASES[event.phase]) if event.phase in _PHASES
+                                else event.phase.value.capitalize())
     if event.phase is Phase.WARMUP:
-        text = f"Preparing... {message}"
+        # TRANSLATORS: CrystalDiskMark's status bar during the discarded warm-up pass of {test}
+        text = _("Preparing... {test}").format(test=message)
     elif event.phase is Phase.MEASURING and event.runs:
         text = f"{message} ({event.run}/{event.runs})"
     elif event.phase is Phase.PREPARING and event.percent:
@@ -422,8 +489,11 @@ def describe_progress(event: Progress) -> str:
     if event.phase in (Phase.SYNC, Phase.SETTLE) and (event.dirty_bytes is not None
                                       or event.writeback_bytes is not None):
         # black_cat's filesystem article watched these drain: what the kernel still has to write, system-wide
-        text += (f"  Dirty {_mib(event.dirty_bytes)} · "
-                 f"Writeback {_mib(event.writeback_bytes)}")
+        # TRANSLATORS: Dirty and Writeback are /proc/meminfo's names for what the kernel still
+        # has to write
+        text += "  " + _("Dirty {dirty} · Writeback {writeback}").format(
+            dirty=_mib(event.dirty_bytes), writeback=_mib(event.writeback_bytes))
     if event.eta_s:
-        text += f"  ETA {format_duration(event.eta_s)}"
+        # TRANSLATORS: the estimated time left, {time} as 1:05
+        text += "  " + _("ETA {time}").format(time=format_duration(event.eta_s))
     return text

@@ -22,10 +22,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from diskmark.locale import _, ngettext, pgettext
 from diskmark.model.units import Unit
 from diskmark.report.cells import Cell, Cells, as_text
 from diskmark.report.compare import judge, noise_from
-from diskmark.report.formatting import BETTER, SAME, WORSE, format_figure
+from diskmark.report.formatting import BETTER, SAME, WORSE, format_figure, verdict_word
 from diskmark.store import database
 
 _TEST_RE = re.compile(r"\s*(SEQ|RND)\s*(\d+)\s*([KM])(?:I?B)?[\s_-]*Q\s*(\d+)\s*T\s*(\d+)\s*"
@@ -42,7 +43,8 @@ def parse_test(text: str) -> tuple[str, str | None]:
     Raises ValueError saying what is expected."""
     m = _TEST_RE.fullmatch(text)
     if not m:
-        raise ValueError(f"not a test: {text!r} (e.g. \"SEQ1M Q8T1\" or \"RND4K Q32T1\")")
+        raise ValueError(_('not a test: {text} (e.g. "SEQ1M Q8T1" or "RND4K Q32T1")').format(
+            text=repr(text)))
     pattern, size, unit, q, t, kind = m.groups()
     return f"{pattern.upper()}{int(size)}{unit.upper()} Q{int(q)}T{int(t)}", \
         kind.lower() if kind else None
@@ -96,11 +98,12 @@ class Series:
 
     @property
     def title(self) -> str:
-        text = self.device or "unknown device"
+        text = self.device or _("unknown device")
         if self.model:
             text += f" ({self.model})"
         if self.host:
-            text += f" on {self.host}"
+            # TRANSLATORS: a drive ("/dev/nvme0n1 (Samsung 980)") on a machine
+            text = _("{drive} on {host}").format(drive=text, host=self.host)
         return text
 
     @property
@@ -133,7 +136,7 @@ def build(points: list[database.Point], unit: Unit) -> list[Series]:
                                      tp.point.result_id))
         for before, now in zip(ordered, ordered[1:]):
             known = [spread_of(x.point, unit) for x in (before, now) if x.point.passes >= 2]
-            now.noise_pct, _ = noise_from(known)
+            now.noise_pct, _from_runs = noise_from(known)
             now.pct, now.verdict = judge(now.value, before.value, unit, now.noise_pct)
         out.append(Series(host, device, model, ordered))
     out.sort(key=lambda s: (-len(s.points), s.device, s.host))
@@ -229,9 +232,12 @@ def chart_text(series: Series, unit: Unit, width: int, height: int = 8) -> str:
 
 
 def describe_change(tp: TrendPoint, unit: Unit) -> str:
-    """'▼ -12.3% (noise ±2.1%)': how the run differs from the one before."""
-    change = "from 0" if tp.pct is None else f"{tp.pct:+.1f}%"
-    return f"{GLYPHS[tp.verdict or SAME]} {change} {tp.verdict} (noise ±{tp.noise_pct:.1f}%)"
+    """'▼ -12.3% worse (noise ±2.1%)': how the run differs from the one before."""
+    change = _("from 0") if tp.pct is None else f"{tp.pct:+.1f}%"
+    # TRANSLATORS: {glyph} ▲/▼/=; {change} "+4.2%"; {verdict} better/worse/same
+    return _("{glyph} {change} {verdict} (noise ±{noise}%)").format(
+        glyph=GLYPHS[tp.verdict or SAME], change=change, verdict=verdict_word(str(tp.verdict)),
+        noise=f"{tp.noise_pct:.1f}")
 
 
 def point_label(tp: TrendPoint) -> str:
@@ -239,8 +245,12 @@ def point_label(tp: TrendPoint) -> str:
     p = tp.point
     names = ", ".join(f"“{n}”" for n in tp.baselines)
     if p.kind == "baseline":
-        return f"baseline {names}"
-    return p.name + (f" = baseline {names}" if names else "")
+        # TRANSLATORS: {names}: the baselines' names in quotes
+        return _("baseline {names}").format(names=names)
+    if names:
+        # TRANSLATORS: a run ({run}, its id) that baselines ({names}) hold
+        return _("{run} = baseline {names}").format(run=p.name, names=names)
+    return p.name
 
 
 def trend_text(series_list: list[Series], label: str, kind: str, unit: Unit, width: int = 80,
@@ -249,33 +259,52 @@ def trend_text(series_list: list[Series], label: str, kind: str, unit: Unit, wid
     if not series_list:
         return ""
     out = []
+    operation = {"read": pgettext("tile header", "Read"), "write": pgettext("tile header", "Write"),
+                 "mix": pgettext("tile header", "Mix")}.get(kind, kind.capitalize())
     for s in series_list:
         runs = sum(1 for p in s.points if not p.is_baseline_only)
-        out.append(f"{label} {kind.capitalize()} in {unit.label}: {s.title}, {runs} run"
-                   f"{'s' * (runs != 1)}" + (f", {len(s.points) - runs} baseline(s) from elsewhere"
-                                              if len(s.points) > runs else ""))
+        # TRANSLATORS: a trend's title: "SEQ1M Q8T1 Read in MB/s: /dev/sda (model), 12 runs"
+        head = ngettext("{test} {operation} in {unit}: {drive}, {count} run",
+                        "{test} {operation} in {unit}: {drive}, {count} runs", runs).format(
+            test=label, operation=operation, unit=unit.label, drive=s.title, count=runs)
+        others = len(s.points) - runs
+        if others > 0:
+            # TRANSLATORS: {summary}: the trend's title; then how many baselines were imported
+            head = _("{summary}, {baselines}").format(summary=head, baselines=ngettext(
+                "{count} baseline from elsewhere", "{count} baselines from elsewhere",
+                others).format(count=others))
+        out.append(head)
         out.append(chart_text(s, unit, width, height))
         if unit.lower_is_better:
-            out.append("  (bars show 1/latency: taller is faster, the top is the lowest latency)")
+            out.append("  " + _("(bars show 1/latency: taller is faster, the top is the lowest "
+                                "latency)"))
         best = max(s.points, key=lambda p: -p.value if unit.lower_is_better else p.value)
-        out.append(f"  best {format_figure(best.value, unit)} {unit.label} "
-                   f"({_short(best.point.started)}, {point_label(best)}); latest "
-                   f"{format_figure(s.points[-1].value, unit)} ({_short(s.points[-1].point.started)})")
+        # TRANSLATORS: the best figure of a trend ({run}: which run) and the latest one
+        out.append("  " + _("best {figure} {unit} ({date}, {run}); latest {latest} "
+                            "({latest_date})").format(
+            figure=format_figure(best.value, unit), unit=unit.label, date=_short(best.point.started),
+            run=point_label(best), latest=format_figure(s.points[-1].value, unit),
+            latest_date=_short(s.points[-1].point.started)))
         marked = [p for p in s.points if p.baselines]
         for p in marked[-most:]:
             out.append(f"  B {_when(p)}  {format_figure(p.value, unit):>10}  {point_label(p)}")
         changes = s.changes
         if changes:
-            out.append(f"  {len(changes)} change{'s' * (len(changes) != 1)} beyond the runs' "
-                       f"noise (each against the run before):")
+            out.append("  " + ngettext(
+                "{count} change beyond the runs' noise (each against the run before):",
+                "{count} changes beyond the runs' noise (each against the run before):",
+                len(changes)).format(count=len(changes)))
             if len(changes) > most:
-                out.append(f"  … {len(changes) - most} earlier ones not shown "
-                           f"(--format json lists them all)")
+                hidden = len(changes) - most
+                out.append("  " + ngettext(
+                    "… {count} earlier one not shown ({option} lists them all)",
+                    "… {count} earlier ones not shown ({option} lists them all)",
+                    hidden).format(count=hidden, option="--format json"))
             for p in changes[-most:]:
                 out.append(f"  {_when(p)}  {format_figure(p.value, unit):>10}  "
                            f"{describe_change(p, unit)}  {point_label(p)}")
         else:
-            out.append("  no change beyond the runs' noise")
+            out.append("  " + _("no change beyond the runs' noise"))
         out.append("")
     return "\n".join(out)
 

@@ -251,7 +251,7 @@ def test_regressions_by_direction():
     assert "SEQ1M Q8T1 Read MB/s: 100.00 -> 98.00 (-2.0%, 2.0% worse)" == \
         small.within_noise(1)[0].describe()
     verdict, lines = gate(small, 1)
-    assert verdict == "pass" and any(line.startswith("not counted: 2 figure(s)") for line in lines)
+    assert verdict == "pass" and any(line.startswith("not counted: 2 figures") for line in lines)
 
 
 def test_one_rule_for_every_unit():
@@ -274,7 +274,7 @@ def test_one_rule_for_every_unit():
 def test_gate_messages():
     verdict, lines = gate(_gate_pair(), 10, "baseline 'base'")
     assert verdict == "fail"
-    assert lines[0] == "regression: 3 figure(s) worse than baseline 'base' by more than 10%:"
+    assert lines[0] == "regression: 3 figures worse than baseline 'base' by more than 10%:"
     assert "  SEQ1M Q8T1 Write μs: 100.00 -> 130.00 (+30.0%, 23.1% worse)" in lines
     assert gate(_gate_pair(), 50)[0] == "pass"
     nothing = compare(sess(t(SEQ, Op.WRITE, r(1))), sess(t(SEQ, Op.READ, r(1))))

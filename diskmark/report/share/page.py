@@ -9,7 +9,8 @@ the comparison table, the system facts and the exact fio command of every test.
 Self-contained: one file with its style inline, no script, no font, image or stylesheet
 fetched, so it opens offline, in a mail client or an archive years later. Every string from
 the data is HTML-escaped and its control and format characters shown as ``\\x1b``,
-``\\u202e``, as the CLI does.
+``\\u202e``, as the CLI does. Every word a reader sees is in the language in use, and the
+page says which (``<html lang>``).
 """
 
 from __future__ import annotations
@@ -20,17 +21,34 @@ from html import escape
 
 from diskmark import __version__
 from diskmark.files.text_safety import shown
-from diskmark.model.results import SessionResult, TestResult
+from diskmark.locale import PSEUDO, _, language, ngettext, pgettext
+from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Op
 from diskmark.model.units import Unit, format_size
 from diskmark.report.compare import GATE_UNITS, Comparison, compare
 from diskmark.report.drive_lines import drive_line
-from diskmark.report.formatting import BETTER, SAME, WORSE, disk_kind, format_figure, meter_fraction
+from diskmark.report.formatting import (
+    BETTER,
+    MODE_LABELS,
+    SAME,
+    WORSE,
+    disk_kind,
+    format_figure,
+    meter_fraction,
+    verdict_word,
+)
 from diskmark.report.share.svg import bandwidth_svg
-from diskmark.report.text import _grid, _io_mode, _usage
+from diskmark.report.text import (
+    STATUS_WORDS,
+    _grid,
+    _io_mode,
+    _usage,
+    column_name,
+    cpu_limited_words,
+    op_word,
+)
 
 _GLYPH = {BETTER: "▲", WORSE: "▼", SAME: "="}
-_MODES = {"rw": "Read & Write", "read": "Read only", "write": "Write only"}
 
 
 def _e(text: object) -> str:
@@ -41,7 +59,7 @@ def _date(iso: str) -> str:
     try:
         return datetime.fromisoformat(iso).strftime("%Y/%m/%d %H:%M:%S")
     except (TypeError, ValueError):
-        return iso or "unknown date"
+        return iso or _("unknown date")
 
 
 def _style(c: dict[str, str]) -> str:
@@ -86,11 +104,12 @@ footer{{margin-top:24px;font-size:12px;opacity:.7}}
 """
 
 
-def _tile(test: TestResult | None, unit: Unit, cmp: Comparison | None) -> str:
+def _tile(session: SessionResult, test: TestResult | None, unit: Unit,
+          cmp: Comparison | None) -> str:
     if test is None:
         return '<div class="tile"><span class="fig none">-</span></div>'
     if not test.complete:
-        why = "error" if test.error else "-"
+        why = _e(pgettext("cell", "error")) if test.error else "-"
         return f'<div class="tile" title="{_e(test.error or "")}"><span class="fig none">{why}</span></div>'
     value = test.figure(unit)
     width = meter_fraction(value, unit) * 100
@@ -99,10 +118,11 @@ def _tile(test: TestResult | None, unit: Unit, cmp: Comparison | None) -> str:
              f'<span class="fig">{format_figure(value, unit)}</span>']
     delta = cmp.delta(test.key, unit) if cmp is not None else None
     if delta is not None:
-        pct = "n/a" if delta.pct is None else f"{delta.pct:+.1f}%"
+        pct = _e(_("n/a")) if delta.pct is None else f"{delta.pct:+.1f}%"
         parts.append(f'<span class="delta {delta.verdict}">{_GLYPH[delta.verdict]} {pct}</span>')
     if test.cpu_limited:
-        parts.append(f'<span class="cpu" title="{_e(test.cpu_limited)}">CPU-limited</span>')
+        parts.append(f'<span class="cpu" title="{_e(cpu_limited_words(test, session))}">'
+                     f'{_e(_("CPU-limited"))}</span>')
     parts.append("</div>")
     return "".join(parts)
 
@@ -110,14 +130,14 @@ def _tile(test: TestResult | None, unit: Unit, cmp: Comparison | None) -> str:
 def grid_html(session: SessionResult, unit: Unit, cmp: Comparison | None) -> str:
     """CrystalDiskMark's window: a row button per test, a tile per operation."""
     rows, columns, cells = _grid(session)
-    profile = session.profile_name or session.settings.profile or "All"
+    profile = session.profile_name or session.settings.profile or pgettext("button", "All")
     out = [f'<section class="grid" style="grid-template-columns:120px repeat({len(columns)},1fr)">',
            f'<div class="head">{_e(profile)}</div>']
-    out += [f'<div class="head">{_e(name)} ({unit.label})</div>' for name, _, _ in columns]
+    out += [f'<div class="head">{_e(name)} ({unit.label})</div>' for name, _col, _mix in columns]
     for label in rows:
-        name, _, qt = label.partition(" ")
+        name, _sep, qt = label.partition(" ")
         out.append(f'<div class="rowbtn"><span>{_e(name)}</span><span>{_e(qt)}</span></div>')
-        out += [_tile(cells.get((label, col)), unit, cmp) for _, col, _ in columns]
+        out += [_tile(session, cells.get((label, col)), unit, cmp) for _name, col, _mix in columns]
     out.append("</section>")
     return "".join(out)
 
@@ -126,63 +146,86 @@ def _facts(session: SessionResult) -> list[tuple[str, str]]:
     st, sy = session.settings, session.system
     kind = disk_kind(sy.rotational, sy.virtual)
     device = ", ".join(x for x in (sy.model, kind, sy.interface) if x)
-    rows = [("Date", _date(session.started)),
-            ("Profile", f"{session.preset_name or st.preset} / {session.profile_name or st.profile}"),
-            ("Test", f"{format_size(st.size)} × {st.count} [{_usage(session)}]"),
-            ("Mode", f"{_MODES.get(st.mode.value, st.mode.value)}, {st.data.label} data; "
-                     f"{_io_mode(session)}"),
-            ("Time", f"measure {session.measure or st.measure or 0:g} s, interval "
-                     f"{session.interval:g} s"),
-            ("Device", f"{sy.device or 'n/a'}" + (f" ({device})" if device else "")),
-            ("Drive", drive_line(session.drive)),
-            ("Filesystem", " ".join(x for x in (sy.fstype or "n/a", f"({sy.mount_options})"
-                                                if sy.mount_options else "",
-                                                f"on {sy.mountpoint}" if sy.mountpoint else "") if x)),
-            ("Host", sy.hostname or "n/a"),
-            ("OS", f"{sy.os or 'n/a'}" + (f" [Linux {sy.kernel}]" if sy.kernel else "")),
-            ("fio", session.fio_version or "n/a"),
-            ("diskmark", session.diskmark_version or "n/a")]
+    na = _("n/a")
+    filesystem = " ".join(x for x in (sy.fstype or na, f"({sy.mount_options})"
+                                      if sy.mount_options else "") if x)
+    if sy.mountpoint:
+        # TRANSLATORS: {filesystem}: "ext4 (rw,relatime)"; {mountpoint}: where it is mounted
+        filesystem = _("{filesystem} on {mountpoint}").format(filesystem=filesystem,
+                                                              mountpoint=sy.mountpoint)
+    mode = _(MODE_LABELS[st.mode]) if st.mode in MODE_LABELS else st.mode.value
+    rows = [(_("Date"), _date(session.started)),
+            (_("Profile"), f"{session.preset_name or st.preset} / {session.profile_name or st.profile}"),
+            # TRANSLATORS: the test file's size × the passes, then the target's use
+            (pgettext("fact", "Test"), _("{size} × {count} [{usage}]").format(
+                size=format_size(st.size), count=st.count, usage=_usage(session))),
+            # TRANSLATORS: {mode}: "Read & Write"; {pattern}: "Random"; {io}: "Direct I/O (O_DIRECT), io_uring"
+            (_("Mode"), _("{mode}, {pattern} data; {io}").format(
+                mode=mode, pattern=st.data.label_in(), io=_io_mode(session))),
+            (_("Time"), _("measure {measure} s, interval {interval} s").format(
+                measure=f"{session.measure or st.measure or 0:g}",
+                interval=f"{session.interval:g}")),
+            (_("Device"), f"{sy.device or na}" + (f" ({device})" if device else "")),
+            (_("Drive"), drive_line(session.drive)),
+            (_("Filesystem"), filesystem),
+            (_("Host"), sy.hostname or na),
+            ("OS", f"{sy.os or na}" + (f" [Linux {sy.kernel}]" if sy.kernel else "")),
+            ("fio", session.fio_version or na),
+            ("diskmark", session.diskmark_version or na)]
     if st.comment:
-        rows.append(("Comment", st.comment))
-    if session.status.value != "complete":
-        rows.append(("Status", f"{session.status.value}: {session.error or ''}"))
+        rows.append((_("Comment"), st.comment))
+    if session.status is not Status.COMPLETE:
+        rows.append((_("Status"), _("{status}: {error}").format(
+            status=_(STATUS_WORDS[session.status]), error=session.error or "")))
     return rows
 
 
 def _caption(test: TestResult) -> str:
-    text = (f"<b>{_e(test.label)} {_e(test.op.value.capitalize())}"
-            f"{f' R{test.mix_read}/W{100 - (test.mix_read or 0)}' if test.op is Op.MIX else ''}"
-            f"</b>: {format_figure(test.best_mb_s, Unit.MB_S)} MB/s, "
-            f"{format_figure(test.best_iops, Unit.IOPS)} IOPS, "
-            f"{format_figure(test.best_lat_us, Unit.US)} μs")
+    mix = f" R{test.mix_read}/W{100 - (test.mix_read or 0)}" if test.op is Op.MIX else ""
+    name = f"<b>{_e(test.label)} {_e(column_name(test.op, None))}{mix}</b>"
+    text = f"{name}: {format_figure(test.best_mb_s, Unit.MB_S)} MB/s, " \
+           f"{format_figure(test.best_iops, Unit.IOPS)} IOPS, " \
+           f"{format_figure(test.best_lat_us, Unit.US)} μs"
     if len(test.runs) > 1:
-        text += f"; {len(test.runs)} passes, R/Avg {test.spread().r_avg_pct:.1f}%"
+        n = len(test.runs)
+        # TRANSLATORS: after a test's figures: how many passes and how far apart they were
+        text += "; " + _e(ngettext("{count} pass, R/Avg {spread}%", "{count} passes, R/Avg {spread}%",
+                                   n).format(count=n, spread=f"{test.spread().r_avg_pct:.1f}"))
     return text
 
 
 def comparison_html(cmp: Comparison, name: str) -> str:
-    out = [f"<h2>Against {_e(name)}</h2>"]
+    # TRANSLATORS: the heading of the comparison: {name} is the reference's name
+    out = [f"<h2>{_e(_('Against {name}').format(name=name))}</h2>"]
     diffs = cmp.settings_differences
     if diffs:
-        out.append(f'<p class="warn">Settings differ; this comparison may mislead: '
-                   f'{_e("; ".join(diffs))}</p>')
-    out.append("<table><tr><th>Test</th><th>Unit</th><th>Reference</th><th>This run</th>"
-               "<th>Change</th><th>Noise</th><th>Verdict</th></tr>")
+        text = _("Settings differ; this comparison may mislead: {differences}").format(
+            differences="; ".join(diffs))
+        out.append(f'<p class="warn">{_e(text)}</p>')
+    heads = (pgettext("table header", "Test"), pgettext("table header", "Unit"),
+             pgettext("table header", "Reference"), pgettext("table header", "This run"),
+             pgettext("table header", "Change"), pgettext("table header", "Noise"),
+             pgettext("table header", "Verdict"))
+    out.append("<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in heads) + "</tr>")
     for t in cmp.tests:
         for unit in GATE_UNITS:
             d = t.deltas[unit]
-            pct = "n/a" if d.pct is None else f"{d.pct:+.1f}%"
+            pct = _e(_("n/a")) if d.pct is None else f"{d.pct:+.1f}%"
             out.append(f"<tr><td>{_e(t.title)}</td><td>{unit.label}</td>"
                        f'<td class="num">{format_figure(d.baseline, unit)}</td>'
                        f'<td class="num">{format_figure(d.current, unit)}</td>'
                        f'<td class="num">{pct}</td><td class="num">±{d.noise_pct:.1f}%</td>'
-                       f'<td class="{d.verdict}">{_GLYPH[d.verdict]} {d.verdict}</td></tr>')
+                       f'<td class="{d.verdict}">{_GLYPH[d.verdict]} '
+                       f'{_e(verdict_word(d.verdict))}</td></tr>')
     out.append("</table>")
     for m in cmp.missing:
-        out.append(f"<p>Not compared: {_e(m.title)} ({_e(m.reason)})</p>")
-    out.append("<p>Same = within noise: the two figures are no further apart (their range over "
-               "their mean) than the passes are (their R/Avg %, else 3%); latency: lower is "
-               "better, twice the latency counts as 50% worse.</p>")
+        # TRANSLATORS: a test measured on one side only, and why
+        text = _("Not compared: {test} ({reason})").format(test=m.title, reason=m.reason)
+        out.append(f"<p>{_e(text)}</p>")
+    rule = _("Same = within noise: the two figures are no further apart (their range over their "
+             "mean) than the passes are (their R/Avg %, else 3%); latency: lower is better, twice "
+             "the latency counts as 50% worse.")
+    out.append(f"<p>{_e(rule)}</p>")
     return "".join(out)
 
 
@@ -192,41 +235,50 @@ def render_html(session: SessionResult, colours: dict[str, str], unit: Unit = Un
     """The whole page as text. With ``reference`` the tiles carry their change against it."""
     cmp = compare(session, reference, reference_name or "") if reference is not None else None
     where = session.system.target or session.settings.target
-    heading = title or "diskmark result"
+    heading = title or _("diskmark result")
     sub = " · ".join(x for x in (_date(session.started), where, session.system.device,
                                  session.system.fstype, session.system.hostname) if x)
     body = [f"<header><h1>{_e(heading)}</h1><div class=\"sub\">{_e(sub)}</div></header>",
             grid_html(session, unit, cmp)]
     if cmp is not None:
-        body.append(comparison_html(cmp, reference_name or "the reference"))
-    charts = [(t, bandwidth_svg(t.runs, colours, f"{t.label} {t.op.value}")) for t in session.tests
-              if t.complete]
+        body.append(comparison_html(cmp, reference_name or _("the reference")))
+    charts = [(t, bandwidth_svg(t.runs, colours, f"{t.label} {op_word(t.op)}"))
+              for t in session.tests if t.complete]
     charts = [(t, svg) for t, svg in charts if svg]
     if charts:
-        body.append("<h2>Every second of every pass</h2><section class=\"charts\">")
+        body.append(f"<h2>{_e(_('Every second of every pass'))}</h2><section class=\"charts\">")
         body += [f"<figure><figcaption>{_caption(t)}</figcaption>{svg}</figure>" for t, svg in charts]
         body.append("</section>")
-    body.append("<h2>Where it ran</h2><table>")
+    body.append(f"<h2>{_e(_('Where it ran'))}</h2><table>")
     body += [f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in _facts(session)]
     body.append("</table>")
     if session.warnings:
-        body += [f'<p class="warn">Note: {_e(w)}</p>' for w in session.warnings]
+        body += [f'<p class="warn">{_e(_("Note: {note}").format(note=w))}</p>'
+                 for w in session.warnings]
     commands = [t for t in session.tests if t.fio_command]
     if commands:
-        body.append("<h2>The fio command of every test</h2>")
+        body.append(f"<h2>{_e(_('The fio command of every test'))}</h2>")
         for t in commands:
-            body.append(f"<div>{_e(t.label)} {_e(t.op.value)}</div>"
+            body.append(f"<div>{_e(t.label)} {_e(op_word(t.op))}</div>"
                         f"<pre>{_e(shlex.join(t.fio_command))}</pre>")
-    body.append(f"<footer>Made by diskmark {__version__}. MB/s = 1,000,000 bytes/s; sizes "
-                f"are binary (MiB, GiB). Each figure is the best of the passes after a "
-                f"discarded warm-up (latency: the lowest).</footer>")
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+    footer = _("Made by diskmark {version}. MB/s = 1,000,000 bytes/s; sizes are binary (MiB, "
+               "GiB). Each figure is the best of the passes after a discarded warm-up (latency: "
+               "the lowest).").format(version=__version__)
+    body.append(f"<footer>{_e(footer)}</footer>")
+    return (f"<!DOCTYPE html>\n<html lang=\"{_lang()}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "style-src 'unsafe-inline'; img-src data:\">"
             f"<title>{_e(heading)} — {_e(_date(session.started))}</title>"
             f"<style>{_style(colours)}</style></head><body><main>"
             + "".join(body) + "</main></body></html>\n")
+
+
+def _lang() -> str:
+    """The language in use as HTML names it: ``ja``, ``zh-CN`` (the made-up test language as
+    a private-use tag)."""
+    lang = language()
+    return "x-pseudo" if lang == PSEUDO else lang.replace("_", "-")
 
 
 def estimated_height(session: SessionResult, reference: bool) -> int:

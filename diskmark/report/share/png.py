@@ -14,6 +14,8 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from diskmark.locale import _
+
 NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 WIDTH = 1100
 TIMEOUT_S = 90
@@ -45,9 +47,9 @@ def render_png(html: str, dest: Path, height: int | None = None, width: int = WI
     with Chromium's own words."""
     binary = find_chromium()
     if binary is None:
-        raise ChromiumMissing("a PNG needs Chromium to draw the page, and none was found "
-                              "(Debian/Ubuntu: sudo apt install chromium); the .html form "
-                              "needs nothing")
+        raise ChromiumMissing(_("a PNG needs Chromium to draw the page, and none was found "
+                                "(Debian/Ubuntu: {command}); the .html form needs nothing").format(
+            command="sudo apt install chromium"))
     if height is None:
         height = 2000
     dest = Path(dest)
@@ -64,11 +66,13 @@ def render_png(html: str, dest: Path, height: int | None = None, width: int = WI
                                   capture_output=True, text=True, timeout=TIMEOUT_S,
                                   stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
-            raise RuntimeError(f"Chromium did not finish the picture within {TIMEOUT_S} s") from None
+            raise RuntimeError(_("Chromium did not finish the picture within {seconds} s").format(
+                seconds=TIMEOUT_S)) from None
         if not shot.exists() or shot.stat().st_size == 0:
             said = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            raise RuntimeError(f"Chromium made no picture (exit {done.returncode}): "
-                               + " / ".join(said))
+            # TRANSLATORS: {said}: the last lines Chromium printed
+            raise RuntimeError(_("Chromium made no picture (exit {code}): {said}").format(
+                code=done.returncode, said=" / ".join(said)))
         dest.parent.mkdir(parents=True, exist_ok=True)
         tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
         shutil.copyfile(shot, tmp)

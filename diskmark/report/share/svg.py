@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
+from diskmark.locale import _
 from diskmark.model.results import RunResult
 
 WIDTH, HEIGHT = 420, 150
@@ -43,6 +44,10 @@ def bandwidth_svg(runs: list[RunResult], colours: dict[str, str], title: str) ->
              f'<text x="{LEFT - 4}" y="{TOP + 8}" text-anchor="end">{_label(top)}</text>',
              f'<text x="{LEFT - 4}" y="{TOP + plot_h}" text-anchor="end">0</text>',
              f'<text x="{LEFT - 4}" y="{TOP + plot_h / 2 + 4}" text-anchor="end">MB/s</text>']
+    # TRANSLATORS: a bandwidth dip at second {second} of pass {n}
+    dip = _("pass {n}, second {second}: {speed} MB/s")
+    # TRANSLATORS: under a pass's line in the chart: keep it short
+    label = _("pass {n}")
     x0 = 0
     for n, run in enumerate(runs, 1):
         points = " ".join(f"{LEFT + (x0 + i) * step:.1f},{y(v):.1f}"
@@ -55,11 +60,12 @@ def bandwidth_svg(runs: list[RunResult], colours: dict[str, str], title: str) ->
                          f'stroke-width="1.8"/>')
         for second, mb_s in run.dips():
             parts.append(f'<circle cx="{LEFT + (x0 + second - 1) * step:.1f}" cy="{y(mb_s):.1f}" '
-                         f'r="3" fill="{warn}"><title>pass {n}, second {second}: '
-                         f'{mb_s:.1f} MB/s</title></circle>')
+                         f'r="3" fill="{warn}"><title>{escape(dip.format(n=n, second=second, speed=f"{mb_s:.1f}"))}'
+                         f'</title></circle>')
         # a pass of one second at the right edge: its label still inside the picture
         mid = min(LEFT + (x0 + (len(run.bw_samples) - 1) / 2) * step, WIDTH - RIGHT - 18)
-        parts.append(f'<text x="{mid:.1f}" y="{HEIGHT - 6}" text-anchor="middle">pass {n}</text>')
+        parts.append(f'<text x="{mid:.1f}" y="{HEIGHT - 6}" text-anchor="middle">'
+                     f'{escape(label.format(n=n))}</text>')
         x0 += len(run.bw_samples) + gap
     parts.append("</svg>")
     return "".join(parts)
