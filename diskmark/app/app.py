@@ -37,6 +37,7 @@ from diskmark.app.state import AppState
 from diskmark.app.target import default_facts
 from diskmark.app.themes import variable_defaults
 from diskmark.files.text_safety import shown
+from diskmark.locale import _
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import Settings
 from diskmark.model.units import Unit
@@ -229,7 +230,7 @@ class DiskmarkApp(App[int]):
     async def action_quit(self) -> None:
         """Quitting mid-run stops fio and waits for the test file to be removed."""
         if self._ending.quit():
-            self.main.status.show("Quitting · stopping fio and removing the test file first…")
+            self.main.status.show(_("Quitting · stopping fio and removing the test file first…"))
 
     def run_ended(self) -> None:
         """The worker of a run or a sweep has ended (the engine has cleaned up): the
@@ -253,8 +254,9 @@ class DiskmarkApp(App[int]):
     def change_settings(self, **changes: Any) -> None:
         """Apply setting changes from any control; refused while a run is under way."""
         if self.state.running:
-            self.notify(f"Settings cannot change while a test runs; stop it first "
-                        f"({self.state.keys.key('stop')}).", severity="warning")
+            # TRANSLATORS: {key} is the key that stops the run (Esc)
+            self.notify(_("Settings cannot change while a test runs; stop it first ({key}).")
+                        .format(key=self.state.keys.key("stop")), severity="warning")
             return
         new = self.state.changed(**changes)
         if new == self.state.settings:
@@ -309,7 +311,7 @@ class DiskmarkApp(App[int]):
     def action_stop(self) -> None:
         if self.state.running:
             self.engine.stop()
-            self.main.status.show("Stopping · fio ends and the test file is removed…")
+            self.main.status.show(_("Stopping · fio ends and the test file is removed…"))
 
     def action_unit(self, index: int) -> None:
         self.set_unit(UNITS[index])
@@ -319,7 +321,8 @@ class DiskmarkApp(App[int]):
 
     def action_toggle_mix(self) -> None:
         if not self.state.profile.mix:
-            self.notify(f"The {self.state.profile.name} profile has no +Mix column.")
+            self.notify(_("The {profile} profile has no +Mix column.")
+                        .format(profile=self.state.profile.name))
             return
         self.change_settings(mix=None if self.state.settings.mix is not None else 70)
 

@@ -15,8 +15,9 @@ from textual.markup import escape
 from diskmark.app.protocol import AppLike
 from diskmark.app.screens.main import MainScreen
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _, ngettext
 from diskmark.model.names import mix_label
-from diskmark.model.settings import COUNT_MAX, COUNT_MIN, INTERVAL_CHOICES, MEASURE_CHOICES, MIX_RATIOS
+from diskmark.model.settings import COUNT_MAX, COUNT_MIN, INTERVAL_CHOICES, MEASURE_CHOICES, MIX_RATIOS, Op
 from diskmark.model.units import SIZES, Unit, format_size
 
 #: Seconds the Sustained Write profile can be set to write from the palette.
@@ -80,6 +81,11 @@ def without_ours(system: Iterable[SystemCommand]) -> Iterator[SystemCommand]:
     return (command for command in system if command.title not in ("Keys", "Screenshot"))
 
 
+#: The palette's entry for a tile's details, by the tile's operation.
+DETAILS = {Op.READ: N_("Details: {test} read"), Op.WRITE: N_("Details: {test} write"),
+           Op.MIX: N_("Details: {test} mix")}
+
+
 def commands(app: PaletteApp) -> Iterator[Command]:
     """Every command the palette offers, most used first; settings only while idle."""
     # the settings screen's choices, loaded with the palette rather than at start
@@ -88,87 +94,115 @@ def commands(app: PaletteApp) -> Iterator[Command]:
     state = app.state
     running = state.running
     if running:
-        yield "Stop", "Stop fio now and remove the test file", app.action_stop, True
+        yield _("Stop"), _("Stop fio now and remove the test file"), app.action_stop, True
     else:
-        yield "Run all tests", "Every test of the profile (All)", app.action_run_all, True
-    yield "Save text report…", "CrystalDiskMark's text report, to a file", app.action_save_report, True
-    yield "Copy text report", "CrystalDiskMark's text report, to the clipboard", app.action_copy_report, True
-    yield "Save SVG screenshot", "A picture of the window, where reports are saved", app.action_save_svg, True
+        yield (_("Run all tests"), _("Every test of the profile (All)"), app.action_run_all,
+               True)
+    yield (_("Save text report…"), _("CrystalDiskMark's text report, to a file"),
+           app.action_save_report, True)
+    yield (_("Copy text report"), _("CrystalDiskMark's text report, to the clipboard"),
+           app.action_copy_report, True)
+    yield (_("Save SVG screenshot"), _("A picture of the window, where reports are saved"),
+           app.action_save_svg, True)
     if not running:
-        yield ("Save as baseline…", "Keep the result on screen under a name, to compare later",
+        yield (_("Save as baseline…"), _("Keep the result on screen under a name, to compare later"),
                app.action_save_baseline, True)
-    yield "Baselines…", "List, view, compare, rename, delete, export, import", app.action_baselines, True
-    yield "History…", "Every completed run; promote one to a baseline", app.action_history, True
-    yield ("Compare with a baseline…", "Every tile shows the change against it",
+    yield (_("Baselines…"), _("List, view, compare, rename, delete, export, import"),
+           app.action_baselines, True)
+    yield (_("History…"), _("Every completed run; promote one to a baseline"),
+           app.action_history, True)
+    yield (_("Compare with a baseline…"), _("Every tile shows the change against it"),
            app.action_compare_with, True)
     if app.state.baseline is not None:
-        yield ("Show the comparison", f"Every test and unit against “{app.state.baseline.name}”",
+        name = app.state.baseline.name
+        # TRANSLATORS: {name} is the name of a saved baseline
+        yield (_("Show the comparison"), _("Every test and unit against “{name}”").format(name=name),
                app.action_show_comparison, True)
-        yield ("Stop comparing", f"The tiles stop showing the change against “{app.state.baseline.name}”",
+        yield (_("Stop comparing"),
+               _("The tiles stop showing the change against “{name}”").format(name=name),
                app.action_clear_comparison, True)
     for tile in app.main.grid.tiles:
         if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
-            title = f"Details: {tile.spec.label} {tile.op.value}"
-            yield title, "Every pass and the fio command line", partial(app.main.open_details, tile), False
-    yield ("Comment…", f"Type a comment for the report ({state.keys.key('edit_comment')}); Esc leaves it",
-           app.action_edit_comment, True)
-    yield "Keys", "Every key binding", app.action_help, True
+            # TRANSLATORS: {test} is a test's name as CrystalDiskMark writes it (SEQ1M Q8T1)
+            title = _(DETAILS[tile.op]).format(test=tile.spec.label)
+            yield (title, _("Every pass and the fio command line"),
+                   partial(app.main.open_details, tile), False)
+    # TRANSLATORS: {key} is the key that moves to the comment field (n)
+    yield (_("Comment…"), _("Type a comment for the report ({key}); Esc leaves it")
+           .format(key=state.keys.key("edit_comment")), app.action_edit_comment, True)
+    yield _("Keys"), _("Every key binding"), app.action_help, True
     for unit in Unit:
-        yield (f"Unit: {unit.label}", "Show the tiles in this unit",
+        yield (_("Unit: {unit}").format(unit=unit.label), _("Show the tiles in this unit"),
                partial(app.set_unit, unit), False)
     if running:
         return
-    yield ("Queue-depth sweep…", "One pattern at Q1 … Q32, drawn as a curve",
+    yield (_("Queue-depth sweep…"), _("One pattern at Q1 … Q32, drawn as a curve"),
            app.action_sweep, True)
-    yield ("Run on several hosts (fio --server)…", "The profile on many hosts through fio's "
-           "client/server mode, side by side", app.action_fleet, True)
-    yield "Choose target…", "The directory to test in", app.action_pick_target, True
-    yield "Settings…", "Preset, profile, mode, +Mix, test data, times", app.action_settings, True
+    yield (_("Run on several hosts (fio --server)…"),
+           _("The profile on many hosts through fio's client/server mode, side by side"),
+           app.action_fleet, True)
+    yield _("Choose target…"), _("The directory to test in"), app.action_pick_target, True
+    yield (_("Settings…"), _("Preset, profile, mode, +Mix, test data, times"),
+           app.action_settings, True)
     for n in range(COUNT_MIN, COUNT_MAX + 1):
-        yield (f"Count: {n}", f"{n} measured pass{'es' * (n != 1)} per test, the best one kept",
+        yield (_("Count: {count}").format(count=n),
+               ngettext("{count} measured pass per test, the best one kept",
+                        "{count} measured passes per test, the best one kept", n).format(count=n),
                partial(app.change_settings, count=n), False)
     for size in SIZES:
-        yield (f"Size: {format_size(size)}", "Size of the test file",
+        yield (_("Size: {size}").format(size=format_size(size)), _("Size of the test file"),
                partial(app.change_settings, size=size), False)
     preset = app.state.catalog.presets.get(app.state.settings.preset)
     if preset is not None:
         for profile in preset.profiles.values():
             n = len(profile.tests)
-            yield (f"Profile: {profile.name}", f"{n} test{'s' * (n != 1)}, {profile.layout} layout",
+            # TRANSLATORS: {layout} is the profile's layout id (default, peak, demo, sustained)
+            yield (_("Profile: {profile}").format(profile=profile.name),
+                   ngettext("{count} test, {layout} layout", "{count} tests, {layout} layout",
+                            n).format(count=n, layout=profile.layout),
                    partial(app.change_settings, profile=profile.id), False)
     for p in app.state.catalog.presets.values():
-        yield f"Preset: {p.name}", p.description, partial(app.change_settings, preset=p.id), False
+        yield (_("Preset: {preset}").format(preset=p.name), p.description,
+               partial(app.change_settings, preset=p.id), False)
     for label, mode in MODE_OPTIONS:
-        yield f"Mode: {label}", "Which operations run", partial(app.change_settings, mode=mode), False
-    yield "+Mix: off", "No mixed read/write column", partial(app.change_settings, mix=None), False
+        yield (_("Mode: {mode}").format(mode=_(label)), _("Which operations run"),
+               partial(app.change_settings, mode=mode), False)
+    yield (_("+Mix: off"), _("No mixed read/write column"),
+           partial(app.change_settings, mix=None), False)
     for ratio in MIX_RATIOS:
-        yield (f"+Mix: {mix_label(ratio, percent=True)}", "Add a mixed read/write column",
-               partial(app.change_settings, mix=ratio), False)
+        yield (_("+Mix: {ratio}").format(ratio=mix_label(ratio, percent=True)),
+               _("Add a mixed read/write column"), partial(app.change_settings, mix=ratio), False)
     for label, data in DATA_OPTIONS:
-        yield f"Test data: {label}", "What fio writes", partial(app.change_settings, data=data), False
-    yield ("I/O: direct (O_DIRECT)", "Bypass the page cache (CrystalDiskMark's way)",
+        yield (_("Test data: {data}").format(data=_(label)), _("What fio writes"),
+               partial(app.change_settings, data=data), False)
+    yield (_("I/O: direct (O_DIRECT)"), _("Bypass the page cache (CrystalDiskMark's way)"),
            partial(app.change_settings, direct=True), False)
-    yield ("I/O: buffered (page cache)", "Needed on ramfs, old tmpfs, some FUSE filesystems",
+    yield (_("I/O: buffered (page cache)"), _("Needed on ramfs, old tmpfs, some FUSE filesystems"),
            partial(app.change_settings, direct=False), False)
-    yield ("btrfs: NOCOW test directory", "Copy-on-write off for the test file, so the cache "
-           "cannot leak into O_DIRECT figures", partial(app.change_settings, nocow=True), False)
-    yield ("btrfs: copy-on-write as mounted", "The test file as any other file on the filesystem",
+    yield (_("btrfs: NOCOW test directory"),
+           _("Copy-on-write off for the test file, so the cache cannot leak into O_DIRECT figures"),
+           partial(app.change_settings, nocow=True), False)
+    yield (_("btrfs: copy-on-write as mounted"),
+           _("The test file as any other file on the filesystem"),
            partial(app.change_settings, nocow=False), False)
     for s in MEASURE_CHOICES:
-        yield (f"Measure time: {s} s", "Seconds each pass measures",
+        yield (_("Measure time: {seconds} s").format(seconds=s), _("Seconds each pass measures"),
                partial(app.change_settings, measure=float(s)), False)
     for s in INTERVAL_CHOICES:
-        yield (f"Interval time: {s} s", "Seconds of rest between tests",
+        yield (_("Interval time: {seconds} s").format(seconds=s), _("Seconds of rest between tests"),
                partial(app.change_settings, interval=float(s)), False)
     for s in SUSTAINED_CHOICES:
-        yield (f"Sustained write: {s} s", "How long the Sustained Write profile writes "
-               "(it stops early at an amount only when one is set)",
+        yield (_("Sustained write: {seconds} s").format(seconds=s),
+               _("How long the Sustained Write profile writes (it stops early at an amount "
+                 "only when one is set)"),
                partial(app.change_settings, duration=float(s)), False)
     for pct in UNSTABLE_CHOICES:
-        yield (f"Unstable when passes differ by > {pct}%", "The threshold of the ~ mark (R/Avg)",
+        yield (_("Unstable when passes differ by > {pct}%").format(pct=pct),
+               _("The threshold of the ~ mark (R/Avg)"),
                partial(app.change_settings, unstable_pct=float(pct)), False)
     for name in sorted(app.available_themes):
-        yield f"Theme: {name}", "Colours of the app", partial(app.set_theme, name), False
+        yield (_("Theme: {theme}").format(theme=name), _("Colours of the app"),
+               partial(app.set_theme, name), False)
 
 
 class DiskmarkCommands(Provider):
@@ -187,7 +221,7 @@ class DiskmarkCommands(Provider):
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for title, help_text, callback, _ in commands(self._app):
+        for title, help_text, callback, _discoverable in commands(self._app):
             score = matcher.match(shown(title))
             if score > 0:
                 yield Hit(score, matcher.highlight(shown(title)), callback,

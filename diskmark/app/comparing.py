@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from diskmark.app.protocol import diskmark_app
+from diskmark.locale import _, ngettext
 from diskmark.report.formatting import short_date
 
 if TYPE_CHECKING:
@@ -32,7 +33,9 @@ def keep_history(app: App[Any], session: SessionResult) -> None:
         try:
             store.save_history(session)
         except Exception as e:  # StoreError, or a bug in writing: the run is still on screen
-            app.call_from_thread(app.notify, f"This run was not kept in the history: {e}",
+            # TRANSLATORS: {error} is the store's own message
+            app.call_from_thread(app.notify,
+                                 _("This run was not kept in the history: {error}").format(error=e),
                                  severity="warning", timeout=12)
 
     app.run_worker(keep, thread=True, group="history", exit_on_error=False)
@@ -46,11 +49,15 @@ def find_baseline(store: Store, name: str) -> tuple[Entry | None, str]:
     try:
         entry = store.find_baseline(name)
     except StoreError as e:
-        entry, why = None, str(e)
-    else:
-        why = "it is not saved any more" if entry is None else f"it is damaged ({entry.damaged})"
-    if entry is None or not entry.ok:
-        return None, f"Not comparing with baseline “{name}”: {why}."
+        # TRANSLATORS: {error} is the store's own message
+        return None, _("Not comparing with baseline “{name}”: {error}.").format(name=name, error=e)
+    if entry is None:
+        return None, _("Not comparing with baseline “{name}”: it is not saved any more.").format(
+            name=name)
+    if not entry.ok:
+        # TRANSLATORS: {why} says what is wrong with the saved file
+        return None, _("Not comparing with baseline “{name}”: it is damaged ({why}).").format(
+            name=name, why=entry.damaged)
     return entry, ""
 
 
@@ -61,7 +68,8 @@ def follow_baseline(app: App[Any], old: str, new: Entry | None) -> None:
         return
     dm.set_baseline(new)
     if new is None:
-        app.notify(f"Baseline “{old}” was deleted; the tiles are not compared any more.")
+        app.notify(_("Baseline “{name}” was deleted; the tiles are not compared any more.")
+                   .format(name=old))
 
 
 def offer_to_save_baseline(app: App[Any]) -> None:
@@ -72,21 +80,30 @@ def offer_to_save_baseline(app: App[Any]) -> None:
     key = dm.state.keys.key
     session = dm.state.current_session()
     if session is None or not any(t.complete for t in session.tests):
-        app.notify(f"Nothing measured yet: press {key('run_all')} (All) or a row "
-                   f"button first, then {key('save_baseline')} saves the result as "
-                   f"a baseline.", severity="warning")
+        # TRANSLATORS: {run_key} runs every test (All); {save_key} saves a baseline
+        app.notify(_("Nothing measured yet: press {run_key} (All) or a row button first, "
+                     "then {save_key} saves the result as a baseline.")
+                   .format(run_key=key("run_all"), save_key=key("save_baseline")),
+                   severity="warning")
         return
     done = sum(t.complete for t in session.tests)
     where = " ".join(x for x in (session.system.device, session.system.fstype) if x)
-    hint = (f"The {done} test{'s' * (done != 1)} on screen, run {short_date(session.started)}"
-            f"{' on ' + where if where else ''}. A name that exists already is replaced "
-            f"only if you say so.")
+    when = short_date(session.started)
+    if where:
+        # TRANSLATORS: {date} is when the run started; {where} its device and filesystem
+        hint = ngettext("The {count} test on screen, run {date} on {where}.",
+                        "The {count} tests on screen, run {date} on {where}.", done)
+    else:
+        hint = ngettext("The {count} test on screen, run {date}.",
+                        "The {count} tests on screen, run {date}.", done)
+    hint = " ".join((hint.format(count=done, date=when, where=where),
+                     _("A name that exists already is replaced only if you say so.")))
 
     def named(choice: NameChoice | None) -> None:
         if choice is not None:
             save_baseline(app, session, choice.name, choice.note, replace=choice.replace)
 
-    app.push_screen(BaselineNameDialog(dm.store, "Save as baseline", hint,
+    app.push_screen(BaselineNameDialog(dm.store, _("Save as baseline"), hint,
                                        name=suggest_name(session), note=dm.state.comment),
                     named)
 
@@ -100,13 +117,16 @@ def save_baseline(app: App[Any], session: SessionResult, name: str, note: str = 
     try:
         entry = dm.store.save_baseline(session, name, note, replace=replace)
     except NameTaken as e:
-        app.notify(f"Not saved: {e}; it was not replaced.", severity="warning")
+        # TRANSLATORS: {error} says which name is taken
+        app.notify(_("Not saved: {error}; it was not replaced.").format(error=e),
+                   severity="warning")
         return None
     except StoreError as e:
-        app.notify(f"Not saved as a baseline: {e}", severity="error")
+        app.notify(_("Not saved as a baseline: {error}").format(error=e), severity="error")
         return None
-    app.notify(f"Saved as baseline “{entry.name}”. {key('compare_with')} compares "
-               f"later runs with it.", title="Baseline saved")
+    # TRANSLATORS: {key} is the key that chooses a baseline to compare with (x)
+    app.notify(_("Saved as baseline “{name}”. {key} compares later runs with it.")
+               .format(name=entry.name, key=key("compare_with")), title=_("Baseline saved"))
     if dm.state.baseline is not None and dm.state.baseline.name == entry.name:
         dm.set_baseline(entry)  # replaced the one in use: compare with the new figures
     return entry
@@ -121,7 +141,7 @@ def show_baselines(app: App[Any]) -> None:
     def chosen(entry: Entry | None) -> None:
         if entry is not None:
             dm.set_baseline(entry)
-            app.notify(f"The tiles are compared with “{entry.name}”.")
+            app.notify(_("The tiles are compared with “{name}”.").format(name=entry.name))
 
     def changed(old: str, new: Entry | None) -> None:
         follow_baseline(app, old, new)
@@ -168,24 +188,25 @@ def _pick_baseline(app: App[Any], entries: list[Entry]) -> None:
         if entry is not None:
             dm.set_baseline(entry)
 
+    # TRANSLATORS: {stop_key} stops comparing (X); {baselines_key} opens the baselines (b)
+    hint = _("Every tile shows the change against this baseline. {stop_key} stops comparing; "
+             "{baselines_key} manages the baselines.").format(
+        stop_key=key("clear_comparison"), baselines_key=key("baselines"))
     app.push_screen(PickBaselineDialog(
-        "Compare the tiles with…", entries,
-        f"Every tile shows the change against this baseline. "
-        f"{key('clear_comparison')} stops comparing; {key('baselines')} manages "
-        f"the baselines.", current=dm.state.baseline.name if dm.state.baseline else None),
-        chosen)
+        _("Compare the tiles with…"), entries, hint,
+        current=dm.state.baseline.name if dm.state.baseline else None), chosen)
 
 
 def stop_comparing(app: App[Any]) -> None:
     dm = diskmark_app(app)
     key = dm.state.keys.key
     if dm.state.baseline is None:
-        app.notify(f"The tiles are not compared with any baseline "
-                   f"({key('compare_with')} chooses one).")
+        app.notify(_("The tiles are not compared with any baseline ({key} chooses one).")
+                   .format(key=key("compare_with")))
         return
     name = dm.state.baseline.name
     dm.set_baseline(None)
-    app.notify(f"Stopped comparing with “{name}”.")
+    app.notify(_("Stopped comparing with “{name}”.").format(name=name))
 
 
 def show_comparison(app: App[Any]) -> None:
@@ -197,16 +218,18 @@ def show_comparison(app: App[Any]) -> None:
     key = dm.state.keys.key
     base = dm.state.baseline
     if base is None or base.session is None:
-        app.notify(f"Choose a baseline to compare with first ({key('compare_with')}).",
-                   severity="warning")
+        app.notify(_("Choose a baseline to compare with first ({key}).")
+                   .format(key=key("compare_with")), severity="warning")
         return
     session = dm.state.current_session()
     if session is None or not any(t.complete for t in session.tests):
-        app.notify(f"Nothing measured yet: run first ({key('run_all')}), then "
-                   f"{key('show_comparison')} shows the comparison.", severity="warning")
+        # TRANSLATORS: {run_key} runs every test (a); {show_key} shows the comparison (v)
+        app.notify(_("Nothing measured yet: run first ({run_key}), then {show_key} shows the "
+                     "comparison.").format(run_key=key("run_all"), show_key=key("show_comparison")),
+                   severity="warning")
         return
     from diskmark.report.compare import compare
 
     comparison = compare(session, base.session, base.name)
-    app.push_screen(ComparisonScreen(comparison, "This run", f"“{base.name}”",
+    app.push_screen(ComparisonScreen(comparison, _("This run"), _("“{name}”").format(name=base.name),
                                      (session, base.session)))

@@ -16,6 +16,8 @@ import string
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from diskmark.locale import N_, _
+
 
 @dataclass(frozen=True)
 class KeyDef:
@@ -24,37 +26,37 @@ class KeyDef:
 
     id: str
     keys: str
-    does: str
+    does: str  # marked with N_: shown with _()
 
 
 #: Every binding of the app, in the order of the help screen and the README's table.
 KEYS: tuple[KeyDef, ...] = (
-    KeyDef("run_all", "a", "run every test of the profile"),
-    KeyDef("stop", "escape", "stop the run"),
-    KeyDef("stop_ctrl_c", "ctrl+c", "stop the run"),
-    KeyDef("cycle_unit", "u", "next unit"),
-    KeyDef("unit_mb_s", "1", "show MB/s"),
-    KeyDef("unit_gb_s", "2", "show GB/s"),
-    KeyDef("unit_iops", "3", "show IOPS"),
-    KeyDef("unit_us", "4", "show µs"),
-    KeyDef("save_report", "s", "save the text report"),
-    KeyDef("copy_report", "c", "copy the text report"),
-    KeyDef("save_svg", "p,ctrl+s", "save an SVG screenshot"),
-    KeyDef("pick_target", "t", "choose the target directory"),
-    KeyDef("settings", "o,f2", "settings"),
-    KeyDef("toggle_mix", "m", "+Mix column on / off"),
-    KeyDef("baselines", "b", "the baselines"),
-    KeyDef("save_baseline", "B", "save the result as a baseline"),
-    KeyDef("history", "h", "history"),
-    KeyDef("compare_with", "x", "compare the tiles with a baseline"),
-    KeyDef("clear_comparison", "X", "stop comparing"),
-    KeyDef("show_comparison", "v", "the comparison"),
-    KeyDef("sweep", "w", "queue-depth sweep"),
-    KeyDef("edit_comment", "n", "type a comment"),
-    KeyDef("help", "question_mark,f1", "every key"),
-    KeyDef("quit", "ctrl+q", "quit"),
-    KeyDef("focus_next", "tab", "next control"),
-    KeyDef("focus_previous", "shift+tab", "previous control"),
+    KeyDef("run_all", "a", N_("run every test of the profile")),
+    KeyDef("stop", "escape", N_("stop the run")),
+    KeyDef("stop_ctrl_c", "ctrl+c", N_("stop the run")),
+    KeyDef("cycle_unit", "u", N_("next unit")),
+    KeyDef("unit_mb_s", "1", N_("show MB/s")),
+    KeyDef("unit_gb_s", "2", N_("show GB/s")),
+    KeyDef("unit_iops", "3", N_("show IOPS")),
+    KeyDef("unit_us", "4", N_("show µs")),
+    KeyDef("save_report", "s", N_("save the text report")),
+    KeyDef("copy_report", "c", N_("copy the text report")),
+    KeyDef("save_svg", "p,ctrl+s", N_("save an SVG screenshot")),
+    KeyDef("pick_target", "t", N_("choose the target directory")),
+    KeyDef("settings", "o,f2", N_("settings")),
+    KeyDef("toggle_mix", "m", N_("+Mix column on / off")),
+    KeyDef("baselines", "b", N_("the baselines")),
+    KeyDef("save_baseline", "B", N_("save the result as a baseline")),
+    KeyDef("history", "h", N_("history")),
+    KeyDef("compare_with", "x", N_("compare the tiles with a baseline")),
+    KeyDef("clear_comparison", "X", N_("stop comparing")),
+    KeyDef("show_comparison", "v", N_("the comparison")),
+    KeyDef("sweep", "w", N_("queue-depth sweep")),
+    KeyDef("edit_comment", "n", N_("type a comment")),
+    KeyDef("help", "question_mark,f1", N_("every key")),
+    KeyDef("quit", "ctrl+q", N_("quit")),
+    KeyDef("focus_next", "tab", N_("next control")),
+    KeyDef("focus_previous", "shift+tab", N_("previous control")),
 )
 BY_ID: dict[str, KeyDef] = {k.id: k for k in KEYS}
 IDS: tuple[str, ...] = tuple(BY_ID)
@@ -62,7 +64,7 @@ IDS: tuple[str, ...] = tuple(BY_ID)
 #: Keys that are not the app's to give: Textual's command palette keeps ctrl+p, and it is
 #: where every action can be found when its key is gone.
 PALETTE_KEY = "ctrl+p"
-RESERVED: dict[str, str] = {PALETTE_KEY: "the command palette"}
+RESERVED: dict[str, str] = {PALETTE_KEY: N_("the command palette")}
 
 #: Textual's names of the punctuation keys: a keymap may give the character or its name
 #: (a comma separates keys, so the comma key is only ever "comma").
@@ -155,18 +157,16 @@ def _free_key(taken: set[str], lost: str) -> str:
     return next((c for c in candidates if c not in taken), "f12")
 
 
-def _named(binding_id: str) -> str:
-    return f"{binding_id} ({BY_ID[binding_id].does})"
+def _does(binding_id: str) -> str:
+    """What a binding does, in the language in use."""
+    return _(BY_ID[binding_id].does)
 
 
-def _left(binding_id: str, keys: tuple[str, ...]) -> str:
-    """What the loser of a conflict still has, as the end of a sentence."""
-    if not keys:
-        return f"{binding_id} has no key left (the command palette, {PALETTE_KEY}, still has it)"
-    return f"{binding_id} keeps {', '.join(spell(k) for k in keys)}"
+def _listed(keys: tuple[str, ...]) -> str:
+    return ", ".join(spell(k) for k in keys)
 
 
-def resolve(keymap: Mapping[str, str] | None, where: str = "the settings file") -> Keymap:
+def resolve(keymap: Mapping[str, str] | None, where: str | None = None) -> Keymap:
     """The keys in effect for a user's ``keymap`` (binding id -> keys), and its problems.
 
     The rule, the one Textual applies when the keymap gives a key another binding has by
@@ -174,15 +174,19 @@ def resolve(keymap: Mapping[str, str] | None, where: str = "the settings file") 
     keymap that give the same key: the first in the file wins. The command palette's key
     is never given away. An id that is not a binding is ignored, and said so with the ids
     there are. ``where`` names the settings file in the sentences."""
+    if where is None:
+        where = _("the settings file")
     keymap = dict(keymap or {})
     wanted: dict[str, tuple[str, ...]] = {}
     problems: list[str] = []
+    told: set[str] = set()  # ids whose keys were said to be wrong already
     for k in KEYS:
         given = split_keys(keymap[k.id]) if k.id in keymap else ()
         bad = [key for key in given if not is_key(key)]
         if bad:
             given = tuple(key for key in given if is_key(key))
             problems += [_not_a_key(where, k.id, key, given) for key in bad]
+            told.add(k.id)
             keymap[k.id] = ",".join(given)
         wanted[k.id] = given or split_keys(k.keys)
     mapped = [i for i in keymap if i in BY_ID and split_keys(keymap[i])]
@@ -205,10 +209,10 @@ def resolve(keymap: Mapping[str, str] | None, where: str = "the settings file") 
     unknown = [i for i in keymap if i not in BY_ID]
     if unknown:
         problems.append(_unknown(where, unknown))
-    empty = [i for i in keymap if i in BY_ID and not split_keys(keymap[i])
-             and not any(p.startswith(f"In {where}, the keymap gives {i} ") for p in problems)]
-    problems += [f"In {where}, the keymap gives {i} no key, so {i} keeps its own "
-                 f"({', '.join(DEFAULT.spelled(i))})." for i in empty]
+    empty = [i for i in keymap if i in BY_ID and not split_keys(keymap[i]) and i not in told]
+    # TRANSLATORS: {where} is the settings file; {id} a binding id (run_all); {keys} its keys
+    problems += [_("In {where}, the keymap gives {id} no key, so {id} keeps its own ({keys}).")
+                 .format(where=where, id=i, keys=", ".join(DEFAULT.spelled(i))) for i in empty]
     remapped = frozenset(i for i in BY_ID if keys[i] != DEFAULT.keys[i])
     return Keymap(keys, remapped, tuple(problems))
 
@@ -216,33 +220,70 @@ def resolve(keymap: Mapping[str, str] | None, where: str = "the settings file") 
 def _clash(where: str, key: str, winner: str | None, loser: str, left: tuple[str, ...],
            mapped: list[str], taken: set[str]) -> str:
     """One conflict in sentences: who has the key, why, what the loser keeps, the fix."""
-    k, suggestion = spell(key), _free_key(taken, key)
+    names = {"where": where, "key": spell(key), "loser": loser, "loser_does": _does(loser),
+             "kept": _listed(left), "palette": PALETTE_KEY, "suggestion": _free_key(taken, key)}
+    # TRANSLATORS: in the keymap's sentences, {where} is the settings file; {key} a key (s);
+    # {winner} and {loser} binding ids (run_all) and {winner_does}, {loser_does} what they
+    # do; {kept} the keys the loser keeps; {suggestion} a free key. "{loser}": "{suggestion}"
+    # is what to type in the settings file: keep it as it is.
     if winner is None:
-        return (f"In {where}, the keymap gives {k} to {_named(loser)}, but {k} opens "
-                f"{RESERVED[key]}, which keeps it: {_left(loser, left)}. To fix it, give "
-                f"{loser} another key in the keymap, such as \"{loser}\": \"{suggestion}\".")
+        names["reserved"] = _(RESERVED[key])
+        if left:
+            text = _("In {where}, the keymap gives {key} to {loser} ({loser_does}), but {key} "
+                     "opens {reserved}, which keeps it: {loser} keeps {kept}. To fix it, give "
+                     "{loser} another key in the keymap, such as \"{loser}\": \"{suggestion}\".")
+        else:
+            text = _("In {where}, the keymap gives {key} to {loser} ({loser_does}), but {key} "
+                     "opens {reserved}, which keeps it: {loser} has no key left (the command "
+                     "palette, {palette}, still has it). To fix it, give {loser} another key in "
+                     "the keymap, such as \"{loser}\": \"{suggestion}\".")
+        return text.format(**names)
+    names.update(winner=winner, winner_does=_does(winner))
     if loser in mapped:
-        return (f"In {where}, the keymap gives {k} to both {_named(winner)} and "
-                f"{_named(loser)}: {winner} wins, as it comes first in the keymap, and "
-                f"{_left(loser, left)}. To fix it, give {loser} another key, such as "
-                f"\"{loser}\": \"{suggestion}\".")
-    return (f"In {where}, {k} is bound to both {_named(winner)} and {_named(loser)}: "
-            f"{winner} wins, as the keymap gives {k} to it, and {_left(loser, left)}. To fix "
-            f"it, give {loser} a key of its own in the keymap, such as \"{loser}\": "
-            f"\"{suggestion}\", or take {k} out of {winner}'s keys.")
+        if left:
+            text = _("In {where}, the keymap gives {key} to both {winner} ({winner_does}) and "
+                     "{loser} ({loser_does}): {winner} wins, as it comes first in the keymap, "
+                     "and {loser} keeps {kept}. To fix it, give {loser} another key, such as "
+                     "\"{loser}\": \"{suggestion}\".")
+        else:
+            text = _("In {where}, the keymap gives {key} to both {winner} ({winner_does}) and "
+                     "{loser} ({loser_does}): {winner} wins, as it comes first in the keymap, "
+                     "and {loser} has no key left (the command palette, {palette}, still has "
+                     "it). To fix it, give {loser} another key, such as \"{loser}\": "
+                     "\"{suggestion}\".")
+        return text.format(**names)
+    if left:
+        text = _("In {where}, {key} is bound to both {winner} ({winner_does}) and {loser} "
+                 "({loser_does}): {winner} wins, as the keymap gives {key} to it, and {loser} "
+                 "keeps {kept}. To fix it, give {loser} a key of its own in the keymap, such as "
+                 "\"{loser}\": \"{suggestion}\", or take {key} out of {winner}'s keys.")
+    else:
+        text = _("In {where}, {key} is bound to both {winner} ({winner_does}) and {loser} "
+                 "({loser_does}): {winner} wins, as the keymap gives {key} to it, and {loser} "
+                 "has no key left (the command palette, {palette}, still has it). To fix it, "
+                 "give {loser} a key of its own in the keymap, such as \"{loser}\": "
+                 "\"{suggestion}\", or take {key} out of {winner}'s keys.")
+    return text.format(**names)
 
 
 def _not_a_key(where: str, binding_id: str, key: str, kept: tuple[str, ...]) -> str:
     """A key no terminal sends (a typo such as "esacpe"): ignored, with the nearest name."""
     guess = _nearest_key(key)
-    keeps = (f"it keeps {', '.join(spell(k) for k in kept)}" if kept else
-             f"it keeps its own ({', '.join(DEFAULT.spelled(binding_id))})")
+    # TRANSLATORS: {where} is the settings file; {id} a binding id (stop); {key} what the
+    # keymap gives it (esacpe); {keys} the keys it keeps
+    if kept:
+        first = _("In {where}, the keymap gives {id} the key “{key}”, which is not a key a "
+                  "terminal sends, so it is ignored and it keeps {keys}.").format(
+            where=where, id=binding_id, key=key, keys=_listed(kept))
+    else:
+        first = _("In {where}, the keymap gives {id} the key “{key}”, which is not a key a "
+                  "terminal sends, so it is ignored and it keeps its own ({keys}).").format(
+            where=where, id=binding_id, key=key, keys=", ".join(DEFAULT.spelled(binding_id)))
     if guess:
-        return (f"In {where}, the keymap gives {binding_id} the key “{key}”, which is not a key "
-                f"a terminal sends, so it is ignored and {keeps}. Did you mean “{guess}”?")
-    return (f"In {where}, the keymap gives {binding_id} the key “{key}”, which is not a key a "
-            f"terminal sends, so it is ignored and {keeps}. Keys are letters, digits and names "
-            f"such as escape, enter, space, f5 or question_mark, after modifiers such as ctrl+.")
+        # TRANSLATORS: {guess} is a key's name as Textual spells it (escape)
+        return " ".join((first, _("Did you mean “{guess}”?").format(guess=guess)))
+    return " ".join((first, _("Keys are letters, digits and names such as escape, enter, "
+                              "space, f5 or question_mark, after modifiers such as ctrl+.")))
 
 
 def _unknown(where: str, unknown: list[str]) -> str:
@@ -250,11 +291,10 @@ def _unknown(where: str, unknown: list[str]) -> str:
     sentences = []
     for name in unknown:
         close = difflib.get_close_matches(name, IDS, n=1)
+        # TRANSLATORS: {where} is the settings file; {name} what the keymap names
+        sentences.append(_("In {where}, the keymap names “{name}”, which is not a binding id, "
+                           "so it is ignored.").format(where=where, name=name))
         if close:
-            sentences.append(f"In {where}, the keymap names “{name}”, which is not a binding "
-                             f"id, so it is ignored. Did you mean “{close[0]}”?")
-        else:
-            sentences.append(f"In {where}, the keymap names “{name}”, which is not a binding "
-                             f"id, so it is ignored.")
-    sentences.append(f"The binding ids are: {', '.join(IDS)}.")
+            sentences.append(_("Did you mean “{guess}”?").format(guess=close[0]))
+    sentences.append(_("The binding ids are: {ids}.").format(ids=", ".join(IDS)))
     return " ".join(sentences)

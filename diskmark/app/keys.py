@@ -13,6 +13,7 @@ from typing import Any
 from textual.binding import Binding, BindingsMap
 
 from diskmark.app.keymap import BY_ID, Keymap
+from diskmark.locale import N_
 
 
 def _bind(binding_id: str, action: str, description: str, **kw: Any) -> Binding:
@@ -21,36 +22,36 @@ def _bind(binding_id: str, action: str, description: str, **kw: Any) -> Binding:
 
 
 BINDINGS: tuple[Binding, ...] = (
-    _bind("run_all", "run_all", "All", tooltip="Run every test of the profile"),
-    _bind("stop", "stop", "Stop", tooltip="Stop the run; fio ends, the test file goes"),
-    _bind("stop_ctrl_c", "stop", "Stop", show=False, priority=True),
-    _bind("cycle_unit", "cycle_unit", "Unit"),
+    _bind("run_all", "run_all", N_("All"), tooltip=N_("Run every test of the profile")),
+    _bind("stop", "stop", N_("Stop"), tooltip=N_("Stop the run; fio ends, the test file goes")),
+    _bind("stop_ctrl_c", "stop", N_("Stop"), show=False, priority=True),
+    _bind("cycle_unit", "cycle_unit", N_("Unit")),
     _bind("unit_mb_s", "unit(0)", "MB/s", show=False),
     _bind("unit_gb_s", "unit(1)", "GB/s", show=False),
     _bind("unit_iops", "unit(2)", "IOPS", show=False),
     _bind("unit_us", "unit(3)", "μs", show=False),
-    _bind("save_report", "save_report", "Save"),
-    _bind("copy_report", "copy_report", "Copy", show=False),
-    _bind("save_svg", "save_svg", "Screenshot", show=False),
-    _bind("pick_target", "pick_target", "Target"),
-    _bind("settings", "settings", "Settings"),
+    _bind("save_report", "save_report", N_("Save")),
+    _bind("copy_report", "copy_report", N_("Copy"), show=False),
+    _bind("save_svg", "save_svg", N_("Screenshot"), show=False),
+    _bind("pick_target", "pick_target", N_("Target")),
+    _bind("settings", "settings", N_("Settings")),
     _bind("toggle_mix", "toggle_mix", "+Mix", show=False),
-    _bind("baselines", "baselines", "Baselines",
-          tooltip="Saved baselines: compare, view, rename, delete, export, import"),
-    _bind("save_baseline", "save_baseline", "Save as baseline", show=False),
-    _bind("history", "history", "History", show=False),
-    _bind("compare_with", "compare_with", "Compare with…", show=False),
-    _bind("clear_comparison", "clear_comparison", "Stop comparing", show=False),
-    _bind("show_comparison", "show_comparison", "Comparison", show=False),
-    _bind("sweep", "sweep", "Queue-depth sweep", show=False),
-    _bind("edit_comment", "edit_comment", "Comment", show=False),
-    _bind("help", "help", "Help"),
-    _bind("quit", "quit", "Quit", priority=True),
+    _bind("baselines", "baselines", N_("Baselines"),
+          tooltip=N_("Saved baselines: compare, view, rename, delete, export, import")),
+    _bind("save_baseline", "save_baseline", N_("Save as baseline"), show=False),
+    _bind("history", "history", N_("History"), show=False),
+    _bind("compare_with", "compare_with", N_("Compare with…"), show=False),
+    _bind("clear_comparison", "clear_comparison", N_("Stop comparing"), show=False),
+    _bind("show_comparison", "show_comparison", N_("Comparison"), show=False),
+    _bind("sweep", "sweep", N_("Queue-depth sweep"), show=False),
+    _bind("edit_comment", "edit_comment", N_("Comment"), show=False),
+    _bind("help", "help", N_("Help")),
+    _bind("quit", "quit", N_("Quit"), priority=True),
     # Focus moves at once, before the next key is handed on: typed fast, "name<tab>note"
     # would otherwise land whole in the first field (keys go to the field focused when
     # they arrive, and a tab still queued behind letters has not moved the focus yet).
-    _bind("focus_next", "focus_next", "Next", show=False, priority=True),
-    _bind("focus_previous", "focus_previous", "Previous", show=False, priority=True),
+    _bind("focus_next", "focus_next", N_("Next"), show=False, priority=True),
+    _bind("focus_previous", "focus_previous", N_("Previous"), show=False, priority=True),
 )
 
 

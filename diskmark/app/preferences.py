@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from diskmark.app.themes import MONO_THEME
 from diskmark.files.paths import default_target
 from diskmark.files.regular_file import read_regular_file
+from diskmark.locale import _
 from diskmark.model.settings import Settings
 from diskmark.model.units import Unit
 from diskmark.store.app_settings import CONFIG_MAX_BYTES, AppConfig, config_path, load_config, save_config
@@ -52,7 +53,9 @@ def load_preferences(target: str | None = None) -> tuple[Preferences, list[str]]
     try:
         cfg, notice = load_config()
     except Exception as e:  # a bug in loading must not keep the app from starting
-        cfg, notice = AppConfig(), f"The saved settings could not be read ({e}); using defaults."
+        # TRANSLATORS: {error} says what went wrong
+        cfg, notice = AppConfig(), _("The saved settings could not be read ({error}); using "
+                                     "defaults.").format(error=e)
     if notice:
         notices.append(notice)
     first = default_target()
@@ -60,7 +63,8 @@ def load_preferences(target: str | None = None) -> tuple[Preferences, list[str]]
     if target is not None:
         settings.target = str(Path(target).expanduser().absolute())
     elif cfg.target and not (Path(cfg.target).is_dir() or Path(cfg.target).is_block_device()):
-        notices.append(f"The last target {cfg.target} is not there any more; using {first}.")
+        notices.append(_("The last target {path} is not there any more; using {default}.")
+                       .format(path=cfg.target, default=first))
         settings.target = first
     try:
         unit = cfg.unit_enum
@@ -81,5 +85,5 @@ def save_preferences(state: AppState, theme: str) -> str | None:
                         keymap=state.keymap).with_settings(state.settings)
         save_config(cfg)
     except Exception as e:  # disk full, read-only home, damaged file that cannot be moved
-        return f"Settings could not be saved: {e}"
+        return _("Settings could not be saved: {error}").format(error=e)
     return None

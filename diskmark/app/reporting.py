@@ -13,6 +13,7 @@ from diskmark.app.protocol import diskmark_app
 from diskmark.files.atomic import write_atomic
 from diskmark.files.paths import reports_dir
 from diskmark.files.text_safety import shown
+from diskmark.locale import _
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -24,10 +25,13 @@ def _stamp() -> str:
 
 
 def copy_with_notice(node: DOMNode, text: str, what: str) -> None:
-    """Copy through the terminal (OSC 52), and say so: nothing confirms it arrived."""
+    """Copy through the terminal (OSC 52), and say so: nothing confirms it arrived.
+    ``what`` is what was copied, translated, as the subject of a sentence ("The curve")."""
     node.app.copy_to_clipboard(shown(text))
-    node.app.notify(f"{what} is on the clipboard (if the terminal allows OSC 52).",
-                    title="Copied")
+    # TRANSLATORS: {what} is what was copied, as the subject of the sentence ("The text
+    # report", "The curve")
+    node.app.notify(_("{what} is on the clipboard (if the terminal allows OSC 52).")
+                    .format(what=what), title=_("Copied"))
 
 
 def report_text(app: App[Any]) -> str | None:
@@ -35,13 +39,14 @@ def report_text(app: App[Any]) -> str | None:
     run is under way or before anything was measured."""
     state = diskmark_app(app).state
     if state.running:
-        app.notify("A run is under way: its report can be saved once it has finished "
-                   "(or been stopped).", severity="warning")
+        app.notify(_("A run is under way: its report can be saved once it has finished "
+                     "(or been stopped)."), severity="warning")
         return None
     session = state.current_session()
     if session is None or not session.tests:
-        app.notify(f"Nothing measured yet: press {state.keys.key('run_all')} (All) or a row "
-                   f"button first.", severity="warning")
+        # TRANSLATORS: {key} is the key that runs every test (a)
+        app.notify(_("Nothing measured yet: press {key} (All) or a row button first.")
+                   .format(key=state.keys.key("run_all")), severity="warning")
         return None
     from diskmark.report.text import text_report  # the reports: not at the app's start
 
@@ -60,7 +65,7 @@ def save_report(app: App[Any]) -> None:
         if answer is not None:
             write_report(app, answer[0], text, replace_existing=answer[1])
 
-    app.push_screen(SaveFileDialog("Save the text report", f"diskmark-{_stamp()}.txt",
+    app.push_screen(SaveFileDialog(_("Save the text report"), f"diskmark-{_stamp()}.txt",
                                    reports_dir()), chosen)
 
 
@@ -68,19 +73,22 @@ def write_report(app: App[Any], path: Path, text: str, *, replace_existing: bool
     try:
         write_atomic(path, text, exclusive=not replace_existing)
     except FileExistsError:
-        app.notify(f"{path} appeared meanwhile; not replaced.", severity="warning")
+        app.notify(_("{path} appeared meanwhile; not replaced.").format(path=path),
+                   severity="warning")
         return False
     except OSError as e:
-        app.notify(f"Could not save {path}: {e.strerror or e}", severity="error")
+        # TRANSLATORS: {error} is the system's message (No space left on device)
+        app.notify(_("Could not save {path}: {error}").format(path=path, error=e.strerror or e),
+                   severity="error")
         return False
-    app.notify(f"Saved to {path}", title="Report saved")
+    app.notify(_("Saved to {path}").format(path=path), title=_("Report saved"))
     return True
 
 
 def copy_report(app: App[Any]) -> None:
     text = report_text(app)
     if text is not None:
-        copy_with_notice(app, text, "The text report")
+        copy_with_notice(app, text, _("The text report"))
 
 
 def save_screenshot(app: App[Any]) -> None:
@@ -93,7 +101,9 @@ def save_screenshot(app: App[Any]) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        app.notify(f"Could not create {folder}: {e.strerror or e}", severity="error")
+        app.notify(_("Could not create {folder}: {error}").format(folder=folder,
+                                                                  error=e.strerror or e),
+                   severity="error")
         return
     for n in range(1, 100):
         path = folder / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
@@ -102,8 +112,10 @@ def save_screenshot(app: App[Any]) -> None:
         except FileExistsError:
             continue
         except OSError as e:
-            app.notify(f"Could not save the screenshot: {e.strerror or e}", severity="error")
+            app.notify(_("Could not save the screenshot: {error}").format(error=e.strerror or e),
+                       severity="error")
             return
-        app.notify(f"Saved to {path}", title="Screenshot saved")
+        app.notify(_("Saved to {path}").format(path=path), title=_("Screenshot saved"))
         return
-    app.notify(f"Could not find a free name for {stem}.svg in {folder}.", severity="error")
+    app.notify(_("Could not find a free name for {name} in {folder}.")
+               .format(name=f"{stem}.svg", folder=folder), severity="error")

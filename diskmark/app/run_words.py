@@ -9,7 +9,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from diskmark.app.keymap import Keymap
+from diskmark.app.widgets.comparison_line import COUNTED
 from diskmark.app.widgets.tiles import Live
+from diskmark.locale import N_, _, ngettext
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.report.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_duration
 
@@ -21,7 +23,8 @@ if TYPE_CHECKING:
     from diskmark.report.compare import Comparison
 
 #: What the line after a run offers next, by binding id: the key the keymap gives it.
-HINTS = {"save_baseline": "{key} saves it as a baseline", "save_report": "{key} saves the report"}
+HINTS = {"save_baseline": N_("{key} saves it as a baseline"),
+         "save_report": N_("{key} saves the report")}
 
 
 def session_seconds(session: SessionResult) -> float | None:
@@ -52,12 +55,19 @@ def live_tile(progress: Progress) -> Live | None:
     if progress.phase in (Phase.WARMUP, Phase.MEASURING):
         runs = max(progress.runs, 1)
         fraction = (progress.run + progress.percent / 100) / (runs + 1)
-        caption = "warm-up" if progress.phase is Phase.WARMUP else f"{progress.run}/{runs}"
+        # TRANSLATORS: a tile's caption while the test warms up (a few cells wide)
+        caption = _("warm-up") if progress.phase is Phase.WARMUP else f"{progress.run}/{runs}"
         return Live(fraction, progress.mb_s, caption)
     if progress.phase in (Phase.SYNC, Phase.SETTLE):
         pending = (progress.dirty_bytes or 0) + (progress.writeback_bytes or 0)
-        word = "sync" if progress.phase is Phase.SYNC else "settle"
-        return Live(1.0, None, f"{word} {pending / 2**20:.0f} MiB" if pending else word)
+        mib = f"{pending / 2**20:.0f}"
+        # TRANSLATORS: a tile's caption while the written data is flushed to the drive
+        # (sync) or the drive settles after it; {mib} is how much is still to write
+        if progress.phase is Phase.SYNC:
+            caption = _("sync {mib} MiB").format(mib=mib) if pending else _("sync")
+        else:
+            caption = _("settle {mib} MiB").format(mib=mib) if pending else _("settle")
+        return Live(1.0, None, caption)
     return None
 
 
@@ -68,9 +78,12 @@ def marks_legend(shown: Iterable[TestResult]) -> list[str]:
     out = []
     shaky = [t for t in tests if t.unstable() is not None]
     if shaky:
-        out.append(f"~N%: passes differ by N% (over {shaky[0].unstable_pct:g}%)")
+        # TRANSLATORS: ~N% is the mark on a tile (keep it); {pct} the threshold, a number
+        out.append(_("~N%: passes differ by N% (over {pct}%)").format(
+            pct=f"{shaky[0].unstable_pct:g}"))
     if any(t.cpu_limited for t in tests):
-        out.append("cpu: the CPU, not the drive, set the figure")
+        # TRANSLATORS: "cpu" is the mark on a tile, which stays as it is
+        out.append(_("cpu: the CPU, not the drive, set the figure"))
     return out
 
 
@@ -81,32 +94,41 @@ def run_ended_line(session: SessionResult, *, measured: bool, keys: Keymap,
     next, the verdicts against the baseline (in ``unit``, the unit on screen), or why it
     stopped."""
     if session.status is Status.CANCELLED:
-        return ["Stopped · fio ended and the test file was removed; finished tiles are kept"
+        return [_("Stopped · fio ended and the test file was removed; finished tiles are kept")
                 if measured else
-                "Stopped · fio ended and the test file was removed; nothing was measured"]
+                _("Stopped · fio ended and the test file was removed; nothing was measured")]
     if session.status is not Status.COMPLETE:
-        return ["Failed · see the message"]
+        return [_("Failed · see the message")]
     took = session_seconds(session)
-    finished = f"Finished in {format_duration(took)}" if took is not None else "Finished"
-    hints = [hint.format(key=keys.key(binding_id)) for binding_id, hint in HINTS.items()
+    # TRANSLATORS: {duration} is how long the run took (1m 05s)
+    finished = (_("Finished in {duration}").format(duration=format_duration(took))
+                if took is not None else _("Finished"))
+    hints = [_(hint).format(key=keys.key(binding_id)) for binding_id, hint in HINTS.items()
              if keys.keys[binding_id]]  # not for a binding a conflict left keyless
     if comparison is not None and baseline_name is not None:
         counts = comparison.counts(unit)
-        verdicts = "  ".join(f"{DELTA_GLYPHS[v]} {counts[v]} {v}" for v in (BETTER, WORSE, SAME))
-        return [finished, f"against “{baseline_name}”: {verdicts}",
-                f"{keys.key('show_comparison')} shows the comparison", *hints[:1]]
+        verdicts = "  ".join(_(COUNTED[v]).format(glyph=DELTA_GLYPHS[v], count=counts[v])
+                             for v in (BETTER, WORSE, SAME))
+        # TRANSLATORS: {name} is the baseline's name; {verdicts} "▲ 3 better  ▼ 1 worse  = 4 same"
+        return [finished, _("against “{name}”: {verdicts}").format(name=baseline_name,
+                                                                   verdicts=verdicts),
+                _("{key} shows the comparison").format(key=keys.key("show_comparison")),
+                *hints[:1]]
     done = len(session.tests)
-    return [finished, f"{done} test{'s' * (done != 1)}", *marks_legend(shown), *hints,
-            "enter on a tile shows details"]
+    return [finished, ngettext("{count} test", "{count} tests", done).format(count=done),
+            *marks_legend(shown), *hints, _("enter on a tile shows details")]
 
 
 def sweep_ended_line(session: SessionResult) -> str:
     """The status line once a queue-depth sweep has ended (its curve is on its screen)."""
+    if session.status is Status.CANCELLED:
+        return _("Sweep stopped · fio ended and the test file was removed")
+    if session.status is Status.FAILED:
+        return _("Sweep failed · see the sweep window")
     took = session_seconds(session)
-    took_text = f" in {format_duration(took)}" if took is not None else ""
-    return {Status.COMPLETE: f"Sweep finished{took_text}",
-            Status.CANCELLED: "Sweep stopped · fio ended and the test file was removed",
-            Status.FAILED: "Sweep failed · see the sweep window"}[session.status]
+    if took is None:
+        return _("Sweep finished")
+    return _("Sweep finished in {duration}").format(duration=format_duration(took))
 
 
 def notice_severity(severity: str) -> SeverityLevel:

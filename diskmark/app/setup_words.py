@@ -5,6 +5,7 @@ sustained write writes), a result's when the tiles cannot show it."""
 from __future__ import annotations
 
 from diskmark.app.state import AppState
+from diskmark.locale import _
 from diskmark.model.names import mix_label
 from diskmark.model.results import SessionResult
 from diskmark.model.settings import UNSTABLE_PCT, DataPattern, Mode
@@ -30,24 +31,33 @@ def describe_setup(state: AppState, compact: bool = False) -> str:
         name = f"{name} · {shown}"
     parts = [name]
     if s.mode is not Mode.READ_WRITE:
-        parts.append(MODE_LABELS[s.mode])
+        parts.append(_(MODE_LABELS[s.mode]))
     if s.mix is not None and profile.mix:
         parts.append(f"+Mix {mix_label(s.mix)}")
     if s.data is DataPattern.ZEROS:
-        parts.append("All 0x00")
+        parts.append(_("All 0x00"))
     elif s.data is DataPattern.REFILL:
-        parts.append("fresh random data")
+        parts.append(_("fresh random data"))
     if not s.direct:
-        parts.append("buffered")
+        parts.append(_("buffered"))
     elif state.shown_buffered():
-        parts.append("tiles: buffered")  # the shown figures came from a buffered run
+        parts.append(_("tiles: buffered"))  # the shown figures came from a buffered run
     if s.nocow:
         parts.append("NOCOW")
     if s.unstable_pct != UNSTABLE_PCT:
-        parts.append(f"~ when passes differ > {s.unstable_pct:g}%")
+        # TRANSLATORS: when the tiles get the ~ mark; {pct} is a number
+        parts.append(_("~ when passes differ > {pct}%").format(pct=f"{s.unstable_pct:g}"))
     if profile.layout == "sustained":  # one write, no passes: how long, how much
-        amount = f" or {format_size(s.amount)}" if s.amount else ""
-        return " · ".join([*parts, f"write {s.duration:g} s{amount}"])
-    parts.append(f"{plan_measure:g} s/pass, {plan_interval:g} s rest" if compact else
-                 f"measure {plan_measure:g} s, interval {plan_interval:g} s")
+        seconds = f"{s.duration:g}"
+        # TRANSLATORS: how long a sustained write writes, or how much ({amount}: 64GiB)
+        parts.append(_("write {seconds} s or {amount}").format(
+            seconds=seconds, amount=format_size(s.amount)) if s.amount else
+            _("write {seconds} s").format(seconds=seconds))
+        return " · ".join(parts)
+    measure, interval = f"{plan_measure:g}", f"{plan_interval:g}"
+    # TRANSLATORS: the seconds each pass measures and the rest between tests; the first
+    # is the short form for narrow terminals
+    parts.append(_("{measure} s/pass, {interval} s rest").format(measure=measure, interval=interval)
+                 if compact else _("measure {measure} s, interval {interval} s").format(
+                     measure=measure, interval=interval))
     return " · ".join(parts)

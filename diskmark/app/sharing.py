@@ -9,6 +9,7 @@ from typing import Any
 
 from textual.screen import Screen
 
+from diskmark.locale import _
 from diskmark.model.results import SessionResult
 
 
@@ -37,13 +38,15 @@ def share_page(screen: Screen[Any], session: SessionResult, stem: str, title: st
         folder.mkdir(parents=True, exist_ok=True)
         write_atomic(path, html, exclusive=True)
     except OSError as e:
-        screen.notify(f"Could not save {path}: {e.strerror or e}", severity="error")
+        # TRANSLATORS: {error} is the system's message (No space left on device)
+        screen.notify(_("Could not save {path}: {error}").format(path=path, error=e.strerror or e),
+                      severity="error")
         return None
     if find_chromium() is None:
-        screen.notify(f"Saved to {path}. (A PNG needs Chromium, which is not installed.)",
-                      title="Page saved")
+        screen.notify(_("Saved to {path}. (A PNG needs Chromium, which is not installed.)")
+                      .format(path=path), title=_("Page saved"))
         return path
-    screen.notify(f"Saved to {path}; drawing the PNG…", title="Page saved")
+    screen.notify(_("Saved to {path}; drawing the PNG…").format(path=path), title=_("Page saved"))
     dest = path.with_suffix(".png")
 
     def draw() -> None:
@@ -53,9 +56,11 @@ def share_page(screen: Screen[Any], session: SessionResult, stem: str, title: st
         try:
             render_png(html, dest, estimated_height(session, reference is not None))
         except (RuntimeError, OSError) as e:
-            screen.app.call_from_thread(screen.notify, f"No PNG: {e}", severity="error")
+            screen.app.call_from_thread(screen.notify, _("No PNG: {error}").format(error=e),
+                                        severity="error")
             return
-        screen.app.call_from_thread(screen.notify, f"Saved to {dest}", title="PNG saved")
+        screen.app.call_from_thread(screen.notify, _("Saved to {path}").format(path=dest),
+                                    title=_("PNG saved"))
 
     screen.run_worker(draw, thread=True, group="share", exit_on_error=False)
     return path

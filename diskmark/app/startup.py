@@ -15,6 +15,7 @@ from textual.app import App
 
 from diskmark.app.comparing import find_baseline
 from diskmark.app.protocol import diskmark_app
+from diskmark.locale import _
 
 
 class EarlyKeys:
@@ -46,7 +47,9 @@ def after_first_frame(app: App[Any], notices: list[str], baseline: str | None,
     for text in notices:  # long ones (a keymap's problems) stay long enough to read
         app.notify(text, severity="warning", timeout=max(12.0, len(text) / 20))
     for problem in dm.state.catalog.problems:
-        app.notify(f"Skipped preset {problem}", severity="warning", timeout=12)
+        # TRANSLATORS: {problem} is "file:line: what is wrong with it"
+        app.notify(_("Skipped preset {problem}").format(problem=problem), severity="warning",
+                   timeout=12)
     notices.clear()
     # threads, but they hold the interpreter too: they start once the window is drawn
     app.call_after_refresh(gc.enable)  # off from the start (run_app) until now

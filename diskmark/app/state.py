@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from diskmark.app.keymap import Keymap
 from diskmark.engine.times import times
+from diskmark.locale import _
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Mode, Op, Settings
 from diskmark.model.units import Unit
@@ -102,12 +103,14 @@ class AppState:
         notices = []
         presets = self.catalog.presets
         if self.settings.preset not in presets:
-            notices.append(f"Preset {self.settings.preset!r} is not available; using the "
-                           f"Default preset.")
+            # TRANSLATORS: {preset} is a preset's id, quoted ('nvme')
+            notices.append(_("Preset {preset} is not available; using the Default preset.")
+                           .format(preset=repr(self.settings.preset)))
             self.settings.preset = "default" if "default" in presets else next(iter(presets))
         if self.settings.profile not in self.preset.profiles:
-            notices.append(f"Profile {self.settings.profile!r} is not in the "
-                           f"{self.preset.name} preset; using its first profile.")
+            notices.append(_("Profile {profile} is not in the {preset} preset; using its first "
+                             "profile.").format(profile=repr(self.settings.profile),
+                                                preset=self.preset.name))
             self.settings.profile = next(iter(self.preset.profiles))
         return notices
 

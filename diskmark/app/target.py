@@ -7,6 +7,7 @@ import os
 import stat
 
 from diskmark.app.keymap import Keymap
+from diskmark.locale import _
 from diskmark.model.facts import SystemFacts
 
 
@@ -29,10 +30,12 @@ def filesystem_advice(facts: SystemFacts, nocow: bool, keys: Keymap) -> tuple[st
     filesystem article): a title and what to do about it; on btrfs, the NOCOW test
     directory (unless ``nocow`` is chosen already)."""
     if facts.fstype == "btrfs" and not nocow:
-        return "btrfs", ("This target is btrfs: copy-on-write and compression can let the page "
-                         f"cache leak into O_DIRECT figures. Settings ({keys.key('settings')}) → "
-                         f"btrfs → NOCOW test directory avoids that.")
+        # TRANSLATORS: {key} opens the settings (o); "Settings → btrfs → NOCOW test
+        # directory" names the settings screen's field and choice as it shows them
+        return "btrfs", _("This target is btrfs: copy-on-write and compression can let the "
+                          "page cache leak into O_DIRECT figures. Settings ({key}) → btrfs → "
+                          "NOCOW test directory avoids that.").format(key=keys.key("settings"))
     if facts.fstype == "jfs":
-        return "JFS", ("This target is JFS, which is known to let the page cache leak into "
-                       "O_DIRECT random writes: treat those figures with care.")
+        return "JFS", _("This target is JFS, which is known to let the page cache leak into "
+                        "O_DIRECT random writes: treat those figures with care.")
     return None

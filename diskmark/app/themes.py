@@ -28,6 +28,7 @@ from diskmark.files import toml_cache
 from diskmark.files.paths import user_themes_dir
 from diskmark.files.regular_file import read_regular_file
 from diskmark.files.toml_file import line_of, read_table, user_files
+from diskmark.locale import _
 from diskmark.themes import BUILTIN_DIR  # the TOML files
 
 DEFAULT_THEME = "diskmark"
@@ -100,7 +101,12 @@ _DERIVED: dict[str, str] = {
 
 
 class ThemeError(ValueError):
-    pass
+    """What is wrong with a theme, in a sentence (translated), and ``where``: the key and
+    any value at fault as the file writes them, for finding the line (empty: line 1)."""
+
+    def __init__(self, message: str, where: str = "") -> None:
+        super().__init__(message)
+        self.where = where
 
 
 def variable_defaults(theme: Theme | None = None) -> dict[str, str]:
@@ -183,28 +189,40 @@ def _css_accepts(declaration: str) -> bool:
 
 def _check_variable(name: str, value: Any) -> None:
     if not _VAR_RE.match(name):
-        raise ThemeError(f"variables: {name!r} is not a variable name (like tile-background)")
+        # TRANSLATORS: in a theme's problems, {value} is a value as the file has it, quoted;
+        # the file's keys (variables, primary, dark, [variables]) and colours stay as they are
+        raise ThemeError(_("variables: {value} is not a variable name (like tile-background)")
+                         .format(value=repr(name)), f"variables: {name!r}")
+    where = f"variables.{name}: {value!r}"
     if not isinstance(value, str) or not value.strip() or any(c in value for c in ";{}$\n"):
-        raise ThemeError(f"variables.{name}: {value!r} is not a CSS value")
+        raise ThemeError(_("variables.{name}: {value} is not a CSS value")
+                         .format(name=name, value=repr(value)), where)
+    # TRANSLATORS: "variables.{name}" is a key of the theme file: keep "variables."
     if name.endswith("text-style") or name.startswith("link-style"):
-        ok, what = _css_accepts(f"text-style: {value};"), "a text style (bold, reverse, none …)"
+        ok = _css_accepts(f"text-style: {value};")
+        problem = _("variables.{name}: {value} is not a text style (bold, reverse, none …)")
     elif name.endswith("border-type"):
-        ok, what = _css_accepts(f"border: {value} red;"), "a border type (round, heavy, solid …)"
+        ok = _css_accepts(f"border: {value} red;")
+        problem = _("variables.{name}: {value} is not a border type (round, heavy, solid …)")
     elif name.endswith("background") or name in ("boost", "surface", "panel"):
-        ok, what = _css_accepts(f"background: {value};"), "a background colour (\"#1E88E5\")"
+        ok = _css_accepts(f"background: {value};")
+        problem = _("variables.{name}: {value} is not a background colour (\"#1E88E5\")")
     else:
-        ok, what = _css_accepts(f"color: {value};"), "a colour (\"#1E88E5\", \"auto 90%\")"
+        ok = _css_accepts(f"color: {value};")
+        problem = _("variables.{name}: {value} is not a colour (\"#1E88E5\", \"auto 90%\")")
     if not ok:
-        raise ThemeError(f"variables.{name}: {value!r} is not {what}")
+        raise ThemeError(problem.format(name=name, value=repr(value)), where)
 
 
 def _color(key: str, value: Any) -> str:
     if not isinstance(value, str):
-        raise ThemeError(f"{key} must be a colour string like \"#257A33\", not {value!r}")
+        raise ThemeError(_("{key} must be a colour string like \"#257A33\", not {value}")
+                         .format(key=key, value=repr(value)), f"{key} {value!r}")
     try:
         Color.parse(value)
     except (ColorParseError, ValueError):
-        raise ThemeError(f"{key}: {value!r} is not a colour (try \"#257A33\")") from None
+        raise ThemeError(_("{key}: {value} is not a colour (try \"#257A33\")")
+                         .format(key=key, value=repr(value)), f"{key}: {value!r}") from None
     return value
 
 
@@ -215,15 +233,20 @@ def parse_theme(data: dict[str, Any], fallback_name: str, checked: bool = True) 
     unknown = sorted(set(data) - set(_FIELDS_COLOR) - set(_FIELDS_OTHER))
     if unknown:
         allowed = ", ".join(_FIELDS_OTHER[1:2] + _FIELDS_COLOR + _FIELDS_OTHER[2:])
-        raise ThemeError(f"unknown key {unknown[0]!r} (a theme has {allowed})")
+        # TRANSLATORS: {allowed} lists the keys a theme file may have
+        raise ThemeError(_("unknown key {key} (a theme has {allowed})")
+                         .format(key=repr(unknown[0]), allowed=allowed), repr(unknown[0]))
     schema = data.get("schema", 1)
     if schema != 1:
-        raise ThemeError(f"schema {schema!r} is not supported (this diskmark reads schema 1)")
+        raise ThemeError(_("schema {value} is not supported (this diskmark reads schema 1)")
+                         .format(value=repr(schema)), f"schema {schema!r}")
     name = data.get("name", fallback_name)
     if not isinstance(name, str) or not _NAME_RE.match(name):
-        raise ThemeError(f"name {name!r} must be letters, digits, '-', '_' or '.'")
+        raise ThemeError(_("name {value} must be letters, digits, '-', '_' or '.'")
+                         .format(value=repr(name)), f"name {name!r}")
     if "primary" not in data:
-        raise ThemeError("primary is required (the main colour, e.g. primary = \"#257A33\")")
+        raise ThemeError(_("primary is required (the main colour, e.g. primary = \"#257A33\")"),
+                         "primary")
     kw: dict[str, Any] = {"name": name}
     for key in _FIELDS_COLOR:
         if key in data:
@@ -231,17 +254,19 @@ def parse_theme(data: dict[str, Any], fallback_name: str, checked: bool = True) 
     for key in ("dark", "ansi"):
         if key in data:
             if not isinstance(data[key], bool):
-                raise ThemeError(f"{key} must be true or false, not {data[key]!r}")
+                raise ThemeError(_("{key} must be true or false, not {value}")
+                                 .format(key=key, value=repr(data[key])), f"{key} {data[key]!r}")
             kw[key] = data[key]
     for key in ("luminosity_spread", "text_alpha"):
         if key in data:
             v = data[key]
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
-                raise ThemeError(f"{key} must be a number from 0 to 1, not {v!r}")
+                raise ThemeError(_("{key} must be a number from 0 to 1, not {value}")
+                                 .format(key=key, value=repr(v)), f"{key} {v!r}")
             kw[key] = float(v)
     variables = data.get("variables", {})
     if not isinstance(variables, dict):
-        raise ThemeError("variables must be a table: [variables]")
+        raise ThemeError(_("variables must be a table: [variables]"), "variables")
     for vname, value in variables.items():
         if checked:
             _check_variable(vname, value)
@@ -252,7 +277,8 @@ def parse_theme(data: dict[str, Any], fallback_name: str, checked: bool = True) 
     try:
         theme.to_color_system().generate()
     except Exception as e:  # e.g. colours Textual cannot blend
-        raise ThemeError(f"Textual cannot build colours from it: {e}") from None
+        # TRANSLATORS: {error} is Textual's own message
+        raise ThemeError(_("Textual cannot build colours from it: {error}").format(error=e)) from None
     return theme
 
 
@@ -262,7 +288,8 @@ def load_file(path: Path, checked: bool = True) -> Theme:
     try:
         return parse_theme(data, path.stem, checked)
     except ThemeError as e:
-        raise ThemeError(f"{path}:{line_of(text(), str(e), _KEYS)}: {e}") from None
+        line = line_of(text(), e.where, _KEYS) if e.where else 1
+        raise ThemeError(f"{path}:{line}: {e}") from None
 
 
 def _text(path: Path) -> str:
@@ -279,8 +306,8 @@ def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
     skipped. A user theme may not take the name of one of ours or of a Textual built-in."""
     themes = [load_file(BUILTIN_DIR / f"{name}.toml", checked=False) for name in BUILTIN_NAMES]
     problems: list[str] = []
-    taken = {t.name: "diskmark's built-in theme" for t in themes}
-    taken.update({name: "Textual's built-in theme" for name in BUILTIN_THEMES})
+    taken = {t.name: _("diskmark's built-in theme") for t in themes}
+    taken.update({name: _("Textual's built-in theme") for name in BUILTIN_THEMES})
     paths, unlisted = user_files(user_dir if user_dir is not None else user_themes_dir())
     problems += [unlisted] if unlisted else []
     for path in paths:
@@ -290,12 +317,17 @@ def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
             problems.append(str(e))
             continue
         except Exception as e:  # noqa: BLE001 - one odd file must not stop the others
-            problems.append(f"{path}: cannot be read as a theme ({type(e).__name__}: {e})")
+            # TRANSLATORS: {error} is Python's error, as "TypeError: what went wrong"
+            problems.append(_("{path}: cannot be read as a theme ({error})")
+                            .format(path=path, error=f"{type(e).__name__}: {e}"))
             continue
         if theme.name in taken:
-            problems.append(f"{path}:{line_of(_text(path), 'name', _KEYS)}: "
-                            f"the name {theme.name!r} is already used by {taken[theme.name]}; "
-                            f"give this theme another name")
+            # TRANSLATORS: {owner} is "diskmark's built-in theme", "Textual's built-in
+            # theme" or the path of the file that has the name
+            problems.append(_("{where}: the name {name} is already used by {owner}; give this "
+                              "theme another name").format(
+                where=f"{path}:{line_of(_text(path), 'name', _KEYS)}",
+                name=repr(theme.name), owner=taken[theme.name]))
             continue
         taken[theme.name] = str(path)
         themes.append(theme)

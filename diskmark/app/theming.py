@@ -9,6 +9,7 @@ from typing import Any
 from textual.app import App
 
 from diskmark.app.themes import DEFAULT_THEME, load_themes
+from diskmark.locale import _
 
 
 def register_themes(app: App[Any]) -> list[str]:
@@ -17,10 +18,11 @@ def register_themes(app: App[Any]) -> list[str]:
     try:
         themes, problems = load_themes()
     except Exception as e:  # a broken built-in theme file must not stop the app
-        return [f"Themes could not be loaded: {e}"]
+        return [_("Themes could not be loaded: {error}").format(error=e)]
     for theme in themes:
         app.register_theme(theme)
-    return [f"Skipped theme {problem}" for problem in problems]
+    # TRANSLATORS: {problem} is "file:line: what is wrong with it"
+    return [_("Skipped theme {problem}").format(problem=problem) for problem in problems]
 
 
 def preset_theme(app: App[Any], name: str) -> list[str]:
@@ -32,7 +34,8 @@ def preset_theme(app: App[Any], name: str) -> list[str]:
     if name not in app.available_themes:
         fallback = DEFAULT_THEME if DEFAULT_THEME in app.available_themes else "textual-dark"
         if name:
-            notices.append(f"Theme {name!r} is not available; using {fallback}.")
+            notices.append(_("Theme {name} is not available; using {fallback}.")
+                           .format(name=repr(name), fallback=fallback))
         name = fallback
     app.set_reactive(App.theme, name)
     dark = app.current_theme.dark

@@ -18,6 +18,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
+from diskmark.locale import _, ngettext
 from diskmark.model.results import RunResult
 from diskmark.report.cells import Cell, Cells, as_text, text_cells
 
@@ -109,7 +110,9 @@ def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list
             x += cols
         span = x - start
         secs = len(run.bw_samples)
-        for name in (f"pass {n} · {secs} s", f"pass {n}", f"#{n}", str(n)):
+        # TRANSLATORS: under a pass's bars in the chart, shortened when it is narrow
+        for name in (_("pass {n} · {seconds} s").format(n=n, seconds=secs),
+                     _("pass {n}").format(n=n), f"#{n}", str(n)):
             if text_cells(name) <= span + (GAP - 1 if n < len(runs) else 0):
                 put(height + 1, start, name, LABEL)
                 break
@@ -130,10 +133,16 @@ def dip_notes(runs: list[RunResult], limit: int = 6) -> list[str]:
     for n, run in enumerate(runs, 1):
         median = run.bw_median
         for second, mb_s in run.dips():
-            notes.append(f"pass {n}, second {second}: {mb_s:.1f} MB/s, "
-                         f"{run.dip_depth_pct(mb_s):.0f}% below its median of {median:.1f} MB/s")
+            # TRANSLATORS: a dip in a pass's bandwidth: {n} the pass, {second} the second,
+            # {mb_s} and {median} figures in MB/s, {depth} a percentage
+            notes.append(_("pass {n}, second {second}: {mb_s} MB/s, {depth}% below its median "
+                           "of {median} MB/s").format(
+                n=n, second=second, mb_s=f"{mb_s:.1f}", depth=f"{run.dip_depth_pct(mb_s):.0f}",
+                median=f"{median:.1f}"))
     if len(notes) > limit:
-        notes[limit:] = [f"… and {len(notes) - limit} more"]
+        more = len(notes) - limit
+        notes[limit:] = [ngettext("… and {count} more", "… and {count} more", more)
+                         .format(count=more)]
     return notes
 
 

@@ -12,7 +12,13 @@ from textual.widget import Widget
 
 from diskmark.app.widgets.tiles import foreground_style
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _
 from diskmark.report.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, short_date
+
+#: The tiles' verdicts counted, by verdict. TRANSLATORS: {glyph} is ▲, ▼ or =; {count} a
+#: number of tiles.
+COUNTED = {BETTER: N_("{glyph} {count} better"), WORSE: N_("{glyph} {count} worse"),
+           SAME: N_("{glyph} {count} same")}
 
 
 @dataclass(frozen=True)
@@ -47,25 +53,37 @@ class ComparisonLine(Widget):
         if s is None:
             return text
         # Most telling first: the line is cut from the right on narrow terminals.
-        text.append("Comparing with " if wordy else "vs ")
-        text.append(f"“{shown(s.name, one_line=True)}”",
-                    style=foreground_style(self, "comparison--name"))
-        text.append(f" ({short_date(s.started, time=False)})")
+        name = f"“{shown(s.name, one_line=True)}”"
+        date = short_date(s.started, time=False)
+        # TRANSLATORS: the line above the tiles while comparing; {name} is the baseline's
+        # name in quotes and {date} the day it ran. The second is the short form, for
+        # narrow terminals ("vs" as in versus).
+        line = _("Comparing with {name} ({date})") if wordy else _("vs {name} ({date})")
+        before, found, after = line.partition("{name}")
+        text.append(before.format(date=date))
+        if found:  # the name in its own colour, wherever the language puts it
+            text.append(name, style=foreground_style(self, "comparison--name"))
+            text.append(after.format(date=date))
         if s.differences:
             text.append(" · ")
-            text.append(("⚠ settings differ: " if wordy else "⚠ ")
-                        + shown("; ".join(s.differences), one_line=True),
+            differences = shown("; ".join(s.differences), one_line=True)
+            # TRANSLATORS: {differences} lists the settings that differ from the baseline's
+            text.append((_("⚠ settings differ: {differences}") if wordy else "⚠ {differences}")
+                        .format(differences=differences),
                         style=foreground_style(self, "comparison--warning"))
         if s.counts is None:
-            text.append(" · run to see the change on every tile",
+            text.append(" · " + _("run to see the change on every tile"),
                         style=foreground_style(self, "comparison--hint"))
         else:
             text.append(" · ")
-            for verdict, word in ((BETTER, "better"), (WORSE, "worse"), (SAME, "same")):
+            for verdict in (BETTER, WORSE, SAME):
                 if verdict != BETTER:
                     text.append("  ")
-                count = f"{DELTA_GLYPHS[verdict]} {s.counts.get(verdict, 0)}"
-                text.append(f"{count} {word}" if wordy else count,
+                glyph, count = DELTA_GLYPHS[verdict], s.counts.get(verdict, 0)
+                text.append(_(COUNTED[verdict]).format(glyph=glyph, count=count) if wordy
+                            else f"{glyph} {count}",
                             style=foreground_style(self, f"comparison--{verdict}"))
-            text.append(f" in {s.unit_label}", style=foreground_style(self, "comparison--hint"))
+            # TRANSLATORS: after the counts of better and worse tiles: the unit they are in
+            text.append(" " + _("in {unit}").format(unit=s.unit_label),
+                        style=foreground_style(self, "comparison--hint"))
         return text

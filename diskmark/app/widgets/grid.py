@@ -18,6 +18,7 @@ from textual.containers import Container
 from textual.widgets import Static
 
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
+from diskmark.locale import _, pgettext
 from diskmark.model.names import mix_label
 from diskmark.model.results import TestResult, TestSpec
 from diskmark.model.settings import Op
@@ -49,10 +50,23 @@ def layout_rows(profile: Profile) -> list[GridRow]:
     return [GridRow(i, spec) for i, spec in enumerate(tests)]
 
 
+def column_name(op: Op) -> str:
+    """A column's header word, in the language in use: CrystalDiskMark's Read, Write, Mix."""
+    if op is Op.READ:
+        return pgettext("tile header", "Read")
+    if op is Op.WRITE:
+        return pgettext("tile header", "Write")
+    return pgettext("tile header", "Mix")
+
+
 def column_title(op: Op, unit: Unit, mix_read: int | None = None) -> str:
     if op is Op.MIX and mix_read is not None:
-        return f"Mix {mix_label(mix_read)} ({unit.label})"
-    return f"{op.value.capitalize()} ({unit.label})"
+        # TRANSLATORS: a column's header over the tiles: {column} is Mix, {ratio} R70/W30,
+        # {unit} MB/s
+        return _("{column} {ratio} ({unit})").format(column=column_name(op),
+                                                      ratio=mix_label(mix_read), unit=unit.label)
+    # TRANSLATORS: a column's header over the tiles: {column} is Read or Write, {unit} MB/s
+    return _("{column} ({unit})").format(column=column_name(op), unit=unit.label)
 
 
 class ResultGrid(Container):

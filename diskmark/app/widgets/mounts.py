@@ -9,6 +9,7 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text, TextType
 from textual import events
@@ -20,6 +21,7 @@ from textual.widgets.tree import TreeNode
 
 from diskmark.drive.mounts import MountInfo
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _
 from diskmark.model.units import format_bytes
 
 RAM_FS = {"tmpfs", "ramfs"}
@@ -32,16 +34,18 @@ NO_DIRECT_FS = {"ramfs"}
 def mount_status(m: MountInfo) -> str:
     """"ok", or why the mount cannot be used, plus what to know (RAM, no O_DIRECT); for a
     block device, that it runs the read tests only."""
+    # TRANSLATORS: the Status column of the target picker's mounts: short words joined by
+    # " · " ("ok · RAM · no O_DIRECT", "device · mounted at /mnt · reads only")
     if m.block_device:
-        return " · ".join(x for x in ("device", m.reason, "reads only") if x)
+        return " · ".join(x for x in (_("device"), m.reason, _("reads only")) if x)
     if not m.usable:
-        return m.reason or "cannot be used"
+        return m.reason or _("cannot be used")
     notes = []
     if m.fstype in RAM_FS:
-        notes.append("RAM")
+        notes.append(_("RAM"))
     if m.fstype in NO_DIRECT_FS:
-        notes.append("no O_DIRECT")
-    return " · ".join(["ok"] + notes) if notes else "ok"
+        notes.append(_("no O_DIRECT"))
+    return " · ".join([_("ok"), *notes])
 
 
 def free_total(m: MountInfo) -> str:
@@ -50,8 +54,8 @@ def free_total(m: MountInfo) -> str:
     if m.pseudo or m.total_bytes <= 0:
         return "—"
     free, total = format_bytes(m.free_bytes), format_bytes(m.total_bytes)
-    f_num, _, f_unit = free.partition(" ")
-    t_num, _, t_unit = total.partition(" ")
+    f_num, _sep, f_unit = free.partition(" ")
+    t_num, _sep, t_unit = total.partition(" ")
     if f_unit == t_unit:
         return f"{f_num} / {t_num} {t_unit}"
     return f"{free} / {total}"
@@ -73,10 +77,10 @@ def mount_notes(m: MountInfo | None) -> str:
     if m is None:
         return ""
     if m.fstype in NO_DIRECT_FS:
-        return ("ramfs keeps files in RAM and refuses O_DIRECT: it measures memory, "
-                "and runs only buffered")
+        return _("ramfs keeps files in RAM and refuses O_DIRECT: it measures memory, "
+                 "and runs only buffered")
     if m.fstype in RAM_FS:
-        return "tmpfs keeps files in RAM: it measures memory, not a disk"
+        return _("tmpfs keeps files in RAM: it measures memory, not a disk")
     return ""
 
 
@@ -85,34 +89,45 @@ def check_directory(text: str, mounts: Iterable[MountInfo] = ()) -> tuple[str | 
     user may read, else (None, reason)."""
     raw = text.strip()
     if not raw:
-        return None, "Type a directory, or choose a mount or a folder above."
+        return None, _("Type a directory, or choose a mount or a folder above.")
     path = os.path.abspath(os.path.expanduser(raw))
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        return None, f"{path} does not exist."
+        return None, _("{path} does not exist.").format(path=path)
     except PermissionError:
-        return None, f"{path} cannot be reached: permission denied."
+        return None, _("{path} cannot be reached: permission denied.").format(path=path)
     except OSError as e:
-        return None, f"{path} cannot be used: {e.strerror or e}."
+        # TRANSLATORS: {error} is the system's message
+        return None, _("{path} cannot be used: {error}.").format(path=path, error=e.strerror or e)
     if stat.S_ISBLK(mode):
         if not os.access(path, os.R_OK):
-            return None, (f"{path} is a block device this user may not read: that needs "
-                          f"membership of its group ({_group(path)}) or root.")
+            # TRANSLATORS: {group} is the device's group (disk)
+            return None, _("{path} is a block device this user may not read: that needs "
+                           "membership of its group ({group}) or root.").format(
+                path=path, group=_group(path))
         return path, ""
     if not stat.S_ISDIR(mode):
-        kind = "a file" if stat.S_ISREG(mode) else "not a directory"
-        return None, f"{path} is {kind}; choose a directory."
+        if stat.S_ISREG(mode):
+            return None, _("{path} is a file; choose a directory.").format(path=path)
+        return None, _("{path} is not a directory; choose a directory.").format(path=path)
     m = mount_of(path, mounts)
     if m is not None and m.pseudo:
-        return None, f"{path} is on a {m.reason or 'pseudo filesystem'}; choose a disk."
+        if not m.reason:
+            return None, _("{path} is on a pseudo filesystem; choose a disk.").format(path=path)
+        # TRANSLATORS: {reason} is what the filesystem is ("pseudo filesystem (proc)")
+        return None, _("{path} is on a {reason}; choose a disk.").format(path=path,
+                                                                      reason=m.reason)
     if m is not None and m.readonly:
-        return None, f"{path} is on a read-only filesystem ({m.mountpoint})."
+        # TRANSLATORS: {mountpoint} is where the filesystem is mounted
+        return None, _("{path} is on a read-only filesystem ({mountpoint}).").format(
+            path=path, mountpoint=m.mountpoint)
     if m is not None and not m.usable:
-        return None, f"{path} is on {m.mountpoint}, which cannot be used: {m.reason}."
+        return None, _("{path} is on {mountpoint}, which cannot be used: {reason}.").format(
+            path=path, mountpoint=m.mountpoint, reason=m.reason)
     if not os.access(path, os.W_OK | os.X_OK):
-        return None, (f"{path} is not writable for you; choose a directory you can write to "
-                      f"(for example one in your home directory).")
+        return None, _("{path} is not writable for you; choose a directory you can write to "
+                       "(for example one in your home directory).").format(path=path)
     return path, ""
 
 
@@ -122,36 +137,48 @@ def _group(path: str) -> str:
     try:
         return grp.getgrgid(os.stat(path).st_gid).gr_name
     except (OSError, KeyError):
-        return "disk, usually"
+        # TRANSLATORS: in place of a group's name that could not be read
+        return _("disk, usually")
 
 
 def describe(path: str, m: MountInfo | None) -> str:
     """One line about where ``path`` lives: filesystem, device, model, free space; or what a
     block device is, and that it runs the read tests only."""
     if m is not None and m.block_device and m.mountpoint == os.path.realpath(path):
-        parts = [f"block device ({m.device})", m.model, format_bytes(m.total_bytes), m.reason]
-        return (f"{path}: " + ", ".join(p for p in parts if p) + ". Measured itself, read "
-                "tests only: writes would destroy its data (the command line's "
-                "--destroy-data allows them)")
+        parts = [_("block device ({device})").format(device=m.device), m.model,
+                 format_bytes(m.total_bytes), m.reason]
+        # TRANSLATORS: {details} lists what the device is, its model and size, by commas
+        return _("{path}: {details}. Measured itself, read tests only: writes would destroy "
+                 "its data (the command line's --destroy-data allows them)").format(
+            path=path, details=", ".join(p for p in parts if p))
     if m is None:
         return path
-    parts = [f"{m.fstype} on {m.device}" if m.device and m.device != m.fstype else m.fstype]
+    # TRANSLATORS: {fstype} is a filesystem's type (ext4), {device} its device (/dev/sda1)
+    parts = [_("{fstype} on {device}").format(fstype=m.fstype, device=m.device)
+             if m.device and m.device != m.fstype else m.fstype]
     if m.model:
         parts.append(m.model)
     if m.total_bytes > 0:
-        parts.append(f"{format_bytes(m.free_bytes)} free of "
-                     f"{format_bytes(m.total_bytes)}")
+        parts.append(_("{free} free of {total}").format(free=format_bytes(m.free_bytes),
+                                                        total=format_bytes(m.total_bytes)))
     return f"{path}: " + ", ".join(parts)
 
 
 def _clip(text: str, width: int, *, keep_end: bool = False) -> str:
+    """``text`` in ``width`` terminal cells, its start (or its end) and an ellipsis; a
+    double-width character is never cut in half."""
     if width <= 0:
         return ""
-    if len(text) <= width:
+    if cell_len(text) <= width:
         return text
     if width == 1:
         return "…"
-    return "…" + text[-(width - 1):] if keep_end else text[:width - 1] + "…"
+    kept = ""
+    for ch in (reversed(text) if keep_end else text):
+        if cell_len(kept) + cell_len(ch) > width - 1:
+            break
+        kept = ch + kept if keep_end else kept + ch
+    return "…" + kept if keep_end else kept + "…"
 
 
 # --- widgets ---------------------------------------------------------------------------
@@ -160,7 +187,7 @@ def _clip(text: str, width: int, *, keep_end: bool = False) -> str:
 class MountTable(DataTable[str | Text]):
     """Mounted filesystems; Enter or a double click chooses the row."""
 
-    BINDINGS = [Binding("enter", "choose", "Use this mount", show=True)]
+    BINDINGS = [Binding("enter", "choose", N_("Use this mount"), show=True)]
 
     class Chosen(Message):
         def __init__(self, row_key: str) -> None:
@@ -192,10 +219,10 @@ class DirectoryPicker(DirectoryTree):
     chooses the highlighted directory; a single click selects it into the path field."""
 
     BINDINGS = [
-        Binding("enter", "choose", "Use this directory", show=True),
-        Binding("right", "expand", "Open", show=False),
-        Binding("left", "collapse", "Close", show=False),
-        Binding("backspace", "parent", "Parent directory", show=True),
+        Binding("enter", "choose", N_("Use this directory"), show=True),
+        Binding("right", "expand", N_("Open"), show=False),
+        Binding("left", "collapse", N_("Close"), show=False),
+        Binding("backspace", "parent", N_("Parent directory"), show=True),
     ]
 
     class Chosen(Message):

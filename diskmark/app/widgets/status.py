@@ -11,6 +11,7 @@ from textual.widget import Widget
 
 from diskmark.app.widgets.tiles import foreground_style
 from diskmark.files.text_safety import shown
+from diskmark.locale import _
 from diskmark.report.formatting import format_duration
 
 #: Between the phrases of a line given in parts.
@@ -37,13 +38,15 @@ class StatusLine(Widget):
 
     COMPONENT_CLASSES = {"status--bar", "status--track", "status--eta"}
 
-    message: reactive[str] = reactive("Ready")
+    message: reactive[str] = reactive("")  # "Ready", in the language in use (__init__)
     percent: reactive[float | None] = reactive(None)  # None hides the bar
     eta_s: reactive[float | None] = reactive(None)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.parts: tuple[str, ...] = ("Ready",)
+        ready = _("Ready")
+        self.parts: tuple[str, ...] = (ready,)
+        self.set_reactive(StatusLine.message, ready)
 
     def show(self, message: str | Sequence[str], percent: float | None = None,
              eta_s: float | None = None) -> None:
@@ -62,7 +65,9 @@ class StatusLine(Widget):
             right.append("━" * (bar_width - filled), style=foreground_style(self, "status--track"))
             right.append(f" {self.percent:3.0f}%")
             if self.eta_s is not None:
-                right.append(f"  ETA {format_duration(self.eta_s)}",
+                # TRANSLATORS: the time left of the run (1m 05s), short
+                right.append("  " + _("ETA {duration}").format(
+                    duration=format_duration(self.eta_s)),
                              style=foreground_style(self, "status--eta"))
         room = width - right.cell_len - (2 if right.cell_len else 0)
         if room < 10:  # a narrow terminal: the words matter more than the bar

@@ -24,6 +24,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button
 
+from diskmark.locale import N_, _
 from diskmark.model.notes import unstable_text
 from diskmark.model.results import TestResult, TestSpec
 from diskmark.model.settings import Op
@@ -64,6 +65,17 @@ def unstable_mark(result: TestResult | None) -> str | None:
     if result is None or result.unstable() is None:
         return None
     return f"~{result.spread().r_avg_pct:.0f}%"
+
+
+def last_cells(text: str, width: int) -> str:
+    """The end of ``text`` that fits in ``width`` cells (a figure keeps its last digits);
+    a double-width character is never cut in half."""
+    out = ""
+    for ch in reversed(text):
+        if text_cells(ch + out) > width:
+            break
+        out = ch + out
+    return out
 
 
 def cpu_mark(result: TestResult | None) -> str | None:
@@ -132,7 +144,7 @@ class ResultTile(Widget, can_focus=True):
         "tile--caption",  # small text: warm-up, 2/5
     }
 
-    BINDINGS = [Binding("enter", "select", "Details", show=False)]
+    BINDINGS = [Binding("enter", "select", N_("Details"), show=False)]
 
     unit: reactive[Unit] = reactive(Unit.MB_S)
     result: reactive[TestResult | None] = reactive(None, always_update=True)
@@ -225,9 +237,14 @@ class ResultTile(Widget, can_focus=True):
         cpu = self.result.cpu_limited if self.result is not None else None
         self.set_class(reason is not None, "-unstable")
         self.set_class(bool(cpu), "-cpu-limited")
-        tips = ([f"Unstable: {reason} (R/Avg above the threshold)."] if reason else []) + (
-            [f"CPU-limited: {cpu}; the drive may be faster."] if cpu else [])
-        self.tooltip = " ".join(tips + ["Enter shows every pass."]) if tips else None
+        tips = []
+        if reason:
+            # TRANSLATORS: {reason} says by how much the passes differ
+            tips.append(_("Unstable: {reason} (R/Avg above the threshold).").format(reason=reason))
+        if cpu:
+            # TRANSLATORS: {reason} says why the CPU set the figure
+            tips.append(_("CPU-limited: {reason}; the drive may be faster.").format(reason=cpu))
+        self.tooltip = " ".join([*tips, _("Enter shows every pass.")]) if tips else None
 
     def watch_separated(self) -> None:
         self._invalidate()
@@ -264,7 +281,8 @@ class ResultTile(Widget, can_focus=True):
     def _figure(self) -> tuple[str, int]:
         result, live = self.result, self.live
         if result is not None and result.error and live is None:
-            return "Error", _ERROR
+            # TRANSLATORS: on a tile whose test failed, in place of the figure (narrow)
+            return _("Error"), _ERROR
         if self.value is None:
             return format_figure(0.0, self.shown_unit), _PLACEHOLDER
         return self.text, _FIGURE if live is None else _LIVE
@@ -281,7 +299,7 @@ class ResultTile(Widget, can_focus=True):
             bottom = height - 1
         if live is not None and height >= 2:
             bar_row = bottom
-            if live.caption and width >= len(live.caption) + 6:
+            if live.caption and width >= text_cells(live.caption) + 6:
                 put(bar_row, 1, live.caption, _CAPTION)
         text, role = self._figure()
         # the font is chosen for the column's longest figure, so rows never differ in size
@@ -301,9 +319,9 @@ class ResultTile(Widget, can_focus=True):
                 put(y0 + dy, right - len(line), line, role)
         else:
             rows, right = 1, width - 1
-            text = text[-max(width - 1, 0):] if width > 1 else ""
+            text = last_cells(text, width - 1)
             y0 = max((bottom - rows - extra + 1) // 2, 0)
-            put(y0, right - len(text), text, role)
+            put(y0, right - text_cells(text), text, role)
         if delta is not None:
             change = format_delta(delta.pct, delta.verdict)
             if len(change) > width - 1:  # a very narrow tile: the glyph and the number
@@ -424,7 +442,8 @@ class RowButton(Button):
         self.spec = spec
         self.idle_label = f"{spec.name}\n{second_line or spec.qt}"
         super().__init__(self.idle_label, id=id, classes="row-button")
-        self.tooltip = f"Run {spec.label} only"
+        # TRANSLATORS: {test} is a test's name as CrystalDiskMark writes it (SEQ1M Q8T1)
+        self.tooltip = _("Run {test} only").format(test=spec.label)
         self.running = False
 
     def set_running(self, running: bool) -> None:
@@ -443,4 +462,5 @@ class RowButton(Button):
         if not self.running:
             self.label = self.idle_label
         else:
-            self.label = "▶ Stop" if self.has_class("-current") else "Stop"
+            stop = _("Stop")
+            self.label = f"▶ {stop}" if self.has_class("-current") else stop

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -16,6 +17,7 @@ from textual.widgets import Button, Select, Static
 
 from diskmark.app.keymap import DEFAULT, Keymap
 from diskmark.files.text_safety import shown
+from diskmark.locale import _
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN
 from diskmark.model.units import SIZES, Unit, format_bytes, format_size
@@ -25,16 +27,23 @@ UNIT_OPTIONS = [(unit.label, unit) for unit in Unit]
 
 
 def shorten_path(path: str, width: int) -> str:
-    """Fit a path into ``width`` cells keeping its end, which is the part that tells
-    directories apart: ``…/mnt/usb/bench``."""
+    """Fit a path into ``width`` terminal cells keeping its end, which is the part that
+    tells directories apart: ``…/mnt/usb/bench``. Measured in cells: a Japanese or Chinese
+    name takes two a character, and a path measured in characters overflowed its button,
+    which then showed a piece from its middle."""
     home = os.path.expanduser("~")
     if home not in ("/", "") and (path == home or path.startswith(home + "/")):
         path = "~" + path[len(home):]
-    if len(path) <= width:
+    if cell_len(path) <= width:
         return path
     if width <= 1:
-        return "…"[:width]
-    return "…" + path[-(width - 1):]
+        return "…"[:max(width, 0)]
+    tail, room = "", width - 1
+    for ch in reversed(path):
+        if cell_len(ch + tail) > room:
+            break
+        tail = ch + tail
+    return "…" + tail
 
 
 class TargetButton(Button):
@@ -43,7 +52,9 @@ class TargetButton(Button):
     def __init__(self, path: str, *, keys: Keymap = DEFAULT, id: str | None = None) -> None:
         super().__init__("", id=id, classes="target-button")
         self.path = path
-        self.tooltip = f"Choose the directory to test in ({keys.key('pick_target')})"
+        # TRANSLATORS: {key} is the key that opens the target picker (t)
+        self.tooltip = _("Choose the directory to test in ({key})").format(
+            key=keys.key("pick_target"))
 
     def on_mount(self) -> None:
         self._relabel()
@@ -56,7 +67,9 @@ class TargetButton(Button):
         self._relabel()
 
     def _relabel(self) -> None:
-        room = max(self.content_size.width - 2, 8) if self.content_size.width else 40
+        # the path, then " ▼" (2 cells), inside the button's line padding (1 cell a side):
+        # a label one cell too long wrapped, and the button showed its first line alone
+        room = max(self.content_size.width - 4, 1) if self.content_size.width else 40
         self.label = Content(f"{shorten_path(shown(self.path, one_line=True), room)} ▼")
 
 
@@ -65,8 +78,9 @@ class FixedUnits(Static):
     Real World), so the top row keeps its shape and says why there is no choice."""
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__("units\nper row", id=id)
-        self.tooltip = "Peak and Real World show each row in its own unit (MB/s, IOPS, μs)"
+        # TRANSLATORS: two short lines where the unit selector stands (about 9 cells wide)
+        super().__init__(_("units\nper row"), id=id, markup=False)
+        self.tooltip = _("Peak and Real World show each row in its own unit (MB/s, IOPS, μs)")
 
 
 class TopBar(Horizontal):
@@ -79,23 +93,28 @@ class TopBar(Horizontal):
         self.keys = keys  # the tooltips name the user's keys
 
     def compose(self) -> ComposeResult:
-        all_button = Button("All", id="all", classes="all-button")
-        all_button.tooltip = f"Run every test of the profile ({self.keys.key('run_all')})"
+        # TRANSLATORS: CrystalDiskMark's button that runs every test (a few cells wide)
+        all_button = Button(_("All"), id="all", classes="all-button")
+        # TRANSLATORS: {key} is the key that runs every test (a)
+        all_button.tooltip = _("Run every test of the profile ({key})").format(
+            key=self.keys.key("run_all"))
         yield all_button
         count = Select([(str(n), n) for n in range(COUNT_MIN, COUNT_MAX + 1)],
                        value=self.count, allow_blank=False, id="count")
-        count.tooltip = "Measured passes per test; the best one is kept"
+        count.tooltip = _("Measured passes per test; the best one is kept")
         yield count
         size = Select([(format_size(s), s) for s in SIZES], value=self.size_bytes,
                       allow_blank=False, id="size")
-        size.tooltip = "Size of the test file"
+        size.tooltip = _("Size of the test file")
         yield size
         yield TargetButton(self.target, keys=self.keys, id="target")
         unit = Select(UNIT_OPTIONS, value=self.unit, allow_blank=False, id="unit")
         mb_s, gb_s, iops, us, cycle = (self.keys.key(i) for i in (
             "unit_mb_s", "unit_gb_s", "unit_iops", "unit_us", "cycle_unit"))
-        unit.tooltip = (f"Unit of the tiles: {mb_s} MB/s, {gb_s} GB/s, {iops} IOPS, {us} μs; "
-                        f"{cycle} cycles through them")
+        # TRANSLATORS: {mb_s}, {gb_s}, {iops}, {us} and {cycle} are keys (1, 2, 3, 4, u)
+        unit.tooltip = _("Unit of the tiles: {mb_s} MB/s, {gb_s} GB/s, {iops} IOPS, {us} μs; "
+                         "{cycle} cycles through them").format(
+            mb_s=mb_s, gb_s=gb_s, iops=iops, us=us, cycle=cycle)
         yield unit
         yield FixedUnits(id="unit-fixed")
 
@@ -110,7 +129,7 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None,
         text.append(shown(error), style="italic")
         return text
     if facts is None:
-        text.append("Looking at the target…", style="italic")
+        text.append(_("Looking at the target…"), style="italic")
         return text
     # Most telling first: the line is cut from the right on narrow terminals.
     parts: list[tuple[str, str]] = []
@@ -119,16 +138,20 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None,
     if facts.fstype:
         parts.append((facts.fstype, ""))
     if facts.target_kind == "device":  # the device itself: its size, and what runs on it
-        parts.append((f"device of {format_bytes(facts.total_bytes)} · read tests only",
-                      "bold"))
+        # TRANSLATORS: {size} is the device's size (931.5 GiB)
+        parts.append((_("device of {size} · read tests only").format(
+            size=format_bytes(facts.total_bytes)), "bold"))
     elif facts.total_bytes and compact:
-        parts.append((f"{format_bytes(facts.free_bytes)} free", ""))
+        # TRANSLATORS: {free} is an amount of free space (812.3 GiB)
+        parts.append((_("{free} free").format(free=format_bytes(facts.free_bytes)), ""))
     elif facts.total_bytes:
         used = 100 * (1 - facts.free_bytes / facts.total_bytes)
-        parts.append((f"{format_bytes(facts.free_bytes)} free of "
-                      f"{format_bytes(facts.total_bytes)} ({used:.0f}% used)", ""))
+        # TRANSLATORS: {free} and {total} are amounts (812.3 GiB); {used} a percentage
+        parts.append((_("{free} free of {total} ({used}% used)").format(
+            free=format_bytes(facts.free_bytes), total=format_bytes(facts.total_bytes),
+            used=f"{used:.0f}"), ""))
     elif facts.fstype:
-        parts.append(("reports no free space", "italic"))
+        parts.append((_("reports no free space"), "italic"))
     kind = disk_kind(facts.rotational, facts.virtual)
     if kind:
         parts.append((kind, ""))
