@@ -203,7 +203,9 @@ class SavedResultsScreen(ModalScreen[T]):
         cols = self.columns()
         rows = [[cell if isinstance(cell, Text) else shown(cell, one_line=True) for cell in row]
                 for row in cells]
-        want = [min(cap, max([cell_len(label)] + [cell_len(cell_text(r[i])) for r in rows]))
+        # the cap bounds the content, never the header: a translated header ("Schreiben MB/s")
+        # is wider than the English one the caps were chosen for
+        want = [max(cell_len(label), min(cap, max([0] + [cell_len(cell_text(r[i])) for r in rows])))
                 for i, (label, _key, cap, _floor) in enumerate(cols)]
         # the box's inside: the screen's padding, the border and the box's padding go, and
         # two cells stay free for the vertical scrollbar
