@@ -22,6 +22,7 @@ from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.dialogs import ConfirmDialog
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.files.text_safety import shown
+from diskmark.locale import _
 from diskmark.model.results import SessionResult
 from diskmark.report.formatting import short_date
 from diskmark.store.entry import Entry
@@ -40,11 +41,13 @@ class NameChoice:
 def describe_entry(entry: Entry) -> str:
     """``run 2024/05/01 10:00 on /dev/nvme0n1p2 (ext4)``, for questions about an entry."""
     if not entry.ok:
-        return f"damaged: {entry.damaged}"
-    where = entry.device or "an unknown device"
-    if entry.fstype:
-        where += f" ({entry.fstype})"
-    return f"run {short_date(entry.started or entry.saved)} on {where}"
+        return _("damaged: {reason}").format(reason=entry.damaged)
+    date, device, fstype = short_date(entry.started or entry.saved), entry.device, entry.fstype
+    if not device:
+        return (_("run {date} on an unknown device ({fstype})") if fstype
+                else _("run {date} on an unknown device")).format(date=date, fstype=fstype)
+    return (_("run {date} on {device} ({fstype})") if fstype
+            else _("run {date} on {device}")).format(date=date, device=device, fstype=fstype)
 
 
 def suggest_name(session: SessionResult) -> str:
@@ -59,11 +62,12 @@ class BaselineNameDialog(Dialog[NameChoice]):
     taken: ask before replacing (``allow_replace``), or say so and stay open."""
 
     def __init__(self, store: Store, title: str, hint: str = "", name: str = "",
-                 note: str | None = "", *, action: str = "Save", allow_replace: bool = True,
+                 note: str | None = "", *, action: str | None = None, allow_replace: bool = True,
                  current: str | None = None) -> None:
+        """``action``: the button's label, translated (Save by default)."""
         super().__init__(title, classes="baseline-name")
         self.store = store
-        self.hint, self.action = hint, action
+        self.hint, self.action = hint, action or _("Save")
         self.initial_name, self.initial_note = name, note
         self.allow_replace = allow_replace
         self.current = current  # a rename: the old name, which is not a clash
@@ -72,18 +76,18 @@ class BaselineNameDialog(Dialog[NameChoice]):
         if self.hint:
             yield PlainStatic(self.hint, classes="dialog-hint")
         with Grid(classes="form"):
-            yield Label("Name")
-            yield Input(self.initial_name, placeholder="e.g. new NVMe, ext4", id="name",
+            yield Label(_("Name"))
+            yield Input(self.initial_name, placeholder=_("e.g. new NVMe, ext4"), id="name",
                         compact=True)
             if self.initial_note is not None:
-                yield Label("Note")
-                yield Input(self.initial_note, placeholder="optional, e.g. firmware 4B2QGXA7",
+                yield Label(_("Note"))
+                yield Input(self.initial_note, placeholder=_("optional, e.g. firmware 4B2QGXA7"),
                             id="note", compact=True)
         yield PlainStatic("", id="problem", classes="dialog-problem")
 
     def buttons(self) -> ComposeResult:
         yield Button(plain(self.action), id="save", variant="primary")
-        yield Button("Cancel", id="cancel")
+        yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         field = self.query_one("#name", Input)
@@ -112,22 +116,25 @@ class BaselineNameDialog(Dialog[NameChoice]):
             self.dismiss(NameChoice(name, note, False))
             return
         if not self.allow_replace:
-            self._problem(f"A baseline named “{name}” exists already ({describe_entry(clash)}). "
-                          f"Choose another name, or delete that one first.")
+            # TRANSLATORS: {entry} describes the baseline: "run 2024/05/01 10:00 on /dev/sda1"
+            self._problem(_("A baseline named “{name}” exists already ({entry}). Choose another "
+                            "name, or delete that one first.")
+                          .format(name=name, entry=describe_entry(clash)))
             return
         if clash.damaged:
-            question = (f"The file of baseline “{name}” is damaged ({clash.damaged}). Replace "
-                        f"it? The damaged file is kept aside as {clash.path.name}.damaged-….")
+            question = _("The file of baseline “{name}” is damaged ({reason}). Replace it? The "
+                         "damaged file is kept aside as {file}.damaged-….").format(
+                name=name, reason=clash.damaged, file=clash.path.name)
         else:
-            question = (f"A baseline named “{name}” exists already ({describe_entry(clash)}). "
-                        f"Replace it with this result?")
+            question = _("A baseline named “{name}” exists already ({entry}). Replace it with "
+                         "this result?").format(name=name, entry=describe_entry(clash))
 
         def answered(replace: bool | None) -> None:
             if replace:
                 self.dismiss(NameChoice(name, note, True))
 
-        self.app.push_screen(ConfirmDialog("Replace the baseline?", question, yes="Replace",
-                                           no="Keep it"), answered)
+        self.app.push_screen(ConfirmDialog(_("Replace the baseline?"), question,
+                                           yes=_("Replace"), no=_("Keep it")), answered)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -166,13 +173,13 @@ class PickBaselineDialog(Dialog[Entry]):
         if not self.entries:
             keys = diskmark_app(self).state.keys
             save, manage = (keys.key(i) for i in ("save_baseline", "baselines"))
-            yield Static(f"No baselines are saved yet. After a run, {save} saves it as one; "
-                         f"the baselines screen ({manage}) imports files.",
-                         classes="dialog-problem")
+            yield Static(_("No baselines are saved yet. After a run, {save} saves it as one; "
+                           "the baselines screen ({manage}) imports files.")
+                         .format(save=save, manage=manage), classes="dialog-problem")
 
     def buttons(self) -> ComposeResult:
-        yield Button("Choose", id="choose", variant="primary", disabled=not self.entries)
-        yield Button("Cancel", id="cancel")
+        yield Button(_("Choose"), id="choose", variant="primary", disabled=not self.entries)
+        yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)
@@ -198,20 +205,20 @@ class ImportFileDialog(Dialog[Path]):
     checks the content and says what is wrong with it."""
 
     def __init__(self, directory: Path | None = None) -> None:
-        super().__init__("Import a baseline")
+        super().__init__(_("Import a baseline"))
         self.directory = directory or Path.cwd()
 
     def body(self) -> ComposeResult:
-        yield PlainStatic("A file exported from diskmark (e on the baselines screen, or "
-                          "diskmark baselines export), or the output of diskmark run "
-                          f"--format json. Relative paths start in {self.directory}.",
-                          classes="dialog-hint")
+        yield PlainStatic(_("A file exported from diskmark (e on the baselines screen, or "
+                            "diskmark baselines export), or the output of diskmark run "
+                            "--format json. Relative paths start in {directory}.")
+                          .format(directory=self.directory), classes="dialog-hint")
         yield Input(placeholder="path/to/baseline.json", id="path")
         yield PlainStatic("", id="problem", classes="dialog-problem")
 
     def buttons(self) -> ComposeResult:
-        yield Button("Import", id="import", variant="primary")
-        yield Button("Cancel", id="cancel")
+        yield Button(_("Import"), id="import", variant="primary")
+        yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
@@ -220,15 +227,15 @@ class ImportFileDialog(Dialog[Path]):
         raw = self.query_one(Input).value.strip()
         problem = self.query_one("#problem", Static)
         if not raw:
-            problem.update("Type the path of the file to import.")
+            problem.update(_("Type the path of the file to import."))
             return
         path = Path(raw).expanduser()
         if not path.is_absolute():
             path = self.directory / path
         if not path.exists():
-            problem.update(f"{path} does not exist.")
+            problem.update(_("{path} does not exist.").format(path=path))
         elif not path.is_file():
-            problem.update(f"{path} is not a file.")
+            problem.update(_("{path} is not a file.").format(path=path))
         else:
             self.dismiss(path)
 

@@ -15,7 +15,8 @@ from textual.binding import Binding
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, NameChoice
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
-from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb
+from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb, quoted
+from diskmark.locale import N_, _
 from diskmark.model.results import SessionResult
 from diskmark.report.formatting import short_date
 from diskmark.store.entry import HEADLINE_LABEL, Entry
@@ -28,20 +29,20 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
     """Dismisses with the baseline chosen for the tiles (Enter), or None."""
 
     BINDINGS = [
-        Binding("enter", "choose", "Use", priority=True,
-                tooltip="Compare the tiles with this baseline"),
-        Binding("r", "rename", "Rename"),
-        Binding("e", "export", "Export"),
-        Binding("i", "import", "Import"),
+        Binding("enter", "choose", N_("Use"), priority=True,
+                tooltip=N_("Compare the tiles with this baseline")),
+        Binding("r", "rename", N_("Rename")),
+        Binding("e", "export", N_("Export")),
+        Binding("i", "import", N_("Import")),
     ]
 
-    title_text = "Baselines"
+    title_text = N_("Baselines")
 
     @property
     def empty_text(self) -> str:  # type: ignore[override]  # the base's plain text; this one names the user's key
         key = diskmark_app(self).state.keys.key("save_baseline")
-        return (f"No baselines are saved yet. After a run, {key} saves the result as one; i "
-                f"imports a file exported elsewhere.")
+        return _("No baselines are saved yet. After a run, {key} saves the result as one; i "
+                 "imports a file exported elsewhere.").format(key=key)
 
     def __init__(self, store: Store, current: SessionResult | None = None,
                  in_use: str | None = None, changed: BaselineChanged | None = None) -> None:
@@ -49,16 +50,17 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
         self.changed = changed
 
     def hint_text(self) -> str:
-        return ("Enter compares the tiles with the highlighted baseline (● marks the one in "
-                "use). c compares it with this run, k with another baseline.")
+        return _("Enter compares the tiles with the highlighted baseline (● marks the one in "
+                 "use). c compares it with this run, k with another baseline.")
 
     def list_entries(self) -> list[Entry]:
         return self.store.baselines()
 
     def columns(self) -> list[tuple[str, str, int, int]]:
-        return [("", "use", 1, 1), ("Name", "name", 28, 12), ("Run date", "date", 16, 16),
-                ("Device", "device", 18, 8), ("FS", "fs", 6, 4), ("Read MB/s", "read", 10, 9),
-                ("Write MB/s", "write", 10, 10), ("Note", "note", 100, 12)]
+        return [("", "use", 1, 1), (_("Name"), "name", 28, 12), (_("Run date"), "date", 16, 16),
+                (_("Device"), "device", 18, 8), (_("FS"), "fs", 6, 4),
+                (_("Read MB/s"), "read", 10, 9), (_("Write MB/s"), "write", 10, 10),
+                (_("Note"), "note", 100, 12)]
 
     def shrink_order(self) -> list[int]:
         return [7, 1, 3, 4]
@@ -68,7 +70,7 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
 
     def cells(self, entry: Entry) -> list[str | Text]:
         if not entry.ok:
-            return [Text(""), entry.name, "damaged", "", "", Text(""), Text(""),
+            return [Text(""), entry.name, _("damaged"), "", "", Text(""), Text(""),
                     entry.damaged or ""]
         in_use = Text("●", style=self.get_component_rich_style("saved--in-use", partial=True)) \
             if entry.name == self.in_use else Text("")
@@ -81,22 +83,25 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
         session = entry.session
         assert session is not None
         label, _read, _write = entry.headline()
-        parts = [f"“{entry.name}”"]
+        parts = [quoted(entry.name)]
         if entry.note:
-            parts.append(f"note: {entry.note}")
+            parts.append(_("note: {note}").format(note=entry.note))
+        # preset and profile names stay as they are written (Default, Peak), as CDM's menus
         setup = " · ".join(x for x in (session.preset_name, session.profile_name)
                            if x and x != "Default") or "Default"
-        parts.append(f"saved {short_date(entry.saved)}" + (f", {setup}" if setup else ""))
+        # TRANSLATORS: {setup} is the preset and profile ("Default", "NVMe SSD · Peak")
+        parts.append(_("saved {date}, {setup}").format(date=short_date(entry.saved), setup=setup))
         where = " ".join(x for x in (entry.device, entry.fstype, entry.model) if x)
         if where:
             parts.append(where)
         if label != HEADLINE_LABEL:
-            parts.append(f"figures: {label}")
-        parts.append(f"file: {entry.path}")
+            # TRANSLATORS: {test} is the test whose figures the list shows (SEQ1M Q1T1)
+            parts.append(_("figures: {test}").format(test=label))
+        parts.append(_("file: {path}").format(path=entry.path))
         return " · ".join(parts)
 
     def title_of(self, entry: Entry) -> str:
-        return f"“{entry.name}”" if entry.ok else entry.path.name
+        return quoted(entry.name) if entry.ok else entry.path.name
 
     def delete_entry(self, entry: Entry) -> None:
         self.store.delete_baseline(entry.name)  # a damaged one goes by its file name
@@ -127,12 +132,13 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
                 self.changed(entry.name, renamed)
             if self.in_use == entry.name:
                 self.in_use = renamed.name
-            self.notify(f"Renamed “{entry.name}” to “{renamed.name}”.")
+            self.notify(_("Renamed “{old}” to “{new}”.").format(old=entry.name,
+                                                                new=renamed.name))
             self.reload(renamed.name)
 
         self.app.push_screen(BaselineNameDialog(
-            self.store, f"Rename “{clip(entry.name, 40)}”", name=entry.name, note=None,
-            action="Rename", allow_replace=False, current=entry.name), named)
+            self.store, _("Rename “{name}”").format(name=clip(entry.name, 40)), name=entry.name,
+            note=None, action=_("Rename"), allow_replace=False, current=entry.name), named)
 
     def action_export(self) -> None:
         entry = self._usable()
@@ -146,14 +152,16 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
             try:
                 written = export_baseline(self.store, entry.name, path, force=replace)
             except ExportExists:
-                self.notify(f"{path} appeared meanwhile; not replaced.", severity="warning")
+                self.notify(_("{path} appeared meanwhile; not replaced.").format(path=path),
+                            severity="warning")
                 return
             except StoreError as e:
                 self.notify(str(e), severity="error")
                 return
-            self.notify(f"Exported to {written}", title="Baseline exported")
+            self.notify(_("Exported to {path}").format(path=written),
+                        title=_("Baseline exported"))
 
-        self.app.push_screen(SaveFileDialog(f"Export “{clip(entry.name, 40)}”",
+        self.app.push_screen(SaveFileDialog(_("Export “{name}”").format(name=clip(entry.name, 40)),
                                             entry.file_name), chosen)
 
     def action_import(self) -> None:
@@ -173,14 +181,15 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
             return
         except (InvalidFile, NotFound) as e:
             self.app.push_screen(ErrorDialog(
-                "This file cannot be imported", str(e),
-                "Nothing was written. Import a file exported from diskmark (e here, or "
-                "diskmark baselines export) or the output of diskmark run --format json."))
+                _("This file cannot be imported"), str(e),
+                _("Nothing was written. Import a file exported from diskmark (e here, or "
+                  "diskmark baselines export) or the output of diskmark run --format json.")))
             return
         except StoreError as e:
-            self.app.push_screen(ErrorDialog("The import failed", str(e)))
+            self.app.push_screen(ErrorDialog(_("The import failed"), str(e)))
             return
-        self.notify(f"Imported {path.name} as “{entry.name}”.", title="Baseline imported")
+        self.notify(_("Imported {file} as “{name}”.").format(file=path.name, name=entry.name),
+                    title=_("Baseline imported"))
         self.reload(entry.name)
 
     def _name_taken(self, path: Path, message: str) -> None:
@@ -191,12 +200,13 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
                         self.import_file(path, named_choice.name, replace=named_choice.replace)
 
                 self.app.push_screen(BaselineNameDialog(
-                    self.store, f"Import {path.name} as…", note=None, action="Import"), named)
+                    self.store, _("Import {file} as…").format(file=path.name), note=None,
+                    action=_("Import")), named)
             elif choice == "replace":
                 self.import_file(path, replace=True)
 
         self.app.push_screen(ErrorDialog(
-            "That name is taken", f"{message[0].upper()}{message[1:]}.",
-            "Import it under another name, or replace the baseline of that name.",
-            [Choice("Replace it", "replace", "warning"), Choice("Another name…", "rename"),
-             Choice("Cancel", "cancel", "primary")], severity="warning"), answered)
+            _("That name is taken"), f"{message[0].upper()}{message[1:]}.",
+            _("Import it under another name, or replace the baseline of that name."),
+            [Choice(_("Replace it"), "replace", "warning"), Choice(_("Another name…"), "rename"),
+             Choice(_("Cancel"), "cancel", "primary")], severity="warning"), answered)

@@ -4,6 +4,7 @@ comparison of another size, preset or filesystem misleads."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,6 +15,7 @@ from textual.widgets import Button, DataTable, Static
 from diskmark.app.reporting import copy_with_notice
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _
 from diskmark.model.results import SessionResult
 from diskmark.model.units import format_size
 from diskmark.report.compare import DEFAULT_NOISE_PCT, UNITS, Comparison, comparison_text
@@ -30,59 +32,86 @@ def describe_session(session: SessionResult) -> str:
     return " · ".join(parts)
 
 
+def in_sentence(name: str) -> str:
+    """A side's name as a title gives it ("This run", "The run of …") inside a sentence: its
+    first letter small, as in English, German or French ("this run", "dieser Durchlauf");
+    a quoted name keeps its letters."""
+    return name[:1].lower() + name[1:]
+
+
+def verdict_count(verdict: str, count: int) -> str:
+    """``▲ 3 better``: how many figures got better, worse or stayed the same."""
+    glyph = DELTA_GLYPHS[verdict]
+    if verdict == BETTER:
+        text = _("{glyph} {count} better")
+    elif verdict == WORSE:
+        text = _("{glyph} {count} worse")
+    else:
+        text = _("{glyph} {count} same")
+    return text.format(glyph=glyph, count=count)
+
+
 class ComparisonScreen(ModalScreen[None]):
     """``current`` against ``baseline`` for every test measured on both sides."""
 
     COMPONENT_CLASSES = {"delta--better", "delta--worse", "delta--same"}
 
     BINDINGS = [
-        Binding("escape,q", "dismiss(None)", "Close"),
-        Binding("c", "copy", "Copy as text"),
-        Binding("e", "share", "Share", tooltip="Save the comparison as an HTML page (and a "
-                                                "PNG) in the reports directory"),
+        Binding("escape,q", "dismiss(None)", N_("Close")),
+        Binding("c", "copy", N_("Copy as text")),
+        Binding("e", "share", N_("Share"), tooltip=N_("Save the comparison as an HTML page (and a "
+                                                      "PNG) in the reports directory")),
     ]
 
-    def __init__(self, comparison: Comparison, current_name: str = "This run",
+    def __init__(self, comparison: Comparison, current_name: str | None = None,
                  baseline_name: str | None = None,
                  sessions: tuple[SessionResult, SessionResult] | None = None) -> None:
-        """``sessions``: (this result, the reference), when the comparison can be shared."""
+        """``current_name``, ``baseline_name``: the sides' names as titles, translated ("This
+        run" and the baseline's quoted name by default). ``sessions``: (this result, the
+        reference), when the comparison can be shared."""
         super().__init__(classes="details comparison")
         self.comparison = comparison
         self.sessions = sessions
-        self.current_name = shown(current_name, one_line=True)
-        self.baseline_name = shown(baseline_name or (f"“{comparison.baseline_name}”"
-                                                     if comparison.baseline_name else "Baseline"),
-                                   one_line=True)
+        self.current_name = shown(current_name or _("This run"), one_line=True)
+        self.baseline_name = shown(baseline_name or (
+            _("“{name}”").format(name=comparison.baseline_name) if comparison.baseline_name
+            else _("Baseline")), one_line=True)
 
     def compose(self) -> ComposeResult:
         cmp = self.comparison
         with Vertical(classes="details-box"):
-            yield PlainLabel(f"{self.current_name} compared with {self.baseline_name}",
-                             classes="dialog-title")
+            # TRANSLATORS: both are names as titles: "This run", "“new NVMe”", "The run of …"
+            yield PlainLabel(_("{current} compared with {baseline}").format(
+                current=self.current_name, baseline=self.baseline_name), classes="dialog-title")
             yield Static(self._sides(), id="sides")
             diffs = cmp.settings_differences
             if diffs:
-                yield PlainStatic(f"⚠ The settings differ ({self.current_name.lower()} vs "
-                                  f"{self.baseline_name}), so this comparison may mislead: "
-                                  + "; ".join(diffs) + ".", id="differences")
+                # TRANSLATORS: {differences} lists the settings that differ, separated by "; "
+                yield PlainStatic(_("⚠ The settings differ ({current} vs {baseline}), so this "
+                                    "comparison may mislead: {differences}.").format(
+                    current=in_sentence(self.current_name), baseline=self.baseline_name,
+                    differences="; ".join(diffs)), id="differences")
             if cmp.other_differences:
-                yield PlainStatic("Also changed: " + "; ".join(cmp.other_differences) + ".",
-                                  classes="dialog-hint")
+                yield PlainStatic(_("Also changed: {differences}.").format(
+                    differences="; ".join(cmp.other_differences)), classes="dialog-hint")
             yield Static("", id="summary")
             yield DataTable(cursor_type="row", id="comparison")
             if cmp.missing:
                 lines = []
                 for m in cmp.missing:
                     where = self.current_name if m.side == "current" else self.baseline_name
-                    lines.append(f"{m.title}: only in {where} ({m.reason})")
-                yield PlainStatic("Not compared: " + "; ".join(lines) + ".", id="missing",
-                                  classes="dialog-hint")
+                    # TRANSLATORS: {test} is a test (SEQ1M Q8T1 Read), {side} a side's name,
+                    # {reason} why the other side lacks it
+                    lines.append(_("{test}: only in {side} ({reason})").format(
+                        test=m.title, side=where, reason=m.reason))
+                yield PlainStatic(_("Not compared: {tests}.").format(tests="; ".join(lines)),
+                                  id="missing", classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Copy as text", id="copy")
+                yield Button(_("Copy as text"), id="copy")
                 if self.sessions is not None:
-                    yield Button("Share as a page", id="share", tooltip="An HTML page (and a PNG) "
-                                 "in the reports directory: e")
-                yield Button("Close", id="close", variant="primary")
+                    yield Button(_("Share as a page"), id="share",
+                                 tooltip=_("An HTML page (and a PNG) in the reports directory: e"))
+                yield Button(_("Close"), id="close", variant="primary")
 
     def on_mount(self) -> None:
         # filled once mounted: the verdict colours come from the stylesheet
@@ -91,11 +120,15 @@ class ComparisonScreen(ModalScreen[None]):
         self.query_one(DataTable).focus()
 
     def _sides(self) -> Text:
-        width = max(len(self.current_name), len(self.baseline_name)) + 2
+        width = max(cell_len(self.current_name), cell_len(self.baseline_name)) + 2
+
+        def label(name: str) -> str:  # padded in cells: a Japanese name is twice as wide
+            return name + ":" + " " * (width - cell_len(name) - 1)
+
         text = Text()
-        text.append(f"{self.current_name + ':':<{width}}", style="bold")
+        text.append(label(self.current_name), style="bold")
         text.append(shown(describe_session(self.comparison.current), one_line=True) + "\n")
-        text.append(f"{self.baseline_name + ':':<{width}}", style="bold")
+        text.append(label(self.baseline_name), style="bold")
         text.append(shown(describe_session(self.comparison.baseline), one_line=True))
         return text
 
@@ -103,21 +136,21 @@ class ComparisonScreen(ModalScreen[None]):
         counts = self.comparison.counts()
         text = Text("MB/s: ")
         for verdict in (BETTER, WORSE, SAME):
-            text.append(f"{DELTA_GLYPHS[verdict]} {counts[verdict]} {verdict}",
+            text.append(verdict_count(verdict, counts[verdict]),
                         style=self.get_component_rich_style(f"delta--{verdict}", partial=True))
             text.append("   ")
-        text.append(f"Same = within the passes' own spread (R/Avg), or ±{DEFAULT_NOISE_PCT:g}% "
-                    "when neither side has two (*). 2× the latency is 50% worse, as ½ the "
-                    "MB/s is.", style="dim")
+        text.append(_("Same = within the passes' own spread (R/Avg), or ±{pct}% when neither "
+                      "side has two (*). 2× the latency is 50% worse, as ½ the MB/s is.")
+                    .format(pct=f"{DEFAULT_NOISE_PCT:g}"), style="dim")
         return text
 
     def _fill(self, table: DataTable[str | Text]) -> None:
-        table.add_column("Test", key="test")
-        table.add_column("Unit", key="unit")
+        table.add_column(_("Test"), key="test")
+        table.add_column(_("Unit"), key="unit")
         table.add_column(Text(self.current_name, justify="right"), key="current")
         table.add_column(Text(self.baseline_name, justify="right"), key="baseline")
-        table.add_column(Text("Change", justify="right"), key="change")
-        table.add_column(Text("Noise", justify="right"), key="noise")
+        table.add_column(Text(_("Change"), justify="right"), key="change")
+        table.add_column(Text(_("Noise"), justify="right"), key="noise")
         for t in self.comparison.tests:
             for i, unit in enumerate(UNITS):
                 d = t.deltas[unit]
@@ -132,12 +165,12 @@ class ComparisonScreen(ModalScreen[None]):
                     Text(noise, justify="right", style="dim"),
                     key=f"{t.key}/{unit.value}")
         if not self.comparison.tests:
-            table.add_row(Text("No test was measured on both sides.", style="italic"),
+            table.add_row(Text(_("No test was measured on both sides."), style="italic"),
                           "", "", "", "", "")
 
     def action_copy(self) -> None:
-        copy_with_notice(self, comparison_text(self.comparison, self.current_name.lower()),
-                         "The comparison")
+        copy_with_notice(self, comparison_text(self.comparison, in_sentence(self.current_name)),
+                         _("The comparison"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.sessions is not None if action == "share" else True
@@ -151,7 +184,8 @@ class ComparisonScreen(ModalScreen[None]):
         current, reference = self.sessions
         stamp = "".join(ch for ch in current.started[:16] if ch.isdigit()) or "now"
         share_page(self, current, f"diskmark-comparison-{stamp}",
-                   f"diskmark: {self.current_name} against {self.baseline_name}",
+                   _("diskmark: {current} against {baseline}").format(
+                       current=self.current_name, baseline=self.baseline_name),
                    reference=reference, reference_name=self.comparison.baseline_name)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -19,6 +19,7 @@ from diskmark.app.screens.details_drive import drive_section
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _, ngettext, pgettext
 from diskmark.model.file_layout import FileLayout
 from diskmark.model.notes import unstable_text
 from diskmark.model.results import RunResult, SessionResult, TestResult
@@ -30,25 +31,37 @@ PERCENTILES = ("50", "90", "99", "99.9", "99.99", "max")
 
 
 def test_title(result: TestResult) -> str:
-    kind = {"SEQ": "Sequential", "RND": "Random"}.get(result.spec.pattern, result.spec.pattern)
-    op = result.op.value.capitalize()
-    if result.op is Op.MIX and result.mix_read is not None:
-        op = f"Mix R{result.mix_read}/W{100 - result.mix_read}"
-    return f"{result.spec.label} · {kind} {op}"
+    """``SEQ1M Q8T1 · Sequential Read``; a mix with its ratio (``Random Mix R70/W30``)."""
+    pattern, op = result.spec.pattern, result.op
+    mix = f"R{result.mix_read}/W{100 - result.mix_read}" if result.mix_read is not None else ""
+    if pattern == "SEQ":
+        what = {Op.READ: _("Sequential Read"), Op.WRITE: _("Sequential Write"),
+                Op.MIX: _("Sequential Mix {ratio}")}[op]
+    elif pattern == "RND":
+        what = {Op.READ: _("Random Read"), Op.WRITE: _("Random Write"),
+                Op.MIX: _("Random Mix {ratio}")}[op]
+    else:  # no other pattern is made; its own name, should there be one
+        what = "{pattern} " + {Op.READ: pgettext("operation", "Read"),
+                               Op.WRITE: pgettext("operation", "Write"),
+                               Op.MIX: pgettext("operation", "Mix") + " {ratio}"}[op]
+    return f"{result.spec.label} · {what.format(pattern=pattern, ratio=mix).rstrip()}"
 
 
 def stability_text(result: TestResult) -> tuple[str, bool]:
     """The verdict on the spread in words, and whether it is a warning."""
     if len(result.runs) < 2:
-        return ("One measured pass: no spread to judge (a count of 2 or more shows whether "
-                "the figure repeats).", False)
-    r_avg = result.spread().r_avg_pct
+        return (_("One measured pass: no spread to judge (a count of 2 or more shows whether "
+                  "the figure repeats)."), False)
+    r_avg = f"{result.spread().r_avg_pct:.1f}"
+    limit = f"{result.unstable_pct:g}"
     reason = unstable_text(result.unstable())
     if reason:
-        return (f"~ Unstable: {reason} (R/Avg {r_avg:.1f}%, above {result.unstable_pct:g}%). The best "
-                f"pass may be luck; a longer measure, a larger file or the Stable profile "
-                f"helps.", True)
-    return f"Stable: the passes agree within {r_avg:.1f}% (R/Avg, at most {result.unstable_pct:g}%).", False
+        # TRANSLATORS: "Stable" is a profile's name, as the settings list it
+        return (_("~ Unstable: {reason} (R/Avg {r_avg}%, above {limit}%). The best pass may be "
+                  "luck; a longer measure, a larger file or the Stable profile helps.")
+                .format(reason=reason, r_avg=r_avg, limit=limit), True)
+    return (_("Stable: the passes agree within {r_avg}% (R/Avg, at most {limit}%).")
+            .format(r_avg=r_avg, limit=limit), False)
 
 
 def _pct(value: float | None) -> str:
@@ -59,32 +72,38 @@ def cpu_text(result: TestResult) -> tuple[str, bool]:
     """Whether the CPU, not the drive, set the figure, in words; and whether that is a warning.
     "fio CPU" is fio's own figure per thread; "all CPUs" how busy the whole machine was."""
     if result.cpu_limited:
-        return (f"cpu  CPU-limited: {result.cpu_limited}. The drive may be faster than this "
-                f"figure; fewer threads, another I/O engine or a quieter machine would tell.",
-                True)
+        return (_("cpu  CPU-limited: {reason}. The drive may be faster than this figure; fewer "
+                  "threads, another I/O engine or a quieter machine would tell.")
+                .format(reason=result.cpu_limited), True)
     best = result.best_run
     if best is None or best.cpu_pct is None:
-        return "fio's CPU use was not recorded for this result.", False
-    return (f"The drive set this figure: fio's threads were busy {best.cpu_pct:.0f}% of the "
-            f"time, with CPU to spare.", False)
+        return _("fio's CPU use was not recorded for this result."), False
+    return (_("The drive set this figure: fio's threads were busy {pct}% of the time, with CPU "
+              "to spare.").format(pct=f"{best.cpu_pct:.0f}"), False)
 
 
 def layout_text(layout: FileLayout | None, spinning: bool) -> list[str]:
     """The test file as filefrag would describe it, and why its position may matter."""
     if layout is None:
-        return ["Extents unknown: the filesystem does not report them (no FIEMAP, e.g. tmpfs, "
-                "ramfs, network filesystems)."]
-    shape = (f"fragmented into {layout.fragments} separate pieces" if layout.fragmented
-             else "contiguous (one piece)")
-    lines = [f"Extents (as filefrag counts them): {layout.extents}, {shape}."]
-    if layout.start_fraction is not None:
-        lines.append(f"It starts {layout.start_fraction * 100:.0f}% of the way into the "
-                     f"filesystem.")
+        return [_("Extents unknown: the filesystem does not report them (no FIEMAP, e.g. tmpfs, "
+                  "ramfs, network filesystems).")]
     if layout.fragmented:
-        lines.append("A fragmented file makes sequential figures lower than the device can do.")
+        lines = [ngettext("Extents (as filefrag counts them): {extents}, fragmented into "
+                          "{count} separate piece.",
+                          "Extents (as filefrag counts them): {extents}, fragmented into "
+                          "{count} separate pieces.", layout.fragments).format(
+            extents=layout.extents, count=layout.fragments)]
+    else:
+        lines = [_("Extents (as filefrag counts them): {extents}, contiguous (one piece).")
+                 .format(extents=layout.extents)]
+    if layout.start_fraction is not None:
+        lines.append(_("It starts {pct}% of the way into the filesystem.")
+                     .format(pct=f"{layout.start_fraction * 100:.0f}"))
+    if layout.fragmented:
+        lines.append(_("A fragmented file makes sequential figures lower than the device can do."))
     if spinning:  # a real platter; a virtual disk's rotational=1 says nothing
-        lines.append("This is a spinning disk: outer tracks (near the start) are faster than "
-                     "inner ones, so where the file lies changes sequential figures.")
+        lines.append(_("This is a spinning disk: outer tracks (near the start) are faster than "
+                       "inner ones, so where the file lies changes sequential figures."))
     return lines
 
 
@@ -92,8 +111,8 @@ class DetailsScreen(ModalScreen[None]):
     """All runs of one test (min / mean / max, R/Avg %) and its fio command, ready to copy."""
 
     BINDINGS = [
-        Binding("escape,q", "dismiss(None)", "Close"),
-        Binding("c", "copy_command", "Copy fio command"),
+        Binding("escape,q", "dismiss(None)", N_("Close")),
+        Binding("c", "copy_command", N_("Copy fio command")),
     ]
 
     def __init__(self, result: TestResult, buffered: bool = False,
@@ -128,11 +147,11 @@ class DetailsScreen(ModalScreen[None]):
             with VerticalScroll(classes="details-body"):
                 # a sustained write is one write, not a best of passes: no spread to show
                 one_write = r.sustained is not None
-                yield Label("The write" if one_write else "Passes", classes="section")
+                yield Label(_("The write") if one_write else _("Passes"), classes="section")
                 yield self._runs_table()
                 if len(r.runs) >= 1:
                     if not one_write:
-                        yield Label("Spread across the measured passes", classes="section")
+                        yield Label(_("Spread across the measured passes"), classes="section")
                         yield self._spread_table()
                         text, warn = stability_text(r)
                         yield Static(text, id="stability", markup=False,
@@ -141,41 +160,43 @@ class DetailsScreen(ModalScreen[None]):
                     yield Static(text, id="cpu", markup=False,
                                  classes="details-warning" if warn else "details-note")
                 if any(run.lat_percentiles for run in r.runs):
-                    yield Label(f"Completion latency percentiles ({Unit.US.label})",
-                                classes="section")
+                    yield Label(_("Completion latency percentiles ({unit})")
+                                .format(unit=Unit.US.label), classes="section")
                     yield self._percentile_table()
                 if r.runs:
                     yield from self._bandwidth()
                 yield from drive_section(r, self.session)  # temperature under the chart, health
-                yield Label("Cache and flush", classes="section")
+                yield Label(_("Cache and flush"), classes="section")
                 yield Static(self._cache_text(), id="cache", classes="details-note", markup=False)
                 if self.session is not None:
-                    yield Label("Test file", classes="section")
+                    yield Label(_("Test file"), classes="section")
                     yield Static("\n".join(layout_text(self.session.test_file,
                                                         self.session.system.spinning)),
                                  id="test-file", classes="details-note", markup=False)
                     if self.session.warnings:
-                        yield Label("Notes on this run", classes="section")
+                        yield Label(_("Notes on this run"), classes="section")
                         yield PlainStatic("\n".join(f"• {w}" for w in self.session.warnings),
                                           id="warnings", classes="details-warning")
                 if r.error:
-                    yield PlainStatic(f"Error: {r.error}", classes="details-error")
+                    yield PlainStatic(_("Error: {error}").format(error=r.error),
+                                      classes="details-error")
                 # on a short terminal the command scrolls with the rest (CSS picks one copy)
-                yield Label("fio command of one pass (c copies it)", classes="section command-inline")
-                yield PlainStatic(self.command or "(not recorded)",
+                yield Label(_("fio command of one pass (c copies it)"),
+                            classes="section command-inline")
+                yield PlainStatic(self.command or _("(not recorded)"),
                                   classes="command command-inline")
-            yield Label("fio command of one pass (c copies it)", classes="section command-fixed")
-            yield PlainStatic(self.command or "(not recorded)", id="command",
+            yield Label(_("fio command of one pass (c copies it)"), classes="section command-fixed")
+            yield PlainStatic(self.command or _("(not recorded)"), id="command",
                               classes="command command-fixed")
             short = self.app.has_class("-short")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Copy fio command", id="copy", variant="primary", compact=short)
-                yield Button("Close", id="close", compact=short)
+                yield Button(_("Copy fio command"), id="copy", variant="primary", compact=short)
+                yield Button(_("Close"), id="close", compact=short)
 
     def _verdict(self) -> Text:
         r = self.result
         if not r.runs:
-            return Text("No measured pass finished.", style="italic")
+            return Text(_("No measured pass finished."), style="italic")
         text = Text()
         for unit in (Unit.MB_S, Unit.IOPS, Unit.US):
             if text:
@@ -183,21 +204,23 @@ class DetailsScreen(ModalScreen[None]):
             text.append(format_figure(r.figure(unit), unit), style="bold")
             text.append(f" {unit.label}")
         if r.sustained is not None:
-            text.append(f"   one write of {r.sustained.seconds:.0f} s", style="dim")
+            text.append("   " + _("one write of {seconds} s")
+                        .format(seconds=f"{r.sustained.seconds:.0f}"), style="dim")
         else:
-            text.append(f"   best of {len(r.runs)}", style="dim")
+            text.append("   " + ngettext("best of {count}", "best of {count}", len(r.runs))
+                        .format(count=len(r.runs)), style="dim")
         if self.buffered:
-            text.append("   buffered (page cache)", style="italic")
+            text.append("   " + _("buffered (page cache)"), style="italic")
         reason = unstable_text(r.unstable())
         if reason:
-            text.append(f"   ~ unstable: {reason}", style="bold")
+            text.append("   " + _("~ unstable: {reason}").format(reason=reason), style="bold")
         return text
 
     def _bandwidth(self) -> ComposeResult:
         runs = self.result.runs
-        yield Label("Bandwidth of every second (MB/s)", classes="section")
+        yield Label(_("Bandwidth of every second (MB/s)"), classes="section")
         if not any(run.bw_samples for run in runs):
-            yield Static("No per-second samples were recorded for these passes.",
+            yield Static(_("No per-second samples were recorded for these passes."),
                          classes="details-note")
             return
         yield BandwidthChart(runs, id="chart")
@@ -211,39 +234,46 @@ class DetailsScreen(ModalScreen[None]):
                 classes="details-warning" if knee else "details-note", markup=False)
         notes = dip_notes(runs)
         if notes:
-            yield Static(f"▲ Dips of more than {DIP_THRESHOLD_PCT:g}% below the pass's median "
-                         f"(thermal throttling, a full SLC cache, other I/O):\n"
+            yield Static(_("▲ Dips of more than {pct}% below the pass's median (thermal "
+                           "throttling, a full SLC cache, other I/O):")
+                         .format(pct=f"{DIP_THRESHOLD_PCT:g}") + "\n"
                          + "\n".join(f"  {n}" for n in notes),
                          id="dips", classes="details-warning", markup=False)
         else:
-            yield Static(f"No dips: every second stayed within {DIP_THRESHOLD_PCT:g}% of its "
-                         f"pass's median (┄).", id="dips", classes="details-note", markup=False)
+            yield Static(_("No dips: every second stayed within {pct}% of its pass's median (┄).")
+                         .format(pct=f"{DIP_THRESHOLD_PCT:g}"), id="dips", classes="details-note",
+                         markup=False)
 
     def _cache_text(self) -> str:
         r = self.result
-        lines = ["Buffered: through the page cache, so the figures include memory, not only the "
-                 "disk." if self.buffered else
-                 "Direct I/O (O_DIRECT): the page cache is bypassed."]
+        lines = [_("Buffered: through the page cache, so the figures include memory, not only "
+                   "the disk.") if self.buffered else
+                 _("Direct I/O (O_DIRECT): the page cache is bypassed.")]
         if r.sync_seconds is not None:
-            line = f"Flushing to disk after this test took {r.sync_seconds:.2f} s"
+            seconds = f"{r.sync_seconds:.2f}"
             if r.sync_dirty_bytes is not None or r.sync_writeback_bytes is not None:
-                line += (f"; Dirty up to {format_bytes(r.sync_dirty_bytes or 0)}, Writeback "
-                         f"up to {format_bytes(r.sync_writeback_bytes or 0)} (system-wide)")
-            lines.append(line + ".")
+                # TRANSLATORS: Dirty and Writeback are the kernel's names (/proc/meminfo)
+                lines.append(_("Flushing to disk after this test took {seconds} s; Dirty up to "
+                               "{dirty}, Writeback up to {writeback} (system-wide).").format(
+                    seconds=seconds, dirty=format_bytes(r.sync_dirty_bytes or 0),
+                    writeback=format_bytes(r.sync_writeback_bytes or 0)))
+            else:
+                lines.append(_("Flushing to disk after this test took {seconds} s.")
+                             .format(seconds=seconds))
         elif r.op is Op.READ:
-            lines.append("A read leaves nothing to flush.")
+            lines.append(_("A read leaves nothing to flush."))
         return "\n".join(lines)
 
     def _runs_table(self) -> DataTable[str | Text]:
         r = self.result
         table: DataTable[str | Text] = DataTable(cursor_type="none", zebra_stripes=True, id="runs")
-        table.add_column("Pass", key="pass")
+        table.add_column(_("Pass"), key="pass")
         for unit in (Unit.MB_S, Unit.IOPS, Unit.US):
             table.add_column(Text(unit.label, justify="right"), key=unit.value)
         table.add_column(Text(f"p99 {Unit.US.label}", justify="right"), key="p99")
-        table.add_column(Text("Runtime", justify="right"), key="runtime")
-        table.add_column(Text("fio CPU", justify="right"), key="cpu")
-        table.add_column(Text("all CPUs", justify="right"), key="machine")
+        table.add_column(Text(_("Runtime"), justify="right"), key="runtime")
+        table.add_column(Text(_("fio CPU"), justify="right"), key="cpu")
+        table.add_column(Text(_("all CPUs"), justify="right"), key="machine")
         best = r.best_run
 
         def add(name: str | Text, run: RunResult) -> None:
@@ -259,17 +289,18 @@ class DetailsScreen(ModalScreen[None]):
             )
 
         if r.warmup is not None:
-            add(Text("warm-up (discarded)", style="dim italic"), r.warmup)
+            add(Text(_("warm-up (discarded)"), style="dim italic"), r.warmup)
         for n, run in enumerate(r.runs, 1):
-            add(Text(f"{n} ★ best" if run is best else str(n),
+            add(Text(_("{n} ★ best").format(n=n) if run is best else str(n),
                      style="bold" if run is best else ""), run)
         return table
 
     def _spread_table(self) -> DataTable[str | Text]:
         table: DataTable[str | Text] = DataTable(cursor_type="none", id="spread")
         table.add_column("")
-        for name in ("min", "mean", "max", "R/Avg"):
-            table.add_column(Text(name, justify="right"), key=name)
+        for name, label in (("min", _("min")), ("mean", _("mean")), ("max", _("max")),
+                            ("R/Avg", "R/Avg")):
+            table.add_column(Text(label, justify="right"), key=name)
         for unit in (Unit.MB_S, Unit.IOPS, Unit.US):
             sp = self.result.spread(unit)
             table.add_row(unit.label, *(Text(format_figure(v, unit), justify="right")
@@ -283,9 +314,9 @@ class DetailsScreen(ModalScreen[None]):
         found = {k for run in runs for k in run.lat_percentiles}
         keys = [k for k in PERCENTILES if k in found] + sorted(found - set(PERCENTILES))
         table: DataTable[str | Text] = DataTable(cursor_type="none", zebra_stripes=True, id="percentiles")
-        table.add_column("Pass", key="pass")
+        table.add_column(_("Pass"), key="pass")
         for key in keys:
-            table.add_column(Text("max" if key == "max" else f"p{key}", justify="right"), key=key)
+            table.add_column(Text(_("max") if key == "max" else f"p{key}", justify="right"), key=key)
         best = self.result.best_run
         for n, run in enumerate(runs, 1):
             cells = [Text(f"{run.lat_percentiles[k]:.2f}" if k in run.lat_percentiles else "—",
@@ -296,10 +327,10 @@ class DetailsScreen(ModalScreen[None]):
 
     def action_copy_command(self) -> None:
         if not self.result.fio_command:
-            self.notify("No fio command was recorded for this test.", severity="warning")
+            self.notify(_("No fio command was recorded for this test."), severity="warning")
             return
         self.app.copy_to_clipboard(shown(self.command))
-        self.notify("fio command copied to the clipboard.", title="Copied")
+        self.notify(_("fio command copied to the clipboard."), title=_("Copied"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

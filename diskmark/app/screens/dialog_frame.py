@@ -17,6 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button
 
 from diskmark.app.widgets.plain import PlainLabel
+from diskmark.locale import N_
 
 T = TypeVar("T")
 
@@ -29,7 +30,7 @@ class Dialog(ModalScreen[T]):
     Escape, and a button with the id ``cancel``, dismiss with :attr:`cancel_answer`.
     """
 
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    BINDINGS = [Binding("escape", "cancel", N_("Cancel"))]
 
     #: What Escape and the Cancel button answer: "nothing chosen".
     cancel_answer: T | None = None

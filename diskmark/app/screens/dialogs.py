@@ -21,6 +21,7 @@ from textual.widgets.input import Selection
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
+from diskmark.locale import N_, _
 
 
 @dataclass(frozen=True)
@@ -34,14 +35,14 @@ class ErrorDialog(Dialog[str]):
     """A problem, its explanation, and buttons for the ways forward. Dismisses with the
     chosen button's id, or None on Escape or a Cancel choice."""
 
-    BINDINGS = [Binding("escape", "cancel", "Close")]
+    BINDINGS = [Binding("escape", "cancel", N_("Close"))]
 
     def __init__(self, title: str, message: str, hint: str = "",
                  choices: list[Choice] | None = None, *, severity: str = "error") -> None:
         super().__init__(title, classes=f"-{severity}")
         self.message = message
         self.hint = hint
-        self.choices = choices or [Choice("OK", "ok", "primary")]
+        self.choices = choices or [Choice(_("OK"), "ok", "primary")]
 
     def body(self) -> ComposeResult:
         yield PlainStatic(self.message, classes="dialog-message")
@@ -64,9 +65,11 @@ class ConfirmDialog(Dialog[bool]):
 
     cancel_answer = False
 
-    def __init__(self, title: str, question: str, yes: str = "Yes", no: str = "No") -> None:
+    def __init__(self, title: str, question: str, yes: str | None = None,
+                 no: str | None = None) -> None:
+        """``yes`` and ``no``: the buttons' labels, translated (Yes and No by default)."""
         super().__init__(title)
-        self.question, self.yes, self.no = question, yes, no
+        self.question, self.yes, self.no = question, yes or _("Yes"), no or _("No")
 
     def body(self) -> ComposeResult:
         yield PlainStatic(self.question, classes="dialog-message")
@@ -92,15 +95,16 @@ class SaveFileDialog(Dialog[tuple[Path, bool]]):
         self.directory = directory or Path.cwd()
 
     def body(self) -> ComposeResult:
-        yield PlainStatic(f"Relative names are saved in {self.directory}", classes="dialog-hint")
+        yield PlainStatic(_("Relative names are saved in {directory}")
+                          .format(directory=self.directory), classes="dialog-hint")
         # not select_on_focus: that would select the extension too, after on_mount
-        yield Input(self.default_name, id="filename", placeholder="file name",
+        yield Input(self.default_name, id="filename", placeholder=_("file name"),
                     select_on_focus=False)
         yield PlainStatic("", id="problem", classes="dialog-problem")
 
     def buttons(self) -> ComposeResult:
-        yield Button("Save", id="save", variant="primary")
-        yield Button("Cancel", id="cancel")
+        yield Button(_("Save"), id="save", variant="primary")
+        yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         field = self.query_one(Input)
@@ -111,23 +115,26 @@ class SaveFileDialog(Dialog[tuple[Path, bool]]):
     def _path(self) -> Path | None:
         raw = self.query_one(Input).value.strip()
         if not raw:
-            self.query_one("#problem", Static).update("Give the file a name.")
+            self.query_one("#problem", Static).update(_("Give the file a name."))
             return None
         path = Path(raw).expanduser()
         if not path.is_absolute():
             path = self.directory / path
         if path.is_dir():
-            self.query_one("#problem", Static).update(f"{path} is a directory; add a file name.")
+            self.query_one("#problem", Static).update(
+                _("{path} is a directory; add a file name.").format(path=path))
             return None
         if not path.parent.is_dir() and path.parent == self.directory:
             try:  # the reports directory is made on first use
                 self.directory.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 self.query_one("#problem", Static).update(
-                    f"Could not create {self.directory}: {e.strerror or e}")
+                    _("Could not create {directory}: {error}").format(
+                        directory=self.directory, error=e.strerror or e))
                 return None
         if not path.parent.is_dir():
-            self.query_one("#problem", Static).update(f"The directory {path.parent} does not exist.")
+            self.query_one("#problem", Static).update(
+                _("The directory {path} does not exist.").format(path=path.parent))
             return None
         return path
 
@@ -140,9 +147,10 @@ class SaveFileDialog(Dialog[tuple[Path, bool]]):
                 if replace:
                     self.dismiss((path, True))
 
-            self.app.push_screen(ConfirmDialog("Replace the file?",
-                                               f"{path} already exists. Replace it?",
-                                               yes="Replace", no="Keep it"), answered)
+            self.app.push_screen(ConfirmDialog(_("Replace the file?"),
+                                               _("{path} already exists. Replace it?")
+                                               .format(path=path),
+                                               yes=_("Replace"), no=_("Keep it")), answered)
             return
         self.dismiss((path, False))
 
@@ -179,20 +187,20 @@ def error_dialog(error: BaseException | None) -> ErrorDialog:
     from diskmark.engine.errors import DirectIOUnsupported, DiskmarkError, FioMissing, TargetError
 
     if isinstance(error, DirectIOUnsupported):
-        return ErrorDialog("Direct I/O is not supported here", error.message, error.hint,
-                           [Choice("Run buffered", "buffered", "warning"),
-                            Choice("Choose another target", "target"),
-                            Choice("Cancel", "cancel", "primary")])
+        return ErrorDialog(_("Direct I/O is not supported here"), error.message, error.hint,
+                           [Choice(_("Run buffered"), "buffered", "warning"),
+                            Choice(_("Choose another target"), "target"),
+                            Choice(_("Cancel"), "cancel", "primary")])
     if isinstance(error, TargetError):
-        return ErrorDialog("The target cannot be used", error.message, error.hint,
-                           [Choice("Choose another target", "target"),
-                            Choice("OK", "ok", "primary")])
+        return ErrorDialog(_("The target cannot be used"), error.message, error.hint,
+                           [Choice(_("Choose another target"), "target"),
+                            Choice(_("OK"), "ok", "primary")])
     if isinstance(error, FioMissing):
-        return ErrorDialog("fio is needed", error.message, error.hint)
+        return ErrorDialog(_("fio is needed"), error.message, error.hint)
     if isinstance(error, DiskmarkError):
-        return ErrorDialog("The benchmark failed", error.message, error.hint)
+        return ErrorDialog(_("The benchmark failed"), error.message, error.hint)
     detail = "".join(traceback.format_exception_only(type(error), error)).strip() \
-        if error is not None else "unknown error"
-    return ErrorDialog("Something went wrong", detail,
-                       "This is a bug in diskmark. fio was stopped and the test file removed; "
-                       "please report what you did and this message.")
+        if error is not None else _("unknown error")
+    return ErrorDialog(_("Something went wrong"), detail,
+                       _("This is a bug in diskmark. fio was stopped and the test file removed; "
+                         "please report what you did and this message."))

@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
 from diskmark.app.protocol import diskmark_app
+from diskmark.locale import N_, _
 from diskmark.model.events import Notice, Progress, TestFinished
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.report.formatting import format_figure
@@ -50,7 +51,7 @@ def fleet_open(app: App[Any]) -> bool:
 class FleetScreen(ModalScreen[None]):
     """Hosts, one-at-a-time, Run/Stop, every host's status and the side-by-side table."""
 
-    BINDINGS = [Binding("escape", "close", "Stop / Close")]
+    BINDINGS = [Binding("escape", "close", N_("Stop / Close"))]
 
     def __init__(self, hosts_text: str = "") -> None:
         super().__init__(classes="details fleet")
@@ -64,30 +65,31 @@ class FleetScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="details-box"):
-            yield Label("Run on several hosts (fio --server)", classes="dialog-title")
-            yield Static("Each host runs `fio --server` (the same fio version); the target "
-                         f"{diskmark_app(self).state.settings.target} must exist on every host, and only the "
-                         "server's user may write in it. The profile, size and times are the "
-                         "window's.", classes="dialog-hint", markup=False)
-            yield Input(self.hosts_text, placeholder="host[:port], comma- or space-separated",
+            yield Label(_("Run on several hosts (fio --server)"), classes="dialog-title")
+            yield Static(_("Each host runs `fio --server` (the same fio version); the target "
+                           "{target} must exist on every host, and only the server's user may "
+                           "write in it. The profile, size and times are the window's.")
+                         .format(target=diskmark_app(self).state.settings.target),
+                         classes="dialog-hint", markup=False)
+            yield Input(self.hosts_text, placeholder=_("host[:port], comma- or space-separated"),
                         id="fleet-hosts")
             with Horizontal(classes="dialog-buttons"):
-                yield Checkbox("One at a time", id="one-at-a-time", compact=True)
-                yield Checkbox("The target is private", id="target-private", compact=True,
-                               tooltip="Only the user fio's server runs as can write in the "
-                                       "target on every host. diskmark checks it itself on "
-                                       "hosts whose server runs as root; a server run as "
-                                       "another user cannot be checked, so such a host is "
-                                       "refused unless this is ticked.")
-                yield Select([("All hosts side by side", ALL)], value=ALL, allow_blank=False,
+                yield Checkbox(_("One at a time"), id="one-at-a-time", compact=True)
+                yield Checkbox(_("The target is private"), id="target-private", compact=True,
+                               tooltip=_("Only the user fio's server runs as can write in the "
+                                         "target on every host. diskmark checks it itself on "
+                                         "hosts whose server runs as root; a server run as "
+                                         "another user cannot be checked, so such a host is "
+                                         "refused unless this is ticked."))
+                yield Select([(_("All hosts side by side"), ALL)], value=ALL, allow_blank=False,
                              compact=True, id="fleet-show")
             yield Static("", id="fleet-status", markup=False)
             with VerticalScroll(classes="details-body"):
                 yield DataTable(cursor_type="none", zebra_stripes=True, id="fleet-table")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Run", id="run", variant="primary")
-                yield Button("Stop", id="stop", variant="error", disabled=True)
-                yield Button("Close", id="close")
+                yield Button(_("Run"), id="run", variant="primary")
+                yield Button(_("Stop"), id="stop", variant="error", disabled=True)
+                yield Button(_("Close"), id="close")
 
     def on_mount(self) -> None:
         self.query_one("#fleet-hosts", Input).focus()
@@ -109,7 +111,7 @@ class FleetScreen(ModalScreen[None]):
         try:
             hosts = hosts_from(split_hosts(self.hosts_text))
             if not hosts:
-                raise ValueError("give at least one host (host[:port]).")
+                raise ValueError(_("give at least one host (host[:port])."))
             check_remote_target(settings.target)
             fleet = Fleet(hosts, catalog=state.catalog,
                           one_at_a_time=self.query_one("#one-at-a-time", Checkbox).value,
@@ -121,10 +123,10 @@ class FleetScreen(ModalScreen[None]):
         self.fleet, self.error = fleet, ""
         self.labels = [h.label for h in hosts]
         self.results = {label: {} for label in self.labels}
-        self.statuses = {label: "waiting" for label in self.labels}
+        self.statuses = {label: _("waiting") for label in self.labels}
         self.rows = [(row_key(t.row, t.op, t.mix_read), t.key) for t in plan.tests]
         self.query_one("#fleet-show", Select).set_options(
-            [("All hosts side by side", ALL)] + [(label, label) for label in self.labels])
+            [(_("All hosts side by side"), ALL)] + [(label, label) for label in self.labels])
         self._set_running(True)
         self._draw()
         self._run(settings)
@@ -141,12 +143,13 @@ class FleetScreen(ModalScreen[None]):
             for test in session.tests:
                 self.results[host.label][row_key(test.index, test.op, test.mix_read)] = test
             if session.status is Status.COMPLETE:
-                self.statuses[host.label] = "complete"
+                self.statuses[host.label] = _("complete")
                 self._keep(host.label, session)
             elif session.status is Status.CANCELLED:
-                self.statuses[host.label] = "stopped; fio ended and the test file was removed"
+                self.statuses[host.label] = _("stopped; fio ended and the test file was removed")
             else:
-                self.statuses[host.label] = f"FAILED: {session.error or 'fio stopped'}"
+                self.statuses[host.label] = _("FAILED: {error}").format(
+                    error=session.error or _("fio stopped"))
         self._set_running(False)
         self._draw()
 
@@ -155,7 +158,7 @@ class FleetScreen(ModalScreen[None]):
         try:
             diskmark_app(self).store.save_history(session)
         except Exception as e:  # StoreError: the figures are still on screen
-            self.notify(f"{label} not kept in the history: {e}",
+            self.notify(_("{host} not kept in the history: {error}").format(host=label, error=e),
                         severity="warning")
 
     def _event(self, host: Host, event: Event) -> None:
@@ -188,8 +191,8 @@ class FleetScreen(ModalScreen[None]):
     def status_text(self) -> str:
         lines = [f"{label}: {self.statuses.get(label, '')}" for label in self.labels]
         if self.error:
-            lines.append(f"Error: {self.error}")
-        return "\n".join(lines) or "Type the hosts and press Run."
+            lines.append(_("Error: {error}").format(error=self.error))
+        return "\n".join(lines) or _("Type the hosts and press Run.")
 
     def _draw(self) -> None:
         self.query_one("#fleet-status", Static).update(self.status_text())
@@ -200,7 +203,7 @@ class FleetScreen(ModalScreen[None]):
         shown = self.query_one("#fleet-show", Select).value
         labels = self.labels if shown in (ALL, Select.BLANK) else [str(shown)]
         unit = diskmark_app(self).state.unit
-        table.add_column("Test", key="test")
+        table.add_column(_("Test"), key="test")
         for label in labels:
             table.add_column(Text(f"{label} {unit.label}", justify="right"), key=label)
         for key, name in getattr(self, "rows", []):
@@ -227,8 +230,8 @@ class FleetScreen(ModalScreen[None]):
     def action_stop(self) -> None:
         if self.running and self.fleet is not None:
             self.fleet.stop()
-            self.query_one("#fleet-status", Static).update("Stopping · fio ends on every host "
-                                                           "and the test files are removed…")
+            self.query_one("#fleet-status", Static).update(
+                _("Stopping · fio ends on every host and the test files are removed…"))
 
     async def action_close(self) -> None:
         if self.running:
@@ -259,7 +262,7 @@ def open_fleet(app: App[Any]) -> None:
         return
     screen = FleetScreen(state.fleet_hosts)
 
-    def closed(_: None) -> None:
+    def closed(_result: None) -> None:
         state.fleet_hosts = screen.hosts_text
 
     app.push_screen(screen, closed)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -23,6 +24,7 @@ from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.saved import SavedResultsScreen, mb
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _, ngettext
 from diskmark.model.results import SessionResult
 from diskmark.model.units import format_size
 from diskmark.report.formatting import short_date
@@ -47,28 +49,38 @@ class HistoryPage:
 
 
 def describe_filter(filters: Filters) -> str:
-    parts = [f"device {filters.device}" if filters.device else "",
-             f"target {filters.target}" if filters.target else ""]
-    return " and ".join(p for p in parts if p)
+    """The runs a filter keeps, as a phrase ("device /dev/sda"), or "" for every run."""
+    if filters.device and filters.target:
+        return _("device {device} and target {target}").format(device=filters.device,
+                                                               target=filters.target)
+    if filters.device:
+        return _("device {device}").format(device=filters.device)
+    if filters.target:
+        return _("target {target}").format(target=filters.target)
+    return ""
 
 
 class HistoryScreen(SavedResultsScreen[None]):
     BINDINGS = [
-        Binding("enter", "view", "View", priority=True),
+        Binding("enter", "view", N_("View"), priority=True),
         # p, [ and ] are told in the screen's first lines; the footer keeps room at 80 columns
-        Binding("p", "promote", "As baseline", show=False, tooltip="Save this run as a baseline"),
-        Binding("f", "filter", "Filter", tooltip="Only the runs of one device or target"),
-        Binding("t", "trend", "Trend", tooltip="A test's figures over time on this drive"),
-        Binding("e", "share", "Share", tooltip="Save the run as an HTML page (and a PNG) "
-                                                "in the reports directory"),
-        Binding("right_square_bracket", "page(1)", "Older", show=False,
-                tooltip=f"The next {PAGE_SIZE} runs, older"),
-        Binding("left_square_bracket", "page(-1)", "Newer", show=False,
-                tooltip=f"The {PAGE_SIZE} runs before, newer"),
+        Binding("p", "promote", N_("As baseline"), show=False,
+                tooltip=N_("Save this run as a baseline")),
+        Binding("f", "filter", N_("Filter"), tooltip=N_("Only the runs of one device or target")),
+        Binding("t", "trend", N_("Trend"), tooltip=N_("A test's figures over time on this drive")),
+        Binding("e", "share", N_("Share"), tooltip=N_("Save the run as an HTML page (and a PNG) "
+                                                      "in the reports directory")),
+        Binding("right_square_bracket", "page(1)", N_("Older"), show=False,
+                tooltip=N_("The next page of runs, older")),
+        Binding("left_square_bracket", "page(-1)", N_("Newer"), show=False,
+                tooltip=N_("The page of runs before, newer")),
     ]
 
-    title_text = "History"
-    empty_text = "No run has finished yet. Every run that completes is kept here."
+    title_text = N_("History")
+
+    @property
+    def empty_text(self) -> str:  # type: ignore[override]  # the base's plain text, translated here
+        return _("No run has finished yet. Every run that completes is kept here.")
 
     def __init__(self, store: Store, current: SessionResult | None = None,
                  in_use: str | None = None) -> None:
@@ -81,10 +93,10 @@ class HistoryScreen(SavedResultsScreen[None]):
         self._loaded_entries: dict[int, Entry] = {}  # documents read so far, by row id
 
     def hint_text(self) -> str:
-        return ("Every completed run, newest first. p saves the highlighted one as a baseline; "
-                "c compares it with this run, k with a baseline; t shows a test's trend on its "
-                "drive, f narrows the list to one device or target, e shares it as a page; [ "
-                "and ] turn the page.")
+        return _("Every completed run, newest first. p saves the highlighted one as a baseline; "
+                 "c compares it with this run, k with a baseline; t shows a test's trend on its "
+                 "drive, f narrows the list to one device or target, e shares it as a page; [ "
+                 "and ] turn the page.")
 
     # --- reading a page -------------------------------------------------------------------
 
@@ -124,7 +136,9 @@ class HistoryScreen(SavedResultsScreen[None]):
             detail.update(page.problem)
         elif not self.items:
             detail.update(self.empty_text if not describe_filter(self.filters) else
-                          f"No run of {describe_filter(self.filters)}; f changes the filter.")
+                          # TRANSLATORS: {filter} is "device /dev/sda", "target /mnt/x" or both
+                          _("No run of {filter}; f changes the filter.")
+                          .format(filter=describe_filter(self.filters)))
         else:
             self._show_detail()
         self.loaded = True
@@ -136,19 +150,23 @@ class HistoryScreen(SavedResultsScreen[None]):
     def _title(self) -> None:
         box = self.query_one("#saved-box")
         what = describe_filter(self.filters)
-        box.border_title = self.title_text + (f": {what}" if what else "")
+        box.border_title = _("History: {filter}").format(filter=what) if what else _("History")
+        total = f"{self.total:,}"
         if self.total > len(self.rows) or self.page_start:
             first, last = self.page_start + 1, self.page_start + len(self.rows)
-            box.border_subtitle = f"runs {first}–{last} of {self.total:,}"
+            box.border_subtitle = ngettext("runs {first}–{last} of {total}",
+                                           "runs {first}–{last} of {total}",
+                                           self.total).format(first=first, last=last, total=total)
         else:
-            box.border_subtitle = f"{self.total:,} run{'s' * (self.total != 1)}"
+            box.border_subtitle = ngettext("{count} run", "{count} runs",
+                                           self.total).format(count=total)
 
     def columns(self) -> list[tuple[str, str, int, int]]:
         # a date is never cut: "2026/11/2…" says nothing
-        return [("Run date", "date", 16, 16), ("Set-up", "setup", 24, 7),
-                ("Size", "size", 9, 6), ("Device", "device", 18, 8), ("FS", "fs", 6, 4),
-                ("Read MB/s", "read", 10, 9), ("Write MB/s", "write", 10, 10),
-                ("Tests", "tests", 5, 5)]
+        return [(_("Run date"), "date", 16, 16), (_("Set-up"), "setup", 24, 7),
+                (_("Size"), "size", 9, 6), (_("Device"), "device", 18, 8), (_("FS"), "fs", 6, 4),
+                (_("Read MB/s"), "read", 10, 9), (_("Write MB/s"), "write", 10, 10),
+                (_("Tests"), "tests", 5, 5)]
 
     def shrink_order(self) -> list[int]:
         return [1, 3, 2, 4]
@@ -158,7 +176,7 @@ class HistoryScreen(SavedResultsScreen[None]):
 
     def row_cells(self, item: Row | Entry) -> list[str | Text]:
         if isinstance(item, Entry):
-            return [item.name, "damaged", "", item.damaged or "", "", Text(""), Text(""),
+            return [item.name, _("damaged"), "", item.damaged or "", "", Text(""), Text(""),
                     Text("")]
         setup = " · ".join(x for x in (item.preset, item.profile) if x and x != "Default") \
             or "Default"
@@ -204,25 +222,28 @@ class HistoryScreen(SavedResultsScreen[None]):
         if item is None:
             return
         if isinstance(item, Entry):
-            text = (f"Damaged: {item.damaged}. File: {item.path}. It is never overwritten "
-                    f"without asking; d moves it aside, or repair it by hand.")
+            text = _("Damaged: {reason}. File: {path}. It is never overwritten without "
+                     "asking; d moves it aside, or repair it by hand.").format(
+                reason=item.damaged, path=item.path)
         else:
             text = self.describe_row(item)
         self.query_one("#saved-detail", Static).update(text)
 
     def describe_row(self, row: Row) -> str:
-        parts = [f"Run {row.name} of {short_date(row.started)}"]
+        # TRANSLATORS: {name} is the run's id (20260126T090000Z-ad50d6), {date} when it started
+        parts = [_("Run {name} of {date}").format(name=row.name, date=short_date(row.started))]
         if row.size:
             parts.append(f"{format_size(row.size)}×{row.count}")
         where = " ".join(x for x in (row.device, row.fstype) if x)
         if where:
             parts.append(where)
-        for text in (row.model, f"target {row.target}" if row.target else "",
-                     f"host {row.host}" if row.host else "", row.io if row.io != "direct" else ""):
+        for text in (row.model, _("target {target}").format(target=row.target) if row.target else "",
+                     _("host {host}").format(host=row.host) if row.host else "",
+                     row.io if row.io != "direct" else ""):
             if text:
                 parts.append(text)
         if row.head_label and row.head_label != HEADLINE_LABEL:
-            parts.append(f"figures: {row.head_label}")
+            parts.append(_("figures: {test}").format(test=row.head_label))
         return " · ".join(parts)
 
     def describe(self, entry: Entry) -> str:
@@ -230,10 +251,11 @@ class HistoryScreen(SavedResultsScreen[None]):
             row = next((r for r in self.rows if r.id == entry.id), None)
             if row is not None:
                 return self.describe_row(row)
-        return f"Run {entry.name} of {short_date(entry.started)}"
+        return _("Run {name} of {date}").format(name=entry.name, date=short_date(entry.started))
 
     def title_of(self, entry: Entry) -> str:
-        return f"The run of {short_date(entry.started)}" if entry.ok else entry.path.name
+        return (_("The run of {date}").format(date=short_date(entry.started)) if entry.ok
+                else entry.path.name)
 
     def delete_entry(self, entry: Entry) -> None:
         self.store.delete_history(entry)
@@ -243,7 +265,7 @@ class HistoryScreen(SavedResultsScreen[None]):
     def action_page(self, step: int) -> None:
         offset = self.page_start + step * PAGE_SIZE
         if offset < 0 or (step > 0 and offset >= self.total):
-            self.notify("This is the " + ("first" if step < 0 else "last") + " page.",
+            self.notify(_("This is the first page.") if step < 0 else _("This is the last page."),
                         severity="information", timeout=2)
             return
         self.page_start = offset
@@ -270,7 +292,8 @@ class HistoryScreen(SavedResultsScreen[None]):
     def action_trend(self) -> None:
         item = self.highlighted_item
         if item is None or isinstance(item, Entry):
-            self.notify("Highlight a run first: the trend is of its drive.", severity="warning")
+            self.notify(_("Highlight a run first: the trend is of its drive."),
+                        severity="warning")
             return
         from diskmark.app.screens.trend import TrendScreen
 
@@ -283,7 +306,8 @@ class HistoryScreen(SavedResultsScreen[None]):
         entry = self._usable()
         if entry is None or entry.session is None:
             return
-        share_page(self, entry.session, f"diskmark-run-{entry.name}", f"diskmark: run {entry.name}")
+        share_page(self, entry.session, f"diskmark-run-{entry.name}",
+                   _("diskmark: run {name}").format(name=entry.name))
 
     def action_promote(self) -> None:
         entry = self._usable()
@@ -299,14 +323,17 @@ class HistoryScreen(SavedResultsScreen[None]):
             except StoreError as e:
                 self.notify(str(e), severity="error")
                 return
-            self.notify(f"Saved the run of {short_date(entry.started)} as baseline "
-                        f"“{saved.name}”.", title="Baseline saved")
+            self.notify(_("Saved the run of {date} as baseline “{name}”.").format(
+                date=short_date(entry.started), name=saved.name), title=_("Baseline saved"))
 
         done = sum(t.complete for t in session.tests)
         self.app.push_screen(BaselineNameDialog(
-            self.store, "Save this run as a baseline",
-            f"The run of {short_date(entry.started)}, {done} test{'s' * (done != 1)}. A name "
-            f"that exists already is replaced only if you say so.",
+            self.store, _("Save this run as a baseline"),
+            ngettext("The run of {date}, {count} test. A name that exists already is replaced "
+                     "only if you say so.",
+                     "The run of {date}, {count} tests. A name that exists already is replaced "
+                     "only if you say so.", done).format(date=short_date(entry.started),
+                                                         count=done),
             name=suggest_name(session), note=session.settings.comment), named)
 
 
@@ -315,36 +342,40 @@ class HistoryFilterDialog(Dialog[Filters]):
 
     def __init__(self, devices: list[tuple[str, int]], targets: list[tuple[str, int]],
                  current: Filters) -> None:
-        super().__init__("Show the runs of…", classes="pick-baseline")
+        super().__init__(_("Show the runs of…"), classes="pick-baseline")
         self.choices: list[Filters] = [Filters()]
-        self.labels: list[Text] = [Text("All runs", style="bold")]
+        self.labels: list[Text] = [Text(_("All runs"), style="bold")]
+        # TRANSLATORS: the kinds of filter, in a column before a device's or a directory's name
+        device, target = _("device"), _("target")
+        width = max(cell_len(device), cell_len(target))
         for value, n in devices:
             if value:
                 self.choices.append(Filters(device=value, exact=True))
-                self.labels.append(self._label("device", value, n))
+                self.labels.append(self._label(device, width, value, n))
         for value, n in targets:
             if value:
                 self.choices.append(Filters(target=value, exact=True))
-                self.labels.append(self._label("target", value, n))
+                self.labels.append(self._label(target, width, value, n))
         self.current = current
 
     @staticmethod
-    def _label(what: str, value: str, n: int) -> Text:
+    def _label(what: str, width: int, value: str, n: int) -> Text:
+        """``what`` padded to ``width`` cells, the device or directory, its number of runs."""
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{what:<7} ", style="dim")
+        text.append(what + " " * (max(width, 7) - cell_len(what)) + " ", style="dim")
         text.append(shown(value, one_line=True), style="bold")
-        text.append(f"  {n} run{'s' * (n != 1)}", style="dim")
+        text.append("  " + ngettext("{count} run", "{count} runs", n).format(count=n), style="dim")
         return text
 
     def body(self) -> ComposeResult:
-        yield PlainStatic("One device (every target on it) or one target directory.",
+        yield PlainStatic(_("One device (every target on it) or one target directory."),
                           classes="dialog-hint")
         yield OptionList(*(Option(label, id=str(i)) for i, label in enumerate(self.labels)),
                          id="filters")
 
     def buttons(self) -> ComposeResult:
-        yield Button("Show", id="choose", variant="primary")
-        yield Button("Cancel", id="cancel")
+        yield Button(_("Show"), id="choose", variant="primary")
+        yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         options = self.query_one(OptionList)

@@ -32,7 +32,9 @@ from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.engine.errors import DiskmarkError
+from diskmark.locale import N_, _, pgettext
 from diskmark.model.results import Status
+from diskmark.model.settings import Op
 from diskmark.model.units import Unit
 
 if TYPE_CHECKING:
@@ -40,12 +42,21 @@ if TYPE_CHECKING:
     from diskmark.model.settings import Settings
 
 
+def op_word(op: Op) -> str:
+    """An operation as a word inside a sentence ("SEQ1M Q8T1 read has not run yet")."""
+    if op is Op.WRITE:
+        return pgettext("operation", "write")
+    if op is Op.MIX:
+        return pgettext("operation", "mix")
+    return pgettext("operation", "read")
+
+
 class CommentInput(Input):
     """The comment under the tiles. Esc and Enter leave it (back to the tiles), so the
     letters typed next are shortcuts again; n or the palette's Comment… come back to it."""
 
-    BINDINGS = [Binding("escape", "leave", "Leave", show=False),
-                Binding("enter", "leave", "Done", show=False)]
+    BINDINGS = [Binding("escape", "leave", N_("Leave"), show=False),
+                Binding("enter", "leave", N_("Done"), show=False)]
 
     def action_leave(self) -> None:
         screen = self.screen
@@ -78,8 +89,9 @@ class MainScreen(Screen[None]):
         yield FactsLine(id="facts-line")
         yield ComparisonLine(id="comparison-line")
         yield ResultGrid(state.profile, s.mix, state.unit, id="grid")
-        yield CommentInput(placeholder=f"Comment (goes into the report) · "
-                                       f"{state.keys.key('edit_comment')} to type, Esc to leave",
+        # TRANSLATORS: the comment field's placeholder; {key} is the key that types in it (n)
+        yield CommentInput(placeholder=_("Comment (goes into the report) · {key} to type, "
+                                         "Esc to leave").format(key=state.keys.key("edit_comment")),
                            id="comment")
         yield StatusLine(id="status")
         yield KeysFooter()
@@ -105,8 +117,11 @@ class MainScreen(Screen[None]):
         """The idle status line, naming the keys the user's keymap gives: its phrases, the
         most important first (the last goes first in a narrow terminal)."""
         keys = self.dm.state.keys
-        return ["Ready", f"{keys.key('run_all')} or All runs every test",
-                f"{keys.key('help')} lists the keys", "a green button runs one row"]
+        # TRANSLATORS: the idle status line's phrases, shown joined by " · " as far as the
+        # terminal's width allows; {key} is a key's name, "All" the button that runs every test
+        return [_("Ready"), _("{key} or All runs every test").format(key=keys.key("run_all")),
+                _("{key} lists the keys").format(key=keys.key("help")),
+                _("a green button runs one row")]
 
     def adapt(self, width: int, height: int) -> None:
         """Borderless tiles and a one-line comment below 34 lines, a compact footer below
@@ -158,7 +173,7 @@ class MainScreen(Screen[None]):
     def show_running(self, running: bool) -> None:
         """All and the row buttons turn into Stop; the selectors and the target wait."""
         all_button = self.query_one("#all", Button)
-        all_button.label = "Stop" if running else "All"
+        all_button.label = _("Stop") if running else _("All")
         all_button.set_class(running, "-stop")
         self.grid.set_running(running)
         for select in self.query("#topbar Select").results(Select):
@@ -198,12 +213,15 @@ class MainScreen(Screen[None]):
         back = self.show_result_tiles()
         key = state.keys.key
         if state.result is not None and state.result.tests and not back:
-            self.status.show(f"Tiles cleared: the last run used {setup_name(state.result)}; "
-                             f"{key('save_report')}, {key('save_baseline')} and "
-                             f"{key('show_comparison')} still use it, switching back "
-                             f"shows it")
+            # TRANSLATORS: {setup} names a preset and profile; the others are keys' names
+            self.status.show(_("Tiles cleared: the last run used {setup}; {save_report}, "
+                               "{save_baseline} and {show_comparison} still use it, switching "
+                               "back shows it").format(
+                setup=setup_name(state.result), save_report=key("save_report"),
+                save_baseline=key("save_baseline"), show_comparison=key("show_comparison")))
         elif back and state.result is not None:
-            self.status.show(f"The last run's tiles ({setup_name(state.result)}) are back")
+            self.status.show(_("The last run's tiles ({setup}) are back")
+                             .format(setup=setup_name(state.result)))
         self.show_comparison()
 
     def show_comparison(self) -> None:
@@ -234,7 +252,9 @@ class MainScreen(Screen[None]):
 
         result = tile.result
         if result is None or not (result.runs or result.error):
-            self.notify(f"{tile.spec.label} {tile.op.value} has not run yet.")
+            # TRANSLATORS: {test} is a test's name (SEQ1M Q8T1), {operation} read, write or mix
+            self.notify(_("{test} {operation} has not run yet.").format(
+                test=tile.spec.label, operation=op_word(tile.op)))
             return
         session = self.dm.state.session_of(result)
         buffered = session is not None and not session.settings.direct
@@ -251,14 +271,17 @@ class MainScreen(Screen[None]):
         try:
             facts = app.facts_provider(target)
         except NotADirectory:
-            self.app.call_from_thread(line.show_facts, None, f"{target} is not a directory: "
-                                      f"press {app.state.keys.key('pick_target')} to choose the target")
+            self.app.call_from_thread(
+                line.show_facts, None, _("{target} is not a directory: press {key} to choose the "
+                                         "target").format(target=target,
+                                                          key=app.state.keys.key("pick_target")))
             return
         except FileNotFoundError as e:
             self.app.call_from_thread(line.show_facts, None, str(e))
             return
         except Exception as e:  # facts decorate; they never stop anything
-            self.app.call_from_thread(line.show_facts, None, f"No details about {target}: {e}")
+            self.app.call_from_thread(line.show_facts, None, _("No details about {target}: "
+                                                               "{error}").format(target=target, error=e))
             return
         self.app.call_from_thread(self._facts_loaded, facts)
 
@@ -307,7 +330,7 @@ class MainScreen(Screen[None]):
 
     def on_run_started(self, _message: RunStarted) -> None:
         if self.dm.state.running:
-            self.status.show("Checking the target…", 0.0)
+            self.status.show(_("Checking the target…"), 0.0)
 
     def on_engine_event(self, message: EngineEvent) -> None:
         from diskmark.model.events import Notice, Progress, TestFinished, TestStarted
@@ -325,7 +348,7 @@ class MainScreen(Screen[None]):
             if test is not None and live is not None:
                 grid.show_live(test.row, test.op, live)
         elif isinstance(event, TestStarted):
-            grid.show_live(event.result.index, event.result.op, Live(0.0, None, "warm-up"))
+            grid.show_live(event.result.index, event.result.op, Live(0.0, None, _("warm-up")))
             grid.mark_current_row(event.result.index)
         elif isinstance(event, PassFinished):
             if not event.warmup:
@@ -358,16 +381,16 @@ class MainScreen(Screen[None]):
             unit=self.grid.header_unit, shown=state.on_tiles.values()))
         if session.status is Status.FAILED and not app.state.quitting:
             self.app.push_screen(ErrorDialog(
-                "The benchmark failed", session.error or "fio stopped with an error.",
-                "The tiles that finished are kept. Check the target (space, permissions, "
-                "a removed device) and run again."))
+                _("The benchmark failed"), session.error or _("fio stopped with an error."),
+                _("The tiles that finished are kept. Check the target (space, permissions, "
+                  "a removed device) and run again.")))
 
     def on_run_failed(self, message: RunFailed) -> None:
         app = self.dm
         self._run_ending()
         app.state.run_abandoned()
         self.show_result_tiles()  # nothing ran: the result is as it was
-        self.status.show("Not started · see the message")
+        self.status.show(_("Not started · see the message"))
         if not app.state.quitting:
             app.show_error(message.error, app.state.run_settings)
 

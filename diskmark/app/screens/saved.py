@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
+from rich.cells import cell_len, chop_cells
 from rich.console import JustifyMethod
 from rich.text import Text
 from textual import on, work
@@ -25,6 +26,7 @@ from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
 from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _
 from diskmark.model.results import SessionResult
 from diskmark.report.compare import compare
 from diskmark.report.text import text_report
@@ -46,12 +48,23 @@ def mb(value: float | None) -> Text:
     return Text(f"{value:.2f}" if value is not None else "—", justify="right")
 
 
+def quoted(name: str) -> str:
+    """A saved result's name as a title, in the language's quotation marks."""
+    # TRANSLATORS: a baseline's name, quoted as a title (use your language's quotation marks)
+    return _("“{name}”").format(name=name)
+
+
 def cell_text(cell: str | Text) -> str:
     return cell.plain if isinstance(cell, Text) else cell
 
 
 def clip(text: str, width: int) -> str:
-    return text if len(text) <= width else text[:max(width - 1, 0)] + "…"
+    """``text`` in at most ``width`` terminal cells, ending in … when cut (a Japanese name's
+    characters take two cells each, and one is never cut in half)."""
+    if cell_len(text) <= width:
+        return text
+    head = chop_cells(text, width - 1)[0] if width > 1 else ""
+    return head + "…"
 
 
 def fit_widths(want: list[int], floors: list[int], avail: int, order: list[int],
@@ -78,7 +91,8 @@ def fit_widths(want: list[int], floors: list[int], avail: int, order: list[int],
 class ResultReportScreen(ModalScreen[None]):
     """A saved result as CrystalDiskMark's text report, with its note."""
 
-    BINDINGS = [Binding("escape,q", "dismiss(None)", "Close"), Binding("c", "copy", "Copy")]
+    BINDINGS = [Binding("escape,q", "dismiss(None)", N_("Close")),
+                Binding("c", "copy", N_("Copy"))]
 
     def __init__(self, title: str, session: SessionResult, note: str = "") -> None:
         super().__init__(classes="details")
@@ -89,15 +103,16 @@ class ResultReportScreen(ModalScreen[None]):
             yield PlainLabel(self.title_text, classes="dialog-title")
             yield PlainStatic(describe_session(self.session), classes="dialog-hint")
             if self.note:
-                yield PlainStatic(f"Note: {self.note}", classes="details-verdict")
+                yield PlainStatic(_("Note: {note}").format(note=self.note),
+                                  classes="details-verdict")
             with VerticalScroll(classes="details-body"):
                 yield PlainStatic(text_report(self.session), id="report")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Copy report", id="copy")
-                yield Button("Close", id="close", variant="primary")
+                yield Button(_("Copy report"), id="copy")
+                yield Button(_("Close"), id="close", variant="primary")
 
     def action_copy(self) -> None:
-        copy_with_notice(self, text_report(self.session), "The text report")
+        copy_with_notice(self, text_report(self.session), _("The text report"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -113,15 +128,19 @@ class SavedResultsScreen(ModalScreen[T]):
     COMPONENT_CLASSES = {"saved--damaged", "saved--in-use"}
 
     BINDINGS = [
-        Binding("escape", "close", "Back"),
-        Binding("v", "view", "View"),
-        Binding("c", "compare_current", "vs run", tooltip="Compare with this run"),
-        Binding("k", "compare_baseline", "vs other",
-                tooltip="Compare with another baseline"),
-        Binding("d,delete", "delete", "Delete"),
+        Binding("escape", "close", N_("Back")),
+        Binding("v", "view", N_("View")),
+        # TRANSLATORS: a footer key (short): compare the highlighted result with this run
+        Binding("c", "compare_current", N_("vs run"), tooltip=N_("Compare with this run")),
+        # TRANSLATORS: a footer key (short): compare it with another baseline
+        Binding("k", "compare_baseline", N_("vs other"),
+                tooltip=N_("Compare with another baseline")),
+        Binding("d,delete", "delete", N_("Delete")),
     ]
 
+    #: The box's title, marked with N_ and translated where shown.
     title_text = ""
+    #: What the box says when the list is empty, translated (a subclass's property).
     empty_text = ""
 
     def __init__(self, store: Store, current: SessionResult | None = None,
@@ -143,7 +162,7 @@ class SavedResultsScreen(ModalScreen[T]):
         yield KeysFooter(compact=self.app.size.width < 100)
 
     def on_mount(self) -> None:
-        self.query_one("#saved-box").border_title = self.title_text
+        self.query_one("#saved-box").border_title = _(self.title_text) if self.title_text else ""
         self.query_one(DataTable).focus()
         self.reload()
 
@@ -184,7 +203,9 @@ class SavedResultsScreen(ModalScreen[T]):
         cols = self.columns()
         rows = [[cell if isinstance(cell, Text) else shown(cell, one_line=True) for cell in row]
                 for row in cells]
-        want = [min(cap, max([len(label)] + [len(cell_text(r[i])) for r in rows]))
+        # the cap bounds the content, never the header: a translated header ("Schreiben MB/s")
+        # is wider than the English one the caps were chosen for
+        want = [max(cell_len(label), min(cap, max([0] + [cell_len(cell_text(r[i])) for r in rows])))
                 for i, (label, _key, cap, _floor) in enumerate(cols)]
         # the box's inside: the screen's padding, the border and the box's padding go, and
         # two cells stay free for the vertical scrollbar
@@ -255,19 +276,20 @@ class SavedResultsScreen(ModalScreen[T]):
         if entry.ok:
             text = self.describe(entry)
         else:
-            text = (f"Damaged: {entry.damaged}. File: {entry.path}. It is never overwritten "
-                    f"without asking; d deletes it, or repair it by hand.")
+            text = _("Damaged: {reason}. File: {path}. It is never overwritten without "
+                     "asking; d deletes it, or repair it by hand.").format(reason=entry.damaged,
+                                                                          path=entry.path)
         self.query_one("#saved-detail", Static).update(text)
 
     def _usable(self) -> Entry | None:
         """The highlighted entry if it can be read; otherwise say why not."""
         entry = self.highlighted
         if entry is None:
-            self.notify("Nothing to choose: the list is empty.", severity="warning")
+            self.notify(_("Nothing to choose: the list is empty."), severity="warning")
             return None
         if not entry.ok:
-            self.notify(f"{entry.path.name} is damaged ({entry.damaged}); it can only be "
-                        f"deleted.", severity="warning")
+            self.notify(_("{file} is damaged ({reason}); it can only be deleted.").format(
+                file=entry.path.name, reason=entry.damaged), severity="warning")
             return None
         return entry
 
@@ -283,9 +305,9 @@ class SavedResultsScreen(ModalScreen[T]):
         entry = self.highlighted
         if entry is not None and not entry.ok:
             self.app.push_screen(ErrorDialog(
-                "This file is damaged", f"{entry.path}: {entry.damaged}.",
-                "diskmark lists it but never overwrites it without asking. Delete it (d), or "
-                "repair it by hand.", severity="warning"))
+                _("This file is damaged"), f"{entry.path}: {entry.damaged}.",
+                _("diskmark lists it but never overwrites it without asking. Delete it (d), or "
+                  "repair it by hand."), severity="warning"))
             return
         entry = self._usable()
         if entry is not None and entry.session is not None:
@@ -297,11 +319,11 @@ class SavedResultsScreen(ModalScreen[T]):
             return
         if self.current is None or not self.current.tests:
             key = diskmark_app(self).state.keys.key("run_all")
-            self.notify(f"Nothing measured in this window yet: run first ({key}), then compare.",
-                        severity="warning")
+            self.notify(_("Nothing measured in this window yet: run first ({key}), then "
+                          "compare.").format(key=key), severity="warning")
             return
         self.app.push_screen(ComparisonScreen(compare(self.current, entry.session, entry.name),
-                                              "This run", self.title_of(entry),
+                                              _("This run"), self.title_of(entry),
                                               (self.current, entry.session)))
 
     def action_compare_baseline(self) -> None:
@@ -315,18 +337,20 @@ class SavedResultsScreen(ModalScreen[T]):
             self.notify(str(e), severity="error")
             return
         if not others:
-            self.notify("There is no other baseline to compare with.", severity="warning")
+            self.notify(_("There is no other baseline to compare with."), severity="warning")
             return
         this = self.title_of(entry)
 
         def chosen(other: Entry | None) -> None:
             if other is not None and other.session is not None and entry.session is not None:
                 self.app.push_screen(ComparisonScreen(
-                    compare(entry.session, other.session, other.name), this, f"“{other.name}”",
-                    (entry.session, other.session)))
+                    compare(entry.session, other.session, other.name), this,
+                    quoted(other.name), (entry.session, other.session)))
 
-        self.app.push_screen(PickBaselineDialog(f"Compare {this} with…", others,
-                                                "The baseline you choose is the reference."),
+        # TRANSLATORS: {this} is a baseline's name in quotes, or "The run of 2024/05/01 10:00"
+        self.app.push_screen(PickBaselineDialog(_("Compare {this} with…").format(this=this),
+                                                others,
+                                                _("The baseline you choose is the reference.")),
                              chosen)
 
     def delete_entry(self, entry: Entry) -> None:
@@ -336,7 +360,13 @@ class SavedResultsScreen(ModalScreen[T]):
         entry = self.highlighted
         if entry is None:
             return
-        what = self.title_of(entry) if entry.ok else f"the damaged file {entry.path.name}"
+        if entry.ok:
+            # TRANSLATORS: {what} is a baseline's name in quotes, or "The run of 2024/05/01 …"
+            title = _("Delete {what}?").format(what=self.title_of(entry))
+            done = _("Deleted {what}.").format(what=self.title_of(entry))
+        else:
+            title = _("Delete the damaged file {file}?").format(file=entry.path.name)
+            done = _("Deleted the damaged file {file}.").format(file=entry.path.name)
 
         def answered(yes: bool | None) -> None:
             if not yes:
@@ -346,13 +376,14 @@ class SavedResultsScreen(ModalScreen[T]):
             except StoreError as e:
                 self.notify(str(e), severity="error")
                 return
-            self.notify(f"Deleted {what}.")
+            self.notify(done)
             self.reload()
 
-        gone = (f"The file {entry.path} is moved aside to {entry.path.name}.damaged-…, where "
-                f"diskmark no longer lists it." if entry.id is None else
-                "It is removed from the database; this cannot be undone.")
-        self.app.push_screen(ConfirmDialog(f"Delete {what}?",
+        gone = (_("The file {path} is moved aside to {file}.damaged-…, where diskmark no longer "
+                  "lists it.").format(path=entry.path, file=entry.path.name) if entry.id is None
+                else _("It is removed from the database; this cannot be undone."))
+        self.app.push_screen(ConfirmDialog(title,
                                            f"{self.describe(entry) if entry.ok else entry.damaged}"
-                                           f"\n\n{gone}", yes="Delete", no="Keep it"), answered)
+                                           f"\n\n{gone}", yes=_("Delete"), no=_("Keep it")),
+                             answered)
 

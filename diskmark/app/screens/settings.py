@@ -18,6 +18,7 @@ from textual.widgets import Button, Label, Select, Static
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
+from diskmark.locale import N_, _
 from diskmark.model.names import mix_label
 from diskmark.model.settings import (
     INTERVAL_CHOICES,
@@ -31,34 +32,43 @@ from diskmark.model.settings import (
 from diskmark.presets import PresetCatalog
 from diskmark.report.formatting import MODE_LABELS
 
+#: The choices of each Select, their labels marked for translation and translated where shown.
 MODE_OPTIONS = [(label, mode) for mode, label in MODE_LABELS.items()]
-DATA_OPTIONS = [("Random (as CrystalDiskMark)", DataPattern.RANDOM), ("All 0x00", DataPattern.ZEROS),
-                ("Random, fresh per write", DataPattern.REFILL)]
-IO_OPTIONS = [("Direct (O_DIRECT)", True), ("Buffered (page cache)", False)]
+DATA_OPTIONS = [(N_("Random (as CrystalDiskMark)"), DataPattern.RANDOM),
+                (N_("All 0x00"), DataPattern.ZEROS),
+                (N_("Random, fresh per write"), DataPattern.REFILL)]
+IO_OPTIONS = [(N_("Direct (O_DIRECT)"), True), (N_("Buffered (page cache)"), False)]
 #: btrfs only (black_cat's filesystem article): CoW and compression let the cache leak into O_DIRECT figures.
-NOCOW_OPTIONS = [("As mounted (copy-on-write)", False), ("NOCOW test directory", True)]
+NOCOW_OPTIONS = [(N_("As mounted (copy-on-write)"), False), (N_("NOCOW test directory"), True)]
 UNSTABLE_CHOICES = [2, 3, 5, 10, 20]  # R/Avg %; 5 is snow_mountain's and the default
 PRESET_DEFAULT = -1.0  # a Select cannot hold None as a value: stands for "the preset's"
 
 
+def translated(options: Sequence[tuple[str, Any]]) -> list[tuple[str, Any]]:
+    """A Select's choices with their labels in the language in use."""
+    return [(_(label), value) for label, value in options]
+
+
 def unstable_options(current: float) -> list[tuple[str, float]]:
     values = sorted(set(float(c) for c in UNSTABLE_CHOICES) | {float(current)})
-    return [(f"passes differ by > {v:g}%" + (" (default)" if v == UNSTABLE_PCT else ""), v)
+    return [((_("passes differ by > {pct}% (default)") if v == UNSTABLE_PCT
+              else _("passes differ by > {pct}%")).format(pct=f"{v:g}"), v)
             for v in values]
 
 
 def seconds_options(choices: Sequence[int], current: float | None, default: float) -> list[tuple[str, float]]:
     values = sorted(set(float(c) for c in choices) | ({float(current)} if current is not None else set()))
-    return [(f"Preset default ({default:g} s)", PRESET_DEFAULT)] + [(f"{v:g} s", v) for v in values]
+    return ([(_("Preset default ({seconds} s)").format(seconds=f"{default:g}"), PRESET_DEFAULT)]
+            + [(f"{v:g} s", v) for v in values])
 
 
 class SettingsScreen(Dialog[Settings]):
     """A form of Selects; nothing changes until Apply."""
 
-    BINDINGS = [Binding("ctrl+s", "apply", "Apply", show=False)]
+    BINDINGS = [Binding("ctrl+s", "apply", N_("Apply"), show=False)]
 
     def __init__(self, settings: Settings, catalog: PresetCatalog) -> None:
-        super().__init__("Settings", classes="settings")
+        super().__init__(_("Settings"), classes="settings")
         self.settings = settings
         self.catalog = catalog
 
@@ -66,51 +76,52 @@ class SettingsScreen(Dialog[Settings]):
         s = self.settings
         preset = self.catalog.presets.get(s.preset) or next(iter(self.catalog.presets.values()))
         with Grid(classes="form"):
-            yield Label("Preset")
+            yield Label(_("Preset"))
             yield Select([(plain(p.name), p.id) for p in self.catalog.presets.values()],
                          value=preset.id, allow_blank=False, compact=True, id="preset")
-            yield Label("Profile")
+            yield Label(_("Profile"))
             yield Select(self._profile_options(preset.id), value=self._profile_value(preset.id),
                          allow_blank=False, compact=True, id="profile")
-            yield Label("Mode")
-            yield Select(MODE_OPTIONS, value=s.mode, allow_blank=False, compact=True, id="mode")
+            yield Label(_("Mode"))
+            yield Select(translated(MODE_OPTIONS), value=s.mode, allow_blank=False, compact=True, id="mode")
             yield Label("+Mix")
-            yield Select([("Off", 0)] + [(mix_label(r, percent=True), r) for r in MIX_RATIOS],
+            yield Select([(_("Off"), 0)] + [(mix_label(r, percent=True), r) for r in MIX_RATIOS],
                          value=s.mix or 0, allow_blank=False, compact=True, id="mix")
-            yield Label("Test data")
-            yield Select(DATA_OPTIONS, value=s.data, allow_blank=False, compact=True, id="data")
-            yield Label("I/O")
-            yield Select(IO_OPTIONS, value=s.direct, allow_blank=False, compact=True, id="direct")
+            yield Label(_("Test data"))
+            yield Select(translated(DATA_OPTIONS), value=s.data, allow_blank=False, compact=True, id="data")
+            yield Label(_("I/O"))
+            yield Select(translated(IO_OPTIONS), value=s.direct, allow_blank=False, compact=True, id="direct")
             yield Label("btrfs")
-            nocow = Select(NOCOW_OPTIONS, value=s.nocow, allow_blank=False, compact=True,
+            nocow = Select(translated(NOCOW_OPTIONS), value=s.nocow, allow_blank=False, compact=True,
                            id="nocow")
-            nocow.tooltip = ("On btrfs, test in a directory with copy-on-write off "
-                             "(chattr +C), so CoW and the page cache cannot inflate O_DIRECT "
-                             "figures. Other filesystems ignore it.")
+            nocow.tooltip = _("On btrfs, test in a directory with copy-on-write off "
+                              "(chattr +C), so CoW and the page cache cannot inflate O_DIRECT "
+                              "figures. Other filesystems ignore it.")
             yield nocow
-            yield Label("Measure time")
+            yield Label(_("Measure time"))
             yield Select(seconds_options(MEASURE_CHOICES, s.measure, preset.measure),
                          value=s.measure if s.measure is not None else PRESET_DEFAULT,
                          allow_blank=False, compact=True, id="measure")
-            yield Label("Interval time")
+            yield Label(_("Interval time"))
             yield Select(seconds_options(INTERVAL_CHOICES, s.interval, preset.interval),
                          value=s.interval if s.interval is not None else PRESET_DEFAULT,
                          allow_blank=False, compact=True, id="interval")
-            yield Label("Unstable when")
+            yield Label(_("Unstable when"))
             unstable = Select(unstable_options(s.unstable_pct), value=float(s.unstable_pct),
                               allow_blank=False, compact=True, id="unstable")
-            unstable.tooltip = ("A tile is marked ~ when its passes differ by more than "
-                                "this (R/Avg: range over mean, as snow_mountain's fio article measures it).")
+            unstable.tooltip = _("A tile is marked ~ when its passes differ by more than this "
+                                 "(R/Avg: range over mean, as snow_mountain's fio article "
+                                 "measures it).")
             yield unstable
         yield PlainStatic(self._describe(preset.id), id="preset-description",
                           classes="dialog-hint")
         if self.catalog.problems:
-            yield PlainStatic("Skipped user presets:\n" + "\n".join(self.catalog.problems),
-                              classes="dialog-problem")
+            yield PlainStatic(_("Skipped user presets:\n{problems}").format(
+                problems="\n".join(self.catalog.problems)), classes="dialog-problem")
 
     def buttons(self) -> ComposeResult:
-        yield Button("Apply", id="apply", variant="primary")
-        yield Button("Cancel", id="cancel")
+        yield Button(_("Apply"), id="apply", variant="primary")
+        yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#preset", Select).focus()

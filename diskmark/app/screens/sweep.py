@@ -32,16 +32,34 @@ from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.app.widgets.status import StatusLine
 from diskmark.engine.plan import operations
+from diskmark.locale import N_, _, ngettext, pgettext
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import SWEEP_DEPTHS, Mode, Op
 from diskmark.model.units import Unit, format_size
 from diskmark.report.formatting import format_duration, format_figure
 from diskmark.report.text import curve_report
 
-PATTERNS = [("RND4K: random 4 KiB", "RND4K"), ("SEQ1M: sequential 1 MiB", "SEQ1M"),
-            ("SEQ128K: sequential 128 KiB", "SEQ128K")]
-SWEEP_MODES = [("Read", Mode.READ), ("Write", Mode.WRITE), ("Read & Write", Mode.READ_WRITE)]
+#: The patterns a sweep offers, each with what it is (translated where shown).
+PATTERNS = [("RND4K", N_("random 4 KiB")), ("SEQ1M", N_("sequential 1 MiB")),
+            ("SEQ128K", N_("sequential 128 KiB"))]
 UNITS = list(Unit)
+
+
+def sweep_modes() -> list[tuple[str, Mode]]:
+    """The operations a sweep can measure, named in the language in use."""
+    return [(pgettext("operation", "Read"), Mode.READ), (pgettext("operation", "Write"), Mode.WRITE),
+            (pgettext("operation", "Read & Write"), Mode.READ_WRITE)]
+
+
+def op_word(op: Op, *, title: bool = False) -> str:
+    """An operation in the language in use: in a title ("Read") or inside a phrase."""
+    if title:
+        words = {Op.READ: pgettext("operation", "Read"), Op.WRITE: pgettext("operation", "Write"),
+                 Op.MIX: pgettext("operation", "Mix")}
+    else:
+        words = {Op.READ: pgettext("operation", "read"), Op.WRITE: pgettext("operation", "write"),
+                 Op.MIX: pgettext("operation", "mix")}
+    return words[op]
 _PARTIAL = " ▏▎▍▌▋▊▉"
 
 
@@ -51,28 +69,30 @@ class SweepDialog(Dialog[tuple[str, Mode]]):
     def __init__(self, estimate: Callable[[str, Mode], str], pattern: str = "RND4K",
                  mode: Mode = Mode.READ) -> None:
         """``estimate(pattern, mode)`` says how long the sweep will take, in words."""
-        super().__init__("Queue-depth sweep", classes="sweep-dialog")
+        super().__init__(_("Queue-depth sweep"), classes="sweep-dialog")
         self.estimate = estimate
         self.pattern = pattern
         self.mode = mode
 
     def body(self) -> ComposeResult:
-        yield Static("One pattern at queue depths "
-                     f"{', '.join(str(q) for q in SWEEP_DEPTHS)} (one thread), drawn as a "
-                     "curve: where the figures stop growing, the device is saturated. "
-                     "Size, count and measure time are the window's.", classes="dialog-hint")
+        # TRANSLATORS: {depths} is "1, 2, 4, 8, 16, 32"
+        yield Static(_("One pattern at queue depths {depths} (one thread), drawn as a curve: "
+                       "where the figures stop growing, the device is saturated. Size, count "
+                       "and measure time are the window's.")
+                     .format(depths=", ".join(str(q) for q in SWEEP_DEPTHS)),
+                     classes="dialog-hint")
         with Grid(classes="form"):
-            yield Label("Pattern")
-            yield Select(PATTERNS, value=self.pattern, allow_blank=False, compact=True,
-                         id="pattern")
-            yield Label("Operation")
-            yield Select(SWEEP_MODES, value=self.mode, allow_blank=False, compact=True,
+            yield Label(_("Pattern"))
+            yield Select([(f"{pattern}: {_(what)}", pattern) for pattern, what in PATTERNS],
+                         value=self.pattern, allow_blank=False, compact=True, id="pattern")
+            yield Label(_("Operation"))
+            yield Select(sweep_modes(), value=self.mode, allow_blank=False, compact=True,
                          id="sweep-mode")
         yield Static(self._estimate(), id="estimate", classes="dialog-hint", markup=False)
 
     def buttons(self) -> ComposeResult:
-        yield Button("Run sweep", id="run", variant="primary")
-        yield Button("Cancel", id="cancel")
+        yield Button(_("Run sweep"), id="run", variant="primary")
+        yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#pattern", Select).focus()
@@ -86,7 +106,7 @@ class SweepDialog(Dialog[tuple[str, Mode]]):
         try:
             return self.estimate(self.pattern, self.mode)
         except Exception as e:  # an estimate decorates; it never blocks the dialog
-            return f"No estimate: {e}"
+            return _("No estimate: {error}").format(error=e)
 
     @on(Select.Changed)
     def _changed(self) -> None:
@@ -102,7 +122,7 @@ def curve_cells(points: list[tuple[int, float | None]], unit: Unit, width: int,
                 current: int | None = None) -> list[tuple[str, str, str, bool]]:
     """Per depth: the label, the bar (eighth-block precision, scaled to the highest point),
     the figure, and whether it is the depth running now."""
-    top = max((v for _, v in points if v), default=0.0)
+    top = max((v for _q, v in points if v), default=0.0)
     label_w, value_w = 5, 12
     bar_w = max(width - label_w - value_w - 2, 4)
     out = []
@@ -146,7 +166,7 @@ class SweepCurve(Widget):
 
     @property
     def text(self) -> str:
-        return "\n".join(f"{label:<5}{bar} {figure}".rstrip() for label, bar, figure, _ in
+        return "\n".join(f"{label:<5}{bar} {figure}".rstrip() for label, bar, figure, _now in
                          curve_cells(self.points, self.unit, self.content_size.width or 70,
                                      self.current))
 
@@ -170,9 +190,9 @@ class SweepScreen(ModalScreen[None]):
     operation. Esc stops a running sweep, then closes; u changes the curve's unit."""
 
     BINDINGS = [
-        Binding("escape", "close", "Stop / Close"),
-        Binding("u", "cycle_unit", "Unit"),
-        Binding("c", "copy", "Copy the curve"),
+        Binding("escape", "close", N_("Stop / Close")),
+        Binding("u", "cycle_unit", N_("Unit")),
+        Binding("c", "copy", N_("Copy the curve")),
     ]
 
     def __init__(self, pattern: str, mode: Mode, unit: Unit = Unit.MB_S,
@@ -190,9 +210,12 @@ class SweepScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="details-box"):
-            yield Label(f"Queue-depth sweep · {self.pattern} "
-                        f"{' & '.join(op.value for op in self.ops)}", classes="dialog-title")
-            yield PlainStatic("Starting…", id="sweep-status", classes="details-verdict")
+            # TRANSLATORS: {pattern} is RND4K, SEQ1M…; {operations} "read", "write" or
+            # "read & write"
+            yield Label(_("Queue-depth sweep · {pattern} {operations}").format(
+                pattern=self.pattern, operations=" & ".join(op_word(op) for op in self.ops)),
+                classes="dialog-title")
+            yield PlainStatic(_("Starting…"), id="sweep-status", classes="details-verdict")
             with VerticalScroll(classes="details-body"):
                 for op in self.ops:
                     yield Label(self._curve_title(op), id=f"curve-title-{op.value}",
@@ -201,8 +224,8 @@ class SweepScreen(ModalScreen[None]):
                     yield self._table(op)
             short = self.app.has_class("-short")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Copy curve", id="copy", compact=short)
-                yield Button("Stop", id="close", variant="error", compact=short)
+                yield Button(_("Copy curve"), id="copy", compact=short)
+                yield Button(_("Stop"), id="close", variant="error", compact=short)
 
     def on_mount(self) -> None:
         for table in self.query(DataTable):
@@ -216,13 +239,15 @@ class SweepScreen(ModalScreen[None]):
             button.compact = event.size.height < 34
 
     def _curve_title(self, op: Op) -> str:
-        return f"{op.value.capitalize()}: {self.unit.label} by queue depth (T1)"
+        # TRANSLATORS: {operation} is Read, Write or Mix; {unit} MB/s, IOPS…
+        return _("{operation}: {unit} by queue depth (T1)").format(
+            operation=op_word(op, title=True), unit=self.unit.label)
 
     @staticmethod
     def _table(op: Op) -> DataTable[str | Text]:
         table: DataTable[str | Text] = DataTable(cursor_type="none", zebra_stripes=True,
                                      id=f"table-{op.value}")
-        table.add_column("Depth", key="depth")
+        table.add_column(_("Depth"), key="depth")
         for name in (Unit.MB_S.label, Unit.IOPS.label, Unit.US.label,
                      f"p99 {Unit.US.label}", "R/Avg"):
             table.add_column(Text(name, justify="right"), key=name)
@@ -236,7 +261,7 @@ class SweepScreen(ModalScreen[None]):
 
     def on_run_started(self, _message: RunStarted) -> None:
         if diskmark_app(self).state.running:
-            self.say("Checking the target…", 0.0)
+            self.say(_("Checking the target…"), 0.0)
 
     def on_engine_event(self, message: EngineEvent) -> None:
         from diskmark.model.events import Notice, Progress, TestFinished, TestStarted
@@ -249,8 +274,14 @@ class SweepScreen(ModalScreen[None]):
             if app.state.running and not app.state.quitting:
                 text = progress_text(event)
                 self.say(text, event.session_percent, event.eta_s)
-                eta = f" · ETA {format_duration(event.eta_s)}" if event.eta_s is not None else ""
-                self.show_progress(f"{text} · {event.session_percent:.0f}%{eta}")
+                percent = f"{event.session_percent:.0f}"
+                if event.eta_s is not None:
+                    # TRANSLATORS: {progress} says what runs now; ETA: the time still to go
+                    line = _("{progress} · {percent}% · ETA {eta}").format(
+                        progress=text, percent=percent, eta=format_duration(event.eta_s))
+                else:
+                    line = f"{text} · {percent}%"
+                self.show_progress(line)
         elif isinstance(event, (TestStarted, TestFinished)) or (
                 isinstance(event, PassFinished) and not event.warmup):
             self.show_result(event.result)
@@ -270,7 +301,7 @@ class SweepScreen(ModalScreen[None]):
         app = diskmark_app(self)
         app.run_ended()
         self.dismiss(None)
-        self.say("Not started · see the message")
+        self.say(_("Not started · see the message"))
         if not app.state.quitting:
             app.show_error(message.error, app.state.run_settings)
 
@@ -296,16 +327,22 @@ class SweepScreen(ModalScreen[None]):
         for t in session.tests:
             self.results[(t.op, t.spec.queues)] = t
         done = sum(1 for t in session.tests if t.runs)
-        measured = f"{done} of {len(SWEEP_DEPTHS) * len(self.ops)} points"
+        total = len(SWEEP_DEPTHS) * len(self.ops)
+        measured = ngettext("{done} of {total} point", "{done} of {total} points",
+                            total).format(done=done, total=total)
         if session.status is Status.COMPLETE:
-            status = f"Finished · {measured} · c copies the curve, u changes its unit"
+            # TRANSLATORS: {measured} is "5 of 6 points"
+            status = _("Finished · {measured} · c copies the curve, u changes its unit").format(
+                measured=measured)
         elif session.status is Status.CANCELLED:
-            status = f"Stopped · {measured} measured; fio ended and the test file was removed"
+            status = _("Stopped · {measured} measured; fio ended and the test file was "
+                       "removed").format(measured=measured)
         else:
-            status = f"Failed · {session.error or 'fio stopped with an error'}"
+            status = _("Failed · {error}").format(
+                error=session.error or _("fio stopped with an error"))
         self.query_one("#sweep-status", Static).update(status)
         button = self.query_one("#close", Button)
-        button.label, button.variant = "Close", "primary"
+        button.label, button.variant = _("Close"), "primary"
         self._refresh_all()
 
     # --- drawing --------------------------------------------------------------------------
@@ -354,9 +391,9 @@ class SweepScreen(ModalScreen[None]):
 
     def action_copy(self) -> None:
         if self.session is None:
-            self.notify("The curve can be copied once the sweep has finished.")
+            self.notify(_("The curve can be copied once the sweep has finished."))
             return
-        copy_with_notice(self, curve_report(self.session, self.unit), "The curve")
+        copy_with_notice(self, curve_report(self.session, self.unit), _("The curve"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -374,10 +411,16 @@ def offer_sweep(app: App[Any], status: StatusLine) -> None:
     def estimate(pattern: str, mode: Mode) -> str:
         s = replace(dm.state.settings, sweep=pattern, mode=mode, mix=None, only_test=None)
         plan = dm.engine.plan(s)
-        return (f"{len(plan.tests)} tests · {format_size(s.size)} × {s.count} "
-                f"pass{'es' * (s.count != 1)} after a "
-                f"warm-up · measure {plan.measure:g} s, interval {plan.interval:g} s · about "
-                f"{format_duration(plan.total_seconds())} plus writing the test file")
+        n = len(plan.tests)
+        return " · ".join((
+            ngettext("{count} test", "{count} tests", n).format(count=n),
+            ngettext("{size} × {count} pass after a warm-up",
+                     "{size} × {count} passes after a warm-up", s.count).format(
+                size=format_size(s.size), count=s.count),
+            _("measure {measure} s, interval {interval} s").format(
+                measure=f"{plan.measure:g}", interval=f"{plan.interval:g}"),
+            _("about {duration} plus writing the test file").format(
+                duration=format_duration(plan.total_seconds()))))
 
     def chosen(answer: tuple[str, Mode] | None) -> None:
         if answer is not None:
@@ -408,6 +451,7 @@ def start_sweep(app: App[Any], status: StatusLine, pattern: str, mode: Mode) -> 
     screen = SweepScreen(pattern, mode, state.unit, status)
     app.push_screen(screen)
     dm.set_running(True)
-    status.show(f"Queue-depth sweep {pattern} · checking the target…", 0.0)
+    status.show(_("Queue-depth sweep {pattern} · checking the target…").format(pattern=pattern),
+                0.0)
     screen.run_worker(bench(dm.engine, settings, screen), group="bench", exclusive=True,
                       exit_on_error=False)

@@ -19,6 +19,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
 from textual.app import App, ComposeResult
@@ -46,6 +47,11 @@ from diskmark.app.widgets.plain import PlainStatic
 from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _
+
+#: The mounts table's columns: (key, header marked for translation).
+COLUMNS = (("mount", N_("Mount point")), ("device", N_("Device")), ("model", N_("Model")),
+           ("fs", N_("FS")), ("space", N_("Free / total")), ("status", N_("Status")))
 
 
 class TargetPicker(ModalScreen[str | None]):
@@ -154,8 +160,8 @@ class TargetPicker(ModalScreen[str | None]):
     """
 
     BINDINGS = [
-        Binding("escape", "cancel", "Cancel"),
-        Binding("p", "toggle_pseudo", "Pseudo filesystems"),
+        Binding("escape", "cancel", N_("Cancel")),
+        Binding("p", "toggle_pseudo", N_("Pseudo filesystems")),
     ]
 
     class Loaded(Message):
@@ -182,29 +188,30 @@ class TargetPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="picker-box"):
             with Horizontal(classes="picker-heading-row"):
-                yield Label("Mounted filesystems", id="mounts-heading", classes="picker-heading")
-                yield Label("p shows pseudo filesystems", id="pseudo-hint", classes="picker-hint")
+                yield Label(_("Mounted filesystems"), id="mounts-heading",
+                            classes="picker-heading")
+                yield Label(_("p shows pseudo filesystems"), id="pseudo-hint",
+                            classes="picker-hint")
             yield MountTable(id="mounts", cursor_type="row", zebra_stripes=True)
             with Horizontal(classes="picker-heading-row"):
-                yield Label("Browse", classes="picker-heading")
-                yield Label("→ open  ← close  ⌫ parent", classes="picker-hint")
+                yield Label(_("Browse"), classes="picker-heading")
+                yield Label(_("→ open  ← close  ⌫ parent"), classes="picker-hint")
             yield DirectoryPicker(self._tree_start, id="tree")
             with Horizontal(id="path-row"):
-                yield Label("Directory", id="path-label")
+                yield Label(_("Directory"), id="path-label")
                 yield Input(value=self.current or "", placeholder="/path/to/a/directory",
                             id="path")
-                yield Button("Use", id="use", variant="primary")
-                yield Button("Cancel", id="cancel")
+                yield Button(_("Use"), id="use", variant="primary")
+                yield Button(_("Cancel"), id="cancel")
             yield PlainStatic("", id="message")
         yield KeysFooter()
 
     def on_mount(self) -> None:
         box = self.query_one("#picker-box")
-        box.border_title = "Choose a target"
+        box.border_title = _("Choose a target")
         table = self.query_one(MountTable)
-        for label, key in (("Mount point", "mount"), ("Device", "device"), ("Model", "model"),
-                           ("FS", "fs"), ("Free / total", "space"), ("Status", "status")):
-            table.add_column(label, key=key)
+        for key, label in COLUMNS:
+            table.add_column(_(label), key=key)
         table.focus()
         self._apply_size()
         self._load_mounts()
@@ -220,8 +227,8 @@ class TargetPicker(ModalScreen[str | None]):
         short = self.size.height < 30  # no room for the frame: its title moves into the heading
         self.set_class(short, "-short")
         heading = self.query_one("#mounts-heading", Label)
-        heading.update("Choose a target: mounts, then devices (reads only)" if short
-                       else "Mounted filesystems, then block devices (read tests only)")
+        heading.update(_("Choose a target: mounts, then devices (reads only)") if short
+                       else _("Mounted filesystems, then block devices (read tests only)"))
 
     # --- the mounts -------------------------------------------------------------------------
 
@@ -233,13 +240,14 @@ class TargetPicker(ModalScreen[str | None]):
             mounts += await asyncio.to_thread(system.list_block_devices)
         except Exception as e:  # the picker still works by typing or browsing
             mounts = []
-            self._message(f"Could not list the mounted filesystems: {e}", "warning")
+            self._message(_("Could not list the mounted filesystems: {error}").format(error=e),
+                          "warning")
         self.mounts = mounts
         self.loaded = True
         self._fill_table()
         field = self.query_one("#path", Input)
         if field.value and not field.has_class("-invalid"):
-            path, _ = check_directory(field.value, self.mounts)
+            path, _problem = check_directory(field.value, self.mounts)
             if path is not None:
                 self._show_path_info(path)
         self.post_message(self.Loaded())
@@ -254,8 +262,8 @@ class TargetPicker(ModalScreen[str | None]):
         # the region without borders, less room for a vertical scrollbar should one appear
         avail = (table.region.width - table.styles.gutter.width or 100) - 2
         pad = 2 * table.cell_padding
-        headers = ["Mount point", "Device", "Model", "FS", "Free / total", "Status"]
-        want = [max([len(h)] + [len(r[i]) for r in rows]) for i, h in enumerate(headers)]
+        headers = [_(label) for _key, label in COLUMNS]
+        want = [max([cell_len(h)] + [cell_len(r[i]) for r in rows]) for i, h in enumerate(headers)]
         caps = [40, 22, 26, 9, 22, 30]
         widths = [min(w, c) for w, c in zip(want, caps)]
 
@@ -284,11 +292,9 @@ class TargetPicker(ModalScreen[str | None]):
             cursor_key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         table.user_moved = False
         table.clear(columns=True)
-        keys = ("mount", "device", "model", "fs", "space", "status")
-        labels = ("Mount point", "Device", "Model", "FS", "Free / total", "Status")
-        for key, label, width in zip(keys, labels, widths):
+        for (key, label), width in zip(COLUMNS, widths):
             if width > 0:
-                table.add_column(label, key=key, width=width)
+                table.add_column(_(label), key=key, width=width)
         for m, row in zip(mounts, rows):
             cells = []
             for i, (value, width) in enumerate(zip(row, widths)):
@@ -318,8 +324,8 @@ class TargetPicker(ModalScreen[str | None]):
             except Exception:
                 pass
         hint = self.query_one("#pseudo-hint", Label)
-        hint.update("p hides pseudo filesystems" if self.show_pseudo
-                    else "p shows pseudo filesystems")
+        hint.update(_("p hides pseudo filesystems") if self.show_pseudo
+                    else _("p shows pseudo filesystems"))
 
     def _mount(self, mountpoint: str) -> MountInfo | None:
         return next((m for m in self.mounts if m.mountpoint == mountpoint), None)
@@ -336,7 +342,8 @@ class TargetPicker(ModalScreen[str | None]):
         if m is None or not table.has_focus or not getattr(table, "user_moved", False):
             return
         if not m.usable:
-            self._message(f"{m.mountpoint} cannot be used: {m.reason}.", "warning")
+            self._message(_("{mount} cannot be used: {reason}.").format(
+                mount=m.mountpoint, reason=m.reason), "warning")
             return
         self._set_path(m.mountpoint)
         self._show_path_info(m.mountpoint)
@@ -348,15 +355,18 @@ class TargetPicker(ModalScreen[str | None]):
         if m is None:
             return
         if not m.usable:
-            self._message(f"{m.mountpoint} cannot be used: {m.reason}. Choose another "
-                          f"mount, or a directory below.", "error")
+            self._message(_("{mount} cannot be used: {reason}. Choose another mount, or a "
+                            "directory below.").format(mount=m.mountpoint, reason=m.reason),
+                          "error")
             return
         path, problem = check_directory(m.mountpoint, self.mounts)
         if path is None:
             # e.g. "/" for a normal user: let them pick a writable directory inside it
             self._set_path(m.mountpoint)
             self.query_one(DirectoryPicker).path = m.mountpoint
-            self._message(f"{problem} Browse below for a directory inside it.", "error")
+            # TRANSLATORS: {problem} is a sentence saying why the directory cannot be used
+            self._message(_("{problem} Browse below for a directory inside it.")
+                          .format(problem=problem), "error")
             return
         self.dismiss(path)
 
@@ -437,7 +447,10 @@ class TargetPicker(ModalScreen[str | None]):
         m = mount_of(path, self.mounts) if self.mounts else None
         notes = mount_notes(m)
         line = describe(path, m)
-        self._message(f"{line}. {notes}." if notes else line, "warning" if notes else "ok")
+        # TRANSLATORS: {description} describes the directory's filesystem, {notes} what to know
+        # about it (both without a full stop)
+        self._message(_("{description}. {notes}.").format(description=line, notes=notes)
+                      if notes else line, "warning" if notes else "ok")
 
     def _message(self, text: str, severity: str) -> None:
         widget = self.query_one("#message", Static)

@@ -20,6 +20,7 @@ from diskmark.app.screens.saved import ResultReportScreen
 from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.app.widgets.trend_chart import TrendChart
+from diskmark.locale import N_, _, ngettext, pgettext
 from diskmark.model.results import SessionResult
 from diskmark.model.units import Unit
 from diskmark.report import trend
@@ -34,19 +35,30 @@ from diskmark.store.store import Store
 UNITS = (Unit.MB_S, Unit.GB_S, Unit.IOPS, Unit.US)
 
 
+def kind_word(kind: str, *, title: bool = False) -> str:
+    """read, write or mix in the language in use: in a title ("Read") or inside a sentence."""
+    if title:
+        words = {"read": pgettext("operation", "Read"), "write": pgettext("operation", "Write"),
+                 "mix": pgettext("operation", "Mix")}
+    else:
+        words = {"read": pgettext("operation", "read"), "write": pgettext("operation", "write"),
+                 "mix": pgettext("operation", "mix")}
+    return words.get(kind, kind)
+
+
 class TrendScreen(ModalScreen[None]):
     BINDINGS = [
-        Binding("escape,q", "close", "Back"),
-        Binding("left", "move(-1)", "Earlier", show=False),
-        Binding("right", "move(1)", "Later", show=False),
-        Binding("home", "move_to(0)", "First", show=False),
-        Binding("end", "move_to(-1)", "Last", show=False),
-        Binding("enter", "open", "Open run", priority=True),
-        Binding("c", "compare", "Compare", tooltip="The run you came from against this one"),
-        Binding("s", "test(1)", "Next test"),
-        Binding("S", "test(-1)", "Previous test", show=False),
-        Binding("r", "kind", "Read/write/mix"),
-        Binding("u", "unit", "Unit"),
+        Binding("escape,q", "close", N_("Back")),
+        Binding("left", "move(-1)", N_("Earlier"), show=False),
+        Binding("right", "move(1)", N_("Later"), show=False),
+        Binding("home", "move_to(0)", N_("First"), show=False),
+        Binding("end", "move_to(-1)", N_("Last"), show=False),
+        Binding("enter", "open", N_("Open run"), priority=True),
+        Binding("c", "compare", N_("Compare"), tooltip=N_("The run you came from against this one")),
+        Binding("s", "test(1)", N_("Next test")),
+        Binding("S", "test(-1)", N_("Previous test"), show=False),
+        Binding("r", "kind", N_("Read/write/mix")),
+        Binding("u", "unit", N_("Unit")),
     ]
 
     def __init__(self, store: Store, origin: Row, current: SessionResult | None = None,
@@ -73,7 +85,7 @@ class TrendScreen(ModalScreen[None]):
         yield KeysFooter(compact=self.app.size.width < 100)
 
     def on_mount(self) -> None:
-        self.query_one("#saved-box").border_title = "Trend"
+        self.query_one("#saved-box").border_title = _("Trend")
         self.load()
 
     # --- reading --------------------------------------------------------------------------
@@ -106,23 +118,36 @@ class TrendScreen(ModalScreen[None]):
             here = [i for i, p in enumerate(self.series.points) if p.point.result_id == a.id]
             self.cursor = here[0] if here else len(self.series.points) - 1
         box = self.query_one("#saved-box")
-        box.border_title = f"Trend: {self.label} {self.kind.capitalize()} in {self.unit.label}"
+        # TRANSLATORS: {test} is a test's name (SEQ1M Q8T1), {operation} Read, Write or Mix
+        box.border_title = _("Trend: {test} {operation} in {unit}").format(
+            test=self.label, operation=kind_word(self.kind, title=True), unit=self.unit.label)
         summary = self.query_one("#trend-summary", Static)
         if problem:
             summary.update(problem)
         elif self.series is None:
-            summary.update(f"No saved run on {a.device or 'this drive'} measured {self.label} "
-                           f"{self.kind}. s picks another test, r read, write or mix.")
+            where = (_("No saved run on {device} measured {test} {operation}.") if a.device
+                     else _("No saved run on this drive measured {test} {operation}."))
+            summary.update(where.format(device=a.device, test=self.label,
+                                        operation=kind_word(self.kind)) + " "
+                           + _("s picks another test, r read, write or mix."))
         else:
             s = self.series
             runs = sum(1 for p in s.points if not p.is_baseline_only)
             marked = sum(1 for p in s.points if p.baselines)
-            summary.update(f"{s.title}: {runs} run{'s' * (runs != 1)}"
-                           + (f", {marked} baseline{'s' * (marked != 1)} (B)" if marked else "")
-                           + f". {len(s.changes)} change{'s' * (len(s.changes) != 1)} beyond "
-                             f"the runs' noise (▲ better, ▼ worse, each against the run "
-                             f"before). ← → pick a run, s the test, r read/write/mix, u the "
-                             f"unit.")
+            n_runs = ngettext("{count} run", "{count} runs", runs).format(count=runs)
+            # TRANSLATORS: {title} names the test and the drive; {runs} is "5 runs",
+            # {baselines} "2 baselines (B)"
+            head = (_("{title}: {runs}, {baselines}.").format(
+                title=s.title, runs=n_runs, baselines=ngettext(
+                    "{count} baseline (B)", "{count} baselines (B)", marked).format(count=marked))
+                if marked else _("{title}: {runs}.").format(title=s.title, runs=n_runs))
+            changes = ngettext("{count} change beyond the runs' noise (▲ better, ▼ worse, each "
+                               "against the run before).",
+                               "{count} changes beyond the runs' noise (▲ better, ▼ worse, each "
+                               "against the run before).", len(s.changes)).format(
+                count=len(s.changes))
+            summary.update(" ".join((head, changes, _("← → pick a run, s the test, r "
+                                                      "read/write/mix, u the unit."))))
         self._update()
         self.loaded = True
 
@@ -136,18 +161,20 @@ class TrendScreen(ModalScreen[None]):
             changes.update("")
             return
         unit = self.unit
-        where = f"run {self.cursor + 1} of {len(self.series.points)}"
+        where = _("run {n} of {total}").format(n=self.cursor + 1, total=len(self.series.points))
         text = (f"{short_date(tp.point.started)} · {format_figure(tp.value, unit)} {unit.label}"
                 f" · {trend.point_label(tp)} · {where}")
         if tp.verdict is not None:
-            text += f"\n{trend.describe_change(tp, unit)} against the run before"
+            # TRANSLATORS: {change} is "▲ 12.0% better" or the like
+            text += "\n" + _("{change} against the run before").format(
+                change=trend.describe_change(tp, unit))
         if tp.point.result_id == self.origin.id:
-            text += " (the run you came from)"
+            text += " " + _("(the run you came from)")
         detail.update(text)
         recent = self.series.changes[-3:]
         changes.update("\n".join(f"{short_date(p.point.started)}  {format_figure(p.value, unit)}"
                                  f"  {trend.describe_change(p, unit)}" for p in recent)
-                       if recent else "No change beyond the runs' noise.")
+                       if recent else _("No change beyond the runs' noise."))
 
     @property
     def point(self) -> trend.TrendPoint | None:
@@ -205,10 +232,12 @@ class TrendScreen(ModalScreen[None]):
             self.notify(str(e), severity="error")
             return None
 
-    def _point_name(self, tp: trend.TrendPoint) -> str:
+    def _point_name(self, tp: trend.TrendPoint, *, title: bool = False) -> str:
+        """The run or baseline at a point, inside a sentence or (``title``) as a title."""
+        name, date = tp.point.name, short_date(tp.point.started)
         if tp.point.kind == "baseline":
-            return f"baseline “{tp.point.name}”"
-        return f"the run of {short_date(tp.point.started)}"
+            return (_("Baseline “{name}”") if title else _("baseline “{name}”")).format(name=name)
+        return (_("The run of {date}") if title else _("the run of {date}")).format(date=date)
 
     def action_open(self) -> None:
         tp = self.point
@@ -216,16 +245,16 @@ class TrendScreen(ModalScreen[None]):
             return
         entry = self._point_entry(tp)
         if entry is not None and entry.session is not None:
-            self.app.push_screen(ResultReportScreen(self._point_name(tp).capitalize(), entry.session,
-                                                    entry.note))
+            self.app.push_screen(ResultReportScreen(self._point_name(tp, title=True),
+                                                    entry.session, entry.note))
 
     def action_compare(self) -> None:
         tp = self.point
         if tp is None:
             return
         if tp.point.result_id == self.origin.id:
-            self.notify("This is the run you came from: pick another run (← →) to compare "
-                        "it with.", severity="warning")
+            self.notify(_("This is the run you came from: pick another run (← →) to compare "
+                          "it with."), severity="warning")
             return
         other = self._point_entry(tp)
         try:
@@ -235,9 +264,11 @@ class TrendScreen(ModalScreen[None]):
             return
         if other is None or other.session is None or mine.session is None:
             if mine.damaged:
-                self.notify(f"The run you came from is damaged: {mine.damaged}", severity="error")
+                self.notify(_("The run you came from is damaged: {reason}")
+                            .format(reason=mine.damaged), severity="error")
             return
         self.app.push_screen(ComparisonScreen(
             compare(mine.session, other.session, other.name),
-            f"The run of {short_date(self.origin.started)}", self._point_name(tp),
+            _("The run of {date}").format(date=short_date(self.origin.started)),
+            self._point_name(tp),
             (mine.session, other.session)))
