@@ -37,7 +37,7 @@ from diskmark.app.state import AppState
 from diskmark.app.target import default_facts
 from diskmark.app.themes import variable_defaults
 from diskmark.files.text_safety import shown
-from diskmark.locale import _
+from diskmark.locale import _, set_language
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import Settings
 from diskmark.model.units import Unit
@@ -79,18 +79,23 @@ class DiskmarkApp(App[int]):
                  settings: Settings | None = None, unit: Unit | None = None,
                  theme: str | None = None, persist: bool = True,
                  facts_provider: FactsProvider | None = None,
-                 catalog: PresetCatalog | None = None, store: Store | None = None) -> None:
+                 catalog: PresetCatalog | None = None, store: Store | None = None,
+                 language: str | None = None) -> None:
         """``settings``/``unit``/``theme`` override what was saved (tests, scripts);
         ``persist=False`` keeps the saved settings untouched. ``store`` holds the history and
         the baselines (default: the data directory, or ``DISKMARK_HOME``)."""
         super().__init__()
         prefs, self._notices = load_preferences(target)
+        # --lang (``language``) over the language chosen in the app over the environment's
+        # (which the command line has set already)
+        if language or prefs.language:
+            set_language(language or prefs.language)
         resolved = resolve(prefs.keymap, str(config_path())) if prefs.keymap else DEFAULT
         self.state = AppState(
             settings=replace(settings) if settings is not None else prefs.settings,
             unit=unit if unit is not None else prefs.unit,
             catalog=catalog if catalog is not None else load_catalog(),
-            keys=resolved, keymap=prefs.keymap)
+            keys=resolved, keymap=prefs.keymap, language=prefs.language)
         self._notices.extend(self.state.fix_preset_choice())
         self.persist = persist
         self._engine_factory = engine_factory or (lambda: default_engine(self.state.catalog))
@@ -263,6 +268,21 @@ class DiskmarkApp(App[int]):
             return
         old, self.state.settings = self.state.settings, new
         self.main.settings_changed(old)
+        self.refresh_bindings()
+        self._save()
+
+    def change_language(self, wanted: str) -> None:
+        """Speak ``wanted`` from now on, the whole window at once, and remember it; refused
+        while a run is under way (its tiles and status line are being written)."""
+        if self.state.running:
+            self.notify(_("The language cannot change while a test runs; stop it first "
+                          "({key}).").format(key=self.state.keys.key("stop")), severity="warning")
+            return
+        chosen = set_language(wanted)
+        self.state.language = chosen
+        while len(self.screen_stack) > 1:  # a dialog drawn in the old language goes
+            self.pop_screen()
+        self.run_worker(self.main.speak_again(), group="language", exclusive=True)
         self.refresh_bindings()
         self._save()
 

@@ -15,7 +15,7 @@ from textual.markup import escape
 from diskmark.app.protocol import AppLike
 from diskmark.app.screens.main import MainScreen
 from diskmark.files.text_safety import shown
-from diskmark.locale import N_, _, ngettext
+from diskmark.locale import LANGUAGES, N_, _, ngettext
 from diskmark.model.names import mix_label
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN, INTERVAL_CHOICES, MEASURE_CHOICES, MIX_RATIOS, Op
 from diskmark.model.units import SIZES, Unit, format_size
@@ -37,6 +37,8 @@ class PaletteApp(AppLike, Protocol):
     def main(self) -> MainScreen: ...
 
     def set_theme(self, name: str) -> None: ...
+
+    def change_language(self, wanted: str) -> None: ...
 
     def action_run_all(self) -> None: ...
 
@@ -203,6 +205,11 @@ def commands(app: PaletteApp) -> Iterator[Command]:
     for name in sorted(app.available_themes):
         yield (_("Theme: {theme}").format(theme=name), _("Colours of the app"),
                partial(app.set_theme, name), False)
+    for code, name in LANGUAGES.items():
+        # TRANSLATORS: {language} is the language's name in itself (Deutsch, 日本語)
+        yield (_("Language: {language}").format(language=name),
+               _("The language of the window, switched at once and remembered"),
+               partial(app.change_language, code), False)
 
 
 class DiskmarkCommands(Provider):

@@ -36,6 +36,8 @@ class Preferences:
     compare: str | None = None  # name of the baseline the tiles are compared with
     #: binding id -> keys, as the user remapped them ({"run_all": "r"}); see the help screen
     keymap: dict[str, str] | None = None
+    #: the language chosen in the app (None: the environment's)
+    language: str | None = None
 
 
 def _theme_was_saved() -> bool:
@@ -73,7 +75,7 @@ def load_preferences(target: str | None = None) -> tuple[Preferences, list[str]]
     theme = cfg.theme
     if os.environ.get("NO_COLOR") and not _theme_was_saved():
         theme = MONO_THEME
-    return Preferences(settings, unit, theme, cfg.compare, cfg.keymap), notices
+    return Preferences(settings, unit, theme, cfg.compare, cfg.keymap, cfg.language), notices
 
 
 def save_preferences(state: AppState, theme: str) -> str | None:
@@ -82,7 +84,7 @@ def save_preferences(state: AppState, theme: str) -> str | None:
     compare = state.baseline.name if state.baseline is not None else None
     try:
         cfg = AppConfig(theme=theme, unit=state.unit.value, compare=compare,
-                        keymap=state.keymap).with_settings(state.settings)
+                        keymap=state.keymap, language=state.language).with_settings(state.settings)
         save_config(cfg)
     except Exception as e:  # disk full, read-only home, damaged file that cannot be moved
         return _("Settings could not be saved: {error}").format(error=e)

@@ -48,6 +48,8 @@ class AppState:
     keys: Keymap
     #: The keymap as the settings file has it, saved back unchanged.
     keymap: dict[str, str] | None = None
+    #: The language chosen in the app, saved (None: the environment's, or --lang's).
+    language: str | None = None
     #: The comment as typed under the tiles; it goes into the report.
     comment: str = ""
     #: The target's device, filesystem and free space, once read (in a thread).

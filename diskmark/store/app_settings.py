@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from diskmark.files.atomic import move_aside, remove_stale_temps, write_atomic
 from diskmark.files.paths import config_dir
 from diskmark.files.regular_file import NotRegularFile, read_regular_file
+from diskmark.locale import LANGUAGES
 from diskmark.model.settings import RULES, SAVED, Rule, Settings, from_json, json_value
 from diskmark.model.units import Unit
 
@@ -54,6 +55,9 @@ APP_RULES: dict[str, Rule] = {
     #: the baseline the tiles are compared with, by name
     "compare": Rule(str, "a baseline name", optional=True,
                     accepts=lambda v: bool(v.strip()) and v.isprintable() and len(v) <= 200),
+    #: the language the app speaks (None: the environment's, as gettext reads it)
+    "language": Rule(str, "a language diskmark speaks (en, ja, de, zh_CN, zh_TW, ko, fr, es, ru)",
+                     optional=True, accepts=lambda v: v in LANGUAGES),
     #: binding id -> keys, replacing the keys of diskmark's bindings (see the help screen)
     "keymap": Rule(dict, "binding ids mapped to keys, such as {\"run_all\": \"r\"}",
                    optional=True, accepts=_is_keymap),
@@ -66,7 +70,7 @@ CONFIG_RULES: dict[str, Rule] = {"theme": APP_RULES["theme"],
 
 _SETTINGS_DEFAULTS = {f.name: json_value(f.default) for f in fields(Settings)}
 _DEFAULTS: dict[str, Any] = {"theme": "diskmark", "target": None, "unit": Unit.MB_S.value,
-                             "compare": None, "keymap": None}
+                             "compare": None, "keymap": None, "language": None}
 
 
 class _ConfigMethods:
@@ -80,6 +84,7 @@ class _ConfigMethods:
     unit: str
     compare: str | None
     keymap: dict[str, str] | None
+    language: str | None
     target: str | None
 
     if TYPE_CHECKING:

@@ -3,11 +3,13 @@ styles every key: drawn anew for nothing, they slowed the first frame by a fifth
 
 from __future__ import annotations
 
+import pytest
 from fakes import FakeEngine, facts
 from textual.widgets._footer import FooterKey
 
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.widgets.footer import KeysFooter
+from diskmark.locale import LANGUAGES, set_language
 from diskmark.model.settings import Settings
 from diskmark.model.units import GIB
 
@@ -53,3 +55,36 @@ async def test_the_footer_follows_its_keys_and_is_drawn_once_at_start(tmp_path, 
             if not app.state.running and keys_shown(app).get("run_all"):
                 break
         assert keys_shown(app).get("run_all") is True, "the keys came back after the run"
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+async def test_every_key_fits_in_the_footer_at_80_columns_in_every_language(lang, tmp_path):
+    """German's long words and Japanese's wide ones are shortened, never pushed off or
+    under the palette's key; the full words stay in the tooltip."""
+    set_language(lang)
+    try:
+        app = DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts,
+                          settings=Settings(target=str(tmp_path), size=GIB, count=5),
+                          persist=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(100):
+                await pilot.pause(0.02)
+                if keys_shown(app):
+                    break
+            await pilot.pause(0.1)
+            footer = app.main.query_one(KeysFooter)
+            keys = list(footer.query(FooterKey))
+            palette = [k for k in keys if k.has_class("-command-palette")]
+            others = [k for k in keys if not k.has_class("-command-palette")]
+            assert len(others) >= 8, [k.key_display for k in keys]
+            limit = palette[0].region.x if palette else footer.region.right
+            for key in others:
+                assert key.region.right <= limit, (lang, key.key_display, key.description,
+                                                   key.region, limit)
+                assert key.description, (lang, key.key_display, "every key keeps a word")
+            if lang == "en":  # English fits whole, as before
+                assert [k.description for k in others] == [
+                    "Quit", "All", "Unit", "Save", "Target", "Settings", "Baselines", "Help"]
+                assert palette[0].description == "palette"
+    finally:
+        set_language("en")

@@ -79,7 +79,7 @@ async def test_the_footer_speaks_the_language_in_use_and_follows_a_change(tmp_pa
     app = DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts,
                       settings=Settings(target=str(tmp_path), size=GIB, count=5), persist=False)
     try:
-        async with app.run_test(size=(120, 40)) as pilot:
+        async with app.run_test(size=(200, 40)) as pilot:
             english = await settled(pilot, app, lambda w: "run_all" in w)
             assert english["run_all"] == ("All", "Run every test of the profile"), english
             assert english["quit"][0] == "Quit"

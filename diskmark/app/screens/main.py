@@ -113,6 +113,20 @@ class MainScreen(Screen[None]):
         self.status.show(self.ready_text())
         self.dm.main_screen_ready()
 
+    async def speak_again(self) -> None:
+        """The window in the language now in use: composed anew from the app's state (the
+        settings, the result on the tiles, the comparison, the facts), as the language
+        changed; nothing is measured or read again."""
+        await self.recompose()
+        state = self.dm.state
+        self.adapt(*self.app.size)
+        self.sync_controls()
+        self.show_result_tiles()
+        self.status.show(self.ready_text())
+        self.show_comparison()
+        if state.facts is not None:
+            self.query_one("#facts-line", FactsLine).show_facts(state.facts)
+
     def ready_text(self) -> list[str]:
         """The idle status line, naming the keys the user's keymap gives: its phrases, the
         most important first (the last goes first in a narrow terminal)."""
