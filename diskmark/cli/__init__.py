@@ -17,6 +17,7 @@ from diskmark import __version__
 from diskmark.cli import run_fleet
 from diskmark.cli.arguments import (
     Parser,
+    RawDescriptionHelpFormatter,
     Typed,
     options_before_command,
     percent,
@@ -48,7 +49,7 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
         prog="diskmark",
         description=_("CrystalDiskMark for the Linux terminal. Without a command, opens the "
                       "full-screen app; `diskmark run` measures headless for scripts."),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
         epilog=_("Set NO_COLOR=1 for a monochrome app. DISKMARK_FIO selects the fio binary; "
                  "DISKMARK_HOME moves settings, presets, history and baselines to one "
                  "directory."))
@@ -63,7 +64,7 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
         "run", help=_("run a benchmark without the app and print a report"),
         description=_("Run the CrystalDiskMark tests with fio in DIR (or on a block device) "
                       "and print a report."),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
         epilog=_(RUN_EPILOG) + _(run_fleet.FLEET_HELP))
     if only is None or "run" in only:
         _run_options(run)
@@ -78,7 +79,7 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
                       "(DISKMARK_HOME/data\n"
                       "when set), with the history of every finished run; export and import\n"
                       "share one as a JSON file."),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        formatter_class=RawDescriptionHelpFormatter,
         # TRANSLATORS: printed as it is: keep lines under 90 characters (CJK: 45)
         epilog=_("exit status: 0 done, 1 a file could not be read or written, 2 unknown\n"
                  "baseline, name taken or invalid file (nothing changed), 3 a regression "

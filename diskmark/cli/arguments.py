@@ -13,6 +13,9 @@
   diskmark.locale (:mod:`diskmark.cli.argparse_words` marks them for the catalogs).
 - ``--lang LANG`` is read before the parser is built (:func:`typed_language`), so --help is
   in that language too; every command and action accepts it, before or after its name.
+- Help in Japanese or Chinese is wrapped by terminal cells and between characters
+  (:class:`HelpFormatter`): argparse counts characters and breaks only at spaces, so such
+  help ran past the terminal's edge.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from diskmark.files.text_safety import shown
 from diskmark.locale import LANGUAGES, _, ngettext
 from diskmark.model.settings import text_parser
 from diskmark.model.units import Unit
+from diskmark.report.cells import char_cells, text_cells
 
 #: Options both the top level and a command declare: the top level's is stored under
 #: ``<name>_before`` and moved to ``<name>`` by :func:`options_before_command`.
@@ -63,12 +67,75 @@ def speak_argparse() -> None:
     setattr(argparse, "ngettext", ngettext)  # noqa: B010
 
 
+#: What never starts a line (closing punctuation) and never ends one (opening punctuation).
+_NO_BREAK_BEFORE = set("、。，．：；！？）」』】〕・ーぁぃぅぇぉっゃゅょァィゥェォッャュョ,.;:!?)")
+_NO_BREAK_AFTER = set("（「『【〔(")
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal cells, broken at spaces and between
+    wide (CJK) characters, which are written without spaces; a closing mark stays with the
+    character before it. A word wider than ``width`` gets a line of its own."""
+    tokens: list[str] = []  # " ", a run of narrow characters, or one wide character
+    for ch in text:
+        if ch != " " and tokens and tokens[-1] != " " and char_cells(ch) < 2 \
+                and char_cells(tokens[-1][-1]) < 2:
+            tokens[-1] += ch
+        else:
+            tokens.append(ch)
+    lines: list[list[str]] = [[]]
+    for token in tokens:
+        line = lines[-1]
+        if token == " ":
+            if line:
+                line.append(token)
+            continue
+        if line and text_cells("".join(line)) + text_cells(token) > width:
+            while line[-1] == " ":
+                line.pop()
+            carried = []
+            if len(line) > 1 and (token[0] in _NO_BREAK_BEFORE or line[-1][-1] in _NO_BREAK_AFTER):
+                carried = [line.pop()]
+            lines.append(carried)
+        lines[-1].append(token)
+    return ["".join(line).rstrip() for line in lines if line]
+
+
+def _wide(text: str) -> bool:
+    return any(char_cells(ch) == 2 for ch in text)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's, but a text with wide characters is wrapped by :func:`wrap_cells`; any
+    other exactly as argparse wraps it."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if not _wide(text):
+            return super()._split_lines(text, width)
+        return wrap_cells(" ".join(text.split()), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if not _wide(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line
+                         for line in wrap_cells(" ".join(text.split()), width - len(indent)))
+
+
+class RawDescriptionHelpFormatter(HelpFormatter):
+    """Descriptions and epilogs printed as written, lines and all (the translation's lines
+    too); options' help wrapped by :class:`HelpFormatter`."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "".join(indent + line for line in text.splitlines(keepends=True))
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, printing as every other output of diskmark does (escaped, a closed stdout
     reported to ``main`` rather than silently swallowed), and saying what was mistyped. Every
     command and action has ``--lang`` (read before parsing: :func:`typed_language`)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
         super().__init__(*args, **kwargs)
         self.add_argument(
             LANG_OPTION, metavar="LANG", default=argparse.SUPPRESS,

@@ -55,15 +55,15 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
     """The ``history`` command and its actions; ``types`` holds the CLI's argument types
     (``unit``), so every command reads a unit the same way. ``declare=False``: the command
     alone, named with its help (nothing on the command line uses it)."""
+    from diskmark.cli.arguments import RawDescriptionHelpFormatter, Typed
+
     hist = sub.add_parser(
         "history", help=_("list, show, import, export, delete, prune, trend and share past runs"),
         description=_("Every finished run, kept in the data directory (DISKMARK_HOME/data when "
                       "set), newest first."),
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_(EPILOG))
+        formatter_class=RawDescriptionHelpFormatter, epilog=_(EPILOG))
     if not declare:
         return
-    from diskmark.cli.arguments import Typed
-
     hsub = hist.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     def filters(p: argparse.ArgumentParser) -> None:

@@ -205,12 +205,13 @@ class ProgressLine:
 
     def finished(self, r: TestResult, prefix: str = "") -> None:
         """A finished test's line: best MB/s, IOPS and the lowest latency."""
+        from diskmark.model.settings import Op
         from diskmark.report.cells import text_cells
         from diskmark.report.formatting import format_figure
 
         self.clear()
-        op = operation(r.op)
-        op += " " * max(0, 5 - text_cells(op))
+        op = operation(r.op)  # padded as wide as the widest, in cells: "read " in English
+        op += " " * (max(5, *(text_cells(operation(o)) for o in Op)) - text_cells(op))
         say(f"{prefix}{r.label:14} {op} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
             f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
             f"{format_figure(r.best_lat_us, Unit.US):>10} us")

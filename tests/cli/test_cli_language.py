@@ -128,3 +128,23 @@ def test_history_list_columns_line_up_in_cells(tmp_path):
     assert len(starts) == 1, done.stdout
     widths = {text_cells(line) for line in lines}
     assert len(widths) == 1, done.stdout  # the right-aligned figures end together
+
+
+def test_help_in_a_wide_script_is_wrapped_by_cells(monkeypatch):
+    """argparse counts characters and breaks at spaces only: Japanese help ran twice as wide
+    as the terminal. Wrapped by cells, between characters, no closing mark starts a line."""
+    from diskmark.cli.arguments import Parser
+
+    monkeypatch.setenv("COLUMNS", "50")
+    text = ("テストファイルのサイズ（MiB 単位の整数、16MiB … 64GiB、既定 1GiB）。K、M、G と "
+            "KiB、MiB、GiB は 2 進単位です。diskmark の MB は 1,000,000 バイトなので、MB と GB "
+            "は受け付けません")
+    parser = Parser(prog="diskmark", description=text)
+    parser.add_argument("--size", help=text)
+    shown = parser.format_help()
+    lines = shown.splitlines()
+    assert max(text_cells(line) for line in lines) <= 48, shown
+    assert not [line for line in lines if line.lstrip()[:1] in ("、", "。", "）")], shown
+    assert shown.count("".join(text.split())[:20]) == 0  # it was wrapped...
+    squeezed = "".join(shown.split())
+    assert squeezed.count("".join(text.split())) == 2  # ...and nothing of it was lost
