@@ -15,11 +15,22 @@ from collections.abc import Collection
 
 from diskmark import __version__
 from diskmark.cli import run_fleet
-from diskmark.cli.arguments import Parser, Typed, options_before_command, percent, setting, unit
+from diskmark.cli.arguments import (
+    Parser,
+    RawDescriptionHelpFormatter,
+    Typed,
+    options_before_command,
+    percent,
+    setting,
+    speak_argparse,
+    typed_language,
+    unit,
+)
 from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, out
 from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.streams import ensure_std_streams, stdout_gone
+from diskmark.locale import LANGUAGES, _, match, set_language
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings
 from diskmark.model.units import Unit
 
@@ -32,40 +43,47 @@ COMMANDS = ("run", "presets", "baselines", "history", "keys")
 def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser:
     """The whole command line, or with ``only`` the options of those commands alone (the
     others are named, with their help): the app's start parses none of them, and declaring
-    every option cost it 5 ms."""
+    every option cost it 5 ms. Its texts are in the language in use (set it first)."""
+    speak_argparse()
     parser = Parser(
         prog="diskmark",
-        description="CrystalDiskMark for the Linux terminal. Without a command, opens the "
-                    "full-screen app; `diskmark run` measures headless for scripts.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="Set NO_COLOR=1 for a monochrome app. DISKMARK_FIO selects the fio binary; "
-               "DISKMARK_HOME moves settings, presets, history and baselines to one directory.")
-    parser.add_argument("-V", "--version", action="version", version=f"diskmark {__version__}")
+        description=_("CrystalDiskMark for the Linux terminal. Without a command, opens the "
+                      "full-screen app; `diskmark run` measures headless for scripts."),
+        formatter_class=RawDescriptionHelpFormatter,
+        epilog=_("Set NO_COLOR=1 for a monochrome app. DISKMARK_FIO selects the fio binary; "
+                 "DISKMARK_HOME moves settings, presets, history and baselines to one "
+                 "directory."))
+    parser.add_argument("-V", "--version", action="version", version=f"diskmark {__version__}",
+                        help=_("show program's version number and exit"))
     parser.add_argument("--target", metavar="DIR", dest="target_before",
-                        help="directory to test in the app (default: last used); before a "
-                             "command, the same as that command's --target")
+                        help=_("directory to test in the app (default: last used); before a "
+                               "command, the same as that command's --target"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser(
-        "run", help="run a benchmark without the app and print a report",
-        description="Run the CrystalDiskMark tests with fio in DIR (or on a block device) "
-                    "and print a report.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=RUN_EPILOG + run_fleet.FLEET_HELP)
+        "run", help=_("run a benchmark without the app and print a report"),
+        description=_("Run the CrystalDiskMark tests with fio in DIR (or on a block device) "
+                      "and print a report."),
+        formatter_class=RawDescriptionHelpFormatter,
+        epilog=_(RUN_EPILOG) + _(run_fleet.FLEET_HELP))
     if only is None or "run" in only:
         _run_options(run)
-    sub.add_parser("presets", help="list the presets, their profiles and tests",
-                   description="List built-in and user presets (TOML files in the config "
-                               "directory) with their profiles and tests.")
+    sub.add_parser("presets", help=_("list the presets, their profiles and tests"),
+                   description=_("List built-in and user presets (TOML files in the config "
+                                 "directory) with their profiles and tests."))
     bl = sub.add_parser(
-        "baselines", help="list, show, compare, delete, export and import saved baselines",
-        description="Saved baselines: named results to compare later runs against. They live\n"
-                    "in the SQLite file diskmark.sqlite3 in the data directory (DISKMARK_HOME/data\n"
-                    "when set), with the history of every finished run; export and import\n"
-                    "share one as a JSON file.",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog="exit status: 0 done, 1 a file could not be read or written, 2 unknown\n"
-               "baseline, name taken or invalid file (nothing changed), 3 a regression beyond\n"
-               "--fail-on-regression.")
+        "baselines", help=_("list, show, compare, delete, export and import saved baselines"),
+        # TRANSLATORS: printed as it is: keep lines under 90 characters (CJK: 45)
+        description=_("Saved baselines: named results to compare later runs against. They live\n"
+                      "in the SQLite file diskmark.sqlite3 in the data directory "
+                      "(DISKMARK_HOME/data\n"
+                      "when set), with the history of every finished run; export and import\n"
+                      "share one as a JSON file."),
+        formatter_class=RawDescriptionHelpFormatter,
+        # TRANSLATORS: printed as it is: keep lines under 90 characters (CJK: 45)
+        epilog=_("exit status: 0 done, 1 a file could not be read or written, 2 unknown\n"
+                 "baseline, name taken or invalid file (nothing changed), 3 a regression "
+                 "beyond\n--fail-on-regression."))
     if only is None or "baselines" in only:
         _baselines_actions(bl)
 
@@ -79,119 +97,122 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
 
 def _run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--target", metavar="DIR|DEVICE", default=".", action=Typed,
-                     help="directory to test in; diskmark creates one hidden test file there "
-                          "and removes it afterwards (default: current directory); or a block "
-                          "device such as /dev/sdb, measured itself (read tests only, see below)")
+                     help=_("directory to test in; diskmark creates one hidden test file there "
+                            "and removes it afterwards (default: current directory); or a block "
+                            "device such as /dev/sdb, measured itself (read tests only, see below)"))
     run.add_argument("--destroy-data", metavar="DEVICE",
-                     help="allow the write and mix tests on the block device --target names; "
-                          "DEVICE must be that same device. Everything on it is destroyed")
+                     help=_("allow the write and mix tests on the block device --target names; "
+                            "DEVICE must be that same device. Everything on it is destroyed"))
     run.add_argument("--preset", default="default",
-                     help="test set: default, nvme, flash or a user preset (see `diskmark presets`)")
+                     help=_("test set: default, nvme, flash or a user preset (see `diskmark presets`)"))
     run.add_argument("--profile", default="default",
-                     help="default (4 rows), peak, real (real world), demo, stable "
-                          "(the start delays and ramp times of snow_mountain's fio article), "
-                          "or sustained (one long write: where its speed fell, see --duration)")
+                     help=_("default (4 rows), peak, real (real world), demo, stable "
+                            "(the start delays and ramp times of snow_mountain's fio article), "
+                            "or sustained (one long write: where its speed fell, see --duration)"))
     run.add_argument("--mix", nargs="?", const=70, type=setting("mix"), metavar="PCT",
-                     help="add the +Mix tests: PCT%% reads, the rest writes (default 70)")
+                     help=_("add the +Mix tests: PCT%% reads, the rest writes (default 70)"))
     run.add_argument("--mode", choices=[m.value for m in Mode], default=DEFAULTS.mode.value,
-                     help="rw: reads and writes (default); read: reads only; write: writes only")
+                     help=_("rw: reads and writes (default); read: reads only; write: writes only"))
     run.add_argument("--size", type=setting("size"), default=DEFAULTS.size, metavar="SIZE",
-                     help="test file size in whole MiB, 16MiB … 64GiB (default 1GiB); K, M, "
-                          "G and KiB, MiB, GiB are binary; MB and GB are refused, as diskmark's "
-                          "MB is 1,000,000 bytes")
+                     help=_("test file size in whole MiB, 16MiB … 64GiB (default 1GiB); K, M, "
+                            "G and KiB, MiB, GiB are binary; MB and GB are refused, as diskmark's "
+                            "MB is 1,000,000 bytes"))
     run.add_argument("--count", type=setting("count"), default=DEFAULTS.count, metavar="N",
-                     help=f"measured passes per test, {COUNT_MIN}-{COUNT_MAX}; the best is kept (default 5)")
+                     help=_("measured passes per test, {min}-{max}; the best is kept "
+                            "(default 5)").format(min=COUNT_MIN, max=COUNT_MAX))
     run.add_argument("--measure", type=setting("measure"), metavar="SEC",
-                     help="seconds each pass measures (default: the preset's, 5)")
+                     help=_("seconds each pass measures (default: the preset's, 5)"))
     run.add_argument("--interval", type=setting("interval"), metavar="SEC",
-                     help="seconds of rest between tests (default: the preset's, 5)")
+                     help=_("seconds of rest between tests (default: the preset's, 5)"))
     run.add_argument("--duration", type=setting("duration"), default=DEFAULTS.duration,
-                     metavar="SEC", help="--profile sustained: write for SEC seconds (default "
-                     f"{DEFAULTS.duration:g}), wrapping around the --size test file")
+                     metavar="SEC", help=_("--profile sustained: write for SEC seconds (default "
+                                           "{seconds}), wrapping around the --size test file"
+                                           ).format(seconds=f"{DEFAULTS.duration:g}"))
     run.add_argument("--amount", type=setting("amount"), metavar="SIZE",
-                     help="--profile sustained: stop once SIZE is written (e.g. 32GiB), if "
-                          "that comes before --duration")
+                     help=_("--profile sustained: stop once SIZE is written (e.g. 32GiB), if "
+                            "that comes before --duration"))
     run.add_argument("--data", choices=[d.value for d in DataPattern], default=DEFAULTS.data.value,
-                     help="test data: random (default; one buffer of random data filled once "
-                          "and reused, as CrystalDiskMark's DiskSpd -Z), zeros (CDM's All "
-                          "0x00), or refill (fresh random data for every write, for drives "
-                          "that compress or deduplicate; costs CPU, which caps fast drives)")
+                     help=_("test data: random (default; one buffer of random data filled once "
+                            "and reused, as CrystalDiskMark's DiskSpd -Z), zeros (CDM's All "
+                            "0x00), or refill (fresh random data for every write, for drives "
+                            "that compress or deduplicate; costs CPU, which caps fast drives)"))
     run.add_argument("--buffered", action="store_true",
-                     help="go through the page cache instead of O_DIRECT (needed on ramfs, "
-                          "old tmpfs, some FUSE and network filesystems); labelled in the report")
+                     help=_("go through the page cache instead of O_DIRECT (needed on ramfs, "
+                            "old tmpfs, some FUSE and network filesystems); labelled in the report"))
     run.add_argument("--nocow", action="store_true",
-                     help="btrfs: test in a directory with copy-on-write turned off (chattr +C), "
-                          "so CoW and the cache cannot inflate O_DIRECT figures")
+                     help=_("btrfs: test in a directory with copy-on-write turned off (chattr +C), "
+                            "so CoW and the cache cannot inflate O_DIRECT figures"))
     run.add_argument("--sweep", metavar="PATTERN",
-                     help="instead of a profile, run one pattern (e.g. RND4K, SEQ1M, SEQ128K) at "
-                          "queue depths 1, 2, 4, 8, 16, 32 and draw the curve")
+                     help=_("instead of a profile, run one pattern (e.g. RND4K, SEQ1M, SEQ128K) at "
+                            "queue depths 1, 2, 4, 8, 16, 32 and draw the curve"))
     run.add_argument("--unstable", type=setting("unstable_pct"), default=UNSTABLE_PCT,
                      metavar="PCT",
-                     help="mark a test unstable when its passes differ by more than PCT percent "
-                          f"(R/Avg: range over mean; default {UNSTABLE_PCT:g})")
+                     help=_("mark a test unstable when its passes differ by more than PCT "
+                            "percent (R/Avg: range over mean; default {pct})"
+                            ).format(pct=f"{UNSTABLE_PCT:g}"))
     run.add_argument("--unit", type=unit, default=Unit.MB_S, metavar="UNIT",
-                     help="unit of the summary grid: MB/s, GB/s, IOPS or µs, also written us (default MB/s)")
+                     help=_("unit of the summary grid: MB/s, GB/s, IOPS or µs, also written us (default MB/s)"))
     run.add_argument("--format", choices=["text", "json", "csv", "markdown"], default="text",
-                     help="text: CrystalDiskMark's report; json: everything, schema "
-                          "diskmark.result/1; csv: one row per pass; markdown: a table")
+                     help=_("text: CrystalDiskMark's report; json: everything, schema "
+                            "diskmark.result/1; csv: one row per pass; markdown: a table"))
     run.add_argument("--output", metavar="FILE",
-                     help="write the report to FILE instead of stdout (- is stdout), checked "
-                          "before the run: an existing file is replaced only with --force; a "
-                          "FIFO or character device (/dev/stdout) is written into, never replaced")
+                     help=_("write the report to FILE instead of stdout (- is stdout), checked "
+                            "before the run: an existing file is replaced only with --force; a "
+                            "FIFO or character device (/dev/stdout) is written into, never replaced"))
     run.add_argument("--force", action="store_true",
-                     help="let --output replace an existing regular file")
-    run.add_argument("--comment", default="", help="a comment to include in the report")
+                     help=_("let --output replace an existing regular file"))
+    run.add_argument("--comment", default="", help=_("a comment to include in the report"))
     run.add_argument("-q", "--quiet", action="store_true",
-                     help="no progress on stderr; warnings and errors (a file left on disk, "
-                          "a failure) are still printed")
+                     help=_("no progress on stderr; warnings and errors (a file left on disk, "
+                            "a failure) are still printed"))
     run_fleet.add_arguments(run)
-    saved = run.add_argument_group("baselines and comparison")
+    saved = run.add_argument_group(_("baselines and comparison"))
     saved.add_argument("--save-baseline", metavar="NAME",
-                       help="save this result as baseline NAME (any text); an existing NAME is "
-                            "not replaced unless --replace")
+                       help=_("save this result as baseline NAME (any text); an existing NAME is "
+                              "not replaced unless --replace"))
     saved.add_argument("--note", metavar="TEXT", default="",
-                       help="a note stored with --save-baseline")
+                       help=_("a note stored with --save-baseline"))
     saved.add_argument("--replace", action="store_true",
-                       help="let --save-baseline replace a baseline of the same name")
+                       help=_("let --save-baseline replace a baseline of the same name"))
     saved.add_argument("--compare", metavar="NAME",
-                       help="compare with baseline NAME: the report gains baseline and delta "
-                            "columns (JSON: a `comparison` section)")
+                       help=_("compare with baseline NAME: the report gains baseline and delta "
+                              "columns (JSON: a `comparison` section)"))
     saved.add_argument("--fail-on-regression", type=percent, metavar="PCT",
-                       help="with --compare: exit with status 3 when any test is worse than the "
-                            "baseline (beyond the runs' noise) by more than PCT percent, naming "
-                            "which; X%% worse is X%% less MB/s or IOPS, or a latency whose "
-                            "inverse is X%% lower (2x the latency = 50%% worse), see below")
+                       help=_("with --compare: exit with status 3 when any test is worse than the "
+                              "baseline (beyond the runs' noise) by more than PCT percent, naming "
+                              "which; X%% worse is X%% less MB/s or IOPS, or a latency whose "
+                              "inverse is X%% lower (2x the latency = 50%% worse), see below"))
 
 
 def _baselines_actions(bl: argparse.ArgumentParser) -> None:
     bsub = bl.add_subparsers(dest="action", metavar="ACTION", required=True)
-    bls = bsub.add_parser("list", help="name, date, device, filesystem and headline MB/s of "
-                                       "each baseline; damaged ones with the reason")
+    bls = bsub.add_parser("list", help=_("name, date, device, filesystem and headline MB/s of "
+                                         "each baseline; damaged ones with the reason"))
     bls.add_argument("--format", choices=["text", "json"], default="text",
-                     help="json: the fields of `history list --format json`, by name")
-    show = bsub.add_parser("show", help="print a baseline's report")
+                     help=_("json: the fields of `history list --format json`, by name"))
+    show = bsub.add_parser("show", help=_("print a baseline's report"))
     show.add_argument("name", metavar="NAME")
-    bcmp = bsub.add_parser("compare", help="compare two saved baselines without running anything",
-                           description="Compare baseline B against baseline A (A is the "
-                                       "reference): every test's figures, deltas and verdicts.")
-    bcmp.add_argument("a", metavar="A", help="the reference baseline")
-    bcmp.add_argument("b", metavar="B", help="the baseline compared with A")
+    bcmp = bsub.add_parser("compare", help=_("compare two saved baselines without running anything"),
+                           description=_("Compare baseline B against baseline A (A is the "
+                                         "reference): every test's figures, deltas and verdicts."))
+    bcmp.add_argument("a", metavar="A", help=_("the reference baseline"))
+    bcmp.add_argument("b", metavar="B", help=_("the baseline compared with A"))
     bcmp.add_argument("--format", choices=["text", "json", "markdown"], default="text")
     bcmp.add_argument("--fail-on-regression", type=percent, metavar="PCT",
-                      help="exit with status 3 when B is worse than A by more than PCT "
-                           "percent (X%% worse: X%% less MB/s or IOPS, or 1/latency X%% lower)")
-    delete = bsub.add_parser("delete", help="delete a baseline (a damaged one too)")
+                      help=_("exit with status 3 when B is worse than A by more than PCT "
+                             "percent (X%% worse: X%% less MB/s or IOPS, or 1/latency X%% lower)"))
+    delete = bsub.add_parser("delete", help=_("delete a baseline (a damaged one too)"))
     delete.add_argument("name", metavar="NAME")
-    export = bsub.add_parser("export", help="write a baseline to a file to share it")
+    export = bsub.add_parser("export", help=_("write a baseline to a file to share it"))
     export.add_argument("name", metavar="NAME")
-    export.add_argument("file", metavar="FILE", help="the file to write, or - for stdout")
-    export.add_argument("--force", action="store_true", help="replace FILE if it exists")
-    imp = bsub.add_parser("import", help="import a baseline file (an export, or the JSON "
-                                         "report of `diskmark run --format json`)")
+    export.add_argument("file", metavar="FILE", help=_("the file to write, or - for stdout"))
+    export.add_argument("--force", action="store_true", help=_("replace FILE if it exists"))
+    imp = bsub.add_parser("import", help=_("import a baseline file (an export, or the JSON "
+                                           "report of `diskmark run --format json`)"))
     imp.add_argument("file", metavar="FILE")
-    imp.add_argument("--name", metavar="N", help="save it under this name instead of its own")
+    imp.add_argument("--name", metavar="N", help=_("save it under this name instead of its own"))
     imp.add_argument("--force", action="store_true",
-                     help="replace a baseline of the same name")
+                     help=_("replace a baseline of the same name"))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -209,11 +230,38 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
-def _command(argv: list[str] | None) -> int:
+def choose_language(words: list[str]) -> str | None:
+    """Speak the language ``--lang`` names (anywhere in ``words``), else the environment's,
+    before anything is built or printed. Returns the language --lang chose (None: not
+    typed); exits 2 with the languages diskmark speaks for one it does not."""
+    set_language(None)  # the environment's, for a refusal of --lang too
+    typed = typed_language(words)
+    if typed is None or typed.startswith("-"):  # a --lang without its value: argparse says so
+        return None
+    chosen = match(typed)
+    if chosen is None:
+        error(_("--lang {value}: diskmark does not speak that language; it speaks "
+                "{languages}.").format(value=typed, languages=", ".join(
+                    f"{code} ({name})" for code, name in LANGUAGES.items())))
+        raise SystemExit(EXIT_USAGE)
+    return set_language(chosen)
+
+
+def read_command_line(argv: list[str] | None) -> tuple[argparse.ArgumentParser,
+                                                       argparse.Namespace]:
+    """The parser, in the language chosen, and what it read; ``args.lang`` is the language
+    --lang chose, None when it was not typed (the app's saved choice may apply then)."""
     words = sys.argv[1:] if argv is None else argv
+    lang = choose_language(words)
     parser = build_parser(only=set(words) & set(COMMANDS))
     args = parser.parse_args(argv)
+    args.lang = lang
     options_before_command(parser, args)
+    return parser, args
+
+
+def _command(argv: list[str] | None) -> int:
+    parser, args = read_command_line(argv)
     if args.command is not None:
         gc.enable()  # off while diskmark loaded (diskmark.launch); the app turns it on itself
     if args.command in ("run", "presets", "baselines", "history"):
@@ -224,7 +272,7 @@ def _command(argv: list[str] | None) -> int:
 
             return cmd_run(args, parser)
         except KeyboardInterrupt:  # before the engine's own handler is in place
-            error("interrupted")
+            error(_("interrupted"))
             return EXIT_INTERRUPTED
     if args.command == "presets":
         return cmd_presets()
@@ -254,16 +302,20 @@ def cmd_presets() -> int:
 
     catalog = load_catalog()
     for preset in catalog.presets.values():
-        out(f"{preset.id}: {preset.name} — {preset.description}\n"
-            f"    measure {preset.measure:g} s, interval {preset.interval:g} s, "
-            f"from {preset.source}\n")
+        times = {"measure": f"{preset.measure:g}", "interval": f"{preset.interval:g}",
+                 "source": preset.source}
+        timing = (_("measure {measure} s, interval {interval} s, from built-in")
+                  if preset.source == "built-in" else
+                  # TRANSLATORS: {source} is the path of the preset's TOML file
+                  _("measure {measure} s, interval {interval} s, from {source}")).format(**times)
+        out(f"{preset.id}: {preset.name} — {preset.description}\n    {timing}\n")
         width = max(len(profile.id) for profile in preset.profiles.values())
         for profile in preset.profiles.values():
             tests = ", ".join(t.label for t in profile.tests)
             out(f"    {profile.id:{width}}  {profile.name}: {tests}\n")
-    out(f"\nUser presets: {user_presets_dir()}/*.toml\n")
+    out("\n" + _("User presets: {files}").format(files=f"{user_presets_dir()}/*.toml") + "\n")
     for problem in catalog.problems:
-        error(f"skipped preset {problem}")
+        error(_("skipped preset {problem}").format(problem=problem))
     return EXIT_OK
 
 

@@ -8,7 +8,14 @@
   typed: ``diskmark --target X run`` tests X. argparse alone would let the command's default
   overwrite it. Typed on both sides with different values, or before a command that has no
   such option, it is refused, naming both: never ignored.
-- argparse's messages are printed escaped, as every other output of diskmark.
+- argparse's messages are printed escaped, as every other output of diskmark, and in the
+  user's language: its own words ("usage: ", "options", "expected one argument") go through
+  diskmark.locale (:mod:`diskmark.cli.argparse_words` marks them for the catalogs).
+- ``--lang LANG`` is read before the parser is built (:func:`typed_language`), so --help is
+  in that language too; every command and action accepts it, before or after its name.
+- Help in Japanese or Chinese is wrapped by terminal cells and between characters
+  (:class:`HelpFormatter`): argparse counts characters and breaks only at spaces, so such
+  help ran past the terminal's edge.
 """
 
 from __future__ import annotations
@@ -24,19 +31,118 @@ if TYPE_CHECKING:
 from diskmark.cli.output import out
 from diskmark.cli.streams import write_err
 from diskmark.files.text_safety import shown
+from diskmark.locale import LANGUAGES, _, ngettext
 from diskmark.model.settings import text_parser
 from diskmark.model.units import Unit
+from diskmark.report.cells import char_cells, text_cells
 
 #: Options both the top level and a command declare: the top level's is stored under
 #: ``<name>_before`` and moved to ``<name>`` by :func:`options_before_command`.
 SHARED = ("target",)
 #: Where :class:`Typed` notes which options were typed (a default is not a choice).
 TYPED = "typed_options"
+#: The option that chooses the language, on every command.
+LANG_OPTION = "--lang"
+
+
+def typed_language(words: Sequence[str]) -> str | None:
+    """The value of the last ``--lang LANG`` or ``--lang=LANG`` typed anywhere before ``--``
+    (before or after a command), read ahead of argparse so that --help is already in that
+    language; None when there is none (a ``--lang`` without a value is argparse's to refuse)."""
+    found = None
+    for i, word in enumerate(words):
+        if word == "--":
+            break
+        if word == LANG_OPTION and i + 1 < len(words):
+            found = words[i + 1]
+        elif word.startswith(LANG_OPTION + "="):
+            found = word.split("=", 1)[1]
+    return found
+
+
+def speak_argparse() -> None:
+    """argparse's own words ("usage: ", "the following arguments are required: %s") in the
+    language in use: argparse looks up ``_`` and ``ngettext`` in its module when it prints."""
+    setattr(argparse, "_", _)  # noqa: B010 (typeshed does not declare argparse's _)
+    setattr(argparse, "ngettext", ngettext)  # noqa: B010
+
+
+#: What never starts a line (closing punctuation) and never ends one (opening punctuation).
+_NO_BREAK_BEFORE = set("、。，．：；！？）」』】〕・ーぁぃぅぇぉっゃゅょァィゥェォッャュョ,.;:!?)")
+_NO_BREAK_AFTER = set("（「『【〔(")
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal cells, broken at spaces and between
+    wide (CJK) characters, which are written without spaces; a closing mark stays with the
+    character before it. A word wider than ``width`` gets a line of its own."""
+    tokens: list[str] = []  # " ", a run of narrow characters, or one wide character
+    for ch in text:
+        if ch != " " and tokens and tokens[-1] != " " and char_cells(ch) < 2 \
+                and char_cells(tokens[-1][-1]) < 2:
+            tokens[-1] += ch
+        else:
+            tokens.append(ch)
+    lines: list[list[str]] = [[]]
+    for token in tokens:
+        line = lines[-1]
+        if token == " ":
+            if line:
+                line.append(token)
+            continue
+        if line and text_cells("".join(line)) + text_cells(token) > width:
+            while line[-1] == " ":
+                line.pop()
+            carried = []
+            if len(line) > 1 and (token[0] in _NO_BREAK_BEFORE or line[-1][-1] in _NO_BREAK_AFTER):
+                carried = [line.pop()]
+            lines.append(carried)
+        lines[-1].append(token)
+    return ["".join(line).rstrip() for line in lines if line]
+
+
+def _wide(text: str) -> bool:
+    return any(char_cells(ch) == 2 for ch in text)
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's, but a text with wide characters is wrapped by :func:`wrap_cells`; any
+    other exactly as argparse wraps it."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        if not _wide(text):
+            return super()._split_lines(text, width)
+        return wrap_cells(" ".join(text.split()), width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if not _wide(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line
+                         for line in wrap_cells(" ".join(text.split()), width - len(indent)))
+
+
+class RawDescriptionHelpFormatter(HelpFormatter):
+    """Descriptions and epilogs printed as written, lines and all (the translation's lines
+    too); options' help wrapped by :class:`HelpFormatter`."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "".join(indent + line for line in text.splitlines(keepends=True))
 
 
 class Parser(argparse.ArgumentParser):
     """argparse, printing as every other output of diskmark does (escaped, a closed stdout
-    reported to ``main`` rather than silently swallowed), and saying what was mistyped."""
+    reported to ``main`` rather than silently swallowed), and saying what was mistyped. Every
+    command and action has ``--lang`` (read before parsing: :func:`typed_language`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+        self.add_argument(
+            LANG_OPTION, metavar="LANG", default=argparse.SUPPRESS,
+            # TRANSLATORS: {languages} is the list of language codes (en, ja, de, …)
+            help=_("the language of messages and help: {languages} (default: the "
+                   "environment's, from LANGUAGE, LC_ALL, LC_MESSAGES or LANG)").format(
+                       languages=", ".join(LANGUAGES)))
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         if not message:
@@ -53,15 +159,21 @@ class Parser(argparse.ArgumentParser):
 
         choices = [str(c) for c in action.choices]
         near = difflib.get_close_matches(str(value), choices, n=1)
-        listed = ", ".join(choices)
+        words = {"value": repr(value), "near": repr(near[0]) if near else "",
+                 "choices": ", ".join(choices)}
         if isinstance(action, argparse._SubParsersAction):  # a command or an action
-            kind = str(action.metavar or "command").lower()
+            if action.metavar == "ACTION":
+                raise argparse.ArgumentError(None, (
+                    _("unknown action {value}; did you mean {near}? (the actions: {choices})")
+                    if near else _("unknown action {value} (the actions: {choices})")
+                ).format(**words))
             raise argparse.ArgumentError(None, (
-                f"unknown {kind} {value!r}; did you mean {near[0]!r}? (the {kind}s: {listed})"
-                if near else f"unknown {kind} {value!r} (the {kind}s: {listed})"))
+                _("unknown command {value}; did you mean {near}? (the commands: {choices})")
+                if near else _("unknown command {value} (the commands: {choices})")
+            ).format(**words))
         raise argparse.ArgumentError(action, (
-            f"invalid choice: {value!r}; did you mean {near[0]!r}? (choose from {listed})"
-            if near else f"invalid choice: {value!r} (choose from {listed})"))
+            _("invalid choice: {value}; did you mean {near}? (choose from {choices})")
+            if near else _("invalid choice: {value} (choose from {choices})")).format(**words))
 
     # typeshed overloads it per namespace type; this one passes any namespace through
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
@@ -84,9 +196,9 @@ class Parser(argparse.ArgumentParser):
                 continue
             near = difflib.get_close_matches(option, known, n=1)
             if near:
-                return f"unknown option {option}; did you mean {near[0]}?"
-        words = " ".join(extras)
-        return f"unrecognized arguments: {words}"
+                return _("unknown option {option}; did you mean {near}?").format(
+                    option=option, near=near[0])
+        return _("unrecognized arguments: %s") % " ".join(extras)
 
 
 class Typed(argparse.Action):
@@ -114,12 +226,14 @@ def options_before_command(parser: argparse.ArgumentParser, args: argparse.Names
         elif before is None:
             continue
         elif not hasattr(args, name):
-            parser.error(f"--{name} {before} was typed before `{command}`, which has no "
-                         f"--{name} option; nothing was done.")
+            parser.error(_("--{name} {before} was typed before `{command}`, which has no "
+                           "--{name} option; nothing was done.").format(
+                               name=name, before=before, command=command))
         elif name in typed and getattr(args, name) != before:
             after = getattr(args, name)
-            parser.error(f"--{name} was typed twice with different values: {before} before "
-                         f"`{command}` and {after} after it; give it once.")
+            parser.error(_("--{name} was typed twice with different values: {before} before "
+                           "`{command}` and {after} after it; give it once.").format(
+                               name=name, before=before, command=command, after=after))
         else:
             setattr(args, name, before)
 
@@ -149,7 +263,8 @@ def percent(text: str) -> float:
     try:
         value = float(text.rstrip("%"))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a percentage: {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            _("not a percentage: {text}").format(text=repr(text))) from None
     if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError("the percentage must be 0 or more")
+        raise argparse.ArgumentTypeError(_("the percentage must be 0 or more"))
     return value

@@ -8,9 +8,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from diskmark.store.entry import Entry
     from diskmark.store.store import Store
 
-from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, exit_code_for, gate, out, out_json, say
+from diskmark.cli.output import (
+    EXIT_OK,
+    EXIT_USAGE,
+    error,
+    exit_code_for,
+    gate,
+    notice,
+    out,
+    out_json,
+    say,
+)
+from diskmark.locale import _
 
 
 def cmd_baselines(args: argparse.Namespace) -> int:
@@ -26,15 +38,14 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             from diskmark.report.text import text_report
 
             entry = store.get_baseline(args.name)
-            note = f"    Note: {entry.note}\n" if entry.note else ""
-            out(f"Baseline: {entry.name}\n{note}   Saved: {entry.saved}\n"
-                f"    File: {entry.path}\n\n{text_report(entry.result)}")
+            out(_heading(entry) + "\n" + text_report(entry.result))
             return EXIT_OK
         if args.action == "compare":
             return _baselines_compare(store, args)
         if args.action == "delete":
             entry = store.delete_baseline(args.name)
-            say(f"diskmark: deleted baseline {entry.name!r} ({entry.path})")
+            notice(_("deleted baseline {name} ({path})").format(
+                name=repr(entry.name), path=entry.path))
             return EXIT_OK
         if args.action == "export":
             if args.file == "-":  # stdout, as in curl and tar
@@ -43,18 +54,20 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             try:
                 dest = export_baseline(store, args.name, Path(args.file), force=args.force)
             except ExportExists as e:
-                error(f"{e} (--force replaces it)")
+                error(_("{problem} (--force replaces it)").format(problem=e))
                 return exit_code_for(e)
-            say(f"diskmark: exported baseline {args.name!r} to {dest}")
+            notice(_("exported baseline {name} to {path}").format(
+                name=repr(args.name), path=dest))
             return EXIT_OK
         if args.action == "import":
             try:
                 entry = import_baseline(store, Path(args.file), args.name, replace=args.force)
             except NameTaken as e:
-                error(f"{e}; import it under another name with --name N, or replace it "
-                      f"with --force")
+                error(_("{problem}; import it under another name with --name N, or replace it "
+                        "with --force").format(problem=e))
                 return exit_code_for(e)
-            say(f"diskmark: imported {args.file} as baseline {entry.name!r} ({entry.path})")
+            notice(_("imported {file} as baseline {name} ({path})").format(
+                file=args.file, name=repr(entry.name), path=entry.path))
             return EXIT_OK
     except StoreError as e:
         error(str(e))
@@ -62,13 +75,27 @@ def cmd_baselines(args: argparse.Namespace) -> int:
     return EXIT_USAGE
 
 
+def _heading(entry: Entry) -> str:
+    """What ``baselines show`` prints above the report: name, note, date and file, the
+    labels right-aligned on their colons (measured in cells: a translation may be wide)."""
+    from diskmark.report.cells import text_cells
+
+    rows = [(_("Baseline:"), entry.name)]
+    if entry.note:
+        rows.append((_("Note:"), entry.note))
+    rows += [(_("Saved:"), entry.saved), (_("File:"), str(entry.path))]
+    width = max(text_cells(label) for label, _value in rows)
+    return "".join(" " * (width - text_cells(label)) + f"{label} {value}\n"
+                   for label, value in rows)
+
+
 def _baselines_list(store: Store) -> int:
     from diskmark.report.formatting import format_listing
 
     entries = store.baselines()
     if not entries:
-        say(f"No baselines in {store.root}. Save one with "
-            f"`diskmark run --save-baseline NAME`.")
+        say(_("No baselines in {path}. Save one with `diskmark run --save-baseline NAME`."
+              ).format(path=store.root))
         return EXIT_OK
     out(format_listing(entries))
     return EXIT_OK
@@ -101,9 +128,9 @@ def _baselines_compare(store: Store, args: argparse.Namespace) -> int:
         out_json(json.dumps({"current_name": b.name} | cmp.to_dict(), indent=2,
                             ensure_ascii=False) + "\n")
     elif args.format == "markdown":
-        out(comparison_markdown(cmp, f"baseline {b.name!r}"))
+        out(comparison_markdown(cmp, _("baseline {name}").format(name=repr(b.name))))
     else:
-        out(comparison_text(cmp, f"baseline {b.name!r}"))
+        out(comparison_text(cmp, _("baseline {name}").format(name=repr(b.name))))
     if args.fail_on_regression is not None:
-        return gate(cmp, args.fail_on_regression, f"baseline {a.name!r}")
+        return gate(cmp, args.fail_on_regression, _("baseline {name}").format(name=repr(a.name)))
     return EXIT_OK

@@ -23,7 +23,11 @@ if TYPE_CHECKING:
     from diskmark.store.entry import Entry
     from diskmark.store.store import Store
 
-EPILOG = """\
+from diskmark.locale import N_, _, ngettext
+
+# TRANSLATORS: printed as it is, lines and all: keep each line under 92 characters (CJK: 46),
+# and the example commands exactly.
+EPILOG = N_("""\
 examples:
   diskmark history list --limit 20 --device nvme0n1
   diskmark history show 20260101T045959Z          # an id, a unique beginning of one, or last
@@ -35,14 +39,15 @@ examples:
 
 A trend judges each run against the one before it by the comparison's rule: "same" when
 the two figures' range over their mean is within the runs' noise (their R/Avg %, else 3%).
-"""
+""")
 
-EXPORT_EPILOG = """\
+# TRANSLATORS: printed as it is, lines and all: keep each line under 92 characters (CJK: 46).
+EXPORT_EPILOG = N_("""\
 exit status: 0 every run written; 1 a run left out because it is damaged in the database
 (each is named), or a file could not be written; 2 a file that exists was not replaced
 (--force replaces it), or nothing was written: an unknown or damaged ID, or DIR|FILE names
 a file that is not a .json one.
-"""
+""")
 
 
 def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
@@ -50,95 +55,95 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
     """The ``history`` command and its actions; ``types`` holds the CLI's argument types
     (``unit``), so every command reads a unit the same way. ``declare=False``: the command
     alone, named with its help (nothing on the command line uses it)."""
+    from diskmark.cli.arguments import RawDescriptionHelpFormatter, Typed
+
     hist = sub.add_parser(
-        "history", help="list, show, import, export, delete, prune, trend and share past runs",
-        description="Every finished run, kept in the data directory (DISKMARK_HOME/data when "
-                    "set), newest first.",
-        formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EPILOG)
+        "history", help=_("list, show, import, export, delete, prune, trend and share past runs"),
+        description=_("Every finished run, kept in the data directory (DISKMARK_HOME/data when "
+                      "set), newest first."),
+        formatter_class=RawDescriptionHelpFormatter, epilog=_(EPILOG))
     if not declare:
         return
-    from diskmark.cli.arguments import Typed
-
     hsub = hist.add_subparsers(dest="action", metavar="ACTION", required=True)
 
     def filters(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--device", default="", help="only runs on this device (e.g. "
-                                                     "/dev/nvme0n1, or part of its name)")
+        p.add_argument("--device", default="", help=_("only runs on this device (e.g. "
+                                                       "/dev/nvme0n1, or part of its name)"))
         p.add_argument("--target", default="", action=Typed,
-                       help="only runs in this directory (or part of it)")
-        p.add_argument("--host", default="", help="only runs measured on this host")
+                       help=_("only runs in this directory (or part of it)"))
+        p.add_argument("--host", default="", help=_("only runs measured on this host"))
 
-    ls = hsub.add_parser("list", help="runs, newest first: id, date, host, device, headline MB/s")
+    ls = hsub.add_parser("list", help=_("runs, newest first: id, date, host, device, headline MB/s"))
     ls.add_argument("--limit", type=int, default=50, metavar="N",
-                    help="show the N newest (default 50; 0 shows all)")
-    ls.add_argument("--offset", type=int, default=0, metavar="N", help="skip the N newest first")
+                    help=_("show the N newest (default 50; 0 shows all)"))
+    ls.add_argument("--offset", type=int, default=0, metavar="N", help=_("skip the N newest first"))
     filters(ls)
     ls.add_argument("--format", choices=["text", "json"], default="text")
 
-    show = hsub.add_parser("show", help="a run's report")
-    show.add_argument("id", metavar="ID", help="the run's id, a unique beginning of it, or "
-                                               "last (the newest run)")
+    show = hsub.add_parser("show", help=_("a run's report"))
+    show.add_argument("id", metavar="ID", help=_("the run's id, a unique beginning of it, or "
+                                                 "last (the newest run)"))
     show.add_argument("--format", choices=["text", "json"], default="text",
-                      help="text: the CrystalDiskMark report; json: the saved result, exactly")
+                      help=_("text: the CrystalDiskMark report; json: the saved result, exactly"))
 
-    imp = hsub.add_parser("import", help="add the JSON reports of `diskmark run --format json` "
-                                         "(files, or directories of them); duplicates are skipped")
+    imp = hsub.add_parser("import", help=_("add the JSON reports of `diskmark run --format json` "
+                                           "(files, or directories of them); duplicates are skipped"))
     imp.add_argument("sources", nargs="+", metavar="FILE|DIR")
 
-    exp = hsub.add_parser("export", help="write runs as JSON reports (what import reads)",
-                          description="Write runs as JSON reports, what `history import` reads.",
-                          epilog=EXPORT_EPILOG)
+    exp = hsub.add_parser("export", help=_("write runs as JSON reports (what import reads)"),
+                          description=_("Write runs as JSON reports, what `history import` reads."),
+                          epilog=_(EXPORT_EPILOG))
     exp.add_argument("dest", metavar="DIR|FILE",
-                     help="a directory (one <id>.json per run), a .json file for one run, or - "
-                          "(stdout) for one run")
-    exp.add_argument("ids", nargs="*", metavar="ID", help="these runs (default: all that match)")
+                     help=_("a directory (one <id>.json per run), a .json file for one run, or - "
+                            "(stdout) for one run"))
+    exp.add_argument("ids", nargs="*", metavar="ID", help=_("these runs (default: all that match)"))
     filters(exp)
-    exp.add_argument("--force", action="store_true", help="replace files that exist")
+    exp.add_argument("--force", action="store_true", help=_("replace files that exist"))
 
-    dele = hsub.add_parser("delete", help="remove runs from the history (baselines stay)")
+    dele = hsub.add_parser("delete", help=_("remove runs from the history (baselines stay)"))
     dele.add_argument("ids", nargs="+", metavar="ID")
 
-    prune = hsub.add_parser("prune", help="remove old runs (baselines stay)")
+    prune = hsub.add_parser("prune", help=_("remove old runs (baselines stay)"))
     how = prune.add_mutually_exclusive_group(required=True)
-    how.add_argument("--keep", type=int, metavar="N", help="keep the N newest runs")
+    how.add_argument("--keep", type=int, metavar="N", help=_("keep the N newest runs"))
     how.add_argument("--older-than", type=float, metavar="DAYS",
-                     help="remove runs that started more than DAYS days ago")
+                     help=_("remove runs that started more than DAYS days ago"))
     filters(prune)
-    prune.add_argument("--dry-run", action="store_true", help="say what would go; remove nothing")
+    prune.add_argument("--dry-run", action="store_true", help=_("say what would go; remove nothing"))
 
-    tr = hsub.add_parser("trend", help="one test's best figure over time, per drive",
-                         description="One test's best figure over time for each drive (host, "
-                                     "device, model), baselines marked B, and every change "
-                                     "beyond the runs' noise marked ▲ (better) or ▼ (worse).")
-    tr.add_argument("test", metavar="TEST", help='e.g. "SEQ1M Q8T1" or "RND4K Q32T1"')
+    tr = hsub.add_parser("trend", help=_("one test's best figure over time, per drive"),
+                         description=_("One test's best figure over time for each drive (host, "
+                                       "device, model), baselines marked B, and every change "
+                                       "beyond the runs' noise marked ▲ (better) or ▼ (worse)."))
+    tr.add_argument("test", metavar="TEST", help=_('e.g. "SEQ1M Q8T1" or "RND4K Q32T1"'))
     tr.add_argument("--kind", choices=["read", "write", "mix"], default=None,
-                    help="which operation (default read)")
+                    help=_("which operation (default read)"))
     tr.add_argument("--unit", type=types["unit"], default=None, metavar="UNIT",
-                    help="MB/s (default), GB/s, IOPS or µs (also us)")
+                    help=_("MB/s (default), GB/s, IOPS or µs (also us)"))
     filters(tr)
     tr.add_argument("--format", choices=["text", "json"], default="text")
     tr.add_argument("--width", type=int, default=0, metavar="COLS",
-                    help="width of the chart (default: the terminal's)")
+                    help=_("width of the chart (default: the terminal's)"))
 
-    share = hsub.add_parser("share", help="a run, or a comparison, as one HTML file or a PNG",
-                            description="Write a run (or a run against another run or a "
-                                        "baseline) as one self-contained HTML file (no network "
-                                        "access needed to view it) or as a PNG image (rendered "
-                                        "by headless Chromium).")
-    share.add_argument("id", metavar="ID", help="the run's id, a unique beginning of it, or "
-                                                "last (the newest run)")
+    share = hsub.add_parser("share", help=_("a run, or a comparison, as one HTML file or a PNG"),
+                            description=_("Write a run (or a run against another run or a "
+                                          "baseline) as one self-contained HTML file (no network "
+                                          "access needed to view it) or as a PNG image (rendered "
+                                          "by headless Chromium)."))
+    share.add_argument("id", metavar="ID", help=_("the run's id, a unique beginning of it, or "
+                                                  "last (the newest run)"))
     against = share.add_mutually_exclusive_group()
-    against.add_argument("--against", metavar="ID", help="compare with this run (the reference)")
-    against.add_argument("--baseline", metavar="NAME", help="compare with this baseline")
+    against.add_argument("--against", metavar="ID", help=_("compare with this run (the reference)"))
+    against.add_argument("--baseline", metavar="NAME", help=_("compare with this baseline"))
     share.add_argument("--output", required=True, metavar="FILE",
-                       help="FILE.html or FILE.png (the format follows the extension), or - "
-                            "for stdout (HTML unless --format png)")
+                       help=_("FILE.html or FILE.png (the format follows the extension), or - "
+                              "for stdout (HTML unless --format png)"))
     share.add_argument("--format", choices=["html", "png"], default=None,
-                       help="html or png (default: FILE's extension; html for -)")
+                       help=_("html or png (default: FILE's extension; html for -)"))
     share.add_argument("--theme", default="diskmark",
-                       help="colours: diskmark (default), diskmark-dark, diskmark-contrast, "
-                            "diskmark-mono or a user theme")
-    share.add_argument("--force", action="store_true", help="replace FILE if it exists")
+                       help=_("colours: diskmark (default), diskmark-dark, diskmark-contrast, "
+                              "diskmark-mono or a user theme"))
+    share.add_argument("--force", action="store_true", help=_("replace FILE if it exists"))
 
 
 def cmd_history(args: argparse.Namespace,
@@ -171,7 +176,8 @@ def report_unimported(store: Store) -> None:
     from diskmark.cli.output import error
 
     for entry in store.unimported("history"):
-        error(f"not imported, kept in place: {entry.path}: {entry.damaged}")
+        error(_("not imported, kept in place: {path}: {problem}").format(
+            path=entry.path, problem=entry.damaged))
 
 
 def short_date(iso: str) -> str:
@@ -185,7 +191,7 @@ def _list(store: Store, args: argparse.Namespace) -> int:
     from diskmark.model.units import format_size
 
     if args.limit < 0 or args.offset < 0:
-        error("--limit and --offset must be 0 or more")
+        error(_("--limit and --offset must be 0 or more"))
         return EXIT_USAGE
     report_unimported(store)
     chosen = filters(args)
@@ -197,10 +203,14 @@ def _list(store: Store, args: argparse.Namespace) -> int:
                  + "\n")
         return EXIT_OK
     if not rows:
-        say("No runs in the history" + (" match" if chosen.where()[0] else "") +
-            ". Every run that completes is kept (`diskmark run`, or the app).")
+        say(_("No runs in the history match. Every run that completes is kept (`diskmark "
+              "run`, or the app).") if chosen.where()[0] else
+            _("No runs in the history. Every run that completes is kept (`diskmark run`, or "
+              "the app)."))
         return EXIT_OK
-    table = [("ID", "RUN DATE", "HOST", "DEVICE", "FS", "SET-UP", "READ MB/s", "WRITE MB/s")]
+    # TRANSLATORS: the columns of `history list`; short, in capitals where the script has them
+    table = [(_("ID"), _("RUN DATE"), _("HOST"), _("DEVICE"), _("FS"), _("SET-UP"),
+              _("READ MB/s"), _("WRITE MB/s"))]
     for r in rows:
         setup = " ".join(x for x in (r.profile if r.profile not in ("", "Default") else "",
                                      f"{format_size(r.size)}×{r.count}" if r.size else "") if x)
@@ -208,15 +218,21 @@ def _list(store: Store, args: argparse.Namespace) -> int:
                       r.fstype or "-", setup or "-", _mb(r.head_read), _mb(r.head_write)))
     # escaped before the columns are measured: an escape is wider than what it stands for
     from diskmark.files.text_safety import shown
+    from diskmark.report.cells import text_cells
 
     cells_shown = [[shown(cell, one_line=True) for cell in row] for row in table]
-    widths = [max(len(row[i]) for row in cells_shown) for i in range(len(cells_shown[0]))]
-    for row in cells_shown:
-        cells = [c.rjust(w) if i >= 6 else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+    widths = [max(text_cells(row[i]) for row in cells_shown) for i in range(len(cells_shown[0]))]
+    for row in cells_shown:  # padded by terminal cells: a CJK header takes two a character
+        cells = [" " * (w - text_cells(c)) + c if i >= 6 else c + " " * (w - text_cells(c))
+                 for i, (c, w) in enumerate(zip(row, widths))]
         out("  ".join(cells).rstrip() + "\n")
     listed = f"{args.offset + 1}–{args.offset + len(rows)}" if args.offset else f"{len(rows)}"
     if len(rows) < total:
-        say(f"{listed} of {total} runs, newest first; --limit N or --offset N shows others.")
+        # TRANSLATORS: {listed} is a count (5) or a range (11–15) of the runs shown
+        say(ngettext("{listed} of {total} run, newest first; --limit N or --offset N shows "
+                     "others.",
+                     "{listed} of {total} runs, newest first; --limit N or --offset N shows "
+                     "others.", total).format(listed=listed, total=total))
     return EXIT_OK
 
 
@@ -246,11 +262,12 @@ def _show(store: Store, args: argparse.Namespace) -> int:
         out_json(json.dumps(entry.document, indent=2, ensure_ascii=False) + "\n")
         return EXIT_OK
     held = [e.name for e in store.baselines() if e.ok and e.document == entry.document]
-    lines = [f"Run: {entry.name}", f"Saved: {entry.saved}"]
+    lines = [_("Run: {id}").format(id=entry.name), _("Saved: {date}").format(date=entry.saved)]
     if entry.result.system.hostname:
-        lines.append(f"Host: {entry.result.system.hostname}")
+        lines.append(_("Host: {host}").format(host=entry.result.system.hostname))
     if held:
-        lines.append("Baseline: " + ", ".join(repr(n) for n in held))
+        # TRANSLATORS: {names} lists the baselines that hold this run: 'a', 'b'
+        lines.append(_("Baseline: {names}").format(names=", ".join(repr(n) for n in held)))
     out("\n".join(lines) + "\n\n" + text_report(entry.result))
     return EXIT_OK
 
@@ -270,11 +287,11 @@ def _sources(paths: list[str]) -> tuple[list[Path], list[str]]:
 
 
 def _import(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, say
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, notice
 
     files, missing = _sources(args.sources)
     for name in missing:
-        error(f"{name}: no such file or directory")
+        error(_("{path}: no such file or directory").format(path=name))
     from diskmark.store.exchange import import_history
 
     results = import_history(store, files) if files else []
@@ -282,18 +299,25 @@ def _import(store: Store, args: argparse.Namespace) -> int:
     for src, outcome, detail in results:
         counts[outcome] += 1
         if outcome == "imported":
-            say(f"diskmark: imported {src} as {detail}")
+            notice(_("imported {file} as {id}").format(file=src, id=detail))
         elif outcome == "duplicate":
-            say(f"diskmark: {src} is already in the history as {detail}; skipped")
+            notice(_("{file} is already in the history as {id}; skipped").format(
+                file=src, id=detail))
         else:
             error(detail)
-    say(f"diskmark: {counts['imported']} imported, {counts['duplicate']} duplicate(s) skipped, "
-        f"{counts['invalid'] + len(missing)} refused")
+    refused = counts["invalid"] + len(missing)
+    # TRANSLATORS: the summary of `history import`: each part is one of the three messages below
+    notice(_("{imported}, {duplicates}, {refused}").format(
+        imported=ngettext("{count} imported", "{count} imported", counts["imported"]).format(
+            count=counts["imported"]),
+        duplicates=ngettext("{count} duplicate skipped", "{count} duplicates skipped",
+                            counts["duplicate"]).format(count=counts["duplicate"]),
+        refused=ngettext("{count} refused", "{count} refused", refused).format(count=refused)))
     return EXIT_USAGE if counts["invalid"] or missing or not files else EXIT_OK
 
 
 def _export(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, notice
     from diskmark.files.text_safety import json_utf8
     from diskmark.store.errors import ExportExists, StoreIOError
     from diskmark.store.exchange import export
@@ -308,35 +332,43 @@ def _export(store: Store, args: argparse.Namespace) -> int:
     dest = Path(args.dest)
     single = dest.suffix == ".json" and not dest.is_dir()
     if single and len(entries) != 1:
-        error(f"{dest} is one file, but {len(entries)} runs match; name a directory")
+        error(ngettext("{path} is one file, but {count} run matches; name a directory",
+                       "{path} is one file, but {count} runs match; name a directory",
+                       len(entries)).format(path=dest, count=len(entries)))
         return EXIT_USAGE
     if not single:
         try:
             dest.mkdir(parents=True, exist_ok=True)
         except FileExistsError:
-            error(f"{dest} exists and is not a directory; name a directory (one <id>.json per "
-                  f"run) or a .json file for one run. Nothing was exported.")
+            error(_("{path} exists and is not a directory; name a directory (one <id>.json "
+                    "per run) or a .json file for one run. Nothing was exported.").format(
+                        path=dest))
             return EXIT_USAGE
         except OSError as e:
             raise StoreIOError(write_failure(dest, e)) from None
     written = damaged = 0
     for entry in entries:
         if entry.damaged:  # never written as "null": named, and the exit status says so
-            error(f"not exported: run {entry.name} is damaged: {entry.damaged}")
+            error(_("not exported: run {id} is damaged: {problem}").format(
+                id=entry.name, problem=entry.damaged))
             damaged += 1
             continue
         text = json_utf8(json.dumps(entry.document, indent=2, ensure_ascii=False)) + "\n"
         try:
             export(entry, dest, text, force=args.force)
         except ExportExists as e:
-            error(f"{e} (--force replaces it)")
+            error(_("{problem} (--force replaces it)").format(problem=e))
             continue
         written += 1
     if written == len(entries):
-        say(f"diskmark: exported {written} run(s) to {dest}")
+        notice(ngettext("exported {count} run to {path}", "exported {count} runs to {path}",
+                        written).format(count=written, path=dest))
         return EXIT_OK
-    say(f"diskmark: exported {written} of {len(entries)} run(s) to {dest}; the others were "
-        f"left out (see above)")
+    notice(ngettext("exported {written} of {count} run to {path}; the others were left out "
+                    "(see above)",
+                    "exported {written} of {count} runs to {path}; the others were left out "
+                    "(see above)", len(entries)).format(
+                        written=written, count=len(entries), path=dest))
     return EXIT_FAILED if damaged else EXIT_USAGE
 
 
@@ -345,36 +377,52 @@ def _export_to_stdout(entries: list[Entry]) -> int:
     from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, out_json
 
     if len(entries) != 1:
-        error(f"- is standard output, which takes one run, but {len(entries)} runs match; "
-              f"name one by its ID, or export to a directory.")
+        error(ngettext("- is standard output, which takes one run, but {count} run matches; "
+                       "name one by its ID, or export to a directory.",
+                       "- is standard output, which takes one run, but {count} runs match; "
+                       "name one by its ID, or export to a directory.", len(entries)).format(
+                           count=len(entries)))
         return EXIT_USAGE
     out_json(json.dumps(entries[0].document, indent=2, ensure_ascii=False) + "\n")
     return EXIT_OK
 
 
 def _delete(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_OK, say
+    from diskmark.cli.output import EXIT_OK, notice
 
     # every id checked before any goes; a damaged run can be deleted like any other
     entries = [store.get_history(i, allow_damaged=True) for i in args.ids]
     for entry in entries:
         store.delete_history(entry)
         if entry.damaged:
-            say(f"diskmark: deleted run {entry.name}, which was damaged ({entry.damaged})")
+            notice(_("deleted run {id}, which was damaged ({problem})").format(
+                id=entry.name, problem=entry.damaged))
         else:
-            say(f"diskmark: deleted run {entry.name} ({short_date(entry.started)})")
+            notice(_("deleted run {id} ({date})").format(
+                id=entry.name, date=short_date(entry.started)))
     return EXIT_OK
 
 
 def _prune(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, say
+    from diskmark.cli.output import EXIT_OK, EXIT_USAGE, error, notice
 
     if (args.keep is not None and args.keep < 0) or (args.older_than is not None
                                                      and not args.older_than >= 0):
-        error("--keep and --older-than take 0 or more")
+        error(_("--keep and --older-than take 0 or more"))
         return EXIT_USAGE
     gone = store.prune(args.keep, args.older_than, filters(args), dry_run=args.dry_run)
-    verb = "would remove" if args.dry_run else "removed"
-    span = f" ({short_date(gone[-1].started)} … {short_date(gone[0].started)})" if gone else ""
-    say(f"diskmark: {verb} {len(gone)} run(s){span}; baselines are never pruned")
+    n = len(gone)
+    if not gone:
+        notice(_("would remove no runs; baselines are never pruned") if args.dry_run else
+               _("removed no runs; baselines are never pruned"))
+        return EXIT_OK
+    span = {"count": n, "first": short_date(gone[-1].started), "last": short_date(gone[0].started)}
+    if args.dry_run:
+        notice(ngettext("would remove {count} run ({first} … {last}); baselines are never pruned",
+                        "would remove {count} runs ({first} … {last}); baselines are never "
+                        "pruned", n).format(**span))
+    else:
+        notice(ngettext("removed {count} run ({first} … {last}); baselines are never pruned",
+                        "removed {count} runs ({first} … {last}); baselines are never pruned",
+                        n).format(**span))
     return EXIT_OK

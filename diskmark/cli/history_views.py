@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from diskmark.cli.history import filters, report_unimported, short_date
+from diskmark.locale import _
 
 if TYPE_CHECKING:
     from diskmark.store.store import Store
@@ -37,8 +38,9 @@ def trend_command(store: Store, args: argparse.Namespace) -> int:
                             ensure_ascii=False) + "\n")
         return EXIT_OK
     if not series:
-        say(f"No saved run measured {label} {kind}" + (" that matches" if filters(args).where()[0]
-                                                        else "") + ".")
+        # TRANSLATORS: {test} is a test and what it does: SEQ1M Q8T1 read
+        say((_("No saved run measured {test} that matches.") if filters(args).where()[0] else
+             _("No saved run measured {test}.")).format(test=f"{label} {kind}"))
         return EXIT_OK
     width = args.width or min(120, shutil.get_terminal_size((100, 24)).columns)
     out(trend.trend_text(series, label, kind, unit, max(width, 30)))
@@ -50,7 +52,7 @@ SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
 
 
 def share_command(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, say
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, notice
     from diskmark.files.destination import Destination, DestinationError
     from diskmark.report.share.colours import theme_colours
     from diskmark.report.share.page import estimated_height, render_html
@@ -63,24 +65,27 @@ def share_command(store: Store, args: argparse.Namespace) -> int:
     reference = name = None
     if args.against:
         other = store.get_history(args.against)
-        reference, name = other.result, f"the run of {short_date(other.started)} ({other.name})"
+        # TRANSLATORS: a noun phrase: the page compares a run with "the run of <date> (<id>)"
+        name = _("the run of {date} ({id})").format(date=short_date(other.started), id=other.name)
+        reference = other.result
     elif args.baseline:
         other = store.get_baseline(args.baseline)
-        reference, name = other.result, f"baseline “{other.name}”"
+        # TRANSLATORS: a noun phrase: the page compares a run with "baseline “<name>”"
+        reference, name = other.result, _("baseline “{name}”").format(name=other.name)
     html = render_html(entry.result, theme_colours(args.theme), reference=reference,
-                       reference_name=name, title=f"diskmark: run {entry.name}")
+                       reference_name=name, title=_("diskmark: run {id}").format(id=entry.name))
     height = estimated_height(entry.result, reference is not None)
     if args.output == "-":
         return _share_to_stdout(html, kind, height)
     dest = Path(args.output)
     if kind == "png":
         if dest.exists() and not args.force:
-            error(f"{dest} exists; not replacing it (--force replaces it)")
+            error(_("{path} exists; not replacing it (--force replaces it)").format(path=dest))
             return EXIT_USAGE
         try:
             render_png(html, dest, height)
         except (ChromiumMissing, RuntimeError, OSError) as e:
-            error(f"no PNG written: {e}")
+            error(_("no PNG written: {problem}").format(problem=e))
             return EXIT_FAILED
     else:
         try:
@@ -90,9 +95,10 @@ def share_command(store: Store, args: argparse.Namespace) -> int:
             finally:
                 destination.close()
         except (DestinationError, OSError) as e:
-            error(f"{e}" + (" (--force replaces it)" if dest.exists() else ""))
+            error(_("{problem} (--force replaces it)").format(problem=e) if dest.exists()
+                  else str(e))
             return EXIT_USAGE
-    say(f"diskmark: wrote {dest}")
+    notice(_("wrote {path}").format(path=dest))
     return EXIT_OK
 
 
@@ -107,16 +113,17 @@ def _share_format(output: str, chosen: str | None) -> str | None:
     named = None if output == "-" else SHARE_FORMATS.get(Path(output).suffix.lower())
     kind = chosen or named or ("html" if output == "-" else None)
     if kind is None:
-        error(f"{output}: the file name must end in .html or .png (or add --format html or "
-              f"--format png)")
+        error(_("{path}: the file name must end in .html or .png (or add --format html or "
+                "--format png)").format(path=output))
     elif named is not None and kind != named:
-        error(f"{output} is named as {named.upper()}, but --format {kind} was given; give one "
-              f"or the other.")
+        # TRANSLATORS: {named} is HTML or PNG; {kind} is html or png, as typed after --format
+        error(_("{path} is named as {named}, but --format {kind} was given; give one or the "
+                "other.").format(path=output, named=named.upper(), kind=kind))
         return None
     elif output == "-" and kind == "png" and sys.stdout.isatty():
-        error("a PNG is binary and standard output is a terminal, which would show it as "
-              "garbage; redirect it to a file or a pipe (> run.png), or give --output "
-              "FILE.png.")
+        error(_("a PNG is binary and standard output is a terminal, which would show it as "
+                "garbage; redirect it to a file or a pipe (> run.png), or give --output "
+                "FILE.png."))
         return None
     return kind
 
@@ -136,7 +143,7 @@ def _share_to_stdout(html: str, kind: str, height: int) -> int:
         try:
             picture = render_png(html, Path(work) / "page.png", height).read_bytes()
         except (ChromiumMissing, RuntimeError, OSError) as e:
-            error(f"no PNG written: {e}")
+            error(_("no PNG written: {problem}").format(problem=e))
             return EXIT_FAILED
     write_binary(picture)
     return EXIT_OK

@@ -10,19 +10,20 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from diskmark.cli.arguments import Parser
 
-from diskmark.cli.output import EXIT_FAILED, EXIT_OK, out, say
+from diskmark.cli.output import EXIT_FAILED, EXIT_OK, notice, out
+from diskmark.locale import N_, _
 
-KEYS_HELP = ("exit status: 0 the keymap is sound (or there is none), 1 the settings file or "
-             "its keymap has problems (they are printed on stderr).")
+KEYS_HELP = N_("exit status: 0 the keymap is sound (or there is none), 1 the settings file or "
+               "its keymap has problems (they are printed on stderr).")
 
 
 def add_parser(sub: argparse._SubParsersAction[Parser]) -> None:
     sub.add_parser(
-        "keys", help="list the app's keys and check the keymap of the settings file",
-        description="List every key binding of the app with its id, its keys (as the "
-                    "\"keymap\" of the settings file remaps them) and what it does, and report "
-                    "what is wrong with that keymap: a key bound twice, an unknown id.",
-        epilog=KEYS_HELP)
+        "keys", help=_("list the app's keys and check the keymap of the settings file"),
+        description=_("List every key binding of the app with its id, its keys (as the "
+                      "\"keymap\" of the settings file remaps them) and what it does, and report "
+                      "what is wrong with that keymap: a key bound twice, an unknown id."),
+        epilog=_(KEYS_HELP))
 
 
 def cmd_keys() -> int:
@@ -32,24 +33,30 @@ def cmd_keys() -> int:
     path = config_path()
     cfg, problems = read_config()
     keymap = resolve(cfg.keymap, str(path)) if cfg.keymap else DEFAULT
+    from diskmark.report.cells import text_cells
+
     if cfg.keymap:
-        out(f"The app's keys, with the keymap of {path}:\n\n")
+        out(_("The app's keys, with the keymap of {path}:").format(path=path) + "\n\n")
     else:
-        out(f"The app's keys (no keymap in {path}; add \"keymap\": {{\"run_all\": \"r\"}} "
-            f"there to remap one):\n\n")
+        # TRANSLATORS: {example} is a line of the settings file, kept as it is
+        out(_("The app's keys (no keymap in {path}; add {example} there to remap one):").format(
+            path=path, example='"keymap": {"run_all": "r"}') + "\n\n")
+    none = _("(no key)")
     width = max(len(k.id) for k in KEYS)
-    keys_width = max(len(",".join(keymap.keys[k.id]) or "(no key)") for k in KEYS)
+    keys_width = max(text_cells(",".join(keymap.keys[k.id]) or none) for k in KEYS)
     for k in KEYS:
-        keys = ",".join(keymap.keys[k.id]) or "(no key)"
-        line = f"  {k.id:<{width}}  {keys:<{keys_width}}  {k.does}"
+        keys = ",".join(keymap.keys[k.id]) or none
+        keys += " " * (keys_width - text_cells(keys))  # cells: "(no key)" may be CJK
+        line = f"  {k.id:<{width}}  {keys}  {_(k.does)}"
         if k.id in (cfg.keymap or {}) and k.id in keymap.remapped:
-            line += f"  (remapped; by default {k.keys})"
+            line += "  " + _("(remapped; by default {keys})").format(keys=k.keys)
         elif k.id in keymap.remapped:
-            line += f"  (by default {k.keys}; the keymap took it, see below)"
+            line += "  " + _("(by default {keys}; the keymap took it, see below)").format(
+                keys=k.keys)
         out(line.rstrip() + "\n")
     if problems:
-        say(f"diskmark: the settings file {path} has problems, so the app will set it aside "
-            f"and use defaults for them: {'; '.join(problems)}.")
+        notice(_("the settings file {path} has problems, so the app will set it aside and use "
+                 "defaults for them: {problems}.").format(path=path, problems="; ".join(problems)))
     for problem in keymap.problems:
-        say(f"diskmark: {problem}")
+        notice(problem)
     return EXIT_FAILED if problems or keymap.problems else EXIT_OK

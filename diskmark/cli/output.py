@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from diskmark.cli.streams import stdout_gone, write_binary, write_err, write_out
 from diskmark.files.text_safety import json_utf8, shown
+from diskmark.locale import _, pgettext
 from diskmark.model.units import Unit
 
 if TYPE_CHECKING:
     from diskmark.files.destination import Destination
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult, TestResult
+    from diskmark.model.settings import Op
     from diskmark.report.compare import Comparison
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -61,6 +63,12 @@ def say(line: str) -> None:
 
 
 def error(message: str) -> None:
+    """What went wrong, after diskmark's name, on stderr."""
+    say(f"diskmark: {message}")
+
+
+def notice(message: str) -> None:
+    """What diskmark did (saved, deleted, written), after its name, on stderr."""
     say(f"diskmark: {message}")
 
 
@@ -94,16 +102,17 @@ def deliver(text: str, destination: Destination | None, quiet: bool, as_json: bo
     try:
         destination.write(text)
     except FileExistsError:
-        error(f"{destination.path} appeared meanwhile; not replaced. The report:")
+        error(_("{path} appeared meanwhile; not replaced. The report:").format(
+            path=destination.path))
         out(text)
         return EXIT_FAILED
     except (OSError, DestinationError) as e:
-        error(f"cannot write {destination.path}: {getattr(e, 'strerror', None) or e}. "
-              f"The report:")
+        error(_("cannot write {path}: {reason}. The report:").format(
+            path=destination.path, reason=getattr(e, "strerror", None) or e))
         out(text)
         return EXIT_FAILED
     if not quiet:
-        say(f"diskmark: report written to {destination.path}")
+        notice(_("report written to {path}").format(path=destination.path))
     return EXIT_OK
 
 
@@ -177,21 +186,33 @@ class ProgressLine:
             return False
         if self.enabled or event.severity in LOUD_SEVERITIES:
             self.clear()
-            say(f"diskmark: note: {event.text}")
+            notice(_("note: {text}").format(text=event.text))
         return True
 
     def live(self, text: str) -> None:
-        """Replace the live line with ``text``, cut to the terminal's width."""
-        line = shown(text, one_line=True)[:_columns() - 1]
-        if write_err("\r" + line.ljust(self._width)):
-            self._width = len(line)
+        """Replace the live line with ``text``, cut to the terminal's width in cells (a
+        Japanese or Chinese character takes two)."""
+        from diskmark.report.cells import char_cells
+
+        line, used, room = "", 0, _columns() - 1
+        for ch in shown(text, one_line=True):
+            size = char_cells(ch)
+            if used + size > room:
+                break
+            line, used = line + ch, used + size
+        if write_err("\r" + line + " " * max(0, self._width - used)):
+            self._width = used
 
     def finished(self, r: TestResult, prefix: str = "") -> None:
         """A finished test's line: best MB/s, IOPS and the lowest latency."""
+        from diskmark.model.settings import Op
+        from diskmark.report.cells import text_cells
         from diskmark.report.formatting import format_figure
 
         self.clear()
-        say(f"{prefix}{r.label:14} {r.op.value:5} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
+        op = operation(r.op)  # padded as wide as the widest, in cells: "read " in English
+        op += " " * (max(5, *(text_cells(operation(o)) for o in Op)) - text_cells(op))
+        say(f"{prefix}{r.label:14} {op} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
             f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
             f"{format_figure(r.best_lat_us, Unit.US):>10} us")
 
@@ -199,6 +220,17 @@ class ProgressLine:
         if self.enabled and self.tty and self._width:
             write_err("\r" + " " * self._width + "\r")
             self._width = 0
+
+
+def operation(op: Op) -> str:
+    """What a test does, as a progress line names it."""
+    from diskmark.model.settings import Op
+
+    if op is Op.READ:
+        return pgettext("progress line", "read")
+    if op is Op.WRITE:
+        return pgettext("progress line", "write")
+    return pgettext("progress line", "mix")
 
 
 def _columns() -> int:

@@ -19,11 +19,13 @@ from diskmark.cli.output import (
     deliver,
     error,
     exit_code_for,
+    notice,
     render,
     say,
 )
 from diskmark.cli.saving import compare_all, gate_all, keep, open_store
 from diskmark.cli.stopping import run_stoppable
+from diskmark.locale import _
 from diskmark.model.results import Status
 from diskmark.model.settings import DataPattern, Mode, Settings
 
@@ -55,8 +57,8 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         try:
             destination = Destination(Path(args.output), force=args.force)
         except DestinationExists as e:
-            error(f"{e}; diskmark does not replace files it did not create (use --force to "
-                  f"allow it).")
+            error(_("{problem}; diskmark does not replace files it did not create (use "
+                    "--force to allow it).").format(problem=e))
             return EXIT_USAGE
         except DestinationError as e:
             error(str(e))
@@ -101,14 +103,15 @@ def _run_here(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     if delivered == EXIT_FAILED:
         return EXIT_FAILED
     if history_id is not None and not args.quiet:
-        say(f"diskmark: kept in the history as {history_id}; share it with "
-            f"`diskmark history share {history_id} --output run.html`.")
+        notice(_("kept in the history as {id}; share it with `diskmark history share {id} "
+                 "--output run.html`.").format(id=history_id))
     if session.status is Status.CANCELLED or interrupted:
-        error("interrupted; fio stopped and " + ("the device closed (nothing was laid out on it)."
-                                                 if session.system.target_kind else "the test file removed."))
+        error(_("interrupted; fio stopped and the device closed (nothing was laid out on it).")
+              if session.system.target_kind else
+              _("interrupted; fio stopped and the test file removed."))
         return EXIT_INTERRUPTED
     if session.status is Status.FAILED:
-        error(session.error or "the benchmark failed")
+        error(session.error or _("the benchmark failed"))
         return EXIT_FAILED
     if kept not in (EXIT_OK, EXIT_NOT_KEPT):
         return kept

@@ -33,13 +33,16 @@ from diskmark.cli.output import (
     deliver,
     error,
     exit_code_for,
-    say,
+    notice,
 )
 from diskmark.cli.saving import compare_all, gate_all, keep, open_store
 from diskmark.cli.stopping import run_stoppable
 from diskmark.files.text_safety import shown
+from diskmark.locale import N_, _, ngettext
 
-FLEET_HELP = """
+# TRANSLATORS: printed as it is below `diskmark run --help`'s text: keep each line under 92
+# characters (CJK: 46); it begins with an empty line.
+FLEET_HELP = N_("""
 fleets: --host HOST[:PORT] (repeatable) or --hosts-file FILE runs the profile on every host
 through fio's client/server mode: each host runs `fio --server` (same fio version as here)
 and needs neither Python nor diskmark; --target is the directory on every host. diskmark
@@ -49,26 +52,26 @@ A target that users other than the server's can write in is refused (they could 
 test file for a link): see --target-is-private.
 With --compare NAME each host is compared with baseline "NAME@HOST" when it exists, else
 with NAME; --save-baseline NAME saves each host as "NAME@HOST".
-"""
+""")
 
 
 def add_arguments(run: argparse.ArgumentParser) -> None:
-    group = run.add_argument_group("many hosts (fio's client/server mode)")
+    group = run.add_argument_group(_("many hosts (fio's client/server mode)"))
     group.add_argument("--host", action="append", default=[], metavar="HOST[:PORT]",
-                       help="a host running `fio --server`; repeat for more (port 8765 when "
-                            "not given; IPv6 as [ADDRESS]:PORT)")
+                       help=_("a host running `fio --server`; repeat for more (port 8765 when "
+                              "not given; IPv6 as [ADDRESS]:PORT)"))
     group.add_argument("--hosts-file", metavar="FILE",
-                       help="hosts one a line (# comments), added to --host")
+                       help=_("hosts one a line (# comments), added to --host"))
     group.add_argument("--one-at-a-time", action="store_true",
-                       help="measure the hosts one after another instead of all at once "
-                            "(hosts sharing a storage system do not disturb each other)")
+                       help=_("measure the hosts one after another instead of all at once "
+                              "(hosts sharing a storage system do not disturb each other)"))
     group.add_argument("--target-is-private", action="store_true",
-                       help="state that on every host only the user fio's server runs as can "
-                            "write in --target. diskmark checks it itself where the server "
-                            "runs as root (it tries to make a file there as user nobody) and "
-                            "refuses a target others can write in whatever you state; a "
-                            "server run as another user cannot make that check, so without "
-                            "this statement such a host is refused")
+                       help=_("state that on every host only the user fio's server runs as can "
+                              "write in --target. diskmark checks it itself where the server "
+                              "runs as root (it tries to make a file there as user nobody) and "
+                              "refuses a target others can write in whatever you state; a "
+                              "server run as another user cannot make that check, so without "
+                              "this statement such a host is refused"))
 
 
 def wanted(args: argparse.Namespace) -> bool:
@@ -107,12 +110,12 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     from diskmark.engine.jobfile import check_remote_target
 
     if args.nocow:
-        parser.error("--nocow changes a local directory; it cannot be used with --host")
+        parser.error(_("--nocow changes a local directory; it cannot be used with --host"))
     if args.sweep:
-        parser.error("--sweep runs on this machine only; it cannot be used with --host")
+        parser.error(_("--sweep runs on this machine only; it cannot be used with --host"))
     if getattr(args, "destroy_data", None):
-        parser.error("--destroy-data is for a block device on this machine; it cannot be used "
-                     "with --host (a fleet measures directories only)")
+        parser.error(_("--destroy-data is for a block device on this machine; it cannot be "
+                       "used with --host (a fleet measures directories only)"))
     try:
         texts = list(args.host) + (read_hosts_file(args.hosts_file) if args.hosts_file else [])
         hosts = hosts_from(texts)
@@ -143,14 +146,18 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
         return EXIT_FAILED
     if not args.quiet:
         for label, history_id in args.history_ids.items():
-            say(f"diskmark: {label} kept in the history as {history_id}.")
+            notice(_("{host} kept in the history as {id}.").format(host=label, id=history_id))
     if interrupted or result.cancelled():
-        error("interrupted; fio stopped on every host and the test files removed.")
+        error(_("interrupted; fio stopped on every host and the test files removed."))
         return EXIT_INTERRUPTED
     failed = result.failed()
     if failed:
-        error(f"failed on {len(failed)} of {len(hosts)} hosts: "
-              + ", ".join(h.label for h in failed) + "; the other hosts' results are kept.")
+        error(ngettext("failed on {failed} of {count} host: {hosts}; the other hosts' results "
+                       "are kept.",
+                       "failed on {failed} of {count} hosts: {hosts}; the other hosts' results "
+                       "are kept.", len(hosts)).format(
+                           failed=len(failed), count=len(hosts),
+                           hosts=", ".join(h.label for h in failed)))
         return EXIT_FAILED
     if kept not in (EXIT_OK, EXIT_NOT_KEPT):
         return kept
@@ -167,7 +174,7 @@ def _deliver_report(result: FleetResult, args: argparse.Namespace,
     if args.format == "json":
         # a fleet's labels are its hosts' (a local run's None never comes here)
         extra: dict[str, dict[str, Any]] = {
-            str(label): {"comparison": c.to_dict()} for label, (c, _) in comparisons.items()}
+            str(label): {"comparison": c.to_dict()} for label, (c, _name) in comparisons.items()}
         for label, history_id in args.history_ids.items():
             extra.setdefault(str(label), {})["history_id"] = history_id
         text = fleet_report.fleet_json(result, extra)
@@ -180,7 +187,7 @@ def _deliver_report(result: FleetResult, args: argparse.Namespace,
         if comparisons:
             from diskmark.report.compare import comparison_text
 
-            for label, (c, _) in comparisons.items():
+            for label, (c, _name) in comparisons.items():
                 text += f"\n{label}:\n{comparison_text(c)}"
         text = shown(text)
     return deliver(text, destination, args.quiet, args.format == "json")

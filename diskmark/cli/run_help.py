@@ -1,7 +1,12 @@
 """What `diskmark run --help` says below its options: examples, what the figures mean,
-devices and comparisons. Kept apart from the parser so the parser stays readable."""
+devices and comparisons. Kept apart from the parser so the parser stays readable; marked
+here, translated where the parser is built."""
 
-RUN_EPILOG = """\
+from diskmark.locale import N_
+
+# TRANSLATORS: printed as it is, lines and all: keep each line under 92 characters (CJK: 46),
+# and the commands of the examples, option names and units exactly.
+RUN_EPILOG = N_("""\
 examples:
   diskmark run --target /mnt/usb --size 256MiB --count 1
   diskmark run --target . --profile peak --unit IOPS
@@ -41,4 +46,4 @@ kept in the history (the data directory could not be written; the message says w
 regression still gives 3), 130 interrupted (Ctrl+C, SIGTERM, SIGHUP or SIGQUIT; fio is
 stopped and the test file removed; a second Ctrl+C stops fio at once), 141 stdout's reader
 went away (e.g. `| head -1`; the run is still kept).
-"""
+""")

@@ -14,7 +14,16 @@ import argparse
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from diskmark.cli.output import EXIT_NOT_KEPT, EXIT_OK, EXIT_REGRESSION, error, exit_code_for, gate, say
+from diskmark.cli.output import (
+    EXIT_NOT_KEPT,
+    EXIT_OK,
+    EXIT_REGRESSION,
+    error,
+    exit_code_for,
+    gate,
+    notice,
+)
+from diskmark.locale import _
 from diskmark.model.results import SessionResult, Status
 
 if TYPE_CHECKING:
@@ -40,9 +49,9 @@ def open_store(args: argparse.Namespace, parser: argparse.ArgumentParser,
     from diskmark.store.store import Store
 
     if args.fail_on_regression is not None and not args.compare:
-        parser.error("--fail-on-regression needs --compare NAME")  # exits 2
+        parser.error(_("--fail-on-regression needs --compare NAME"))  # exits 2
     if (args.note or args.replace) and not args.save_baseline:
-        parser.error("--note and --replace go with --save-baseline NAME")
+        parser.error(_("--note and --replace go with --save-baseline NAME"))
     store = Store()
     references: dict[Label, tuple[Entry, str]] = {}
     try:
@@ -58,7 +67,8 @@ def open_store(args: argparse.Namespace, parser: argparse.ArgumentParser,
             if args.save_baseline is not None:
                 store.check_free(baseline_for(args.save_baseline, label), replace=args.replace)
     except NameTaken as e:
-        error(f"{e}; choose another name, or add --replace to replace it")
+        error(_("{problem}; choose another name, or add --replace to replace it").format(
+            problem=e))
         return exit_code_for(e)
     except StoreError as e:
         error(str(e))
@@ -79,16 +89,18 @@ def keep(store: Store, sessions: Iterable[tuple[Label, SessionResult]],
     for label, session in sessions:
         if session.status is not Status.COMPLETE:
             if label is None and args.save_baseline is not None:
-                error(f"not saved as baseline {args.save_baseline!r}: the run did not complete")
+                error(_("not saved as baseline {name}: the run did not complete").format(
+                    name=repr(args.save_baseline)))
             continue
         try:
             args.history_ids[label] = store.save_history(session).name
         except StoreError as e:
             if label is None:
-                error(f"this run was not kept in the history (exit status {EXIT_NOT_KEPT}): {e}")
+                error(_("this run was not kept in the history (exit status {status}): "
+                        "{problem}").format(status=EXIT_NOT_KEPT, problem=e))
             else:
-                error(f"the run on {label} was not kept in the history (exit status "
-                      f"{EXIT_NOT_KEPT}): {e}")
+                error(_("the run on {host} was not kept in the history (exit status {status}): "
+                        "{problem}").format(host=label, status=EXIT_NOT_KEPT, problem=e))
             status = status or EXIT_NOT_KEPT
         if args.save_baseline is None:
             continue
@@ -97,16 +109,17 @@ def keep(store: Store, sessions: Iterable[tuple[Label, SessionResult]],
             entry = store.save_baseline(session, name, args.note, replace=args.replace)
         except StoreError as e:
             if label is None:
-                error(f"not saved as baseline: {e}")
+                error(_("not saved as baseline: {problem}").format(problem=e))
             else:
-                error(f"{label} not saved as baseline: {e}")
+                error(_("{host} not saved as baseline: {problem}").format(host=label, problem=e))
             status = exit_code_for(e)
             continue
         if not args.quiet:
             if label is None:
-                say(f"diskmark: saved as baseline {entry.name!r} ({entry.path})")
+                notice(_("saved as baseline {name} ({path})").format(
+                    name=repr(entry.name), path=entry.path))
             else:
-                say(f"diskmark: saved as baseline {entry.name!r}")
+                notice(_("saved as baseline {name}").format(name=repr(entry.name)))
     return status
 
 
@@ -130,7 +143,8 @@ def gate_all(comparisons: dict[Label, tuple[Comparison, str]], pct: float, quiet
     worst = EXIT_OK
     for label, (comparison, name) in comparisons.items():
         where = "diskmark: " if label is None else f"diskmark: {label}: "
-        code = gate(comparison, pct, f"baseline {name!r}", quiet, where)
+        # TRANSLATORS: a noun phrase put in the gate's sentences ("worse than baseline 'x'")
+        code = gate(comparison, pct, _("baseline {name}").format(name=repr(name)), quiet, where)
         if code == EXIT_REGRESSION or worst == EXIT_OK:
             worst = code
     return worst

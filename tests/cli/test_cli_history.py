@@ -46,7 +46,7 @@ def reports(tmp_path) -> Path:
 def test_import_list_filter_show(reports):
     done = diskmark("history", "import", str(reports))
     assert done.returncode == 0, done.stderr
-    assert "3 imported, 0 duplicate(s) skipped, 0 refused" in done.stderr
+    assert "3 imported, 0 duplicates skipped, 0 refused" in done.stderr
 
     again = diskmark("history", "import", str(reports / "run-00001.json"))
     assert again.returncode == 0 and "already in the history" in again.stderr
@@ -87,7 +87,7 @@ def test_import_refuses_what_is_not_a_result(tmp_path, reports):
                     str(tmp_path / "absent.json"))
     assert done.returncode == 2
     assert "bad.json cannot be imported" in done.stderr and "absent.json" in done.stderr
-    assert "1 imported, 0 duplicate(s) skipped, 2 refused" in done.stderr
+    assert "1 imported, 0 duplicates skipped, 2 refused" in done.stderr
     assert listing()["total"] == 1
 
 
@@ -120,10 +120,10 @@ def test_prune_keeps_baselines_and_the_newest(tmp_path):
                     "first").returncode == 0
 
     dry = diskmark("history", "prune", "--keep", "2", "--dry-run")
-    assert dry.returncode == 0 and "would remove 3 run(s)" in dry.stderr
+    assert dry.returncode == 0 and "would remove 3 runs" in dry.stderr
     assert listing()["total"] == 5
     done = diskmark("history", "prune", "--keep", "2")
-    assert done.returncode == 0 and "removed 3 run(s)" in done.stderr
+    assert done.returncode == 0 and "removed 3 runs" in done.stderr
     kept = listing()["runs"]
     assert [r["started"][:10] for r in kept] == ["2025-01-29", "2025-01-22"]
     assert oldest not in {r["id"] for r in kept}
@@ -183,7 +183,7 @@ def test_export_names_and_leaves_out_a_damaged_run(tmp_path, reports, isolated_h
     done = diskmark("history", "export", str(out))
     assert done.returncode == 1, done.stderr
     assert f"run {runs[1]} is damaged" in done.stderr and "not exported" in done.stderr
-    assert "exported 2 of 3 run(s)" in done.stderr
+    assert "exported 2 of 3 runs" in done.stderr
     assert sorted(p.stem for p in out.iterdir()) == sorted([runs[0], runs[2]])
     assert all(json.loads(p.read_text())["schema"] == "diskmark.result/1" for p in out.iterdir())
 

@@ -206,7 +206,7 @@ def test_two_imports_at_once_both_succeed(tmp_path):
     for p in procs:
         _out, err = p.communicate(timeout=180)
         assert p.returncode == 0, err
-        assert "60 imported, 0 duplicate(s) skipped, 0 refused" in err
+        assert "60 imported, 0 duplicates skipped, 0 refused" in err
     listed = diskmark(home, "history", "list", "--format", "json", "--limit", "0")
     devices = [r["device"] for r in json.loads(listed.stdout)["runs"]]
     assert sorted(devices) == ["/dev/sda"] * 60 + ["/dev/sdb"] * 60
