@@ -406,8 +406,8 @@ if TYPE_CHECKING:  # the app is what its screens and its palette take it for
     _IS_APP_LIKE: type[PaletteApp] = DiskmarkApp
 
 
-def run_app(target: str | None = None) -> int:
-    """Entry point for ``diskmark`` without a command."""
+def run_app(target: str | None = None, language: str | None = None) -> int:
+    """Entry point for ``diskmark`` without a command; ``language``: ``--lang``'s."""
     # What the imports made (modules, classes, Textual's tables) lives as long as the app:
     # frozen, the garbage collector no longer walks it, and the full collection that fell
     # in the middle of composing the window (13 ms of the first frame) costs next to nothing.
@@ -416,6 +416,6 @@ def run_app(target: str | None = None) -> int:
     # composing the window allocates cost that frame 7 ms, and nothing it frees is needed
     # before.
     gc.freeze()
-    app = DiskmarkApp(target=target)
+    app = DiskmarkApp(target=target, language=language)
     code = app.run()
     return code if isinstance(code, int) else 0

@@ -293,7 +293,7 @@ def _command(argv: list[str] | None) -> int:
 def cmd_app(args: argparse.Namespace) -> int:
     from diskmark.app.app import run_app  # Textual loads only for the app
 
-    return run_app(target=args.target)
+    return run_app(target=args.target, language=args.lang)
 
 
 def cmd_presets() -> int:
