@@ -164,7 +164,7 @@ def commands(app: PaletteApp) -> Iterator[Command]:
                             n).format(count=n, layout=profile.layout),
                    partial(app.change_settings, profile=profile.id), False)
     for p in app.state.catalog.presets.values():
-        yield (_("Preset: {preset}").format(preset=p.name), p.description,
+        yield (_("Preset: {preset}").format(preset=p.name), _(p.description),
                partial(app.change_settings, preset=p.id), False)
     for label, mode in MODE_OPTIONS:
         yield (_("Mode: {mode}").format(mode=_(label)), _("Which operations run"),

@@ -308,7 +308,7 @@ def cmd_presets() -> int:
                   if preset.source == "built-in" else
                   # TRANSLATORS: {source} is the path of the preset's TOML file
                   _("measure {measure} s, interval {interval} s, from {source}")).format(**times)
-        out(f"{preset.id}: {preset.name} — {preset.description}\n    {timing}\n")
+        out(f"{preset.id}: {preset.name} — {_(preset.description)}\n    {timing}\n")
         width = max(len(profile.id) for profile in preset.profiles.values())
         for profile in preset.profiles.values():
             tests = ", ".join(t.label for t in profile.tests)

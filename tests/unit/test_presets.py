@@ -86,3 +86,12 @@ def test_block_labels():
     catalog = load_catalog(Path("/nonexistent"))
     spec = catalog.get("nvme").profile("default").tests[1]
     assert (spec.block, spec.name, spec.qt) == (128 * KIB, "SEQ128K", "Q32T1")
+
+
+def test_every_built_in_description_is_marked_for_translation():
+    """A built-in preset's description is read in every language: the catalogs can hold it
+    only if diskmark.presets.words marks it."""
+    from diskmark.presets.words import DESCRIPTIONS
+
+    built_in = [p.description for p in load_catalog().presets.values() if p.source == "built-in"]
+    assert built_in and sorted(built_in) == sorted(DESCRIPTIONS)

@@ -126,6 +126,7 @@ class MainScreen(Screen[None]):
         self.show_comparison()
         if state.facts is not None:
             self.query_one("#facts-line", FactsLine).show_facts(state.facts)
+        self.app.refresh_bindings()  # the new footer draws its keys
 
     def ready_text(self) -> list[str]:
         """The idle status line, naming the keys the user's keymap gives: its phrases, the

@@ -137,7 +137,7 @@ class SettingsScreen(Dialog[Settings]):
     def _describe(self, preset_id: str) -> str:
         preset = self.catalog.get(preset_id)
         source = "" if preset.source == "built-in" else f"  ({preset.source})"
-        return f"{preset.description}{source}"
+        return f"{_(preset.description)}{source}"
 
     @on(Select.Changed, "#preset")
     def _preset_changed(self, event: Select.Changed) -> None:
