@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from diskmark.drive.sysfs import read_sys
+from diskmark.locale import N_
 
 _SYS = Path("/sys")
 
@@ -114,16 +115,17 @@ def from_psutil(disk_name: str, sys_root: Path = _SYS) -> Sensor | None:
 
 
 def missing_reason(disk: Path) -> str:
-    """Why a real disk shows no temperature sensor, with what would give it one."""
+    """Why a real disk shows no temperature sensor, with what would give it one: in English,
+    as the result keeps it (marked, so that a view can say it in its language)."""
     if disk.name.startswith("nvme"):
-        return ("the NVMe controller exposes no temperature sensor (the kernel's nvme hwmon "
-                "support, CONFIG_NVME_HWMON, is off)")
+        return N_("the NVMe controller exposes no temperature sensor (the kernel's nvme hwmon "
+                  "support, CONFIG_NVME_HWMON, is off)")
     if re.fullmatch(r"sd[a-z]+", disk.name):
-        return ("the kernel exposes no temperature for this disk: for SATA, load the drivetemp "
-                "module (`sudo modprobe drivetemp`); USB bridges usually hide it")
+        return N_("the kernel exposes no temperature for this disk: for SATA, load the "
+                  "drivetemp module (`sudo modprobe drivetemp`); USB bridges usually hide it")
     if disk.name.startswith("loop"):
-        return ("a loop device has no sensor of its own (its I/O goes to the disk that holds "
-                "its backing file)")
+        return N_("a loop device has no sensor of its own (its I/O goes to the disk that holds "
+                  "its backing file)")
     if disk.name.startswith(("zram", "ram")):
-        return "a RAM disk has no drive, so no temperature"
-    return "the kernel exposes no temperature sensor for this kind of disk"
+        return N_("a RAM disk has no drive, so no temperature")
+    return N_("the kernel exposes no temperature sensor for this kind of disk")

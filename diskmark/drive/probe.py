@@ -17,6 +17,7 @@ from pathlib import Path
 from diskmark.drive import mounts as mt
 from diskmark.drive.mounts import MountInfo
 from diskmark.drive.sysfs import read_sys
+from diskmark.locale import _
 from diskmark.model.facts import SystemFacts
 
 #: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
@@ -239,18 +240,18 @@ def _combine(links: list[tuple[str, float | None]]) -> tuple[str, float | None]:
     if not links:
         return "", None
     counts: dict[str, int] = {}
-    for desc, _ in links:
+    for desc, _ceiling in links:
         if desc:
             counts[desc] = counts.get(desc, 0) + 1
     desc = " + ".join(f"{n}× {d}" if n > 1 else d for d, n in counts.items())
-    ceilings = [c for _, c in links]
+    ceilings = [c for _desc, c in links]
     if any(c is None for c in ceilings):
         return desc, None
     return desc, sum(c for c in ceilings if c is not None)
 
 
 def _interface(path: str | Path, sys_root: Path, depth: int) -> tuple[str, float | None]:
-    _, _, majmins, mount = mt.locate(path)
+    _target, _existing, majmins, mount = mt.locate(path)
     block = _sys_block_dir(majmins + ([mount.majmin] if mount and mount.majmin else []),
                            mount.source if mount else "", sys_root)
     return interface_of_block(block, sys_root, _depth=depth) if block is not None else ("", None)
@@ -379,7 +380,7 @@ def facts_for_device(path: str | Path) -> SystemFacts:
     except OSError:
         return facts
     block = _sys_block_dir([f"{os.major(rdev)}:{os.minor(rdev)}"], "")
-    _, facts.model, facts.rotational, facts.scheduler, facts.virtual = _block_facts(block)
+    _name, facts.model, facts.rotational, facts.scheduler, facts.virtual = _block_facts(block)
     if block is not None:
         sectors = read_sys(block / "size")
         facts.total_bytes = int(sectors) * 512 if sectors.isdigit() else 0
@@ -397,7 +398,7 @@ def disks_for(path: str | Path, sys_root: Path = _SYS) -> list[Path]:
             block = _sys_block_dir([f"{os.major(st.st_rdev)}:{os.minor(st.st_rdev)}"], "",
                                    sys_root)
         else:
-            _, _, majmins, mount = mt.locate(path)
+            _target, _existing, majmins, mount = mt.locate(path)
             block = _sys_block_dir(majmins + ([mount.majmin] if mount and mount.majmin else []),
                                    mount.source if mount else "", sys_root)
         return _leaves(_whole_disk(block)) if block is not None else []
@@ -461,7 +462,7 @@ def list_block_devices(sys_root: Path = _SYS) -> list[MountInfo]:
             fstype="", options="", total_bytes=int(sectors) * 512, model=_model(disk),
             rotational=_rotational(disk, disk / "queue"),
             readonly=read_sys(block / "ro") == "1", block_device=True,
-            reason=f"mounted at {where}" if where else ""))
+            reason=_("mounted at {mountpoint}").format(mountpoint=where) if where else ""))
     return found
 
 
@@ -479,10 +480,16 @@ def list_mounts(include_pseudo: bool = False) -> list[MountInfo]:
             continue
         readonly = m.readonly or m.fstype in mt.READONLY_FS
         total, free = (0, 0) if pseudo else mt.usage(mp, m.fstype)
-        name, model, rotational, _, virtual = _block_facts(
+        name, model, rotational, _sched, virtual = _block_facts(
             _sys_block_dir([m.majmin] if m.majmin else [], m.source))
-        where = f" under {kernel_dir}" if kernel_dir and m.fstype not in mt.PSEUDO_FS else ""
-        reason = (f"pseudo filesystem ({m.fstype}{where})" if pseudo else "read-only" if readonly else "")
+        if pseudo and kernel_dir and m.fstype not in mt.PSEUDO_FS:
+            # TRANSLATORS: why a mount cannot be a target: {fstype} under /proc or /sys
+            reason = _("pseudo filesystem ({fstype} under {directory})").format(
+                fstype=m.fstype, directory=kernel_dir)
+        elif pseudo:
+            reason = _("pseudo filesystem ({fstype})").format(fstype=m.fstype)
+        else:
+            reason = _("read-only") if readonly else ""
         result.append(MountInfo(mountpoint=mp, device=_device_name(m.source, name), fstype=m.fstype,
                                 options=m.options, total_bytes=total, free_bytes=free, model=model,
                                 rotational=rotational, virtual=virtual, readonly=readonly, pseudo=pseudo,

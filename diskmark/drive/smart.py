@@ -25,6 +25,7 @@ import time
 from typing import Any
 
 from diskmark.drive.readings import implausible_text
+from diskmark.locale import N_
 from diskmark.model.drive_record import TEMPERATURE_RANGE_C, Health, plausible_c
 
 TIMEOUT_S = 20.0
@@ -35,10 +36,14 @@ ANSWER_MAX = 4 * 1024 * 1024
 #: The most digits a number in the answer may have: smartctl's widest counters are 128-bit
 #: (39 digits); Python refuses to convert more than 4,300 at all.
 DIGITS_MAX = 40
-INSTALL_HINT = ("install smartmontools for the drive's health: `sudo apt-get install smartmontools` "
-                "(Debian, Ubuntu), `sudo dnf install smartmontools` (Fedora) or "
-                "`sudo pacman -S smartmontools` (Arch)")
 NO_PERMISSION = "it needs root (or a user in the disk group with read access to the device)"
+# The reasons below are kept in English in the result (CrystalDiskMark's text export prints
+# them); the ones without a value are marked, so that a view can say them in its language.
+NOT_INSTALLED = N_("smartctl is not installed: install smartmontools for the drive's health: "
+                   "`sudo apt-get install smartmontools` (Debian, Ubuntu), `sudo dnf install "
+                   "smartmontools` (Fedora) or `sudo pacman -S smartmontools` (Arch).")
+CANNOT_RUN = N_("smartctl could not be run: it needs root (or a user in the disk group with "
+                "read access to the device).")
 
 #: smartctl's exit status is a bit field (its man page, RETURN VALUES)
 _BAD_COMMAND_LINE, _OPEN_FAILED, _COMMAND_FAILED = 1, 2, 4
@@ -58,12 +63,12 @@ def read(device: str, stop: threading.Event | None = None) -> Health:
     smartctl at once: a run being stopped must not wait out a hung smartctl's timeout."""
     path = locate()
     if path is None:
-        return Health(reason=f"smartctl is not installed: {INSTALL_HINT}.")
+        return Health(reason=NOT_INSTALLED)
     try:
         out, status, problem = _ask([path, "--json", "-H", "-A", device], stop)
     except OSError as e:
         if e.errno in (1, 13):  # EPERM, EACCES: not even allowed to run it
-            return Health(reason=f"smartctl could not be run: {NO_PERMISSION}.")
+            return Health(reason=CANNOT_RUN)
         return Health(reason=f"smartctl could not be run: {e.strerror or e}.")
     if problem == "timeout":
         return Health(reason=f"smartctl did not answer about {device} within {TIMEOUT_S:.0f} s.")

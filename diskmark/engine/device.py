@@ -38,6 +38,8 @@ from diskmark.drive.sysfs import read_sys
 from diskmark.engine import device_use
 from diskmark.engine.errors import TargetError
 from diskmark.engine.plan import Plan
+from diskmark.engine.sentence import Sentence, said_together
+from diskmark.locale import N_, _
 from diskmark.model.settings import Mode, Op
 from diskmark.model.units import SIZE_MIN, SIZE_STEP, format_size
 from diskmark.model.units import format_bytes as human_bytes
@@ -69,7 +71,7 @@ class DeviceWorkspace:
     fd: int  # fio's working directory
     rdev: int
     diskseq: str
-    problems: list[str] = field(default_factory=list)
+    problems: list[Sentence] = field(default_factory=list)
     _closed: bool = False
 
     @property
@@ -90,11 +92,11 @@ class DeviceWorkspace:
         st = block_device(self.path)
         if (sysdir is None or st is None or st.st_rdev != self.rdev
                 or read_sys(sysdir / "diskseq") != self.diskseq):
-            return (f"The device {self.path} was removed or replaced during the run; what was "
-                    f"measured after that is not the device's.")
+            return _("The device {path} was removed or replaced during the run; what was "
+                     "measured after that is not the device's.").format(path=self.path)
         return None
 
-    def remove(self) -> list[str]:
+    def remove(self) -> list[Sentence]:
         """Close the device; nothing was made on it, so nothing is left to remove."""
         if not self._closed:
             for fd in (self.device_fd, self.fd):
@@ -107,7 +109,7 @@ class DeviceWorkspace:
 
 
 def open_device(given: Path, st: os.stat_result, size: int, plan: Plan,
-                destroy: str | None) -> tuple[DeviceWorkspace, Plan, list[str]]:
+                destroy: str | None) -> tuple[DeviceWorkspace, Plan, list[Sentence]]:
     """Check the device ``given`` names (its status ``st``) and open it: returns the
     session's hold on it, the plan as it runs on the device (read tests only unless the
     user consented to writes) and notes for the user. Raises TargetError before anything
@@ -120,42 +122,53 @@ def open_device(given: Path, st: os.stat_result, size: int, plan: Plan,
     users = device_use.users(sysdir) if sysdir is not None else []
     if write and users:
         raise TargetError(
-            f"{path} is in use, so diskmark will not write to it, even with --destroy-data: "
-            f"{'; '.join(users)}.",
-            "Unmount it and its partitions, turn its swap off or stop what holds it, then "
-            "run again; or run the read tests only (--mode read).")
+            # TRANSLATORS: {uses} are sentences such as "/dev/sdb1 is mounted at /mnt"
+            _("{path} is in use, so diskmark will not write to it, even with --destroy-data: "
+              "{uses}.").format(path=path, uses=said_together(users)),
+            _("Unmount it and its partitions, turn its swap off or stop what holds it, then "
+              "run again; or run the read tests only (--mode read)."))
     fd = _open(path, st, write, users)
     try:
         opened = os.fstat(fd)
         if not stat.S_ISBLK(opened.st_mode) or opened.st_rdev != st.st_rdev:
-            raise TargetError(f"{path} changed while diskmark opened it; nothing was started.")
+            raise TargetError(_("{path} changed while diskmark opened it; nothing was "
+                                "started.").format(path=path))
         device_bytes = _size(fd, sysdir)
         if device_bytes <= 0:
-            raise TargetError(f"{path} has no medium or a size of 0 bytes.",
-                              "Insert the medium or attach the device, then run again.")
+            raise TargetError(_("{path} has no medium or a size of 0 bytes.").format(path=path),
+                              _("Insert the medium or attach the device, then run again."))
         if size > device_bytes:
             fits = device_bytes - device_bytes % SIZE_STEP
-            hint = (f"Choose --size {format_size(fits)} or less: diskmark tests that much from "
-                    f"the start of the device." if fits >= SIZE_MIN else
-                    f"diskmark tests at least {format_size(SIZE_MIN)}: choose a larger device.")
-            raise TargetError(f"The tested region ({format_size(size)}) is larger than {path} "
-                              f"({human_bytes(device_bytes)}).", hint)
+            hint = (_("Choose --size {size} or less: diskmark tests that much from the start of "
+                      "the device.").format(size=format_size(fits)) if fits >= SIZE_MIN else
+                    _("diskmark tests at least {size}: choose a larger device.").format(
+                        size=format_size(SIZE_MIN)))
+            raise TargetError(_("The tested region ({size}) is larger than {path} "
+                                "({device_size}).").format(size=format_size(size), path=path,
+                                                          device_size=human_bytes(device_bytes)),
+                              hint)
         cwd = os.open("/", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except BaseException:
         os.close(fd)
         raise
     what = format_size(size)
-    reads = (", so the read tests read what is already there (on an SSD, blocks never "
-             "written or trimmed can read faster than data would)"
-             if any(t.op is Op.READ for t in plan.tests) else "")
-    notes.insert(0, f"diskmark measures the device {path} itself, its first {what}: no test "
-                    f"file is laid out{reads}.")
+    if any(t.op is Op.READ for t in plan.tests):
+        notes.insert(0, Sentence(N_("diskmark measures the device {path} itself, its first "
+                                    "{size}: no test file is laid out, so the read tests read "
+                                    "what is already there (on an SSD, blocks never written or "
+                                    "trimmed can read faster than data would)."),
+                                 path=path, size=what))
+    else:
+        notes.insert(0, Sentence(N_("diskmark measures the device {path} itself, its first "
+                                    "{size}: no test file is laid out."), path=path, size=what))
     if write:
-        notes.append(f"The write tests overwrite the first {what} of {path}, as "
-                     f"--destroy-data allowed: what was there is lost.")
+        notes.append(Sentence(N_("The write tests overwrite the first {size} of {path}, as "
+                                 "--destroy-data allowed: what was there is lost."),
+                              size=what, path=path))
     elif users:
-        notes.append(f"{'; '.join(users)}: the read tests change nothing, but its own I/O can "
-                     f"disturb the figures.")
+        # TRANSLATORS: {uses} are sentences such as "/dev/sdb1 is mounted at /mnt"
+        notes.append(Sentence(N_("{uses}: the read tests change nothing, but its own I/O can "
+                                 "disturb the figures."), uses=users))
     diskseq = read_sys(sysdir / "diskseq") if sysdir is not None else ""
     workspace = DeviceWorkspace(path, fd, cwd, st.st_rdev, diskseq)
     return workspace, dataclasses.replace(plan, filename=str(path), readonly=not write), notes
@@ -172,8 +185,9 @@ def fio_path(given: Path, rdev: int) -> Path:
         found = block_device(path)
         if SAFE_PATH.match(str(path)) and found is not None and found.st_rdev == rdev:
             return path
-    raise TargetError(f"{given} leads to no /dev path fio can be given safely.",
-                      f"Give the device by its name in /dev (such as /dev/{sysdir.name if sysdir else 'sdb'}).")
+    raise TargetError(_("{path} leads to no /dev path fio can be given safely.").format(path=given),
+                      _("Give the device by its name in /dev (such as {example}).").format(
+                          example=f"/dev/{sysdir.name if sysdir else 'sdb'}"))
 
 
 def _consent(destroy: str | None, rdev: int, path: Path) -> bool:
@@ -183,12 +197,15 @@ def _consent(destroy: str | None, rdev: int, path: Path) -> bool:
         return False
     named = block_device(Path(destroy).expanduser())
     if named is None or named.st_rdev != rdev:
-        what = "no block device" if named is None else "another device"
+        refusal = (_("--destroy-data {named} is no block device, not the target {path}; "
+                     "nothing was started.") if named is None else
+                   _("--destroy-data {named} is another device, not the target {path}; nothing "
+                     "was started."))
         raise TargetError(
-            f"--destroy-data {destroy} is {what}, not the target {path}; nothing was started.",
-            f"diskmark writes only to the device named by both --target and --destroy-data: "
-            f"pass --destroy-data {path} to destroy the data on {path}, or leave it out to run "
-            f"the read tests only.")
+            refusal.format(named=destroy, path=path),
+            _("diskmark writes only to the device named by both --target and --destroy-data: "
+              "pass --destroy-data {path} to destroy the data on {path}, or leave it out to run "
+              "the read tests only.").format(path=path))
     return True
 
 
@@ -211,7 +228,8 @@ def read_only(path: Path, sysdir: Path | None) -> bool:
         os.close(fd)
 
 
-def _device_plan(plan: Plan, path: Path, consent: bool, read_only: bool) -> tuple[Plan, list[str]]:
+def _device_plan(plan: Plan, path: Path, consent: bool,
+                 read_only: bool) -> tuple[Plan, list[Sentence]]:
     """The tests that run on the device. Without consent: the read tests only when the user
     asked for reads and writes (the default), a refusal when they asked for writes as such
     (--mode write, a mix, a profile of writes only). On a read-only device, writes asked
@@ -222,28 +240,29 @@ def _device_plan(plan: Plan, path: Path, consent: bool, read_only: bool) -> tupl
     settings = plan.settings
     explicit = settings.mode is Mode.WRITE or settings.mix is not None or not reads
     if read_only and (consent or explicit):
-        raise TargetError(f"{path} is read-only (the kernel's read-only flag is set), so the "
-                          f"write tests cannot run on it; nothing was started: run the read "
-                          f"tests only (--mode read).")
+        raise TargetError(_("{path} is read-only (the kernel's read-only flag is set), so the "
+                            "write tests cannot run on it; nothing was started: run the read "
+                            "tests only (--mode read).").format(path=path))
     if consent:
         return plan, []
     if explicit:
         raise TargetError(
-            f"Write tests on {path} would destroy the data on it: on a device they write over "
-            f"the device itself, not a test file.",
-            f"To measure writes and lose everything on {path}, add --destroy-data {path} "
-            f"(naming the same device); or run the read tests only (--mode read).")
-    note = (f"Write tests skipped: {path} is read-only (the kernel's read-only flag is set), so "
-            f"only the read tests ran." if read_only else
-            f"Write tests skipped: on a device they would destroy its data, so only the read "
-            f"tests ran (diskmark run --destroy-data {path} runs them, destroying everything "
-            f"on {path}).")
+            _("Write tests on {path} would destroy the data on it: on a device they write over "
+              "the device itself, not a test file.").format(path=path),
+            _("To measure writes and lose everything on {path}, add --destroy-data {path} "
+              "(naming the same device); or run the read tests only (--mode read).").format(
+                  path=path))
+    note = (Sentence(N_("Write tests skipped: {path} is read-only (the kernel's read-only flag "
+                        "is set), so only the read tests ran."), path=path) if read_only else
+            Sentence(N_("Write tests skipped: on a device they would destroy its data, so only "
+                        "the read tests ran (diskmark run --destroy-data {path} runs them, "
+                        "destroying everything on {path})."), path=path))
     tests = tuple(dataclasses.replace(t, index=i) for i, t in enumerate(reads))
     ran = dataclasses.replace(settings, mode=Mode.READ, mix=None)  # what the result says
     return dataclasses.replace(plan, tests=tests, settings=ran), [note]
 
 
-def _open(path: Path, st: os.stat_result, write: bool, users: list[str]) -> int:
+def _open(path: Path, st: os.stat_result, write: bool, users: list[Sentence]) -> int:
     """The device, read-only for reads; for writes read-write and exclusive, which the
     kernel refuses while anything (a mount, swap, a holder, another exclusive opener)
     claims the device or one of its partitions."""
@@ -254,34 +273,47 @@ def _open(path: Path, st: os.stat_result, write: bool, users: list[str]) -> int:
         if e.errno in (errno.EACCES, errno.EPERM):
             raise _denied(path, st, write) from None
         if e.errno == errno.EBUSY:
+            # TRANSLATORS: {uses} are sentences such as "/dev/sdb1 is mounted at /mnt"
+            in_use = (_("{path} is in use: {uses}, so diskmark will not write to it, even with "
+                        "--destroy-data.") if users else
+                      _("{path} is in use, so diskmark will not write to it, even with "
+                        "--destroy-data."))
             raise TargetError(
-                f"{path} is in use{': ' + '; '.join(users) if users else ''}, so diskmark will "
-                f"not write to it, even with --destroy-data.",
-                "Unmount it and its partitions, turn its swap off or stop what holds it "
-                "(LVM, RAID, another program), then run again.") from None
+                in_use.format(path=path, uses=said_together(users)),
+                _("Unmount it and its partitions, turn its swap off or stop what holds it "
+                  "(LVM, RAID, another program), then run again.")) from None
         if e.errno == errno.EROFS:
-            raise TargetError(f"{path} is read-only: the write tests cannot run on it.",
-                              "Run the read tests only (--mode read).") from None
+            raise TargetError(_("{path} is read-only: the write tests cannot run on it.").format(
+                path=path), _("Run the read tests only (--mode read).")) from None
         if e.errno in (errno.ENOMEDIUM, errno.ENXIO, errno.ENODEV):
-            raise TargetError(f"{path} has no medium or is not attached: {e.strerror}.") from None
-        raise TargetError(f"Cannot open the device {path}: {e.strerror}.") from None
+            raise TargetError(_("{path} has no medium or is not attached: {error}.").format(
+                path=path, error=e.strerror)) from None
+        raise TargetError(_("Cannot open the device {path}: {error}.").format(
+            path=path, error=e.strerror)) from None
 
 
 def _denied(path: Path, st: os.stat_result, write: bool) -> TargetError:
     """Which privilege is missing, so the user knows what to ask for."""
-    need = "read and write" if write else "read"
     bits = (stat.S_IRGRP | stat.S_IWGRP) if write else stat.S_IRGRP
     try:
         group = grp.getgrgid(st.st_gid).gr_name
     except KeyError:
         group = str(st.st_gid)
     if st.st_mode & bits == bits:
-        hint = (f"{path} belongs to the group '{group}', whose members may {need} it: ask "
-                f"for membership of '{group}' (then log in again), or run diskmark as root.")
+        hint = (_("{path} belongs to the group '{group}', whose members may read and write it: "
+                  "ask for membership of '{group}' (then log in again), or run diskmark as root. "
+                  "diskmark never asks for root itself.") if write else
+                _("{path} belongs to the group '{group}', whose members may read it: ask for "
+                  "membership of '{group}' (then log in again), or run diskmark as root. "
+                  "diskmark never asks for root itself."))
     else:
-        hint = f"Only its owner may {need} {path}: run diskmark as root."
-    return TargetError(f"Permission denied: this user may not {need} the device {path}.",
-                       hint + " diskmark never asks for root itself.")
+        hint = (_("Only its owner may read and write {path}: run diskmark as root. diskmark "
+                  "never asks for root itself.") if write else
+                _("Only its owner may read {path}: run diskmark as root. diskmark never asks "
+                  "for root itself."))
+    denied = (_("Permission denied: this user may not read and write the device {path}.")
+              if write else _("Permission denied: this user may not read the device {path}."))
+    return TargetError(denied.format(path=path), hint.format(path=path, group=group))
 
 
 def _size(fd: int, sysdir: Path | None) -> int:

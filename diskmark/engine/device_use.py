@@ -14,6 +14,8 @@ from pathlib import Path
 
 from diskmark.drive import mounts as mt
 from diskmark.drive.sysfs import read_sys
+from diskmark.engine.sentence import Sentence
+from diskmark.locale import N_
 
 SYS_DEV_BLOCK = Path("/sys/dev/block")
 
@@ -40,14 +42,14 @@ def partitions(disk: Path) -> list[Path]:
         return []
 
 
-def _holder_kind(name: str) -> str:
+def _holder_kind(name: str) -> Sentence:
     if name.startswith("dm-"):
-        return "device-mapper: LVM, LUKS or multipath"
+        return Sentence(N_("device-mapper: LVM, LUKS or multipath"))
     if name.startswith("md"):
-        return "software RAID (md)"
+        return Sentence(N_("software RAID (md)"))
     if name.startswith("bcache"):
-        return "bcache"
-    return "another block device"
+        return Sentence.verbatim("bcache")
+    return Sentence(N_("another block device"))
 
 
 def _rdev_of(path: str) -> int | None:
@@ -57,27 +59,31 @@ def _rdev_of(path: str) -> int | None:
         return None
 
 
-def users(sysdir: Path) -> list[str]:
+def users(sysdir: Path) -> list[Sentence]:
     """What uses the device whose sysfs directory is ``sysdir``, or one of its partitions,
     as sentences ("/dev/loop3p1 is mounted at /mnt/x"); empty when nothing visible does."""
     members = [sysdir, *partitions(sysdir)]
     numbers = {read_sys(m / "dev"): f"/dev/{m.name}" for m in members}
     numbers.pop("", None)
-    found: list[str] = []
+    found: list[Sentence] = []
     for member in members:
         try:
             holders = sorted(h.name for h in (member / "holders").iterdir())
         except OSError:
             holders = []
         for holder in holders:
-            found.append(f"/dev/{member.name} is held by {holder} ({_holder_kind(holder)})")
+            # TRANSLATORS: {holder} is a kernel name (dm-0, md127); {kind} what such a holder is
+            found.append(Sentence(N_("{device} is held by {holder} ({kind})"),
+                                  device=f"/dev/{member.name}", holder=holder,
+                                  kind=_holder_kind(holder)))
     for mount in mt.mount_table():
         name = numbers.get(mount.majmin)
         if name is None and mount.source.startswith("/"):
             rdev = _rdev_of(mount.source)
             name = numbers.get(majmin(rdev)) if rdev else None
         if name is not None:
-            found.append(f"{name} is mounted at {mount.mountpoint}")
+            found.append(Sentence(N_("{device} is mounted at {mountpoint}"), device=name,
+                                  mountpoint=mount.mountpoint))
     try:
         with open("/proc/swaps", encoding="utf-8", errors="replace") as f:
             swaps = [line.split()[0] for line in f.read().splitlines()[1:] if line.split()]
@@ -87,5 +93,5 @@ def users(sysdir: Path) -> list[str]:
         rdev = _rdev_of(swap.replace("\\040", " "))
         name = numbers.get(majmin(rdev)) if rdev else None
         if name is not None:
-            found.append(f"{name} is in use as swap")
+            found.append(Sentence(N_("{device} is in use as swap"), device=name))
     return list(dict.fromkeys(found))

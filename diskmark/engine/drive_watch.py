@@ -21,6 +21,7 @@ from types import TracebackType
 from diskmark.drive import hwmon, smart
 from diskmark.drive import probe as system
 from diskmark.drive.readings import implausible_text
+from diskmark.locale import N_
 from diskmark.model.drive_record import TEMPERATURE_RANGE_C, DriveRecord, Health, plausible_c
 from diskmark.model.events import Event, Phase, Progress
 from diskmark.model.facts import SystemFacts
@@ -103,7 +104,8 @@ class DriveWatch:
         the await is cancelled at once, and the thread must not keep the process alive while
         a hung smartctl waits out its timeout (Python joins it before exiting)."""
         if self._stopping is not None and self._stopping.is_set():
-            return Health(reason="smartctl was not asked: the run was stopped.")
+            # kept in English in the result, as every reason (marked for a view to translate)
+            return Health(reason=N_("smartctl was not asked: the run was stopped."))
         stop = threading.Event()
         work = asyncio.ensure_future(asyncio.to_thread(self._health, stop))
         try:

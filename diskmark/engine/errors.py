@@ -8,6 +8,29 @@ from __future__ import annotations
 
 from typing import Any
 
+from diskmark.locale import N_, _
+from diskmark.model.settings import Op
+
+#: What fio was doing while measuring a test, put into the sentences of a failure after "while".
+DOING = {
+    # TRANSLATORS: what fio was doing when it failed, put where {what} stands in "fio failed
+    # while {what} (exit status 1)."; {test} is a test's name such as SEQ1M Q8T1
+    Op.READ: N_("{test} read"),
+    # TRANSLATORS: see "{test} read"
+    Op.WRITE: N_("{test} write"),
+    # TRANSLATORS: see "{test} read"
+    Op.MIX: N_("{test} mix"),
+}
+
+#: What fio does while it lays out the test file, as a failure says it.
+# TRANSLATORS: what fio was doing, put where {what} stands in "fio failed while {what} …"
+PREPARING = N_("preparing the test file")
+
+
+def doing(test: str, op: Op) -> str:
+    """What fio was doing while measuring ``test`` (``op``), as a failure says it."""
+    return _(DOING[op]).format(test=test)
+
 
 class DiskmarkError(Exception):
     def __init__(self, message: str, hint: str = ""):
@@ -36,7 +59,20 @@ class FioMissing(NotStarted):
 
 
 class FioFailed(DiskmarkError):
-    """fio exited with an error, or was killed, in the middle of a run."""
+    """fio exited with an error, or was killed, in the middle of a run; ``no_space`` when
+    the target ran out of space (whatever language the message is in)."""
+
+    def __init__(self, message: str, hint: str = "", no_space: bool = False):
+        super().__init__(message, hint)
+        self.no_space = no_space
+
+
+def no_space(stderr: str, noise: list[str], last: dict[str, Any] | None) -> bool:
+    """Whether fio failed because the target ran out of space (ENOSPC)."""
+    from diskmark.engine.parse import job_error  # fio's JSON reader: not at the app's start
+
+    return ((job_error(last) if last else 0) == 28
+            or any("No space left" in line for line in stderr.splitlines() + noise))
 
 
 def fio_failure(what: str, rc: int, stderr: str, noise: list[str], last: dict[str, Any] | None) -> str:
@@ -48,9 +84,13 @@ def fio_failure(what: str, rc: int, stderr: str, noise: list[str], last: dict[st
 
     errno_ = job_error(last) if last else 0
     if errno_ == 28 or "No space left" in text:
-        head = f"The target ran out of space while {what}."
+        # TRANSLATORS: {what} is what fio was doing ("preparing the test file", "SEQ1M Q8T1 read")
+        head = _("The target ran out of space while {what}.").format(what=what)
     elif rc < 0:
-        head = f"fio was killed by signal {-rc} while {what}."
+        head = _("fio was killed by signal {signal} while {what}.").format(signal=-rc, what=what)
+    elif errno_:
+        head = _("fio failed while {what} (exit status {status}, error {errno}).").format(
+            what=what, status=rc, errno=errno_)
     else:
-        head = f"fio failed while {what} (exit status {rc}{f', error {errno_}' if errno_ else ''})."
+        head = _("fio failed while {what} (exit status {status}).").format(what=what, status=rc)
     return f"{head}\n{text}" if text else head

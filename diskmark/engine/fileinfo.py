@@ -17,6 +17,9 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from diskmark.engine.errors import DOING
+from diskmark.engine.sentence import Sentence
+from diskmark.locale import N_
 from diskmark.model.facts import SystemFacts
 from diskmark.model.file_layout import FileLayout
 from diskmark.model.results import TestResult
@@ -117,10 +120,14 @@ def layout_of(open_file: Callable[[], int], disk_bytes: int | None) -> FileLayou
         os.close(fd)
 
 
-def faster_than_link(result: TestResult, facts: SystemFacts) -> str | None:
+def faster_than_link(result: TestResult, facts: SystemFacts) -> Sentence | None:
     """A figure above what the device's link can carry came from a cache, not the disk."""
     ceiling = facts.interface_mb_s
     if not ceiling or result.best_mb_s <= ceiling * 1.05:
         return None
-    return (f"{result.label} {result.op.value}: {result.best_mb_s:.0f} MB/s is faster than the "
-            f"{facts.interface} link can carry ({ceiling:.0f} MB/s): a cache answered, not the disk.")
+    # TRANSLATORS: {test} is a test and what it does ("SEQ1M Q8T1 read"); {link} the device's
+    # link ("SATA 6.0 Gb/s", "PCIe 4.0 x4 (16.0 GT/s)")
+    return Sentence(N_("{test}: {mb_s} MB/s is faster than the {link} link can carry ({ceiling} "
+                       "MB/s): a cache answered, not the disk."),
+                    test=Sentence(DOING[result.op], test=result.label),
+                    mb_s=f"{result.best_mb_s:.0f}", link=facts.interface, ceiling=f"{ceiling:.0f}")

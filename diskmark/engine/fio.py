@@ -9,10 +9,11 @@ import subprocess
 from dataclasses import dataclass
 
 from diskmark.engine.errors import FioMissing
+from diskmark.locale import N_, _
 
 MIN_VERSION = (3, 16)  # job_runtime and per-second JSON status objects are needed
 
-INSTALL_HINT = ("Install it with your package manager, e.g. `sudo apt-get install fio` "
+INSTALL_HINT = N_("Install it with your package manager, e.g. `sudo apt-get install fio` "
                 "(Debian, Ubuntu), `sudo dnf install fio` (Fedora) or `sudo pacman -S fio` (Arch); "
                 "or point DISKMARK_FIO at a fio binary.")
 
@@ -37,18 +38,24 @@ def locate() -> Fio:
     wanted = os.environ.get("DISKMARK_FIO") or "fio"
     path = shutil.which(wanted)
     if path is None:
-        where = f"DISKMARK_FIO={wanted}" if os.environ.get("DISKMARK_FIO") else "'fio' on PATH"
-        raise FioMissing(f"fio was not found ({where}); diskmark measures with fio.", INSTALL_HINT)
+        if os.environ.get("DISKMARK_FIO"):
+            missing = _("fio was not found (DISKMARK_FIO={path}); diskmark measures with fio.")
+        else:
+            missing = _("fio was not found ('fio' on PATH); diskmark measures with fio.")
+        raise FioMissing(missing.format(path=wanted), _(INSTALL_HINT))
     try:
         out = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=10,
                              stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired) as e:
-        raise FioMissing(f"{path} could not be run: {e}", INSTALL_HINT) from None
+        raise FioMissing(_("{path} could not be run: {error}").format(path=path, error=e),
+                         _(INSTALL_HINT)) from None
     version = (out.stdout or out.stderr).strip().splitlines()[0] if (out.stdout or out.stderr) else ""
     if out.returncode != 0 or not version.startswith("fio"):
-        raise FioMissing(f"{path} does not look like fio (--version said {version!r}).", INSTALL_HINT)
+        raise FioMissing(_("{path} does not look like fio (--version said {version}).").format(
+            path=path, version=repr(version)), _(INSTALL_HINT))
     fio = Fio(path, version)
     if fio.version_tuple < MIN_VERSION:
         need = ".".join(map(str, MIN_VERSION))
-        raise FioMissing(f"{path} is {version}; diskmark needs fio {need} or newer.", INSTALL_HINT)
+        raise FioMissing(_("{path} is {version}; diskmark needs fio {need} or newer.").format(
+            path=path, version=version, need=need), _(INSTALL_HINT))
     return fio

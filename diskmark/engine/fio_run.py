@@ -10,9 +10,10 @@ from typing import Any
 
 from diskmark.engine import parse
 from diskmark.engine.control import RunControl
-from diskmark.engine.errors import FioFailed, fio_failure
+from diskmark.engine.errors import FioFailed, fio_failure, no_space
 from diskmark.engine.place import Place
 from diskmark.engine.process import WATCHDOG_S, FioProcess
+from diskmark.locale import _
 
 
 async def run_fio(control: RunControl, ws: Place, args: list[str],
@@ -25,18 +26,23 @@ async def run_fio(control: RunControl, ws: Place, args: list[str],
         with control.running(FioProcess(args, ws.fd)) as proc:
             outcome = await proc.run(on_status)
     except parse.FioOutputError as e:
-        raise FioFailed(f"fio's output could not be read while {what}: {e}") from None
+        # TRANSLATORS: {what} is what fio was doing; {problem} what was wrong with its output
+        raise FioFailed(_("fio's output could not be read while {what}: {problem}").format(
+            what=what, problem=e)) from None
     control.check()
     if outcome.hung:
-        stuck = ("" if outcome.returncode is not None else
-                 " It did not exit even then: it is stuck in the kernel, which usually "
-                 "means the device stopped responding.")
-        raise FioFailed(f"fio stopped reporting for {WATCHDOG_S:.0f} s while {what} and "
-                        f"was stopped.{stuck}")
+        if outcome.returncode is not None:
+            raise FioFailed(_("fio stopped reporting for {seconds} s while {what} and was "
+                              "stopped.").format(seconds=f"{WATCHDOG_S:.0f}", what=what))
+        raise FioFailed(_("fio stopped reporting for {seconds} s while {what} and was stopped. "
+                          "It did not exit even then: it is stuck in the kernel, which usually "
+                          "means the device stopped responding.").format(
+                              seconds=f"{WATCHDOG_S:.0f}", what=what))
     last = outcome.last
     if outcome.returncode is None:
-        raise FioFailed(f"fio did not exit while {what}.")
+        raise FioFailed(_("fio did not exit while {what}.").format(what=what))
     if outcome.returncode != 0 or last is None or parse.job_error(last):
         raise FioFailed(fio_failure(what, outcome.returncode, outcome.stderr,
-                                     outcome.noise, last))
+                                     outcome.noise, last),
+                        no_space=no_space(outcome.stderr, outcome.noise, last))
     return last

@@ -30,13 +30,15 @@ from diskmark import __version__
 from diskmark.engine import fleet_privacy, jobfile, parse
 from diskmark.engine.clock import now_iso
 from diskmark.engine.control import RunControl, Stopped
-from diskmark.engine.errors import FioFailed, NotStarted, TargetError, fio_failure
+from diskmark.engine.errors import PREPARING, FioFailed, NotStarted, TargetError, doing, fio_failure
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.fleet_jobs import JobsDir
 from diskmark.engine.fleet_privacy import Access
 from diskmark.engine.hosts import Host, unreachable
 from diskmark.engine.plan import Plan, PlannedTest, build_plan
 from diskmark.engine.process import FioProcess, Outcome
+from diskmark.engine.sentence import Sentence
+from diskmark.locale import N_, _
 from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.facts import SystemFacts
 from diskmark.model.notes import cpu_limit_text
@@ -49,11 +51,13 @@ from diskmark.presets import PresetCatalog, load_catalog
 CLIENT_SLACK_S = 60.0
 PREP_RATE_GUESS = 200e6  # bytes/s, for the expected time of laying the file out
 ALL_CLIENTS = "All clients"
-REMOTE_NOTE = ("Measured through fio's client/server mode: free space, the device and "
+#: Kept in English in every host's result (its warnings); a view may translate it.
+REMOTE_NOTE = N_("Measured through fio's client/server mode: free space, the device and "
                "filesystem, the test file's layout, the flush after writes (Dirty/Writeback) "
                "and the machine's CPU load are not available for a remote host.")
 
-PROBING = "checking the target"
+# TRANSLATORS: what fio was doing, put where {what} stands in "… while {what}."
+PROBING = N_("checking the target")
 
 HostSink = Callable[[Host, Event], None]
 
@@ -62,10 +66,11 @@ class FleetNotStarted(NotStarted):
     """One or more hosts cannot be used; nothing was started on any host."""
 
     def __init__(self, problems: list[tuple[Host, str]]):
-        self.hosts = [h for h, _ in problems]
-        lines = ["  " + why.replace("\n", "\n    ") for _, why in problems]  # fio's words indented
-        super().__init__("nothing was started; not usable: "
-                         + ", ".join(h.label for h in self.hosts) + "\n" + "\n".join(lines))
+        self.hosts = [h for h, _why in problems]
+        lines = ["  " + why.replace("\n", "\n    ") for _h, why in problems]  # fio's words indented
+        # TRANSLATORS: {hosts} is a list of hosts; {problems} one indented line or more each
+        super().__init__(_("nothing was started; not usable: {hosts}\n{problems}").format(
+            hosts=", ".join(h.label for h in self.hosts), problems="\n".join(lines)))
 
 
 @dataclass
@@ -118,7 +123,8 @@ class Fleet:
     async def run(self, settings: Settings, on_event: HostSink | None = None) -> FleetResult:
         emit = on_event or (lambda host, event: None)
         if settings.nocow:
-            raise TargetError("--nocow changes a local directory; it cannot be used with hosts.")
+            raise TargetError(_("--nocow changes a local directory; it cannot be used with "
+                                "hosts."))
         directory = jobfile.check_remote_target(settings.target)
         if self._fio is None:
             self._fio = await asyncio.to_thread(locate)
@@ -148,13 +154,13 @@ class Fleet:
         """Every host answers, can run the probe job, and lets no other user write in the
         target, or nothing starts anywhere."""
         async def check(host: Host) -> str | None:
-            emit(host, Progress(Phase.CHECKING, f"{host.label}: checking fio's server"))
+            emit(host, Progress(Phase.CHECKING, on_host(host, _("checking fio's server"))))
             why = await unreachable(host)
             if why:
-                return f"{host.label}: {why}"
+                return on_host(host, why)
             try:
                 await self._client(host, jobfile.probe_job(directory, jobfile.fresh_file_name(),
-                                                           direct), PROBING, 0.0)
+                                                           direct), _(PROBING), 0.0)
                 return await self._private(host, directory)
             except FioFailed as e:
                 return e.message
@@ -169,15 +175,16 @@ class Fleet:
     async def _private(self, host: Host, directory: str) -> str | None:
         """Why ``directory`` on ``host`` is not private enough for the test file, or None."""
         outcome = await self._run_client(
-            host, jobfile.others_probe_job(directory, jobfile.fresh_file_name()), PROBING, 0.0)
+            host, jobfile.others_probe_job(directory, jobfile.fresh_file_name()), _(PROBING), 0.0)
         found = fleet_privacy.access(outcome, _host_entries(outcome.last, host))
         if found is Access.OTHERS:
             return fleet_privacy.others_can_write(host.label, directory)
         if found is Access.UNKNOWN and not self.target_private:
             return fleet_privacy.cannot_check(host.label, directory)
         if found is Access.FAILED:
-            return (client_problem(host, PROBING, outcome)
-                    or f"{host.label}: fio's client ended unexpectedly while {PROBING}.")
+            return (client_problem(host, _(PROBING), outcome)
+                    or on_host(host, _("fio's client ended unexpectedly while {what}.").format(
+                        what=_(PROBING))))
         return None
 
     # --- one host -----------------------------------------------------------------------
@@ -192,7 +199,7 @@ class Fleet:
             diskmark_version=__version__, started=now_iso(), warnings=[REMOTE_NOTE],
             ioengine=jobfile.REMOTE_IOENGINE)
         if self._control.stopping:
-            session.status, session.error = Status.CANCELLED, "stopped before this host's turn"
+            session.status, session.error = Status.CANCELLED, _("stopped before this host's turn")
             session.finished = now_iso()
             return session
         total = settings.size / PREP_RATE_GUESS + plan.total_seconds()
@@ -201,13 +208,15 @@ class Fleet:
             prep_s = settings.size / PREP_RATE_GUESS
             final = await self._client(
                 host, jobfile.prepare_job(settings, directory, filename),
-                "preparing the test file", prep_s,
-                self._ticker(host, clock, Phase.PREPARING, "Preparing the test file", prep_s, emit))
-            entries = _entries(final, host, 1, "preparing the test file")
+                _(PREPARING), prep_s,
+                self._ticker(host, clock, Phase.PREPARING, _("Preparing the test file"), prep_s,
+                             emit))
+            entries = _entries(final, host, 1, _(PREPARING))
             written = parse.io_bytes(entries[0])
             if written < settings.size:
-                raise FioFailed(f"{host.label}: fio wrote only {written} of {settings.size} "
-                                f"bytes of the test file.")
+                raise FioFailed(on_host(host, _("fio wrote only {written} of {size} bytes of the "
+                                                "test file.").format(written=written,
+                                                                      size=settings.size)))
             session.system.device = _disk(final)
             for test in plan.tests:
                 if test.index and plan.interval:
@@ -219,13 +228,13 @@ class Fleet:
             session.status = Status.CANCELLED
         except (FioFailed, parse.FioOutputError, OSError) as e:
             # one host's failure ends its own session only; the others go on
-            message = str(e) if isinstance(e, FioFailed) else f"{host.label}: {e}"
+            message = str(e) if isinstance(e, FioFailed) else on_host(host, str(e))
             session.status, session.error = Status.FAILED, message
             emit(host, Notice(message, "error"))
         finally:
             note = await self._cleanup(host, directory, filename, emit)
             if note:
-                session.warnings.append(note)
+                session.warnings.append(note.english())
         session.finished = now_iso()
         return session
 
@@ -234,7 +243,7 @@ class Fleet:
         result = TestResult(index=test.row, spec=test.spec, op=test.op, mix_read=test.mix_read,
                             fio_command=[], unstable_pct=plan.settings.unstable_pct)
         emit(host, TestStarted(test.index, result))
-        what = f"{test.spec.label} {test.op.value}"
+        what = doing(test.spec.label, test.op)
         count = plan.settings.count
         every = range(count + 1)
         groups = [range(n, n + 1) for n in every] if plan.process_per_pass(test) else [every]
@@ -249,8 +258,8 @@ class Fleet:
                 runs += [parse.run_result(e, test.op)
                          for e in _entries(final, host, len(passes), what)]
             except parse.FioOutputError as e:
-                raise FioFailed(f"{host.label}: fio's output could not be read for {what}: "
-                                f"{e}") from None
+                raise FioFailed(on_host(host, _("fio's output could not be read for {what}: "
+                                                "{problem}").format(what=what, problem=e))) from None
         result.warmup, result.runs = runs[0], runs[1:]
         for n in range(count + 1):
             emit(host, RunFinished(test.index, result, warmup=n == 0))
@@ -260,17 +269,21 @@ class Fleet:
         return result
 
     async def _cleanup(self, host: Host, directory: str, filename: str,
-                       emit: HostSink) -> str | None:
+                       emit: HostSink) -> Sentence | None:
         """fio removes the test file; a stop does not skip this. What could not be removed
         is said, never raised."""
-        emit(host, Progress(Phase.CLEANUP, f"{host.label}: removing the test file"))
+        emit(host, Progress(Phase.CLEANUP, on_host(host, _("removing the test file"))))
         try:
             await self._client(host, jobfile.cleanup_job(directory, filename),
-                               "removing the test file", 0.0,
+                               # TRANSLATORS: what fio was doing, put where {what} stands in
+                               # "… while {what}."
+                               _("removing the test file"), 0.0,
                                stoppable=False)
         except FioFailed as e:
-            note = (f"The test file {directory}/*{filename} may be left on {host.label}: {e}")
-            emit(host, Notice(note, "warning"))
+            # TRANSLATORS: {problem} is what fio's client said went wrong
+            note = Sentence(N_("The test file {file} may be left on {host}: {problem}"),
+                            file=f"{directory}/*{filename}", host=host.label, problem=str(e))
+            emit(host, Notice(note.said(), "warning"))
             return note
         return None
 
@@ -291,7 +304,7 @@ class Fleet:
             now = time.monotonic()
             done = now - clock["start"]
             emit(host, Progress(
-                phase, f"{host.label}: {message}",
+                phase, on_host(host, message),
                 test_index=test.index if test else None, test_key=test.key if test else None,
                 # a time-based test's share is its time; how fast a file is laid out is unknown
                 percent=(min(99.0, 100.0 * (now - started) / seconds)
@@ -335,7 +348,8 @@ class Fleet:
                     tick()
             outcome = run.result()
         except parse.FioOutputError as e:
-            raise FioFailed(f"{host.label}: fio's output could not be read while {what}: {e}") from None
+            raise FioFailed(on_host(host, _("fio's output could not be read while {what}: "
+                                            "{problem}").format(what=what, problem=e))) from None
         finally:
             if not run.done():
                 proc.kill()
@@ -351,6 +365,12 @@ class Fleet:
         return self._fio.path
 
 
+def on_host(host: Host, message: str) -> str:
+    """``message`` about ``host``, said with the host's name first."""
+    # TRANSLATORS: a message about one host of a fleet: "db1:8765: checking fio's server"
+    return _("{host}: {message}").format(host=host.label, message=message)
+
+
 def _lines(outcome: Outcome) -> list[str]:
     return [ln.strip() for ln in outcome.stderr.splitlines() + outcome.noise if ln.strip()]
 
@@ -364,39 +384,41 @@ def client_problem(host: Host, what: str, outcome: Outcome) -> str | None:
     low = text.lower()
     head = None
     if outcome.hung:
-        head = f"fio's server on {host.label} did not answer while {what}; fio was stopped."
+        head = _("fio's server on {host} did not answer while {what}; fio was stopped.")
     elif "failed to connect" in low or "connection refused" in low:
-        head = f"cannot connect to fio's server on {host.label} while {what}."
+        head = _("cannot connect to fio's server on {host} while {what}.")
     elif "version" in low and ("bad" in low or "mismatch" in low):
-        head = (f"fio on {host.label} is another version than this machine's: fio's "
-                f"client/server mode needs the same fio on both sides.")
+        head = _("fio on {host} is another version than this machine's: fio's client/server "
+                 "mode needs the same fio on both sides.")
     elif outcome.returncode == -signal.SIGPIPE:
         # the other end closed the socket as fio's client wrote: seen when the server is
         # another fio version (it may hang up before saying so) or no fio server at all
-        head = (f"fio's server on {host.label} closed the connection while {what}: it may be "
-                f"another fio version than this machine's (client/server mode needs the same "
-                f"fio on both sides), or not a fio server.")
+        head = _("fio's server on {host} closed the connection while {what}: it may be another "
+                 "fio version than this machine's (client/server mode needs the same fio on "
+                 "both sides), or not a fio server.")
     elif "disconnected" in low or "timeout on" in low or "connection reset" in low:
-        head = (f"the connection to fio's server on {host.label} was lost while {what} (the "
-                f"server stopped or the host went down).")
+        head = _("the connection to fio's server on {host} was lost while {what} (the server "
+                 "stopped or the host went down).")
     elif "is not a directory" in low or "no such file or directory" in low:
-        head = f"the target directory does not exist on {host.label} (or is not a directory)."
+        head = _("the target directory does not exist on {host} (or is not a directory).")
     elif "permission denied" in low or "read-only file system" in low:
-        head = f"fio's server on {host.label} cannot write in the target directory."
+        head = _("fio's server on {host} cannot write in the target directory.")
     elif "does not support o_direct" in low or (
-            outcome.last is not None and _errno(outcome.last, host) == 22 and what == PROBING):
-        head = (f"the target on {host.label} refuses O_DIRECT (ramfs, old tmpfs, some FUSE "
-                f"and network filesystems); run with --buffered.")
+            outcome.last is not None and _errno(outcome.last, host) == 22 and what == _(PROBING)):
+        head = _("the target on {host} refuses O_DIRECT (ramfs, old tmpfs, some FUSE and "
+                 "network filesystems); run with --buffered.")
     if head:
+        head = head.format(host=host.label, what=what)
         return f"{head}\n{tail}" if tail else head
     if outcome.returncode is None:
-        return f"fio's client for {host.label} did not exit while {what}."
+        return _("fio's client for {host} did not exit while {what}.").format(host=host.label,
+                                                                             what=what)
     entries = _host_entries(outcome.last, host)
     err = next((e.get("error") for e in entries if e.get("error")), 0)
     if outcome.returncode != 0 or not entries or err:
         last = {"jobs": entries} if entries else None
         detail = fio_failure(what, outcome.returncode, outcome.stderr, outcome.noise, last)
-        return f"{host.label}: {detail}"
+        return on_host(host, detail)
     return None
 
 
@@ -418,8 +440,9 @@ def _host_entries(obj: dict[str, Any] | None, host: Host) -> list[dict[str, Any]
 def _entries(obj: dict[str, Any], host: Host, expected: int, what: str) -> list[dict[str, Any]]:
     found = _host_entries(obj, host)
     if len(found) != expected:
-        raise FioFailed(f"{host.label}: fio reported {len(found)} jobs for {what}, "
-                        f"not {expected}.")
+        raise FioFailed(on_host(host, _("fio reported {found} jobs for {what}, not "
+                                        "{expected}.").format(found=len(found), what=what,
+                                                              expected=expected)))
     return found
 
 

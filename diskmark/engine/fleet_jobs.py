@@ -26,6 +26,7 @@ from pathlib import Path
 from diskmark.engine.errors import TargetError
 from diskmark.engine.workspace import DIR_FLAGS, forget_record, register_dir, same_file
 from diskmark.files.atomic import write_atomic
+from diskmark.locale import _
 
 PREFIX = "diskmark-fleet-"
 NAME_RE = re.compile(r"^diskmark-fleet-[0-9a-f]{12}$")
@@ -50,11 +51,11 @@ class JobsDir:
         try:
             tmp_fd = os.open(tmp, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
         except OSError as e:
-            raise TargetError(f"Cannot use the temporary directory {tmp} for fio's job files: "
-                              f"{e.strerror}.") from None
+            raise TargetError(_("Cannot use the temporary directory {path} for fio's job files: "
+                                "{error}.").format(path=tmp, error=e.strerror)) from None
         try:
             st_tmp = os.fstat(tmp_fd)
-            for _ in range(100):
+            for _i in range(100):
                 name = f"{PREFIX}{secrets.token_hex(6)}"
                 record = _register(tmp, name, st_tmp, hosts, directory, filename)
                 try:
@@ -64,8 +65,8 @@ class JobsDir:
                     continue
                 except OSError as e:
                     forget_record(record)
-                    raise TargetError(f"Cannot make a directory for fio's job files in {tmp}: "
-                                      f"{e.strerror}.") from None
+                    raise TargetError(_("Cannot make a directory for fio's job files in {path}: "
+                                        "{error}.").format(path=tmp, error=e.strerror)) from None
                 fd = _locked(tmp_fd, name)
                 if fd is None:  # replaced, or taken by a sweep before the lock: anew
                     forget_record(record)
@@ -73,7 +74,8 @@ class JobsDir:
                 return cls(tmp / name, fd, record)
         finally:
             os.close(tmp_fd)
-        raise TargetError(f"Could not make a unique directory for fio's job files in {tmp}.")
+        raise TargetError(_("Could not make a unique directory for fio's job files in "
+                            "{path}.").format(path=tmp))
 
     def remove(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)

@@ -31,6 +31,7 @@ from typing import Any
 
 from diskmark.engine.jobfile import NOBODY
 from diskmark.engine.process import Outcome
+from diskmark.locale import _
 
 
 class Access(Enum):
@@ -61,19 +62,21 @@ def access(outcome: Outcome, entries: list[dict[str, Any]]) -> Access:
 
 
 def others_can_write(label: str, directory: str) -> str:
-    return (f"{label}: other users can write in {directory}: a file made there as user "
-            f"nobody (uid {NOBODY}) was accepted.\n"
-            f"fio's server opens the test file there by name at every step, so another user "
-            f"could swap it for a symbolic link and make the server write over a file of "
-            f"their choosing.\n"
-            f"Use a directory only the server's user can write, such as one made for it "
-            f"(mkdir -m 0755 /srv/diskmark, owned by that user); a sticky directory such as "
-            f"/tmp is refused too.")
+    return _("{host}: other users can write in {directory}: a file made there as user nobody "
+             "(uid {uid}) was accepted.\n"
+             "fio's server opens the test file there by name at every step, so another user "
+             "could swap it for a symbolic link and make the server write over a file of their "
+             "choosing.\n"
+             "Use a directory only the server's user can write, such as one made for it (mkdir "
+             "-m 0755 /srv/diskmark, owned by that user); a sticky directory such as /tmp is "
+             "refused too.").format(host=label, directory=directory, uid=NOBODY)
 
 
 def cannot_check(label: str, directory: str) -> str:
-    return (f"{label}: diskmark cannot check whether other users can write in {directory}: "
-            f"fio's server there cannot run a job as another user (it does not run as root), "
-            f"and fio's protocol cannot tell a directory's permissions.\n"
-            f"If only the server's user can write in {directory}, say so with "
-            f"--target-is-private (in the app, tick \"The target is private\").")
+    # TRANSLATORS: "The target is private" is a check box of the app's fleet screen: use its words
+    return _("{host}: diskmark cannot check whether other users can write in {directory}: "
+             "fio's server there cannot run a job as another user (it does not run as root), "
+             "and fio's protocol cannot tell a directory's permissions.\n"
+             "If only the server's user can write in {directory}, say so with "
+             "--target-is-private (in the app, tick \"The target is private\").").format(
+                 host=label, directory=directory)

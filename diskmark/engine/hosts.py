@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from diskmark.engine.errors import TargetError
 from diskmark.files.regular_file import NotRegularFile, read_regular_file
+from diskmark.locale import _
 
 DEFAULT_PORT = 8765  # fio's own default for --server and --client
 CONNECT_TIMEOUT_S = 5.0
@@ -53,25 +54,30 @@ def parse_host(text: str) -> Host:
     if raw.startswith("["):
         end = raw.find("]")
         if end < 0:
-            raise HostError(f"host {text!r}: an IPv6 address is written [ADDRESS]:PORT.")
+            raise HostError(_("host {host}: an IPv6 address is written [ADDRESS]:PORT.").format(
+                host=repr(text)))
         name, rest = raw[1:end], raw[end + 1:]
         if rest:
             if not rest.startswith(":"):
-                raise HostError(f"host {text!r}: expected :PORT after the address.")
+                raise HostError(_("host {host}: expected :PORT after the address.").format(
+                    host=repr(text)))
             port = rest[1:]
         try:
             ipaddress.IPv6Address(name)
         except ValueError:
-            raise HostError(f"host {text!r}: {name!r} is not an IPv6 address.") from None
+            raise HostError(_("host {host}: {name} is not an IPv6 address.").format(
+                host=repr(text), name=repr(name))) from None
     else:
         if raw.count(":") == 1:
             name, port = raw.split(":")
         if not _NAME.match(name) or ".." in name:
-            raise HostError(f"host {text!r}: write a host name or IPv4 address (letters, "
-                            f"digits, . and -), with :PORT when the server does not listen "
-                            f"on {DEFAULT_PORT}; an IPv6 address as [ADDRESS]:PORT.")
+            raise HostError(_("host {host}: write a host name or IPv4 address (letters, digits, "
+                              ". and -), with :PORT when the server does not listen on {port}; "
+                              "an IPv6 address as [ADDRESS]:PORT.").format(host=repr(text),
+                                                                           port=DEFAULT_PORT))
     if not port.isdigit() or not 0 < int(port) < 65536:
-        raise HostError(f"host {text!r}: the port must be a number from 1 to 65535.")
+        raise HostError(_("host {host}: the port must be a number from 1 to 65535.").format(
+            host=repr(text)))
     return Host(name, int(port))
 
 
@@ -82,11 +88,14 @@ def read_hosts_file(path: str) -> list[str]:
     try:
         text = read_regular_file(path, HOSTS_FILE_MAX_BYTES).decode("utf-8")
     except NotRegularFile as e:
-        raise HostError(f"cannot read the hosts file {path}: {e}.") from None
+        raise HostError(_("cannot read the hosts file {path}: {error}.").format(
+            path=path, error=e)) from None
     except UnicodeDecodeError:
-        raise HostError(f"cannot read the hosts file {path}: it is not UTF-8 text.") from None
+        raise HostError(_("cannot read the hosts file {path}: it is not UTF-8 text.").format(
+            path=path)) from None
     except OSError as e:
-        raise HostError(f"cannot read the hosts file {path}: {e.strerror or e}.") from None
+        raise HostError(_("cannot read the hosts file {path}: {error}.").format(
+            path=path, error=e.strerror or e)) from None
     return [line.split("#", 1)[0].strip() for line in text.splitlines()
             if line.split("#", 1)[0].strip()]
 
@@ -97,10 +106,10 @@ def hosts_from(texts: list[str]) -> list[Host]:
     for text in texts:
         host = parse_host(text)
         if host in hosts:
-            raise HostError(f"host {host.label} is given twice.")
+            raise HostError(_("host {host} is given twice.").format(host=host.label))
         hosts.append(host)
     if not hosts:
-        raise HostError("no hosts given (--host HOST[:PORT] or a hosts file).")
+        raise HostError(_("no hosts given (--host HOST[:PORT] or a hosts file)."))
     return hosts
 
 
@@ -108,15 +117,16 @@ async def unreachable(host: Host, timeout: float = CONNECT_TIMEOUT_S) -> str | N
     """Why fio's server on ``host`` cannot be reached, or None when a connection opens. A
     firewall that drops packets would keep fio's own client waiting for minutes."""
     try:
-        _, writer = await asyncio.wait_for(asyncio.open_connection(host.name, host.port), timeout)
+        _reader, writer = await asyncio.wait_for(asyncio.open_connection(host.name, host.port), timeout)
     except TimeoutError:
-        return f"no answer on port {host.port} within {timeout:.0f} s (a firewall, or the host is down)"
+        return _("no answer on port {port} within {seconds} s (a firewall, or the host is "
+                 "down)").format(port=host.port, seconds=f"{timeout:.0f}")
     except OSError as e:  # asyncio words a refusal "Connect call failed (…)": say the errno's
         if isinstance(e, socket.gaierror) or not e.errno or e.errno < 0:
             why = e.strerror or str(e)  # a name that does not resolve
         else:
             why = os.strerror(e.errno)
-        return f"cannot connect to port {host.port}: {why}"
+        return _("cannot connect to port {port}: {error}").format(port=host.port, error=why)
     writer.close()
     try:
         await writer.wait_closed()

@@ -20,32 +20,37 @@ import os
 import subprocess
 from functools import lru_cache
 
+from diskmark.engine.sentence import Sentence
+from diskmark.locale import N_
+
 IO_URING, LIBAIO = "io_uring", "libaio"
 SYS_IO_URING_SETUP = 425  # the same number on every architecture (unified syscall table)
 _PARAMS_SIZE = 120  # struct io_uring_params
 
 
-def kernel_allows_io_uring() -> tuple[bool, str]:
-    """(True, "") when this process can set up an io_uring, else (False, why)."""
+def kernel_allows_io_uring() -> tuple[bool, Sentence | None]:
+    """(True, None) when this process can set up an io_uring, else (False, why)."""
     try:
         with open("/proc/sys/kernel/io_uring_disabled", encoding="ascii") as f:
             if f.read().strip() == "2":
-                return False, "io_uring is turned off (kernel.io_uring_disabled = 2)"
+                return False, Sentence(N_("io_uring is turned off (kernel.io_uring_disabled = 2)"))
     except OSError:
         pass  # kernels before 6.6 have no such switch
     try:
         libc = ctypes.CDLL(None, use_errno=True)
     except OSError:
-        return False, "the C library cannot be asked"
+        return False, Sentence(N_("the C library cannot be asked"))
     params = ctypes.create_string_buffer(_PARAMS_SIZE)
     fd = libc.syscall(SYS_IO_URING_SETUP, ctypes.c_uint(1), params)
     if fd < 0:
         err = ctypes.get_errno()
-        why = {errno.ENOSYS: "the kernel has no io_uring",
-               errno.EPERM: "io_uring is not permitted here (a sandbox or the sysctl)"}
-        return False, why.get(err, f"io_uring_setup failed: {os.strerror(err)}")
+        why = {errno.ENOSYS: N_("the kernel has no io_uring"),
+               errno.EPERM: N_("io_uring is not permitted here (a sandbox or the sysctl)")}
+        if err in why:
+            return False, Sentence(why[err])
+        return False, Sentence(N_("io_uring_setup failed: {error}"), error=os.strerror(err))
     os.close(fd)
-    return True, ""
+    return True, None
 
 
 @lru_cache(maxsize=8)
@@ -59,11 +64,11 @@ def fio_engines(fio: str) -> frozenset[str]:
     return frozenset(line.strip() for line in out.stdout.splitlines()[1:] if line.strip())
 
 
-def choose(fio: str) -> tuple[str, str]:
-    """(engine, why not io_uring or "")."""
+def choose(fio: str) -> tuple[str, Sentence | None]:
+    """(engine, why not io_uring or None)."""
     ok, why = kernel_allows_io_uring()
     if not ok:
         return LIBAIO, why
     if IO_URING not in fio_engines(fio):
-        return LIBAIO, "this fio was built without io_uring"
-    return IO_URING, ""
+        return LIBAIO, Sentence(N_("this fio was built without io_uring"))
+    return IO_URING, None

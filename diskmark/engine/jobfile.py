@@ -21,6 +21,7 @@ import secrets
 
 from diskmark.engine.errors import TargetError
 from diskmark.engine.plan import Plan, PlannedTest, job_name, prepare_args, run_args
+from diskmark.locale import _
 from diskmark.model.settings import Settings
 
 #: What a remote target path may contain: letters, digits and ``/ . _ - +``.
@@ -40,12 +41,14 @@ class JobFileError(TargetError):
 def check_remote_target(path: str) -> str:
     """The target directory as it will be written into the job file, or a clear refusal."""
     if not path.startswith("/"):
-        raise JobFileError(f"the target {path!r} must be an absolute path on every host "
-                           f"(e.g. /mnt/data): relative paths mean nothing to a remote fio.")
+        raise JobFileError(_("the target {path} must be an absolute path on every host (e.g. "
+                             "/mnt/data): relative paths mean nothing to a remote fio.").format(
+                                 path=repr(path)))
     if not PATH_CHARS.match(path) or "/../" in f"{path}/":
-        raise JobFileError(f"the target {path!r} has characters diskmark does not send to "
-                           f"remote hosts: use letters, digits and / . _ - + only "
-                           f"(fio's job files end a value at ; or # and split it at :).")
+        raise JobFileError(_("the target {path} has characters diskmark does not send to remote "
+                             "hosts: use letters, digits and / . _ - + only (fio's job files "
+                             "end a value at ; or # and split it at :).").format(
+                                 path=repr(path)))
     return path.rstrip("/") or "/"
 
 
@@ -61,8 +64,8 @@ def section(name: str, args: list[str], directory: str, filename: str,
     lines = [f"[{_value(name)}]", f"directory={_value(directory)}", f"filename={_value(filename)}"]
     for arg in args:
         if not arg.startswith("--"):
-            raise JobFileError(f"not a fio option: {arg!r}")
-        key, _, value = arg[2:].partition("=")
+            raise JobFileError(_("not a fio option: {argument}").format(argument=repr(arg)))
+        key, _eq, value = arg[2:].partition("=")
         if key in ("name", "filename", "directory") or f"--{key}" in _OUTPUT_OPTIONS:
             continue
         lines.append(f"{_value(key)}={_value(value)}" if value else _value(key))
@@ -72,7 +75,8 @@ def section(name: str, args: list[str], directory: str, filename: str,
 
 def _value(text: str) -> str:
     if _BAD_VALUE.search(text) or not text.isprintable():
-        raise JobFileError(f"{text!r} cannot be written into a fio job file safely.")
+        raise JobFileError(_("{text} cannot be written into a fio job file safely.").format(
+            text=repr(text)))
     return text
 
 

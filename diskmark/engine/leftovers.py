@@ -25,7 +25,9 @@ from typing import Any
 from diskmark.engine.fleet_jobs import JOB_FILE_RE
 from diskmark.engine.fleet_jobs import KIND as FLEET_KIND
 from diskmark.engine.fleet_jobs import NAME_RE as FLEET_NAME_RE
+from diskmark.engine.sentence import Sentence
 from diskmark.engine.workspace import DIR_FLAGS, NAME_RE, OWN_NAMES, forget_record, register_dir, same_file
+from diskmark.locale import N_, _
 
 #: A register entry is written just before its directory is made: one this young whose
 #: directory is not there yet is kept.
@@ -41,28 +43,41 @@ class Swept:
     path: Path
     removed: bool
     size: int = 0
-    reason: str = ""
+    reason: Sentence | None = None
     #: for a fleet run's job files: its hosts, and the test file it may have left on each
     hosts: tuple[str, ...] = ()
     remote_file: str = ""
 
     def describe(self) -> str:
+        """What was found, in the language in use."""
+        return self.sentence().said()
+
+    def sentence(self) -> Sentence:
+        """What was found, to say now and to keep (in English) in a result."""
         from diskmark.model.units import format_bytes as human_bytes
 
         if self.hosts:
             hosts = ", ".join(self.hosts)
             if self.removed:
-                return (f"Removed {self.path}, the job files of a fleet run that was stopped "
-                        f"abruptly; its test file may remain on {hosts} as "
-                        f"{self.remote_file}: remove it there.")
-            return (f"The job files of a fleet run that was stopped abruptly stay at "
-                    f"{self.path}: {self.reason}; its test file may remain on {hosts} as "
-                    f"{self.remote_file}: remove it there.")
+                # TRANSLATORS: {hosts} is a list of host names; {file} the test file's path there
+                return Sentence(N_("Removed {path}, the job files of a fleet run that was "
+                                   "stopped abruptly; its test file may remain on {hosts} as "
+                                   "{file}: remove it there."),
+                                path=self.path, hosts=hosts, file=self.remote_file)
+            return Sentence(N_("The job files of a fleet run that was stopped abruptly stay at "
+                               "{path}: {reason}; its test file may remain on {hosts} as "
+                               "{file}: remove it there."),
+                            path=self.path, reason=self.reason or "", hosts=hosts,
+                            file=self.remote_file)
+        if self.removed and self.size:
+            return Sentence(N_("Removed {path} and its {size} test file, left by a diskmark run "
+                               "that was stopped abruptly."),
+                            path=self.path, size=human_bytes(self.size))
         if self.removed:
-            what = f" and its {human_bytes(self.size)} test file" if self.size else ""
-            return (f"Removed {self.path}{what}, left by a diskmark run that was stopped "
-                    f"abruptly.")
-        return f"A test directory left by an earlier run stays at {self.path}: {self.reason}."
+            return Sentence(N_("Removed {path}, left by a diskmark run that was stopped "
+                               "abruptly."), path=self.path)
+        return Sentence(N_("A test directory left by an earlier run stays at {path}: {reason}."),
+                        path=self.path, reason=self.reason or "")
 
 
 def _reap(target: Path, target_fd: int, name: str,
@@ -84,9 +99,9 @@ def _reap(target: Path, target_fd: int, name: str,
         except BlockingIOError:
             return None  # a running diskmark (or its fio) holds it
         except OSError:
-            return Swept(path, False, reason="this filesystem has no file locks, so diskmark "
-                                             "cannot tell whether a run still uses it; remove "
-                                             "it yourself if none does")
+            return Swept(path, False, reason=Sentence(N_(
+                "this filesystem has no file locks, so diskmark cannot tell whether a run still "
+                "uses it; remove it yourself if none does")))
         size, foreign = 0, []
         for entry in os.listdir(fd):
             if not own(entry):
@@ -98,14 +113,16 @@ def _reap(target: Path, target_fd: int, name: str,
                     size += est.st_size
                     os.unlink(entry, dir_fd=fd)
             except OSError as e:
-                return Swept(path, False, reason=f"{entry}: {e.strerror}")
+                return Swept(path, False, reason=Sentence.verbatim("{file}: {error}", file=entry,
+                                                          error=e.strerror))
         if foreign:
-            return Swept(path, False, size, reason=f"it holds files diskmark did not make "
-                                                   f"({', '.join(sorted(foreign)[:3])})")
+            return Swept(path, False, size, reason=Sentence(
+                N_("it holds files diskmark did not make ({files})"),
+                files=", ".join(sorted(foreign)[:3])))
         try:
             os.rmdir(name, dir_fd=target_fd)
         except OSError as e:
-            return Swept(path, False, size, reason=e.strerror or str(e))
+            return Swept(path, False, size, reason=Sentence.verbatim("{error}", error=e.strerror or str(e)))
         return Swept(path, True, size)
     finally:
         os.close(fd)
@@ -173,9 +190,10 @@ def sweep_register() -> list[Swept]:
             if fleet:
                 found = _reap(target, target_fd, name, JOB_FILE_RE.match)
                 if found:
+                    # TRANSLATORS: stands for this machine's network address in a file name
+                    address = _("<this machine's address>")
                     found = replace(found, size=0, hosts=tuple(entry["hosts"]),
-                                    remote_file=f"{entry['directory']}/<this machine's "
-                                                f"address>.{entry['file']}")
+                                    remote_file=f"{entry['directory']}/{address}.{entry['file']}")
             else:
                 found = _reap(target, target_fd, name)
             if found:

@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from diskmark.locale import _
 from diskmark.model.results import RunResult
 from diskmark.model.settings import Op
 
@@ -101,12 +102,12 @@ class JsonStream:
         longest = max(self._line + len(lines[0]), max(map(len, lines[1:-1]), default=0))
         self._line = len(lines[-1]) if len(lines) > 1 else self._line + len(lines[0])
         if max(longest, self._line) > LINE_MAX:
-            raise FioOutputError(f"fio wrote more than {LINE_MAX >> 20} MiB without a line "
-                                 f"break, which is not fio's output")
+            raise FioOutputError(_("fio wrote more than {mib} MiB without a line break, which is "
+                                   "not fio's output").format(mib=LINE_MAX >> 20))
         self._since_object += len(text)
         if self._since_object > BUFFER_MAX:
-            raise FioOutputError(f"fio wrote more than {BUFFER_MAX >> 20} MiB without a status "
-                                 f"object, which is not fio's output")
+            raise FioOutputError(_("fio wrote more than {mib} MiB without a status object, which "
+                                   "is not fio's output").format(mib=BUFFER_MAX >> 20))
 
     def _keep_noise(self, text: str) -> None:
         self.noise.extend(line if len(line) <= NOISE_LINE_CHARS else line[:NOISE_LINE_CHARS] + "…"
@@ -124,17 +125,20 @@ def _incomplete(e: json.JSONDecodeError, text: str) -> bool:
 
 def _num(d: Any, key: str, where: str, default: float = 0) -> float:
     if not isinstance(d, dict):
-        raise FioOutputError(f"fio's output has {where} that is not an object")
+        # TRANSLATORS: {where} is a place in fio's JSON output, in English ("a job", "read.lat_ns")
+        raise FioOutputError(_("fio's output has {where} that is not an object").format(where=where))
     value = d.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise FioOutputError(f"fio's output has {where}.{key} = {value!r}, not a number")
+        raise FioOutputError(_("fio's output has {where} = {value}, not a number").format(
+            where=f"{where}.{key}", value=repr(value)))
     return value
 
 
 def _side(job: dict[str, Any], name: str) -> dict[str, Any]:
     side = job.get(name, {})
     if not isinstance(side, dict):
-        raise FioOutputError(f"fio's output has a {name!r} section that is not an object")
+        raise FioOutputError(_("fio's output has a {name} section that is not an object").format(
+            name=repr(name)))
     return side
 
 
@@ -142,7 +146,7 @@ def jobs(obj: dict[str, Any]) -> list[dict[str, Any]]:
     """The job entries of one object: one per pass (stonewall starts a reporting group)."""
     found = obj.get("jobs") if isinstance(obj, dict) else None
     if not isinstance(found, list) or not found or not all(isinstance(j, dict) for j in found):
-        raise FioOutputError("fio's output has no job entries")
+        raise FioOutputError(_("fio's output has no job entries"))
     return found
 
 
@@ -197,7 +201,8 @@ def run_result(entry: dict[str, Any], op: Op, bw_samples: list[float] | None = N
 def _lat(side: dict[str, Any], name: str) -> dict[str, Any]:
     lat = side.get("lat_ns", {})
     if not isinstance(lat, dict):
-        raise FioOutputError(f"fio's output has {name}.lat_ns that is not an object")
+        raise FioOutputError(_("fio's output has {where} that is not an object").format(
+            where=f"{name}.lat_ns"))
     return lat
 
 
@@ -314,11 +319,13 @@ def _bins(side: dict[str, Any], name: str) -> dict[int, int]:
     clat = side.get("clat_ns", {})
     raw = clat.get("bins", {}) if isinstance(clat, dict) else {}
     if not isinstance(raw, dict):
-        raise FioOutputError(f"fio's output has {name}.clat_ns.bins that is not an object")
+        raise FioOutputError(_("fio's output has {where} that is not an object").format(
+            where=f"{name}.clat_ns.bins"))
     try:
         return {int(k): int(v) for k, v in raw.items()}
     except (TypeError, ValueError):
-        raise FioOutputError(f"fio's output has {name}.clat_ns.bins that are not counts") from None
+        raise FioOutputError(_("fio's output has {where} that are not counts").format(
+            where=f"{name}.clat_ns.bins")) from None
 
 
 def window(a: Snapshot, b: Snapshot, op: Op, bw_samples: list[float] | None = None) -> RunResult:
@@ -331,7 +338,7 @@ def window(a: Snapshot, b: Snapshot, op: Op, bw_samples: list[float] | None = No
     a_bins = a.bins or ({},) * n
     dt = b.t_ms - a.t_ms
     if dt <= 0:
-        raise FioOutputError("a pass of no length in fio's status stream")
+        raise FioOutputError(_("a pass of no length in fio's status stream"))
     moved = [y - x for x, y in zip(a_bytes, b.bytes)]
     ios = [y - x for x, y in zip(a_ios, b.ios)]
     lat_sum = [y - x for x, y in zip(a_lat, b.lat_ns_sum)]

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Protocol
 
 from diskmark.engine.errors import FioFailed
+from diskmark.engine.sentence import Sentence
 
 #: While fio runs, how often the target is checked (seconds): four stat calls on every
 #: status object (10 a second) competed with a Q1 test (benchmarks/steps_ab.py: a session
@@ -36,7 +37,7 @@ class Place(Protocol):
         """Why the run can no longer be trusted (the target vanished or was replaced), or
         None."""
 
-    def remove(self) -> list[str]:
+    def remove(self) -> list[Sentence]:
         """Remove what the session made; what could not be removed, in words."""
 
 

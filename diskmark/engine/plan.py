@@ -30,6 +30,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from diskmark.engine.times import times
+from diskmark.locale import _
 from diskmark.model.names import test_key, test_title
 from diskmark.model.results import TestSpec
 from diskmark.model.settings import DataPattern, Mode, Op, Settings
@@ -124,13 +125,14 @@ def build_plan(preset: Preset, settings: Settings) -> Plan:
     rows = list(enumerate(profile.tests))
     if settings.only_test is not None:
         if not 0 <= settings.only_test < len(rows):
-            raise ValueError(f"profile {profile.id!r} has no row {settings.only_test}")
+            raise ValueError(_("profile {profile} has no row {row}").format(
+                profile=repr(profile.id), row=settings.only_test))
         rows = [rows[settings.only_test]]
     planned: list[PlannedTest] = []
     if profile.layout == "sustained":
         if settings.mode is Mode.READ:
-            raise ValueError(f"the {profile.name} profile only writes: choose the mode rw "
-                             f"or write, not read")
+            raise ValueError(_("the {profile} profile only writes: choose the mode rw or write, "
+                               "not read").format(profile=profile.name))
         row, spec = rows[0]
         return Plan(preset, profile, settings, measure, interval,
                     (PlannedTest(0, row, spec, Op.WRITE),))

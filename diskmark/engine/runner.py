@@ -22,7 +22,7 @@ from diskmark.engine import fileinfo, ioengine, parse
 from diskmark.engine.clock import Eta, MachineLoad, now_iso, usable_cpus
 from diskmark.engine.control import RunControl, Stopped
 from diskmark.engine.drive_watch import DriveWatch
-from diskmark.engine.errors import DiskmarkError, FioFailed, TargetError
+from diskmark.engine.errors import PREPARING, DiskmarkError, FioFailed, TargetError, doing
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.fio_run import run_fio
 from diskmark.engine.parse import pass_bounds
@@ -37,8 +37,10 @@ from diskmark.engine.plan import (
     prepare_args,
     run_args,
 )
+from diskmark.engine.sentence import Sentence
 from diskmark.engine.sustained_run import run_sustained
 from diskmark.engine.target import TargetCheck, open_target
+from diskmark.locale import N_, _
 from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.notes import cpu_limit_text
 from diskmark.model.results import RunResult, SessionResult, Status, TestResult
@@ -122,30 +124,32 @@ class Engine:
         session: SessionResult | None = None
         try:
             for note in check.notes:
-                emit(Notice(note, "information"))
+                emit(Notice(note.said(), "information"))
             facts = await asyncio.to_thread(check.facts)
             facts.cpus = usable_cpus()
             engine, why_not = await asyncio.to_thread(ioengine.choose, fio.path)
             if why_not:
-                check.notes.append(f"fio uses libaio: {why_not}.")
-                emit(Notice(check.notes[-1], "information"))
+                check.notes.append(Sentence(N_("fio uses libaio: {why}."), why=why_not))
+                emit(Notice(check.notes[-1].said(), "information"))
             session = SessionResult(
                 settings=plan.settings, system=facts, preset_name=plan.preset.name,
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
                 fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
-                warnings=list(check.notes), ioengine=engine)
+                warnings=[note.english() for note in check.notes], ioengine=engine)
             async with DriveWatch(session, check.path, self._ctl.wake) as drive:  # temperature, health
                 await self._measure(fio, plan, session, check, drive.observe(emit))
         finally:
             self._ctl.kill_all()
-            emit(Progress(Phase.CLEANUP, "Closing the device" if check.device else "Removing the test file", eta_s=0.0,
-                          session_percent=100.0))
+            emit(Progress(Phase.CLEANUP, _("Closing the device") if check.device
+                          else _("Removing the test file"), eta_s=0.0, session_percent=100.0))
             for problem in workspace.remove():
-                note = (f"Could not remove {problem}. diskmark leaves nothing else behind; "
-                        f"remove it yourself once the target is writable again.")
-                emit(Notice(note, "error"))
+                # TRANSLATORS: {problem} is what stays and why ("/mnt/x/.diskmark-…: Permission denied")
+                note = Sentence(N_("Could not remove {problem}. diskmark leaves nothing else "
+                                   "behind; remove it yourself once the target is writable "
+                                   "again."), problem=problem)
+                emit(Notice(note.said(), "error"))
                 if session is not None:
-                    session.warnings.append(note)
+                    session.warnings.append(note.english())
         session.finished = now_iso()
         return session
 
@@ -167,10 +171,11 @@ class Engine:
             session.test_file = await asyncio.to_thread(fileinfo.layout_of, ws.open_test_file,
                                                       session.system.total_bytes)
             if session.test_file and session.test_file.fragmented:
-                note = (f"The test file is fragmented ({session.test_file.fragments} pieces): "
-                        f"sequential figures may be lower than the device can do.")
-                session.warnings.append(note)
-                emit(Notice(note, "information"))
+                note = Sentence(N_("The test file is fragmented ({count} pieces): sequential "
+                                   "figures may be lower than the device can do."),
+                                count=session.test_file.fragments)
+                session.warnings.append(note.english())
+                emit(Notice(note.said(), "information"))
             await self._settle(plan, eta, emit)
             for test in plan.tests:
                 if test.index and plan.interval:
@@ -181,8 +186,8 @@ class Engine:
                 emit(TestFinished(test.index, result))
                 ceiling = fileinfo.faster_than_link(result, session.system)
                 if ceiling:
-                    session.warnings.append(ceiling)
-                    emit(Notice(ceiling))
+                    session.warnings.append(ceiling.english())
+                    emit(Notice(ceiling.said()))
             if plan.sustained:  # its file was sparse before the write: where the write put it
                 session.test_file = await asyncio.to_thread(
                     fileinfo.layout_of, ws.open_test_file, session.system.total_bytes)
@@ -193,7 +198,8 @@ class Engine:
             session.error = str(e)
         except OSError as e:  # the workspace or the test file failed under us
             session.status = Status.FAILED
-            session.error = f"The test file could not be used: {e.strerror or e}."
+            session.error = _("The test file could not be used: {error}.").format(
+                error=e.strerror or e)
 
     # --- steps ------------------------------------------------------------------------
 
@@ -204,7 +210,7 @@ class Engine:
         size = plan.settings.size
         eta.begin(guess)
         started = time.monotonic()
-        emit(Progress(Phase.PREPARING, "Preparing the test file", eta_s=eta.remaining()))
+        emit(Progress(Phase.PREPARING, _("Preparing the test file"), eta_s=eta.remaining()))
         rate = parse.LiveRate()
 
         throttle = Throttle()  # the target is checked now and then while fio runs
@@ -212,27 +218,29 @@ class Engine:
         def on_status(obj: dict[str, Any]) -> None:
             check_place(ws, throttle)
             done = parse.io_bytes(parse.job(obj))
-            emit(Progress(Phase.PREPARING, "Preparing the test file",
+            emit(Progress(Phase.PREPARING, _("Preparing the test file"),
                           percent=min(100.0, 100.0 * done / size),
                           mb_s=rate.update(parse.job(obj)), eta_s=eta.remaining(),
                           session_percent=eta.percent()))
 
         try:
             final = await run_fio(self._ctl, ws, prepare_args(fio.path, plan.settings, session.ioengine),
-                                        on_status, "preparing the test file")
+                                        on_status, _(PREPARING))
         except FioFailed as e:
-            if session.ioengine != ioengine.IO_URING or "out of space" in str(e):
+            if session.ioengine != ioengine.IO_URING or e.no_space:
                 raise
             # the kernel offered io_uring but this filesystem or fio refused it in use
-            note = f"io_uring failed here, so fio uses libaio ({str(e).splitlines()[0]})"
+            # TRANSLATORS: {failure} is the first line of fio's failure
+            note = N_("io_uring failed here, so fio uses libaio ({failure})")
             session.ioengine = ioengine.LIBAIO
-            session.warnings.append(note)
-            emit(Notice(note, "information"))
+            session.warnings.append(note.format(failure=str(e).splitlines()[0]))
+            emit(Notice(_(note).format(failure=str(e).splitlines()[0]), "information"))
             final = await run_fio(self._ctl, ws, prepare_args(fio.path, plan.settings, session.ioengine),
-                                        on_status, "preparing the test file")
+                                        on_status, _(PREPARING))
         written = parse.io_bytes(parse.job(final))
         if written < size:
-            raise FioFailed(f"fio wrote only {written} of {size} bytes of the test file.")
+            raise FioFailed(_("fio wrote only {written} of {size} bytes of the test file.").format(
+                written=written, size=size))
         check_place(ws)
         eta.replace_estimate(guess, time.monotonic() - started)
         eta.step = time.monotonic() - started
@@ -243,7 +251,9 @@ class Engine:
         total = plan.interval
         end = time.monotonic() + total
         while (left := end - time.monotonic()) > 0:
-            emit(Progress(Phase.INTERVAL, f"Interval Time {total - left:.0f}/{total:.0f} sec",
+            # TRANSLATORS: CrystalDiskMark's rest between tests: seconds rested of seconds
+            emit(Progress(Phase.INTERVAL, _("Interval Time {done}/{total} sec").format(
+                              done=f"{total - left:.0f}", total=f"{total:.0f}"),
                           test_index=test.index, test_key=test.key,
                           percent=100.0 * (1 - left / total), eta_s=eta.remaining(),
                           session_percent=eta.percent()))
@@ -264,8 +274,9 @@ class Engine:
             waited = time.monotonic() - started
             if pending <= self._pending_at_start + SETTLE_BYTES or waited >= cap:
                 return waited
-            emit(Progress(Phase.SETTLE, f"Letting the kernel write back "
-                          f"{pending / MIB:.0f} MiB ({cap - waited:.0f} s at most)",
+            emit(Progress(Phase.SETTLE, _("Letting the kernel write back {mib} MiB ({seconds} s "
+                                          "at most)").format(mib=f"{pending / MIB:.0f}",
+                                                             seconds=f"{cap - waited:.0f}"),
                           test_index=test.index if test else None,
                           test_key=test.key if test else None,
                           percent=100.0 * waited / cap, eta_s=eta.remaining(),
@@ -357,7 +368,7 @@ class Engine:
             emit(self._progress(plan, test, n, (snap.t_ms - live[n].t_ms) / 1000, rate, eta))
 
         emit(self._progress(plan, test, 0, 0.0, None, eta))
-        what = f"{test.spec.label} {test.op.value}"
+        what = doing(test.spec.label, test.op)
         final = await run_fio(self._ctl, ws, continuous_args(fio.path, plan, test, session.ioengine),
                                     on_status, what)
         try:
@@ -371,8 +382,8 @@ class Engine:
             bounds = pass_bounds([s.t_ms for s in snaps], count, measure_ms)
             if bounds is None:
                 raise parse.FioOutputError(
-                    "fio's status reports stalled, so the passes could not be told apart "
-                    "(the machine may be overloaded)")
+                    _("fio's status reports stalled, so the passes could not be told apart "
+                      "(the machine may be overloaded)"))
             starts = [-1, *bounds]
             runs = []
             for k in range(count + 1):
@@ -380,7 +391,8 @@ class Engine:
                 b = snaps[bounds[k] if k < count else len(snaps) - 1]
                 runs.append(self._window(test, a, b, seconds, job_load))
         except parse.FioOutputError as e:
-            raise FioFailed(f"fio's output could not be read while running {what}: {e}") from None
+            raise FioFailed(_("fio's output could not be read while running {what}: "
+                              "{problem}").format(what=what, problem=e)) from None
         for n in range(len(live) - 1, count + 1):  # passes not announced while running
             self._record(test, result, n, runs[n], emit)
         result.warmup, result.runs = runs[0], runs[1:]
@@ -416,13 +428,14 @@ class Engine:
             emit(self._progress(plan, test, n, time.monotonic() - state["since"],
                                 rate.update(parse.job(obj)), eta))
 
-        what = f"{test.spec.label} {test.op.value}"
+        what = doing(test.spec.label, test.op)
         final = await run_fio(self._ctl, ws, run_args(fio.path, plan, test, session.ioengine),
                                     on_status, what)
         try:
             run = parse.run_result(parse.job(final), test.op, rate.samples)
         except parse.FioOutputError as e:
-            raise FioFailed(f"fio's output could not be read while running {what}: {e}") from None
+            raise FioFailed(_("fio's output could not be read while running {what}: "
+                              "{problem}").format(what=what, problem=e)) from None
         run.machine_busy_pct = load.pct
         eta.end()
         return run
@@ -442,8 +455,9 @@ class Engine:
                 for name, attr in (("Dirty", "sync_dirty_bytes"), ("Writeback", "sync_writeback_bytes")):
                     if name in mem:
                         setattr(result, attr, max(getattr(result, attr) or 0, mem[name]))
-                message = ("Stopping once the kernel has written the cached data (a flush "
-                           "cannot be interrupted)" if self._ctl.stopping else "Flushing to disk")
+                message = (_("Stopping once the kernel has written the cached data (a flush "
+                             "cannot be interrupted)") if self._ctl.stopping
+                           else _("Flushing to disk"))
                 emit(Progress(Phase.SYNC, message, test_index=test.index,
                               test_key=test.key, eta_s=eta.remaining(),
                               session_percent=eta.percent(),
@@ -452,12 +466,13 @@ class Engine:
             try:
                 task.result()
             except OSError as e:
-                raise FioFailed(f"Flushing the test file to disk failed: {e.strerror}.") from None
+                raise FioFailed(_("Flushing the test file to disk failed: {error}.").format(
+                    error=e.strerror)) from None
         finally:
             if task.done():
                 os.close(fd)
             else:  # cancelled: close once the flush returns
-                task.add_done_callback(lambda _: os.close(fd))
+                task.add_done_callback(lambda _task: os.close(fd))
         if self._ctl.stopping:
             raise Stopped
         return time.monotonic() - started

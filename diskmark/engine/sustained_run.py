@@ -20,6 +20,7 @@ from diskmark.engine.errors import FioFailed
 from diskmark.engine.fio_run import run_fio
 from diskmark.engine.place import Place, Throttle, check_place
 from diskmark.engine.plan import PROCESS_OVERHEAD_S, Plan, PlannedTest, sustained_args
+from diskmark.locale import _
 from diskmark.model.events import Event, Phase, Progress, RunFinished
 from diskmark.model.results import TestResult
 from diskmark.model.settings import Op
@@ -62,7 +63,8 @@ async def run_sustained(control: RunControl, fio_path: str, plan: Plan, ioengine
         emit(progress(_live_mb_s(points)))
 
     emit(progress(None))
-    what = f"the sustained {test.spec.label} write"
+    # TRANSLATORS: what fio was doing, put where {what} stands in "fio failed while {what} …"
+    what = _("the sustained {test} write").format(test=test.spec.label)
     final = await run_fio(control, ws, sustained_args(fio_path, plan, test, ioengine),
                           on_status, what)
     try:
@@ -71,7 +73,8 @@ async def run_sustained(control: RunControl, fio_path: str, plan: Plan, ioengine
             points.append((end.t_ms, sum(end.bytes)))
         run = parse.run_result(parse.job(final), Op.WRITE)
     except parse.FioOutputError as e:
-        raise FioFailed(f"fio's output could not be read while running {what}: {e}") from None
+        raise FioFailed(_("fio's output could not be read while running {what}: "
+                          "{problem}").format(what=what, problem=e)) from None
     load = MachineLoad()
     load.add(cpu0, MachineLoad.now())
     run.machine_busy_pct = load.pct

@@ -22,7 +22,9 @@ from diskmark.engine.device import DeviceWorkspace, block_device, open_device
 from diskmark.engine.errors import TargetError
 from diskmark.engine.leftovers import sweep_target
 from diskmark.engine.plan import Plan
+from diskmark.engine.sentence import Sentence
 from diskmark.engine.workspace import Workspace
+from diskmark.locale import N_, _
 from diskmark.model.facts import SystemFacts
 from diskmark.model.units import format_bytes as human_bytes
 from diskmark.model.units import format_size
@@ -36,7 +38,8 @@ class TargetCheck:
     free_bytes: int | None  # None when the filesystem reports none (ramfs)
     workspace: Workspace | DeviceWorkspace
     fstype: str = ""
-    notes: list[str] = field(default_factory=list)
+    #: what the user should know, said as a notice and kept (in English) in the result
+    notes: list[Sentence] = field(default_factory=list)
     #: the plan as it runs here (a device without consent runs its read tests only)
     plan: Plan | None = None
     device: bool = False  # the target is a block device, measured itself
@@ -54,33 +57,37 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
     work or must not happen. Blocking: call it off the event loop."""
     raw = Path(target).expanduser()
     if not raw.exists():
-        raise TargetError(f"Target {raw} does not exist.",
-                          "Create the directory first or choose another target.")
+        raise TargetError(_("Target {path} does not exist.").format(path=raw),
+                          _("Create the directory first or choose another target."))
     device = block_device(raw)
     if device is not None and plan is not None:
         if nocow:
-            raise TargetError(f"--nocow is for a test directory on btrfs; {raw} is a block "
-                              f"device, measured itself, with no copy-on-write to turn off: "
-                              f"leave --nocow out.")
+            raise TargetError(_("--nocow is for a test directory on btrfs; {path} is a block "
+                                "device, measured itself, with no copy-on-write to turn off: "
+                                "leave --nocow out.").format(path=raw))
         device_ws, plan, notes = open_device(raw, device, size, plan, destroy)
         return TargetCheck(device_ws.path, None, device_ws, "",
                            notes + _fs_notes("", direct, False), plan, device=True)
     path = raw.resolve()
     if destroy is not None:
-        raise TargetError(f"--destroy-data is for a block device target; {path} is not one.",
-                          "In a directory diskmark writes only its own test file: leave "
-                          "--destroy-data out.")
+        raise TargetError(_("--destroy-data is for a block device target; {path} is not "
+                            "one.").format(path=path),
+                          _("In a directory diskmark writes only its own test file: leave "
+                            "--destroy-data out."))
     if not path.is_dir():
-        raise TargetError(f"Target {path} is {'a device' if device else 'a file'}, not a directory.",
-                          "diskmark writes its own test file into a directory: give the "
-                          "directory, or a block device (/dev/sdX) to measure the device itself.")
+        raise TargetError((_("Target {path} is a device, not a directory.") if device else
+                           _("Target {path} is a file, not a directory.")).format(path=path),
+                          _("diskmark writes its own test file into a directory: give the "
+                            "directory, or a block device (/dev/sdX) to measure the device "
+                            "itself."))
     try:
         target_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as e:
-        raise TargetError(f"Cannot open the target {path}: {e.strerror}.") from None
+        raise TargetError(_("Cannot open the target {path}: {error}.").format(
+            path=path, error=e.strerror)) from None
     try:
         fstype = facts_for(path).fstype
-        notes = [s.describe() for s in sweep_target(path, target_fd)]
+        notes = [s.sentence() for s in sweep_target(path, target_fd)]
         workspace = _make_workspace(path, target_fd)
     finally:
         os.close(target_fd)  # the workspace keeps its own descriptor of the target
@@ -90,14 +97,18 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
         free, blocks = workspace.free_bytes()
         if blocks == 0:
             free_or_none: int | None = None
-            notes.append(f"{fstype or 'this filesystem'} reports no size or free space; "
-                         f"make sure {format_size(size)} fits in memory.")
+            notes.append(Sentence(N_("{fstype} reports no size or free space; make sure {size} "
+                                     "fits in memory."), fstype=fstype, size=format_size(size))
+                         if fstype else
+                         Sentence(N_("this filesystem reports no size or free space; make sure "
+                                     "{size} fits in memory."), size=format_size(size)))
         elif free < size + MARGIN:
             need, have = _differing(size + MARGIN, free)
             raise TargetError(
-                f"Not enough free space on {path}: the test needs {need} "
-                f"({format_size(size)} test file plus room), {have} is free.",
-                "Choose a smaller --size or another target.")
+                _("Not enough free space on {path}: the test needs {need} ({size} test file plus "
+                  "room), {free} is free.").format(path=path, need=need, size=format_size(size),
+                                                   free=have),
+                _("Choose a smaller --size or another target."))
         else:
             free_or_none = free
         notes += _fs_notes(fstype, direct, nocow)
@@ -105,7 +116,8 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
             try:
                 workspace.set_nocow()
             except OSError as e:
-                raise TargetError(f"Could not turn copy-on-write off in {path}: {e.strerror}.") from None
+                raise TargetError(_("Could not turn copy-on-write off in {path}: {error}.").format(
+                    path=path, error=e.strerror)) from None
         note = _others_can_write(path, workspace)
         if note:
             notes.append(note)
@@ -119,15 +131,17 @@ def _make_workspace(path: Path, target_fd: int) -> Workspace:
     try:
         return Workspace.create(path, target_fd)
     except PermissionError:
-        raise TargetError(f"Target {path} is not writable by this user.",
-                          "Choose a directory you can write to, or change its permissions.") from None
+        raise TargetError(_("Target {path} is not writable by this user.").format(path=path),
+                          _("Choose a directory you can write to, or change its "
+                            "permissions.")) from None
     except OSError as e:
         if e.errno == errno.EROFS:
-            raise TargetError(f"Target {path} is on a read-only filesystem.",
-                              "Remount it read-write or choose another target.") from None
+            raise TargetError(_("Target {path} is on a read-only filesystem.").format(path=path),
+                              _("Remount it read-write or choose another target.")) from None
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise TargetError(f"Target {path} has no free space left.") from None
-        raise TargetError(f"Cannot create a directory in {path}: {e.strerror}.") from None
+            raise TargetError(_("Target {path} has no free space left.").format(path=path)) from None
+        raise TargetError(_("Cannot create a directory in {path}: {error}.").format(
+            path=path, error=e.strerror)) from None
 
 
 def _differing(a: int, b: int) -> tuple[str, str]:
@@ -137,30 +151,31 @@ def _differing(a: int, b: int) -> tuple[str, str]:
         x, y = human_bytes(a, digits), human_bytes(b, digits)
         if x != y:
             return x, y
-    return f"{a:,} bytes", f"{b:,} bytes"
+    return (_("{count} bytes").format(count=f"{a:,}"), _("{count} bytes").format(count=f"{b:,}"))
 
 
-def _fs_notes(fstype: str, direct: bool, nocow: bool) -> list[str]:
+def _fs_notes(fstype: str, direct: bool, nocow: bool) -> list[Sentence]:
     notes = []
-    if fstype == "tmpfs":
-        notes.append("tmpfs lives in memory: figures measure RAM, not a disk.")
-    elif fstype == "ramfs":
-        notes.append("ramfs lives in memory: figures measure RAM, not a disk.")
+    if fstype in ("tmpfs", "ramfs"):
+        notes.append(Sentence(N_("{fstype} lives in memory: figures measure RAM, not a disk."),
+                              fstype=fstype))
     elif fstype == "btrfs" and direct and not nocow:
-        notes.append("btrfs (copy-on-write, checksums, compression) can let the page cache "
-                     "leak into O_DIRECT figures, especially random writes; a NOCOW test "
-                     "directory (--nocow) avoids that.")
+        notes.append(Sentence(N_("btrfs (copy-on-write, checksums, compression) can let the page "
+                                 "cache leak into O_DIRECT figures, especially random writes; a "
+                                 "NOCOW test directory (--nocow) avoids that.")))
     elif fstype == "jfs" and direct:
-        notes.append("JFS is known to let the page cache leak into O_DIRECT random writes: "
-                     "treat those figures with care.")
+        notes.append(Sentence(N_("JFS is known to let the page cache leak into O_DIRECT random "
+                                 "writes: treat those figures with care.")))
     if nocow and fstype != "btrfs":
-        notes.append(f"NOCOW applies to btrfs only; {fstype or 'this filesystem'} runs as usual.")
+        notes.append(Sentence(N_("NOCOW applies to btrfs only; {fstype} runs as usual."),
+                              fstype=fstype) if fstype else
+                     Sentence(N_("NOCOW applies to btrfs only; this filesystem runs as usual.")))
     if not direct:
-        notes.append("Buffered run (no O_DIRECT): figures include the page cache.")
+        notes.append(Sentence(N_("Buffered run (no O_DIRECT): figures include the page cache.")))
     return notes
 
 
-def _others_can_write(path: Path, workspace: Workspace) -> str | None:
+def _others_can_write(path: Path, workspace: Workspace) -> Sentence | None:
     """As root in a directory others can write to, say why that is safe: the test file is
     in a directory only root can enter, and fio is given no path anyone could redirect."""
     if os.geteuid() != 0:
@@ -171,7 +186,8 @@ def _others_can_write(path: Path, workspace: Workspace) -> str | None:
         return None
     if not mode & (stat.S_IWGRP | stat.S_IWOTH):
         return None
-    return (f"Others can write to {path}; diskmark keeps its test file in {workspace.path}, "
-            f"which only root can enter, so nobody can swap it while it runs.")
+    return Sentence(N_("Others can write to {path}; diskmark keeps its test file in {directory}, "
+                       "which only root can enter, so nobody can swap it while it runs."),
+                    path=path, directory=workspace.path)
 
 

@@ -35,8 +35,10 @@ from pathlib import Path
 
 from diskmark.engine.errors import DirectIOUnsupported, TargetError
 from diskmark.engine.plan import TEST_FILE
+from diskmark.engine.sentence import Sentence
 from diskmark.files import paths
 from diskmark.files.atomic import write_atomic
+from diskmark.locale import N_, _
 
 PREFIX = ".diskmark-"
 NAME_RE = re.compile(r"^\.diskmark-[0-9a-f]{12}$")
@@ -68,7 +70,7 @@ class Workspace:
     dir_id: tuple[int, int]
     record: Path | None = None
     file_id: tuple[int, int] | None = None
-    problems: list[str] = field(default_factory=list)  # what remove() could not do
+    problems: list[Sentence] = field(default_factory=list)  # what remove() could not do
     _closed: bool = False
 
     @property
@@ -85,7 +87,7 @@ class Workspace:
     def create(cls, target: Path, target_fd: int) -> Workspace:
         """Make the directory (0700) and lock it. Raises OSError as mkdir does."""
         st_target = os.fstat(target_fd)
-        for _ in range(100):
+        for _i in range(100):
             name = f"{PREFIX}{secrets.token_hex(6)}"
             record = _register(target, name, st_target)
             try:
@@ -129,7 +131,8 @@ class Workspace:
                 continue
             return cls(target, name, os.dup(target_fd), fd, (st_target.st_dev, st_target.st_ino),
                        (st.st_dev, st.st_ino), record)
-        raise TargetError(f"Could not make a unique test directory in {target}.")
+        raise TargetError(_("Could not make a unique test directory in {path}.").format(
+            path=target))
 
     def create_test_file(self, size: int) -> None:
         """The test file at full length but sparse. fio unlinks and re-creates a file that is
@@ -148,7 +151,7 @@ class Workspace:
         fd = os.open(TEST_FILE, flags | os.O_NOFOLLOW | os.O_CLOEXEC, dir_fd=self.fd)
         if not same_file(os.fstat(fd), self.file_id):
             os.close(fd)
-            raise OSError(errno.ESTALE, "the test file was replaced by another program")
+            raise OSError(errno.ESTALE, _("the test file was replaced by another program"))
         return fd
 
     def probe_direct(self, fstype: str) -> None:
@@ -162,8 +165,8 @@ class Workspace:
             except OSError as e:
                 if e.errno == errno.EINVAL:
                     raise _no_direct(self.target, fstype) from None
-                raise TargetError(f"Cannot open a file with O_DIRECT in {self.target}: "
-                                  f"{e.strerror}.") from None
+                raise TargetError(_("Cannot open a file with O_DIRECT in {path}: {error}.").format(
+                    path=self.target, error=e.strerror)) from None
             try:
                 buf = mmap.mmap(-1, 4096)  # page-aligned, as O_DIRECT requires
                 try:
@@ -172,9 +175,10 @@ class Workspace:
                     if e.errno == errno.EINVAL:
                         raise _no_direct(self.target, fstype) from None
                     if e.errno == errno.ENOSPC:
-                        raise TargetError(f"Target {self.target} has no free space left.") from None
-                    raise TargetError(f"Writing with O_DIRECT to {self.target} failed: "
-                                      f"{e.strerror}.") from None
+                        raise TargetError(_("Target {path} has no free space left.").format(
+                            path=self.target)) from None
+                    raise TargetError(_("Writing with O_DIRECT to {path} failed: {error}.").format(
+                        path=self.target, error=e.strerror)) from None
                 finally:
                     buf.close()
             finally:
@@ -204,21 +208,23 @@ class Workspace:
         except OSError:
             st = None
         if st is None or not same_file(st, self.target_id):
-            return (f"The target {self.target} was unmounted or removed during the run; "
-                    f"what was measured after that is not the target's.")
+            return _("The target {path} was unmounted or removed during the run; what was "
+                     "measured after that is not the target's.").format(path=self.target)
         try:
             if os.fstat(self.fd).st_nlink == 0 or not same_file(
                     os.lstat(self.name, dir_fd=self.target_fd), self.dir_id):
                 raise FileNotFoundError
         except OSError:
-            return f"The test directory {self.path} was removed or moved by another program."
+            return _("The test directory {path} was removed or moved by another program.").format(
+                path=self.path)
         if self.file_id is not None:
             try:
                 ok = same_file(os.lstat(TEST_FILE, dir_fd=self.fd), self.file_id)
             except OSError:
                 ok = False
             if not ok:
-                return f"The test file {self.test_file} was removed or replaced by another program."
+                return _("The test file {path} was removed or replaced by another "
+                         "program.").format(path=self.test_file)
         return None
 
     def free_bytes(self) -> tuple[int, int]:
@@ -228,31 +234,31 @@ class Workspace:
 
     # --- removing it ------------------------------------------------------------------
 
-    def remove(self) -> list[str]:
+    def remove(self) -> list[Sentence]:
         """Remove what diskmark made, and nothing else. Never raises: what could not be
         removed is returned (and kept in ``problems``) as sentences that say where, and the
         register entry stays so the next start tries again."""
         if self._closed:
             return self.problems
-        problems: list[str] = []
+        problems: list[Sentence] = []
         for name in OWN_NAMES:
             try:
                 st = os.lstat(name, dir_fd=self.fd)
             except FileNotFoundError:
                 continue
             except OSError as e:
-                problems.append(f"{self.path / name}: {e.strerror}")
+                problems.append(Sentence.verbatim("{path}: {error}", path=self.path / name, error=e.strerror))
                 continue
             if name == TEST_FILE and not same_file(st, self.file_id):
-                problems.append(f"{self.path / name} was replaced by another program; "
-                                f"diskmark left it alone")
+                problems.append(Sentence(N_("{path} was replaced by another program; diskmark "
+                                            "left it alone"), path=self.path / name))
                 continue
             try:
                 os.unlink(name, dir_fd=self.fd)
             except FileNotFoundError:
                 pass
             except OSError as e:
-                problems.append(f"{self.path / name}: {e.strerror}")
+                problems.append(Sentence.verbatim("{path}: {error}", path=self.path / name, error=e.strerror))
         # Another program may keep renaming the directory: look again until it is gone or
         # a deadline passes. A directory listing read during a rename can miss the entry, so
         # "not in the target" is only believed when it holds for the whole deadline.
@@ -266,19 +272,22 @@ class Workspace:
                 if not os.fstat(self.fd).st_nlink:
                     break  # removed by someone else: nothing left to do
                 if time.monotonic() > deadline:
-                    problems.append(f"{self.path}: another program moved the test directory "
-                                    f"out of {self.target}; diskmark emptied it but cannot "
-                                    f"tell where it is now")
+                    problems.append(Sentence(N_("{path}: another program moved the test "
+                                                "directory out of {target}; diskmark emptied "
+                                                "it but cannot tell where it is now"),
+                                             path=self.path, target=self.target))
                     break
             except (FileNotFoundError, NotADirectoryError):  # renamed, and the name reused
                 if time.monotonic() > deadline:
-                    problems.append(f"{self.path}: another program kept renaming the test "
-                                    f"directory; diskmark emptied it")
+                    problems.append(Sentence(N_("{path}: another program kept renaming the test "
+                                                "directory; diskmark emptied it"),
+                                             path=self.path))
                     break
             except OSError as e:
-                why = ("it holds files diskmark did not make" if e.errno == errno.ENOTEMPTY
-                       else e.strerror)
-                problems.append(f"{self.path}: {why}")
+                problems.append(
+                    Sentence(N_("{path}: it holds files diskmark did not make"), path=self.path)
+                    if e.errno == errno.ENOTEMPTY else
+                    Sentence.verbatim("{path}: {error}", path=self.path, error=e.strerror))
                 break
             time.sleep(0)  # let the other program finish its rename
         for fd in (self.fd, self.target_fd):
@@ -312,21 +321,27 @@ class Workspace:
 
 
 def _no_direct(target: Path, fstype: str) -> DirectIOUnsupported:
-    fs = f"({fstype}) " if fstype else ""
     return DirectIOUnsupported(
-        f"The filesystem {fs}at {target} does not support O_DIRECT (direct I/O).",
-        "Run buffered instead (--buffered, or Buffered in the settings): figures will then "
-        "include the page cache and are labelled so.")
+        (_("The filesystem ({fstype}) at {path} does not support O_DIRECT (direct I/O).")
+         if fstype else
+         _("The filesystem at {path} does not support O_DIRECT (direct I/O).")).format(
+            fstype=fstype, path=target),
+        _("Run buffered instead (--buffered, or Buffered in the settings): figures will then "
+          "include the page cache and are labelled so."))
 
 
 def _replaced(target: Path, target_fd: int, name: str) -> TargetError:
     """The refusal when another program put something else in place of the directory
     diskmark had just made, after removing that directory from wherever it was moved."""
     gone = _remove_stray(target_fd, name)
-    return TargetError(f"The test directory in {target} was replaced by another program as it "
-                       f"was made; diskmark left the replacement alone"
-                       + ("." if gone else f" and could not find its own empty directory "
-                                           f"({name}) to remove it."))
+    if gone:
+        return TargetError(_("The test directory in {path} was replaced by another program as "
+                             "it was made; diskmark left the replacement alone.").format(
+                                 path=target))
+    return TargetError(_("The test directory in {path} was replaced by another program as it "
+                         "was made; diskmark left the replacement alone and could not find its "
+                         "own empty directory ({name}) to remove it.").format(
+                             path=target, name=name))
 
 
 def _remove_stray(target_fd: int, name: str, ident: tuple[int, int] | None = None) -> bool:

@@ -26,6 +26,7 @@ import stat
 from pathlib import Path
 
 from diskmark.files.atomic import write_atomic
+from diskmark.locale import _
 
 
 class DestinationError(ValueError):
@@ -55,7 +56,7 @@ def _names_open_descriptor(path: Path) -> bool:
     """Whether ``path`` leads (through links such as /dev/stdout -> /proc/self/fd/1) to one
     of this process's open descriptors."""
     current = os.path.abspath(path)
-    for _ in range(40):  # the kernel's own limit on links followed
+    for _i in range(40):  # the kernel's own limit on links followed
         if _OPEN_DESCRIPTOR.fullmatch(current):
             return True
         if not os.path.islink(current):
@@ -65,14 +66,21 @@ def _names_open_descriptor(path: Path) -> bool:
     return False
 
 
-def _kind(mode: int) -> str:
+def _not_writable(path: Path, mode: int) -> str:
+    """Why diskmark does not write to ``path``, which is neither a file nor a stream."""
     if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISBLK(mode):
-        return "a block device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a file"
+        refusal = _("{path} is a directory; diskmark writes into files, FIFOs and character "
+                    "devices only")
+    elif stat.S_ISBLK(mode):
+        refusal = _("{path} is a block device; diskmark writes into files, FIFOs and character "
+                    "devices only")
+    elif stat.S_ISSOCK(mode):
+        refusal = _("{path} is a socket; diskmark writes into files, FIFOs and character "
+                    "devices only")
+    else:
+        refusal = _("{path} is not a file; diskmark writes into files, FIFOs and character "
+                    "devices only")
+    return refusal.format(path=path)
 
 
 class Destination:
@@ -92,10 +100,12 @@ class Destination:
         except NotADirectoryError:
             culprit = next((p for p in self.path.parents if p.exists() and not p.is_dir()),
                            self.path.parent)
-            raise DestinationUnwritable(f"cannot write {self.path}: {culprit} is not a "
-                                        f"directory") from None
+            raise DestinationUnwritable(_("cannot write {path}: {culprit} is not a "
+                                          "directory").format(path=self.path,
+                                                              culprit=culprit)) from None
         except OSError as e:
-            raise DestinationUnwritable(f"cannot write {self.path}: {e.strerror or e}") from None
+            raise DestinationUnwritable(_("cannot write {path}: {error}").format(
+                path=self.path, error=e.strerror or e)) from None
         if _names_open_descriptor(self.path):
             self._fd = self._open_stream(descriptor=True)
         elif stat.S_ISREG(st.st_mode):
@@ -103,36 +113,38 @@ class Destination:
         elif stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
             self._fd = self._open_stream()
         else:
-            raise DestinationError(f"{self.path} is {_kind(st.st_mode)}; diskmark writes into "
-                                   f"files, FIFOs and character devices only")
+            raise DestinationError(_not_writable(self.path, st.st_mode))
 
     def _check_new(self, make_parents: bool) -> None:
         if os.path.islink(self.path):
-            raise DestinationError(f"{self.path} is a symbolic link to "
-                                   f"{os.readlink(self.path)}, which does not exist; diskmark "
-                                   f"does not create files through links")
+            raise DestinationError(_("{path} is a symbolic link to {link}, which does not exist; "
+                                     "diskmark does not create files through links").format(
+                                         path=self.path, link=os.readlink(self.path)))
         parent = self.path.parent
         while make_parents and not os.path.lexists(parent) and parent != parent.parent:
             parent = parent.parent
         if not parent.exists():
-            raise DestinationUnwritable(f"cannot write {self.path}: the directory {parent} "
-                                        f"does not exist")
+            raise DestinationUnwritable(_("cannot write {path}: the directory {parent} does not "
+                                          "exist").format(path=self.path, parent=parent))
         if not parent.is_dir():
-            raise DestinationUnwritable(f"cannot write {self.path}: {parent} is not a "
-                                        f"directory")
+            raise DestinationUnwritable(_("cannot write {path}: {culprit} is not a "
+                                          "directory").format(path=self.path, culprit=parent))
         if not _can_write(parent, directory=True):
-            raise DestinationUnwritable(f"cannot write {self.path}: no permission to create "
-                                        f"files in {parent} (or it is read-only)")
+            raise DestinationUnwritable(_("cannot write {path}: no permission to create files in "
+                                          "{parent} (or it is read-only)").format(
+                                              path=self.path, parent=parent))
 
     def _check_replace(self) -> None:
         if not self.force:
-            raise DestinationExists(f"{self.path} exists")
+            raise DestinationExists(_("{path} exists").format(path=self.path))
         self._real = Path(os.path.realpath(self.path))
         if not _can_write(self._real):
-            raise DestinationUnwritable(f"cannot write {self.path}: it is not writable")
+            raise DestinationUnwritable(_("cannot write {path}: it is not writable").format(
+                path=self.path))
         if not _can_write(self._real.parent, directory=True):
-            raise DestinationUnwritable(f"cannot replace {self.path}: no permission to create "
-                                        f"files in {self._real.parent} (or it is read-only)")
+            raise DestinationUnwritable(_("cannot replace {path}: no permission to create files "
+                                          "in {parent} (or it is read-only)").format(
+                                              path=self.path, parent=self._real.parent))
         self._replace = True
 
     def _open_stream(self, descriptor: bool = False) -> int:
@@ -144,13 +156,15 @@ class Destination:
             fd = os.open(self.path, flags)
         except OSError as e:
             if e.errno == errno.ENXIO:
-                raise DestinationError(f"nothing reads the FIFO {self.path}; start its reader "
-                                       f"first") from None
-            raise DestinationUnwritable(f"cannot write {self.path}: {e.strerror or e}") from None
+                raise DestinationError(_("nothing reads the FIFO {path}; start its reader "
+                                         "first").format(path=self.path)) from None
+            raise DestinationUnwritable(_("cannot write {path}: {error}").format(
+                path=self.path, error=e.strerror or e)) from None
         mode = os.fstat(fd).st_mode
         if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or descriptor):  # swapped meanwhile
             os.close(fd)
-            raise DestinationError(f"{self.path} changed while it was opened; not writing")
+            raise DestinationError(_("{path} changed while it was opened; not writing").format(
+                path=self.path))
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
         return fd
 
@@ -168,8 +182,8 @@ class Destination:
             except FileNotFoundError:
                 mode = stat.S_IFREG
             if not stat.S_ISREG(mode):
-                raise DestinationError(f"{self.path} is no longer a regular file; not "
-                                       f"replacing it")
+                raise DestinationError(_("{path} is no longer a regular file; not replacing "
+                                         "it").format(path=self.path))
         write_atomic(self._real, text, exclusive=not self._replace)
         return self._real
 

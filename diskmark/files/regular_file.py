@@ -15,9 +15,13 @@ import os
 import stat
 from pathlib import Path
 
-KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
-         (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-         (stat.S_ISSOCK, "a socket"))
+from diskmark.locale import N_, _
+
+KINDS = ((stat.S_ISDIR, N_("not a regular file (a directory)")),
+         (stat.S_ISFIFO, N_("not a regular file (a FIFO)")),
+         (stat.S_ISCHR, N_("not a regular file (a character device)")),
+         (stat.S_ISBLK, N_("not a regular file (a block device)")),
+         (stat.S_ISSOCK, N_("not a regular file (a socket)")))
 
 
 class NotRegularFile(ValueError):
@@ -25,13 +29,17 @@ class NotRegularFile(ValueError):
     reason, without the path, fit to follow it."""
 
 
-def _kind(mode: int) -> str:
-    return next((name for test, name in KINDS if test(mode)), "not a file")
+def _not_regular(mode: int) -> str:
+    """Why a file of ``mode`` is not read, fit to follow its path."""
+    return _(next((why for test, why in KINDS if test(mode)),
+                  N_("not a regular file (not a file)")))
 
 
-def _human(nbytes: int) -> str:
-    mib = nbytes / (1024 * 1024)
-    return f"{mib:g} MiB" if mib >= 1 else f"{nbytes} bytes"
+def _larger_than(limit: int) -> str:
+    mib = limit / (1024 * 1024)
+    if mib >= 1:
+        return _("larger than {size} MiB").format(size=f"{mib:g}")
+    return _("larger than {count} bytes").format(count=limit)
 
 
 def read_regular_file(path: Path | str, limit: int) -> bytes:
@@ -39,18 +47,18 @@ def read_regular_file(path: Path | str, limit: int) -> bytes:
     NotRegularFile (a ValueError) with the reason, or OSError (FileNotFoundError...)."""
     mode = os.stat(path).st_mode
     if not stat.S_ISREG(mode):
-        raise NotRegularFile(f"not a regular file ({_kind(mode)})")
+        raise NotRegularFile(_not_regular(mode))
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            raise NotRegularFile(f"not a regular file ({_kind(mode)})")
+            raise NotRegularFile(_not_regular(mode))
         chunks, total = [], 0
         while chunk := os.read(fd, min(1024 * 1024, limit + 1 - total)):
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:
-                raise NotRegularFile(f"larger than {_human(limit)}")
+                raise NotRegularFile(_larger_than(limit))
         return b"".join(chunks)
     finally:
         os.close(fd)

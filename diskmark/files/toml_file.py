@@ -16,13 +16,14 @@ from typing import Any
 
 from diskmark.files import toml_cache
 from diskmark.files.regular_file import read_regular_file
+from diskmark.locale import _
 
 
 def read_table(path: Path, max_bytes: int, what: str,
                error: type[ValueError]) -> tuple[dict[str, Any], Callable[[], str]]:
     """What the file at ``path`` holds, and a way to its text (for :func:`line_of`; the text
     is not read again when parsing needed it). Raises ``error("file[:line]: reason")``;
-    ``what`` names what the file should be ("a preset")."""
+    ``what`` names what the file should be (``N_("a preset")``, translated here)."""
     read_text: str | None = None
 
     def read() -> str:
@@ -31,15 +32,18 @@ def read_table(path: Path, max_bytes: int, what: str,
             try:
                 read_text = read_regular_file(path, max_bytes).decode("utf-8")
             except ValueError as e:  # not a regular file, too large, not UTF-8
-                raise error(f"{path}: cannot read: {e}") from None
+                raise error(_("{path}: cannot read: {error}").format(path=path, error=e)) from None
             except OSError as e:
-                raise error(f"{path}: cannot read: {e.strerror or e}") from None
+                raise error(_("{path}: cannot read: {error}").format(
+                    path=path, error=e.strerror or e)) from None
         return read_text
 
     try:
-        data, _ = toml_cache.parse(path, read)
+        data, _text = toml_cache.parse(path, read)
     except RecursionError:
-        raise error(f"{path}: not {what}: nested too deeply") from None
+        # TRANSLATORS: {what} is what the file should be ("a preset", "a theme")
+        raise error(_("{path}: not {what}: nested too deeply").format(
+            path=path, what=_(what))) from None
     except ValueError as e:  # tomllib.TOMLDecodeError, imported only when a file is parsed
         if isinstance(e, error):
             raise
@@ -80,4 +84,5 @@ def user_files(directory: Path) -> tuple[list[Path], str | None]:
     try:
         return (sorted(directory.glob("*.toml")) if directory.is_dir() else []), None
     except OSError as e:
-        return [], f"{directory}: cannot list its files: {e.strerror or e}"
+        return [], _("{directory}: cannot list its files: {error}").format(
+            directory=directory, error=e.strerror or e)

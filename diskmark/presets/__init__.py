@@ -17,6 +17,7 @@ from typing import Any
 from diskmark.files import toml_cache
 from diskmark.files.paths import user_presets_dir
 from diskmark.files.toml_file import line_of, read_table, user_files
+from diskmark.locale import N_, _
 from diskmark.model.results import TestSpec
 from diskmark.model.settings import SWEEP_DEPTHS
 from diskmark.model.units import KIB, MIB
@@ -55,8 +56,9 @@ class Preset:
         try:
             return self.profiles[profile_id]
         except KeyError:
-            raise KeyError(f"preset {self.id!r} has no profile {profile_id!r}; "
-                           f"it has {', '.join(self.profiles)}") from None
+            raise KeyError(_("preset {preset} has no profile {profile}; it has {profiles}").format(
+                preset=repr(self.id), profile=repr(profile_id),
+                profiles=", ".join(self.profiles))) from None
 
 
 @dataclass
@@ -68,7 +70,8 @@ class PresetCatalog:
         try:
             return self.presets[preset_id]
         except KeyError:
-            raise KeyError(f"no preset {preset_id!r}; available: {', '.join(self.presets)}") from None
+            raise KeyError(_("no preset {preset}; available: {presets}").format(
+                preset=repr(preset_id), presets=", ".join(self.presets))) from None
 
 
 class PresetError(ValueError):
@@ -84,10 +87,14 @@ def _block(value: Any) -> int:
     else:
         m = _BLOCK_RE.match(str(value))
         if not m:
-            raise PresetError(f"block {value!r} is not a size like 4KiB or 1MiB")
+            # TRANSLATORS: the words of a preset file (block, pattern, queues, threads,
+            # profiles.…) stay in English and first: the line is found by them
+            raise PresetError(_("block {value} is not a size like 4KiB or 1MiB").format(
+                value=repr(value)))
         nbytes = int(m.group(1)) * (KIB if m.group(2).lower() == "k" else MIB)
     if not BLOCK_MIN <= nbytes <= BLOCK_MAX or nbytes % (4 * KIB):
-        raise PresetError(f"block {value!r} must be a multiple of 4KiB from 4KiB to 8MiB")
+        raise PresetError(_("block {value} must be a multiple of 4KiB from 4KiB to 8MiB").format(
+            value=repr(value)))
     return nbytes
 
 
@@ -95,27 +102,34 @@ def _delays(value: Any, what: str) -> dict[str, float]:
     if value is None:
         return {}
     if not isinstance(value, dict) or not set(value) <= {"read", "write", "mix"}:
-        raise PresetError(f"{what} must be a table like {{ read = 5, write = 20 }}")
+        # TRANSLATORS: {key} is a word of the preset file (startdelay, ramp_time)
+        raise PresetError(_("{key} must be a table like {example}").format(
+            key=what, example="{ read = 5, write = 20 }"))
     out = {}
     for k, v in value.items():
         if not isinstance(v, (int, float)) or not 0 <= v <= 600:
-            raise PresetError(f"{what}.{k} must be 0 to 600 seconds, not {v!r}")
+            raise PresetError(_("{key} must be 0 to {high} seconds, not {value}").format(
+                key=f"{what}.{k}", high=600, value=repr(v)))
         out[k] = float(v)
     return out
 
 
 def _test(d: Any) -> TestSpec:
     if not isinstance(d, dict):
-        raise PresetError(f"a test must be a table like {{ pattern = \"SEQ\", block = \"1MiB\", "
-                          f"queues = 8, threads = 1 }}, not {d!r}")
+        raise PresetError(_("a test must be a table like {example}, not {value}").format(
+            example='{ pattern = "SEQ", block = "1MiB", queues = 8, threads = 1 }',
+            value=repr(d)))
     pattern = str(d.get("pattern", "")).upper()
     if pattern not in ("SEQ", "RND"):
-        raise PresetError(f"pattern must be SEQ or RND, not {d.get('pattern')!r}")
+        raise PresetError(_("pattern must be SEQ or RND, not {value}").format(
+            value=repr(d.get("pattern"))))
     queues, threads = d.get("queues", 1), d.get("threads", 1)
     if not isinstance(queues, int) or not 1 <= queues <= QUEUES_MAX:
-        raise PresetError(f"queues must be 1 to {QUEUES_MAX}, not {queues!r}")
+        raise PresetError(_("queues must be 1 to {high}, not {value}").format(
+            high=QUEUES_MAX, value=repr(queues)))
     if not isinstance(threads, int) or not 1 <= threads <= THREADS_MAX:
-        raise PresetError(f"threads must be 1 to {THREADS_MAX}, not {threads!r}")
+        raise PresetError(_("threads must be 1 to {high}, not {value}").format(
+            high=THREADS_MAX, value=repr(threads)))
     return TestSpec(pattern=pattern, block=_block(d.get("block")), queues=queues, threads=threads,
                     startdelay=_delays(d.get("startdelay"), "startdelay"),
                     ramp_time=_delays(d.get("ramp_time"), "ramp_time"))
@@ -125,31 +139,35 @@ def _seconds(value: Any, what: str, default: float | None) -> float | None:
     if value is None:
         return default
     if not isinstance(value, (int, float)) or not 0 <= value <= 3600:
-        raise PresetError(f"{what} must be 0 to 3600 seconds, not {value!r}")
+        raise PresetError(_("{key} must be 0 to {high} seconds, not {value}").format(
+            key=what, high=3600, value=repr(value)))
     return float(value)
 
 
 def parse_preset(data: dict[str, Any], source: str, fallback_id: str) -> Preset:
     schema = data.get("schema", 1)
     if schema != 1:
-        raise PresetError(f"schema {schema!r} is not supported (this diskmark reads schema 1)")
+        raise PresetError(_("schema {schema} is not supported (this diskmark reads schema "
+                            "1)").format(schema=repr(schema)))
     profiles_raw = data.get("profiles")
     if not isinstance(profiles_raw, dict) or not profiles_raw:
-        raise PresetError("a preset needs at least one [profiles.<id>] table with tests")
+        raise PresetError(_("a preset needs at least one [profiles.<id>] table with tests"))
     profiles = {}
     for pid, p in profiles_raw.items():
         if not isinstance(p, dict):
-            raise PresetError(f"profiles.{pid} must be a table")
+            raise PresetError(_("{key} must be a table").format(key=f"profiles.{pid}"))
         tests = p.get("tests")
         if not isinstance(tests, list) or not tests:
-            raise PresetError(f"profiles.{pid}.tests must be a non-empty list of tests")
+            raise PresetError(_("{key} must be a non-empty list of tests").format(
+                key=f"profiles.{pid}.tests"))
         layout = p.get("layout", "default")
         if layout not in LAYOUTS:
-            raise PresetError(f"profiles.{pid}.layout must be one of {', '.join(LAYOUTS)}")
+            raise PresetError(_("{key} must be one of {choices}").format(
+                key=f"profiles.{pid}.layout", choices=", ".join(LAYOUTS)))
         try:
             specs = tuple(_test(t) for t in tests)
         except PresetError as e:
-            raise PresetError(f"profiles.{pid}.tests: {e}") from None
+            raise PresetError(f"profiles.{pid}.tests: {e}") from None  # where, then why
         profiles[pid] = Profile(
             id=pid, name=str(p.get("name", pid)), layout=layout, tests=specs,
             mix=bool(p.get("mix", True)),
@@ -170,7 +188,8 @@ def sweep_profile(pattern: str, threads: int = 1) -> Profile:
     as ``RND4K`` or ``SEQ128K`` at each depth of SWEEP_DEPTHS, shown as a curve."""
     m = re.fullmatch(r"\s*(SEQ|RND)\s*(\d+\s*[KkMm])\s*", pattern.upper())
     if not m:
-        raise PresetError(f"sweep pattern {pattern!r} should look like RND4K, SEQ1M or SEQ128K")
+        raise PresetError(_("sweep pattern {pattern} should look like RND4K, SEQ1M or "
+                            "SEQ128K").format(pattern=repr(pattern)))
     block = _block(m.group(2))
     tests = tuple(TestSpec(m.group(1), block, q, threads) for q in SWEEP_DEPTHS)
     return Profile(id="sweep", name=f"Queue-depth sweep {m.group(1)}{tests[0].block_label}",
@@ -179,13 +198,14 @@ def sweep_profile(pattern: str, threads: int = 1) -> Profile:
 
 def load_file(path: Path, source: str = "built-in") -> Preset:
     """Load one preset file; raises PresetError with ``file:line: reason``."""
-    data, text = read_table(path, PRESET_MAX_BYTES, "a preset", PresetError)
+    data, text = read_table(path, PRESET_MAX_BYTES, N_("a preset"), PresetError)
     try:
         return parse_preset(data, source, path.stem)
     except PresetError as e:
         raise PresetError(f"{path}:{line_of(text(), str(e), _KEYS)}: {e}") from None
     except RecursionError:
-        raise PresetError(f"{path}: not a preset: nested too deeply") from None
+        raise PresetError(_("{path}: not {what}: nested too deeply").format(
+            path=path, what=_("a preset"))) from None
 
 
 _KEYS = r"(?:profiles\.)?([A-Za-z0-9_-]+)"  # what a preset's problem starts with
@@ -206,13 +226,17 @@ def load_catalog(user_dir: Path | None = None) -> PresetCatalog:
             catalog.problems.append(str(e))
             continue
         except Exception as e:  # noqa: BLE001 - one odd file must not stop the others
-            catalog.problems.append(f"{path}: cannot be read as a preset "
-                                    f"({type(e).__name__}: {e})")
+            catalog.problems.append(_("{path}: cannot be read as a preset ({error})").format(
+                path=path, error=f"{type(e).__name__}: {e}"))
             continue
         if preset.id in catalog.presets:
-            catalog.problems.append(
-                f"{path}:1: preset id {preset.id!r} is taken by the "
-                f"{catalog.presets[preset.id].source} preset; give it another id")
+            taken = catalog.presets[preset.id].source
+            clash = (_("{path}:1: preset id {preset} is taken by the built-in preset; give it "
+                       "another id") if taken == "built-in" else
+                     # TRANSLATORS: {source} is the path of the preset file that has the id
+                     _("{path}:1: preset id {preset} is taken by the {source} preset; give it "
+                       "another id"))
+            catalog.problems.append(clash.format(path=path, preset=repr(preset.id), source=taken))
             continue
         catalog.presets[preset.id] = preset
     toml_cache.save()

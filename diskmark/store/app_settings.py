@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from diskmark.files.atomic import move_aside, remove_stale_temps, write_atomic
 from diskmark.files.paths import config_dir
 from diskmark.files.regular_file import NotRegularFile, read_regular_file
-from diskmark.locale import LANGUAGES
+from diskmark.locale import LANGUAGES, N_, _
 from diskmark.model.settings import RULES, SAVED, Rule, Settings, from_json, json_value
 from diskmark.model.units import Unit
 
@@ -50,16 +50,17 @@ def _is_keymap(value: dict[str, Any]) -> bool:
 
 #: What only the app keeps (the settings a run uses are :data:`diskmark.settings.RULES`).
 APP_RULES: dict[str, Rule] = {
-    "theme": Rule(str, "a theme name", accepts=lambda v: bool(_THEME_RE.match(v))),
-    "unit": Rule(Unit, "MB/s, GB/s, IOPS or us"),
+    "theme": Rule(str, N_("a theme name"), accepts=lambda v: bool(_THEME_RE.match(v))),
+    "unit": Rule(Unit, N_("MB/s, GB/s, IOPS or us")),
     #: the baseline the tiles are compared with, by name
-    "compare": Rule(str, "a baseline name", optional=True,
+    "compare": Rule(str, N_("a baseline name"), optional=True,
                     accepts=lambda v: bool(v.strip()) and v.isprintable() and len(v) <= 200),
     #: the language the app speaks (None: the environment's, as gettext reads it)
-    "language": Rule(str, "a language diskmark speaks (en, ja, de, zh_CN, zh_TW, ko, fr, es, ru)",
+    "language": Rule(str, N_("a language diskmark speaks (en, ja, de, zh_CN, zh_TW, ko, fr, es, ru)"),
                      optional=True, accepts=lambda v: v in LANGUAGES),
     #: binding id -> keys, replacing the keys of diskmark's bindings (see the help screen)
-    "keymap": Rule(dict, "binding ids mapped to keys, such as {\"run_all\": \"r\"}",
+    # a rule's words are formatted with its bounds: the example's braces are doubled
+    "keymap": Rule(dict, N_("binding ids mapped to keys, such as {{\"run_all\": \"r\"}}"),
                    optional=True, accepts=_is_keymap),
 }
 #: The app's saved target may be unset: the app then starts on its fallback (home).
@@ -138,14 +139,17 @@ def parse_config(data: Any) -> tuple[AppConfig, list[str]]:
     A wrong top level or schema gives all defaults; a bad field gives that field's default.
     Unknown keys are ignored (a newer diskmark of the same schema may add fields)."""
     if not isinstance(data, dict):
-        return AppConfig(), [f"it holds a JSON {type(data).__name__}, not an object"]
+        return AppConfig(), [_WholeFile(_("it holds a JSON {type}, not an object").format(
+            type=type(data).__name__))]
     schema = data.get("schema")
     if schema != SCHEMA:
         if isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX):
-            return AppConfig(), [f"it was written by another diskmark version "
-                                 f"(schema {schema!r}; this one reads {SCHEMA!r})"]
-        return AppConfig(), [f"it is not a diskmark settings file (schema {schema!r}, "
-                             f"expected {SCHEMA!r})"]
+            return AppConfig(), [_WholeFile(_("it was written by another diskmark version "
+                                              "(schema {schema}; this one reads {ours})").format(
+                                                  schema=repr(schema), ours=repr(SCHEMA)))]
+        return AppConfig(), [_WholeFile(_("it is not a diskmark settings file (schema {schema}, "
+                                          "expected {ours})").format(schema=repr(schema),
+                                                                     ours=repr(SCHEMA)))]
     kw: dict[str, Any] = {}
     problems: list[str] = []
     for name, rule in CONFIG_RULES.items():
@@ -182,19 +186,24 @@ def _read(path: Path) -> tuple[AppConfig, list[str]] | None:
     except FileNotFoundError:
         return None
     except NotRegularFile as e:
-        return AppConfig(), [f"it is {e}"]
+        # TRANSLATORS: {reason} is why a file is not read ("not a regular file (a FIFO)")
+        return AppConfig(), [_WholeFile(_("it is {reason}").format(reason=e))]
     except OSError as e:
-        return AppConfig(), [f"it cannot be read ({e.strerror or e})"]
+        return AppConfig(), [_WholeFile(_("it cannot be read ({error})").format(
+            error=e.strerror or e))]
     if not raw.strip():
-        return AppConfig(), ["it is empty"]
+        return AppConfig(), [_WholeFile(_("it is empty"))]
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
-        return AppConfig(), ["it is not UTF-8 text"]
+        return AppConfig(), [_WholeFile(_("it is not UTF-8 text"))]
     except json.JSONDecodeError as e:
-        return AppConfig(), [f"it is not valid JSON at line {e.lineno}, column {e.colno}: {e.msg}"]
+        # TRANSLATORS: {problem} is Python's JSON reader's own words, in English
+        return AppConfig(), [_WholeFile(_("it is not valid JSON at line {line}, column {column}: "
+                                          "{problem}").format(line=e.lineno, column=e.colno,
+                                                              problem=e.msg))]
     except RecursionError:
-        return AppConfig(), ["it is not valid JSON (nested too deeply)"]
+        return AppConfig(), [_WholeFile(_("it is not valid JSON (nested too deeply)"))]
     return parse_config(data)
 
 
@@ -218,20 +227,29 @@ def load_config() -> tuple[AppConfig, str | None]:
     cfg, problems = result
     if not problems:
         return cfg, None
-    what = ("defaults are used" if _whole_file_problem(problems)
-            else "defaults are used for the values that could not be read")
+    whole = any(isinstance(p, _WholeFile) for p in problems)
     moved = _move_aside(path) if path.is_file() else None
-    if moved is not None:
-        kept = f"The damaged file was kept as {moved}."
+    # TRANSLATORS: {problems} are what is wrong with the file, separated by "; "
+    if whole and moved is not None:
+        notice = _("The settings file {path} is damaged ({problems}), so defaults are used. "
+                   "The damaged file was kept as {moved}.")
+    elif whole:
+        notice = _("The settings file {path} is damaged ({problems}), so defaults are used. "
+                   "The damaged file could not be moved aside; it will not be overwritten.")
+    elif moved is not None:
+        notice = _("The settings file {path} is damaged ({problems}), so defaults are used for "
+                   "the values that could not be read. The damaged file was kept as {moved}.")
     else:
-        kept = "The damaged file could not be moved aside; it will not be overwritten."
-    notice = f"The settings file {path} is damaged ({'; '.join(problems)}), so {what}. {kept}"
-    return cfg, notice
+        notice = _("The settings file {path} is damaged ({problems}), so defaults are used for "
+                   "the values that could not be read. The damaged file could not be moved "
+                   "aside; it will not be overwritten.")
+    return cfg, notice.format(path=path, problems=_("; ").join(problems), moved=moved)
 
 
-def _whole_file_problem(problems: list[str]) -> bool:
-    """Problems about the file as a whole start with "it " (see ``_read``/``parse_config``)."""
-    return any(p.startswith("it ") for p in problems)
+class _WholeFile(str):
+    """A problem with the file as a whole (not one value): all defaults are used."""
+
+    __slots__ = ()
 
 
 #: A byte of a path that is not UTF-8, as os.fsdecode keeps it: it cannot be written as
@@ -248,12 +266,14 @@ def save_config(cfg: AppConfig) -> Path:
     hand while the app ran) is moved aside first rather than overwritten."""
     path = config_path()
     if os.path.exists(path) and not path.is_file():  # following a link, as reading does
-        raise OSError(f"{path} is not a regular file (a FIFO, a device or a directory); "
-                      f"diskmark does not replace it, so the settings are not saved")
+        raise OSError(_("{path} is not a regular file (a FIFO, a device or a directory); "
+                        "diskmark does not replace it, so the settings are not saved").format(
+                            path=path))
     existing = _read(path)
     if existing is not None and existing[1] and path.is_file():
         if _move_aside(path) is None:
-            raise OSError(f"cannot move the damaged settings file {path} aside; not saving")
+            raise OSError(_("cannot move the damaged settings file {path} aside; not "
+                            "saving").format(path=path))
     text = re.sub(_LONE_SURROGATE, _json_escape,
                   json.dumps(cfg.to_dict(), indent=2, ensure_ascii=False)) + "\n"
     write_atomic(Path(os.path.realpath(path)), text)  # through a link, the link stays

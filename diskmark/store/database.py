@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from diskmark.locale import _
+
 # what is copied out of a document, used here and by the store
 from diskmark.store.indexed import canonical, columns_of, digest, measured_figures
 
@@ -171,8 +173,9 @@ def _migrate(conn: sqlite3.Connection, path: Path) -> None:
 
 def _refuse_newer(path: Path, version: int) -> None:
     if version > SCHEMA_VERSION:
-        raise NewerSchema(f"{path} was written by a newer diskmark (database schema {version}; "
-                          f"this version reads up to {SCHEMA_VERSION}); it is left untouched")
+        raise NewerSchema(_("{path} was written by a newer diskmark (database schema {version}; "
+                            "this version reads up to {ours}); it is left untouched").format(
+                                path=path, version=version, ours=SCHEMA_VERSION))
 
 
 def _written_version(path: Path) -> int:
@@ -215,7 +218,8 @@ def connect(path: Path) -> Iterator[sqlite3.Connection]:
     try:
         conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
     except sqlite3.Error as e:
-        raise DatabaseError(f"cannot open {path}: {e}") from None
+        # TRANSLATORS: {error} is SQLite's own words, in English
+        raise DatabaseError(_("cannot open {path}: {error}").format(path=path, error=e)) from None
     try:
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -224,7 +228,8 @@ def connect(path: Path) -> Iterator[sqlite3.Connection]:
             conn.execute("PRAGMA foreign_keys = ON")
             _migrate(conn, path)
         except sqlite3.DatabaseError as e:
-            raise DatabaseError(f"cannot use {path}: {e}") from None
+            raise DatabaseError(_("cannot use {path}: {error}").format(path=path,
+                                                                      error=e)) from None
         yield conn
     finally:
         conn.close()

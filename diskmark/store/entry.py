@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from diskmark import __version__
+from diskmark.locale import _
 from diskmark.model.results import SessionResult
 from diskmark.model.settings import Op
 from diskmark.store.errors import Damaged
@@ -42,7 +43,8 @@ class Entry:
         """The session of an entry that can be read: what the store's getters hand out
         (they raise :class:`Damaged` for one that cannot)."""
         if self.session is None:
-            raise Damaged(f"{self.name} is damaged: {self.damaged}")
+            raise Damaged(_("{name} is damaged: {reason}").format(name=self.name,
+                                                                  reason=self.damaged))
         return self.session
 
     @property
@@ -94,7 +96,8 @@ class Entry:
 
     def to_file_dict(self) -> dict[str, Any]:
         if self.session is None:
-            raise Damaged(f"{self.path.name} is damaged: {self.damaged}")
+            raise Damaged(_("{name} is damaged: {reason}").format(name=self.path.name,
+                                                                  reason=self.damaged))
         return {"schema": SCHEMA, "kind": self.kind, "name": self.name, "note": self.note,
                 "saved": self.saved, "diskmark_version": self.diskmark_version or __version__,
                 "result": self.document if self.document is not None else self.session.to_dict()}

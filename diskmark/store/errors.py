@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from diskmark.locale import _
+
 
 class StoreError(Exception):
     """Something the user can act on: a bad name, a damaged or invalid file (nothing was
@@ -30,3 +32,23 @@ class InvalidFile(StoreError):
 
 class StoreIOError(StoreError):
     """Reading or writing a file failed (permissions, disk full, ...)."""
+
+
+def taken(name: str, damaged: str | None, where: object) -> NameTaken:
+    """Baseline ``name`` exists already at ``where`` (or its file there is ``damaged``)."""
+    if damaged:
+        return NameTaken(_("a baseline named {name} is damaged ({reason}) ({where})").format(
+            name=repr(name), reason=damaged, where=where))
+    return NameTaken(_("a baseline named {name} exists already ({where})").format(
+        name=repr(name), where=where))
+
+
+def non_finite(e: ValueError) -> StoreError:
+    """A result with NaN or infinity among its figures, which JSON cannot hold."""
+    return StoreError(_("cannot save a result with non-finite figures: {error}").format(error=e))
+
+
+def damaged_run(name: str, reason: str | None) -> Damaged:
+    """History entry ``name`` cannot be read, for ``reason``."""
+    return Damaged(_("history entry {name} is damaged: {reason}").format(name=repr(name),
+                                                                         reason=reason))

@@ -19,6 +19,7 @@ from diskmark.files.destination import Destination, DestinationUnwritable
 from diskmark.files.destination import DestinationError as UnusableDestination
 from diskmark.files.destination import DestinationExists as FileInTheWay
 from diskmark.files.text_safety import json_utf8
+from diskmark.locale import _
 from diskmark.store import database
 from diskmark.store.entry import Entry
 from diskmark.store.errors import ExportExists, InvalidFile, NotFound, StoreError, StoreIOError
@@ -79,7 +80,7 @@ def export(entry: Entry, dest: Path, text: str, force: bool = False) -> Path:
     try:
         destination = Destination(dest, force=force, make_parents=True)
     except FileInTheWay:
-        raise ExportExists(f"{dest} exists; not replacing it") from None
+        raise ExportExists(_("{path} exists; not replacing it").format(path=dest)) from None
     except DestinationUnwritable as e:
         raise StoreIOError(str(e)) from None
     except UnusableDestination as e:
@@ -89,7 +90,7 @@ def export(entry: Entry, dest: Path, text: str, force: bool = False) -> Path:
     except FileExistsError as e:
         if not dest.exists():
             raise StoreIOError(write_failure(dest, e)) from None
-        raise ExportExists(f"{dest} exists; not replacing it") from None
+        raise ExportExists(_("{path} exists; not replacing it").format(path=dest)) from None
     except UnusableDestination as e:
         raise StoreError(str(e)) from None
     except OSError as e:
@@ -107,11 +108,13 @@ def import_baseline(store: Store, src: Path, name: str | None = None, replace: b
     src = Path(src)
     header, document = read_result_file(src)
     if not measured_figures(document):
-        raise InvalidFile(f"{src} cannot be imported: it holds no measured test")
+        raise InvalidFile(_("{path} cannot be imported: it holds no measured test").format(
+            path=src))
     try:
         chosen = check_name(name if name is not None else header["name"])
     except StoreError as e:
-        raise InvalidFile(f"{src} cannot be imported: {e}") from None
+        raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
+                                                                           reason=e)) from None
     return store.save_document_as_baseline(document, chosen, header["note"], replace)
 
 
@@ -120,4 +123,5 @@ def _dumps(d: dict[str, Any]) -> str:
     try:
         return json_utf8(json.dumps(d, indent=2, ensure_ascii=False, allow_nan=False)) + "\n"
     except ValueError as e:  # NaN or infinity somewhere in the figures
-        raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
+        raise StoreError(_("cannot save a result with non-finite figures: {error}").format(
+            error=e)) from None

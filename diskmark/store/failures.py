@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from diskmark.locale import _
 from diskmark.store import database
 
 
@@ -16,11 +17,13 @@ def write_failure(path: Path, e: OSError) -> str:
     for culprit in (path.parent, *path.parent.parents):
         if culprit.exists():
             if not culprit.is_dir():
-                return f"cannot write {path}: {culprit} is not a directory"
+                return _("cannot write {path}: {culprit} is not a directory").format(
+                    path=path, culprit=culprit)
             break
     if e.filename and str(e.filename) != str(path) and not str(e.filename).endswith(".tmp"):
-        reason += f" ({e.filename})"
-    return f"cannot write {path}: {reason}"
+        return _("cannot write {path}: {error} ({file})").format(path=path, error=reason,
+                                                                 file=e.filename)
+    return _("cannot write {path}: {error}").format(path=path, error=reason)
 
 
 def store_failure(path: Path, e: Exception) -> str:
@@ -36,7 +39,7 @@ def store_failure(path: Path, e: Exception) -> str:
         return str(e)
     if isinstance(e, OSError):
         return write_failure(path, e)
-    return f"cannot write {path}: {e}"
+    return _("cannot write {path}: {error}").format(path=path, error=e)
 
 
 def _unwritable(path: Path) -> str | None:
@@ -48,14 +51,21 @@ def _unwritable(path: Path) -> str | None:
             read_only = bool(os.statvfs(existing).f_flag & os.ST_RDONLY)
         except OSError:
             read_only = False
-        where = "it" if existing == directory else str(existing)
-        why = (f"{where} is on a read-only file system" if read_only else
-               f"you have no permission to write to {where}")
-        return (f"cannot use the data directory {directory}: {why}. diskmark keeps its "
-                f"history and baselines there and writes to it even to read them; make it "
-                f"writable, or set DISKMARK_HOME to a directory you can write to.")
+        if existing == directory:
+            why = (_("cannot use the data directory {directory}: it is on a read-only file "
+                     "system.") if read_only else
+                   _("cannot use the data directory {directory}: you have no permission to "
+                     "write to it."))
+        else:
+            why = (_("cannot use the data directory {directory}: {parent} is on a read-only "
+                     "file system.") if read_only else
+                   _("cannot use the data directory {directory}: you have no permission to "
+                     "write to {parent}."))
+        return _("{why} diskmark keeps its history and baselines there and writes to it even to "
+                 "read them; make it writable, or set DISKMARK_HOME to a directory you can "
+                 "write to.").format(why=why.format(directory=directory, parent=existing))
     if path.is_file() and not os.access(path, os.W_OK):
-        return (f"you have no permission to write to {path}, where diskmark keeps its history "
-                f"and baselines; make it writable, or set DISKMARK_HOME to a directory you "
-                f"can write to.")
+        return _("you have no permission to write to {path}, where diskmark keeps its history "
+                 "and baselines; make it writable, or set DISKMARK_HOME to a directory you can "
+                 "write to.").format(path=path)
     return None

@@ -23,6 +23,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Protocol
 
+from diskmark.locale import _
 from diskmark.store import database
 from diskmark.store.entry import Entry
 from diskmark.store.errors import StoreIOError
@@ -57,7 +58,8 @@ def _files(directory: Path) -> list[Path]:
     except (FileNotFoundError, NotADirectoryError):
         return []
     except OSError as e:
-        raise StoreIOError(f"cannot list {directory}: {e.strerror or e}") from None
+        raise StoreIOError(_("cannot list {directory}: {error}").format(
+            directory=directory, error=e.strerror or e)) from None
 
 
 def adopt(store: JsonPlace, kind: str) -> list[Entry]:
@@ -80,8 +82,9 @@ def adopt(store: JsonPlace, kind: str) -> list[Entry]:
                 kept += _import_batch(store, conn, good[start:start + BATCH])
     except StoreIOError as e:
         if not store.database.exists():  # cannot create it here: show the files as they are
-            return kept + [entry for entry, _ in good]
-        raise StoreIOError(f"cannot import the files in {directory}: {e}") from None
+            return kept + [entry for entry, _document in good]
+        raise StoreIOError(_("cannot import the files in {directory}: {error}").format(
+            directory=directory, error=e)) from None
     return kept
 
 
@@ -101,8 +104,8 @@ def _import_batch(store: JsonPlace, conn: sqlite3.Connection, batch: list[tuple[
         text = database.document(conn, row_id)
         row = conn.execute("SELECT note FROM results WHERE id = ?", (row_id,)).fetchone()
         if text is None or json.loads(text) != document or row[0] != entry.note:
-            entry.damaged = (f"not imported: the database does not hold what this file holds "
-                             f"(row {row_id}); the file is kept")
+            entry.damaged = _("not imported: the database does not hold what this file holds "
+                              "(row {row}); the file is kept").format(row=row_id)
             kept.append(entry)
             continue
         _move_aside(store, entry.path)
@@ -128,9 +131,9 @@ def _place(conn: sqlite3.Connection, entry: Entry, document: dict[str, Any]) -> 
                                entry.diskmark_version, document)
     if existing.digest == fingerprint and existing.note == entry.note:
         return existing.id
-    entry.damaged = (f"not imported: a different baseline named {entry.name!r} is saved "
-                     f"already; import this file under another name with "
-                     f"`diskmark baselines import FILE --name NEW`")
+    entry.damaged = _("not imported: a different baseline named {name} is saved already; "
+                      "import this file under another name with `diskmark baselines import FILE "
+                      "--name NEW`").format(name=repr(entry.name))
     entry.session = None
     return None
 
@@ -160,6 +163,6 @@ def _move_aside(store: JsonPlace, path: Path) -> Path | None:
     except FileNotFoundError:
         return None
     except OSError as e:
-        raise StoreIOError(f"imported {path}, but cannot move it to {folder}: "
-                           f"{e.strerror or e}") from None
+        raise StoreIOError(_("imported {path}, but cannot move it to {folder}: {error}").format(
+            path=path, folder=folder, error=e.strerror or e)) from None
     return dest

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from diskmark.locale import _
 from diskmark.model.results import RESULT_SCHEMA
 from diskmark.store.entry import Entry
 from diskmark.store.errors import InvalidFile, NotFound, StoreError, StoreIOError
@@ -27,7 +28,7 @@ def load(path: Path, kind: str) -> tuple[Entry, dict[str, Any] | None]:
         fallback.damaged = str(e)
         return fallback, None
     except OSError as e:
-        fallback.damaged = f"cannot read: {e.strerror or e}"
+        fallback.damaged = _("cannot read: {error}").format(error=e.strerror or e)
         return fallback, None
     name = header["name"] if kind == "baseline" else path.stem
     if kind == "baseline":
@@ -49,11 +50,13 @@ def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     try:
         data = read_json(src)
     except FileNotFoundError:
-        raise NotFound(f"{src}: no such file") from None
+        raise NotFound(_("{path}: no such file").format(path=src)) from None
     except ValueError as e:
-        raise InvalidFile(f"{src} cannot be imported: {e}") from None
+        raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
+                                                                           reason=e)) from None
     except OSError as e:
-        raise StoreIOError(f"cannot read {src}: {e.strerror or e}") from None
+        raise StoreIOError(_("cannot read {path}: {error}").format(
+            path=src, error=e.strerror or e)) from None
     try:
         if isinstance(data, dict) and data.get("schema") == RESULT_SCHEMA:
             # a report; a --compare run adds its comparison, a kept run its id in the
@@ -68,5 +71,6 @@ def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
             header, _session = parse_saved(data)
             document = data["result"]
     except ValueError as e:
-        raise InvalidFile(f"{src} cannot be imported: {e}") from None
+        raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
+                                                                           reason=e)) from None
     return header, document

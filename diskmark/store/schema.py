@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from diskmark.files.regular_file import read_regular_file
+from diskmark.locale import _
 from diskmark.model.results import RESULT_SCHEMA, SessionResult, Status
 from diskmark.model.settings import RULES as SETTINGS_RULES
 from diskmark.model.settings import Op, Rule, from_json
@@ -58,39 +59,50 @@ def _is_number(value: Any) -> bool:
 def _check_figure(value: Any, where: str) -> None:
     """A finite, non-negative number (a figure, a size, seconds)."""
     if not _is_number(value):
-        raise ValueError(f"{where} is not a number ({_brief(value)})")
+        # TRANSLATORS: {where} names a place in the file in its own English words and keys,
+        # such as "test 3 (SEQ1M Q8T1 read) pass 2 mb_s"; {value} is the value found there
+        raise ValueError(_("{where} is not a number ({value})").format(where=where,
+                                                                        value=_brief(value)))
     try:
         finite = math.isfinite(value)
     except OverflowError:  # an integer too large for a float
         finite = False
     if not finite:
-        raise ValueError(f"{where} is not a finite number ({_brief(value)})")
+        raise ValueError(_("{where} is not a finite number ({value})").format(
+            where=where, value=_brief(value)))
     if value < 0:
-        raise ValueError(f"{where} is negative ({_brief(value)})")
+        raise ValueError(_("{where} is negative ({value})").format(where=where,
+                                                                   value=_brief(value)))
 
 
 def _check_whole(value: Any, where: str, low: int = 0, high: int = _WHOLE_MAX) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        what = "a positive whole number" if low == 1 else f"a whole number of {low} or more"
         if high != _WHOLE_MAX:
-            what = f"a whole number from {low} to {high}"
-        raise ValueError(f"{where} must be {what}, not {_brief(value)}")
+            problem = _("{where} must be a whole number from {low} to {high}, not {value}")
+        elif low == 1:
+            problem = _("{where} must be a positive whole number, not {value}")
+        else:
+            problem = _("{where} must be a whole number of {low} or more, not {value}")
+        raise ValueError(problem.format(where=where, low=low, high=high, value=_brief(value)))
 
 
 def _check_text(value: Any, where: str) -> None:
     if not isinstance(value, str):
-        raise ValueError(f"{where} must be text, not {_brief(value)}")
+        raise ValueError(_("{where} must be text, not {value}").format(where=where,
+                                                                       value=_brief(value)))
 
 
 def _check_flag(value: Any, where: str) -> None:
     if not isinstance(value, bool):
-        raise ValueError(f"{where} must be true or false, not {_brief(value)}")
+        raise ValueError(_("{where} must be true or false, not {value}").format(
+            where=where, value=_brief(value)))
 
 
 def _one_of(*allowed: str) -> Check:
     def check(value: Any, where: str) -> None:
         if value not in allowed:
-            raise ValueError(f"{where} must be one of {', '.join(allowed)}, not {_brief(value)}")
+            raise ValueError(_("{where} must be one of {choices}, not {value}").format(
+                where=where, choices=", ".join(allowed), value=_brief(value)))
     return check
 
 
@@ -104,7 +116,8 @@ def _optional(check: Check) -> Check:
 def _list_of(check: Check, item: str) -> Check:
     def check_list(value: Any, where: str) -> None:
         if not isinstance(value, list):
-            raise ValueError(f"{where} is not a list ({_brief(value)})")
+            raise ValueError(_("{where} is not a list ({value})").format(where=where,
+                                                                         value=_brief(value)))
         for i, element in enumerate(value):
             check(element, f"{where} {item} {i}")
     return check_list
@@ -113,7 +126,8 @@ def _list_of(check: Check, item: str) -> Check:
 def _table_of(check: Check, key: str) -> Check:
     def check_table(value: Any, where: str) -> None:
         if not isinstance(value, dict):
-            raise ValueError(f"{where} is not an object ({_brief(value)})")
+            raise ValueError(_("{where} is not an object ({value})").format(
+                where=where, value=_brief(value)))
         for k, element in value.items():
             check(element, f"{where} {key} {k}")
     return check_table
@@ -129,15 +143,17 @@ def _check_percent(value: Any, where: str) -> None:
 
 def _check_rotational(value: Any, where: str) -> None:
     if value is not None and not isinstance(value, bool):
-        raise ValueError(f"{where} must be true, false or null, not {_brief(value)}")
+        raise ValueError(_("{where} must be true, false or null, not {value}").format(
+            where=where, value=_brief(value)))
 
 
 def _require(d: Any, keys: tuple[str, ...], where: str) -> None:
     if not isinstance(d, dict):
-        raise ValueError(f"{where} is not an object")
+        raise ValueError(_("{where} is not an object").format(where=where))
     missing = [k for k in keys if k not in d]
     if missing:
-        raise ValueError(f"{where} lacks {', '.join(missing)}")
+        # TRANSLATORS: {keys} are the names of the fields missing from the file
+        raise ValueError(_("{where} lacks {keys}").format(where=where, keys=", ".join(missing)))
 
 
 def _check_fields(d: dict[str, Any], fields: dict[str, Any], where: str) -> None:
@@ -172,7 +188,7 @@ def _check_sustained(value: Any, where: str) -> None:
     _require(value, ("bin_s",), where)
     _check_figure(value["bin_s"], f"{where} bin_s")
     if not value["bin_s"]:
-        raise ValueError(f"{where} bin_s is zero")
+        raise ValueError(_("{where} is zero").format(where=f"{where} bin_s"))
     _check_fields(value, {"mb_s": _list_of(_check_figure, "bin"), "duration_s": _figure,
                           "amount": _optional(_check_positive), "written_bytes": _figure,
                           "seconds": _figure}, f"{where} ")
@@ -234,7 +250,7 @@ def _check_test(t: Any, where: str) -> None:
     _require(t["spec"], ("pattern", "block", "queues", "threads"), f"{where} spec")
     _check_fields(t["spec"], _SPEC_FIELDS, f"{where} spec ")
     if not isinstance(t["runs"], list):
-        raise ValueError(f"{where} runs is not a list")
+        raise ValueError(_("{where} is not a list").format(where=f"{where} runs"))
     for n, run in enumerate(t["runs"], 1):
         _check_run(run, f"{where} pass {n}")
     if t.get("warmup") is not None:
@@ -248,26 +264,29 @@ def validate_result(d: Any) -> SessionResult:
     positive whole number, a value that is none of the allowed ones."""
     _require(d, ("schema",) + _RESULT_REQUIRED, "the result")
     if d["schema"] != RESULT_SCHEMA:
-        raise ValueError(f"the result has schema {_brief(d['schema'])}, expected {RESULT_SCHEMA!r}")
+        raise ValueError(_("the result has schema {schema}, expected {ours}").format(
+            schema=_brief(d["schema"]), ours=repr(RESULT_SCHEMA)))
     _check_fields(d, _RESULT_FIELDS, "")
     _require(d["settings"], ("size", "count"), "the settings")
     _check_fields(d["settings"], _SETTINGS_FIELDS, "settings ")
     if not isinstance(d["system"], dict):
-        raise ValueError("the system facts are not an object")
+        raise ValueError(_("the system facts are not an object"))
     _check_fields(d["system"], _SYSTEM_FIELDS, "system ")
     if d.get("test_file") is not None:
         _require(d["test_file"], _LAYOUT_REQUIRED, "test_file")
         _check_fields(d["test_file"], _LAYOUT_FIELDS, "test_file ")
     if d.get("drive") is not None and not isinstance(d["drive"], dict):  # its readings: best effort
-        raise ValueError(f"drive is not an object ({_brief(d['drive'])})")
+        raise ValueError(_("{where} is not an object ({value})").format(
+            where="drive", value=_brief(d["drive"])))
     if not isinstance(d["tests"], list):
-        raise ValueError("tests is not a list")
+        raise ValueError(_("{where} is not a list").format(where="tests"))
     for i, t in enumerate(d["tests"]):
         _check_test(t, f"test {i + 1}")
     try:
         return SessionResult.from_dict(d)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
-        raise ValueError(f"the result does not parse: {type(e).__name__}: {e}") from None
+        raise ValueError(_("the result does not parse: {error}").format(
+            error=f"{type(e).__name__}: {e}")) from None
 
 
 def _schema_problem(schema: Any) -> str | None:
@@ -277,31 +296,34 @@ def _schema_problem(schema: Any) -> str | None:
     if isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX):
         version = schema[len(SCHEMA_PREFIX):]
         if version.isdigit() and int(version) > SCHEMA_VERSION:
-            return (f"written by a newer diskmark (schema {schema}); this version reads "
-                    f"{SCHEMA}")
-        return f"unknown schema version {_brief(schema)}"
+            return _("written by a newer diskmark (schema {schema}); this version reads "
+                     "{ours}").format(schema=schema, ours=SCHEMA)
+        return _("unknown schema version {schema}").format(schema=_brief(schema))
     if schema is None:
-        return "not a diskmark file (no schema field)"
-    return f"not a diskmark file (schema {_brief(schema)})"
+        return _("not a diskmark file (no schema field)")
+    return _("not a diskmark file (schema {schema})").format(schema=_brief(schema))
 
 
 def parse_saved(data: Any) -> tuple[dict[str, Any], SessionResult]:
     """Validate the decoded JSON of a saved file; return (header fields, session).
     Raises ValueError with the reason."""
     if not isinstance(data, dict):
-        raise ValueError(f"not a diskmark file (a JSON {type(data).__name__}, not an object)")
+        raise ValueError(_("not a diskmark file (a JSON {type}, not an object)").format(
+            type=type(data).__name__))
     problem = _schema_problem(data.get("schema"))
     if problem:
         raise ValueError(problem)
     _require(data, ("kind", "name", "saved", "result"), "the file")
     if data["kind"] not in KINDS:
-        raise ValueError(f"unknown kind {_brief(data['kind'])}")
+        raise ValueError(_("unknown kind {kind}").format(kind=_brief(data["kind"])))
     for name in ("name", "saved"):
         if not isinstance(data[name], str):
-            raise ValueError(f"{name} must be text, not {_brief(data[name])}")
+            raise ValueError(_("{where} must be text, not {value}").format(
+                where=name, value=_brief(data[name])))
     note = data.get("note", "")
     if not isinstance(note, str):
-        raise ValueError(f"note must be text, not {_brief(note)}")
+        raise ValueError(_("{where} must be text, not {value}").format(where="note",
+                                                                       value=_brief(note)))
     session = validate_result(data["result"])
     header = {"kind": data["kind"], "name": data["name"], "note": note, "saved": data["saved"],
               "diskmark_version": str(data.get("diskmark_version", ""))}
@@ -313,21 +335,23 @@ def read_json(path: Path) -> Any:
     a FIFO or a link to a device among the saved files is damaged, never read) or OSError."""
     raw = read_regular_file(path, MAX_FILE_BYTES)
     if not raw:
-        raise ValueError("empty file")
+        raise ValueError(_("empty file"))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise ValueError("not UTF-8 text") from None
+        raise ValueError(_("not UTF-8 text")) from None
     if not text.strip():
-        raise ValueError("empty file (only whitespace)")
+        raise ValueError(_("empty file (only whitespace)"))
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
         ends_early = e.pos >= len(text.rstrip()) or e.msg.startswith("Unterminated string")
-        cut = " (truncated?)" if ends_early else ""
-        raise ValueError(f"not valid JSON{cut}: {e.msg} (line {e.lineno}, column {e.colno})") from None
+        # TRANSLATORS: {problem} is Python's JSON reader's own words, in English
+        bad = (_("not valid JSON (truncated?): {problem} (line {line}, column {column})")
+               if ends_early else _("not valid JSON: {problem} (line {line}, column {column})"))
+        raise ValueError(bad.format(problem=e.msg, line=e.lineno, column=e.colno)) from None
     except RecursionError:
-        raise ValueError("not valid JSON: nested too deeply") from None
+        raise ValueError(_("not valid JSON: nested too deeply")) from None
 
 
 def session_problem(session: SessionResult) -> str | None:
@@ -350,15 +374,16 @@ def normalize_name(name: str) -> str:
 def check_name(name: str) -> str:
     """Return the canonical name, or raise StoreError saying what is wrong with it."""
     if not isinstance(name, str):
-        raise StoreError("a baseline name must be text")
+        raise StoreError(_("a baseline name must be text"))
     norm = normalize_name(name)
     if not norm:
-        raise StoreError("a baseline name cannot be empty")
+        raise StoreError(_("a baseline name cannot be empty"))
     if len(norm) > NAME_MAX:
-        raise StoreError(f"a baseline name can have at most {NAME_MAX} characters, not {len(norm)}")
+        raise StoreError(_("a baseline name can have at most {limit} characters, not "
+                           "{count}").format(limit=NAME_MAX, count=len(norm)))
     if not norm.isprintable():
-        raise StoreError(f"a baseline name must be printable text (no newlines, tabs or "
-                         f"control characters): {norm!r}")
+        raise StoreError(_("a baseline name must be printable text (no newlines, tabs or "
+                           "control characters): {name}").format(name=repr(norm)))
     return norm
 
 

@@ -40,11 +40,12 @@ from diskmark import __version__
 from diskmark.files import paths
 from diskmark.files.atomic import move_aside, remove_stale_temps
 from diskmark.files.text_safety import json_utf8
+from diskmark.locale import _
 from diskmark.model.results import SessionResult
 from diskmark.store import database
 from diskmark.store.database import Filters, Row
 from diskmark.store.entry import Entry
-from diskmark.store.errors import Damaged, NameTaken, NotFound, StoreError, StoreIOError
+from diskmark.store.errors import Damaged, NameTaken, NotFound, StoreError, StoreIOError, damaged_run, non_finite, taken
 from diskmark.store.failures import store_failure
 from diskmark.store.ids import HISTORY_ID, started_stamp
 from diskmark.store.indexed import measured_figures
@@ -128,7 +129,7 @@ class Store:
         try:
             doc = json.loads(text) if text is not None else None
             if doc is None:
-                raise ValueError("it was removed meanwhile")
+                raise ValueError(_("it was removed meanwhile"))
             entry.session = validate_result(doc)
             entry.document = doc
         except (ValueError, RecursionError) as e:
@@ -140,8 +141,9 @@ class Store:
         with self.existing_db() as conn:
             text = database.document(conn, row.id) if conn is not None else None
         if text is None:
-            raise NotFound(f"no {'baseline' if row.kind == 'baseline' else 'history entry'} "
-                           f"{row.name!r} (deleted meanwhile?)")
+            raise NotFound((_("no baseline {name} (deleted meanwhile?)") if row.kind == "baseline"
+                            else _("no history entry {name} (deleted meanwhile?)")).format(
+                                name=repr(row.name)))
         return self._entry(row, text)
 
     def _all(self, kind: str) -> list[Entry]:
@@ -226,10 +228,12 @@ class Store:
         entry = self.find_baseline(name)
         if entry is None:
             known = ", ".join(repr(e.name) for e in self.baselines() if e.ok)
-            hint = f" (saved baselines: {known})" if known else " (no baselines are saved yet)"
-            raise NotFound(f"no baseline named {normalize_name(name)!r}{hint}")
+            raise NotFound((_("no baseline named {name} (saved baselines: {known})") if known else
+                            _("no baseline named {name} (no baselines are saved yet)")).format(
+                                name=repr(normalize_name(name)), known=known))
         if entry.damaged and not allow_damaged:
-            raise Damaged(f"baseline {name!r} ({entry.path}) is damaged: {entry.damaged}")
+            raise Damaged(_("baseline {name} ({path}) is damaged: {reason}").format(
+                name=repr(name), path=entry.path, reason=entry.damaged))
         return entry
 
     def find_history(self, entry_id: str) -> list[Row]:
@@ -255,14 +259,15 @@ class Store:
             kept = next((e for e in self._adopt("history")
                          if entry_id in (e.path.stem, e.path.name)), None)
             if kept is not None:
-                raise Damaged(f"history entry {entry_id!r} is damaged: {kept.damaged}")
-            raise NotFound(f"no history entry {entry_id!r}")
+                raise damaged_run(entry_id, kept.damaged)
+            raise NotFound(_("no history entry {name}").format(name=repr(entry_id)))
         if len(found) > 1:
-            raise StoreError(f"{entry_id!r} fits several runs ({', '.join(r.name for r in found)}"
-                             f"{', …' if len(found) >= 5 else ''}); give more of the id")
+            raise StoreError(_("{name} fits several runs ({runs}); give more of the id").format(
+                name=repr(entry_id), runs=", ".join(r.name for r in found)
+                + (", …" if len(found) >= 5 else "")))
         entry = self.entry(found[0])
         if entry.damaged and not allow_damaged:
-            raise Damaged(f"history entry {entry.name!r} is damaged: {entry.damaged}")
+            raise damaged_run(entry.name, entry.damaged)
         return entry
 
     # --- writing -------------------------------------------------------------------------
@@ -282,13 +287,14 @@ class Store:
                         database.delete(c, [replace_id])
                     row_id = database.insert(c, kind, name, note, saved, version, document)
         except sqlite3.IntegrityError:
-            raise NameTaken(f"a baseline named {name!r} exists already ({self.database})" if
-                            kind == "baseline" else f"history entry {name!r} exists already") \
+            if kind == "baseline":
+                raise taken(name, None, self.database) from None
+            raise NameTaken(_("history entry {name} exists already").format(name=repr(name))) \
                 from None
         except sqlite3.Error as e:
             raise StoreIOError(store_failure(self.database, e)) from None
         except ValueError as e:  # NaN or infinity somewhere in the figures
-            raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
+            raise non_finite(e) from None
         return Entry(name=name, note=note, saved=saved, path=self.database, kind=kind,
                      session=SessionResult.from_dict(document), diskmark_version=version,
                      id=row_id, document=document)
@@ -297,7 +303,7 @@ class Store:
         """Keep a finished session in the history. Returns its entry (name = its id)."""
         problem = session_problem(session)
         if problem:
-            raise StoreError(f"cannot save this result: {problem}")
+            raise StoreError(_("cannot save this result: {problem}").format(problem=problem))
         return self.add_history(_plain(session.to_dict()))
 
     def add_history(self, document: dict[str, Any], saved: str | None = None,
@@ -307,13 +313,14 @@ class Store:
         ``entry_id`` when it is free."""
         stamp = started_stamp(str(document.get("started", "")))
         wanted = [entry_id] if entry_id and HISTORY_ID.fullmatch(entry_id) else []
-        for candidate in wanted + [f"{stamp}-{secrets.token_hex(3)}" for _ in range(5)]:
+        for candidate in wanted + [f"{stamp}-{secrets.token_hex(3)}" for _i in range(5)]:
             try:
                 return self._insert("history", candidate, "", document, saved, version,
                                     conn=conn)
             except NameTaken:
                 continue  # the same second and the same random id: try another
-        raise StoreIOError(f"cannot find a free id for a run in {self.database}")
+        raise StoreIOError(_("cannot find a free id for a run in {path}").format(
+            path=self.database))
 
     def save_baseline(self, session: SessionResult, name: str, note: str = "",
                       replace: bool = False) -> Entry:
@@ -322,12 +329,12 @@ class Store:
         a file is first moved aside to ``<file>.damaged-<timestamp>``."""
         name = check_name(name)
         if not isinstance(note, str):
-            raise StoreError("a note must be text")
+            raise StoreError(_("a note must be text"))
         problem = session_problem(session)
         if problem:
-            raise StoreError(f"cannot save this result: {problem}")
+            raise StoreError(_("cannot save this result: {problem}").format(problem=problem))
         if not any(t.complete for t in session.tests):
-            raise StoreError("cannot save a result without any measured test as a baseline")
+            raise StoreError(_("cannot save a result without any measured test as a baseline"))
         return self.save_document_as_baseline(_plain(session.to_dict()), name, note, replace)
 
     def save_document_as_baseline(self, document: dict[str, Any], name: str, note: str,
@@ -348,9 +355,8 @@ class Store:
         name = check_name(name)
         existing = self.conflict(name)
         if existing is not None and not replace:
-            what = f"is damaged ({existing.damaged})" if existing.damaged else "exists already"
-            where = existing.path if existing.id is None else self.database
-            raise NameTaken(f"a baseline named {name!r} {what} ({where})")
+            raise taken(name, existing.damaged,
+                        existing.path if existing.id is None else self.database)
         return existing
 
     def conflict(self, name: str) -> Entry | None:
@@ -372,7 +378,8 @@ class Store:
         try:
             return move_aside(path)
         except OSError as e:
-            raise StoreIOError(f"cannot move the damaged {path} aside: {e.strerror or e}") from None
+            raise StoreIOError(_("cannot move the damaged {path} aside: {error}").format(
+                path=path, error=e.strerror or e)) from None
 
     def _update(self, entry: Entry, **fields: str) -> None:
         assert entry.id is not None, "only a row of the database is updated"
@@ -380,7 +387,8 @@ class Store:
             with self.db() as conn, database.transaction(conn):
                 database.update_header(conn, entry.id, **fields)
         except sqlite3.IntegrityError:
-            raise NameTaken(f"a baseline named {fields.get('name')!r} exists already") from None
+            raise NameTaken(_("a baseline named {name} exists already").format(
+                name=repr(fields.get("name")))) from None
 
     def rename_baseline(self, old: str, new: str) -> Entry:
         entry = self.get_baseline(old)
@@ -389,8 +397,7 @@ class Store:
             return entry
         clash = self.conflict(new)
         if clash is not None:
-            what = f"is damaged ({clash.damaged})" if clash.damaged else "exists already"
-            raise NameTaken(f"a baseline named {new!r} {what} ({clash.path})")
+            raise taken(new, clash.damaged, clash.path)
         self._update(entry, name=new)
         entry.name = new
         return entry
@@ -451,16 +458,16 @@ class Store:
         if isinstance(history_entry, str):
             history_entry = self.get_history(history_entry)
         if history_entry.session is None:
-            raise Damaged(f"history entry {history_entry.name!r} is damaged: {history_entry.damaged}")
+            raise damaged_run(history_entry.name, history_entry.damaged)
         if history_entry.document is None:
             return self.save_baseline(history_entry.session, name, note, replace=replace)
         # the run's document as it was saved (fields of a newer diskmark included), so the
         # baseline and the run are one and the same in a trend
         name = check_name(name)
         if not isinstance(note, str):
-            raise StoreError("a note must be text")
+            raise StoreError(_("a note must be text"))
         if not measured_figures(history_entry.document):
-            raise StoreError("cannot save a result without any measured test as a baseline")
+            raise StoreError(_("cannot save a result without any measured test as a baseline"))
         return self.save_document_as_baseline(history_entry.document, name, note, replace)
 
 def _plain(document: dict[str, Any]) -> dict[str, Any]:
@@ -471,7 +478,7 @@ def _plain(document: dict[str, Any]) -> dict[str, Any]:
                                                                 allow_nan=False)))
         return plain
     except ValueError as e:
-        raise StoreError(f"cannot save a result with non-finite figures: {e}") from None
+        raise non_finite(e) from None
 
 
 def _age_key(entry: Entry) -> float:

@@ -127,7 +127,7 @@ def test_a_figure_faster_than_the_link_is_flagged():
     spec = TestSpec("SEQ", MIB, 8, 1)
     fast = TestResult(0, spec, Op.READ, runs=[RunResult(2400, 2300, 1, 1, 1000)])
     fine = TestResult(0, spec, Op.READ, runs=[RunResult(560, 530, 1, 1, 1000)])
-    assert "faster than the SATA 6.0 Gb/s link can carry (600 MB/s)" in _faster_than_link(fast, sata)
+    assert "faster than the SATA 6.0 Gb/s link can carry (600 MB/s)" in _faster_than_link(fast, sata).english()
     assert _faster_than_link(fine, sata) is None
     assert _faster_than_link(fast, SystemFacts()) is None  # unknown link: say nothing
 

@@ -27,7 +27,7 @@ def _note_about_others(tmp_path, mode: int) -> list[str]:
     target.chmod(mode)
     check = open_target(target, 1 * MIB, direct=False)
     try:
-        return [n for n in check.notes if "Others can write" in n]
+        return [n.english() for n in check.notes if "Others can write" in n.english()]
     finally:
         assert check.workspace.remove() == []
         assert list(target.iterdir()) == []
