@@ -28,7 +28,7 @@ from diskmark.files import toml_cache
 from diskmark.files.paths import user_themes_dir
 from diskmark.files.regular_file import read_regular_file
 from diskmark.files.toml_file import line_of, read_table, user_files
-from diskmark.locale import _
+from diskmark.locale import N_, _
 from diskmark.themes import BUILTIN_DIR  # the TOML files
 
 DEFAULT_THEME = "diskmark"
@@ -284,7 +284,7 @@ def parse_theme(data: dict[str, Any], fallback_name: str, checked: bool = True) 
 
 def load_file(path: Path, checked: bool = True) -> Theme:
     """Load one theme file; raises ThemeError with ``file:line: reason``."""
-    data, text = read_table(path, THEME_MAX_BYTES, "a theme", ThemeError)
+    data, text = read_table(path, THEME_MAX_BYTES, N_("a theme"), ThemeError)
     try:
         return parse_theme(data, path.stem, checked)
     except ThemeError as e:
