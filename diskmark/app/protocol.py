@@ -46,6 +46,8 @@ class AppLike(Protocol):
     def change_settings(self, **changes: Any) -> None:
         """Apply and save setting changes; refused while a run is under way."""
 
+    def change_language(self, wanted: str) -> None: ...
+
     def set_unit(self, unit: Unit) -> None:
         """Show every figure in ``unit``."""
 

@@ -22,7 +22,7 @@ from diskmark.store.app_settings import config_path
 #: translates them (the fake drive's facts, test names, units, key names, the target).
 DATA_WORDS = {
     "diskmark", "nvme", "nvmeon", "data", "IOPS", "Default", "SEQ", "RND", "Samsung", "PRO",
-    "ext", "shift", "Esc", "Enter", "Tab", "ctrl", "palette", "free", "mnt", "tmp", "pytest", "root",
+    "ext", "shift", "English", "Esc", "Enter", "Tab", "ctrl", "palette", "free", "mnt", "tmp", "pytest", "root",
     "popen", "Mix", "Peak", "Demo", "NVMe", "SSD", "Flash", "ext4", "Linux", "fio", "JSON",
 }
 
@@ -115,5 +115,26 @@ async def test_the_language_command_switches_the_window_at_once_and_is_remembere
         again = DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts)
         async with again.run_test(size=(120, 40)) as pilot:
             await settle(pilot, lambda: "Hilfe" in screen_text(again), "German at the next start")
+    finally:
+        set_language("en")
+
+
+async def test_the_settings_choose_the_language_too(tmp_path):
+    from textual.widgets import Select
+
+    app = DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts,
+                      settings=Settings(target=str(tmp_path), size=GIB, count=5))
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, lambda: "nvme0n1p2" in screen_text(app), "the facts")
+            await pilot.press("o")
+            await settle(pilot, lambda: type(app.screen).__name__ == "SettingsScreen", "settings")
+            assert app.screen.query_one("#language", Select).value == "en"
+            app.screen.query_one("#language", Select).value = "ja"
+            await pilot.pause()
+            await pilot.press("ctrl+s")
+            await settle(pilot, lambda: "準備完了" in screen_text(app), "the window in Japanese")
+            assert "ヘルプ" in screen_text(app)
+        assert json.loads(config_path().read_text())["language"] == "ja"
     finally:
         set_language("en")

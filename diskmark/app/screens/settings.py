@@ -18,7 +18,7 @@ from textual.widgets import Button, Label, Select, Static
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
-from diskmark.locale import N_, _
+from diskmark.locale import LANGUAGES, N_, SOURCE, _, language
 from diskmark.model.names import mix_label
 from diskmark.model.settings import (
     INTERVAL_CHOICES,
@@ -69,6 +69,8 @@ class SettingsScreen(Dialog[Settings]):
 
     def __init__(self, settings: Settings, catalog: PresetCatalog) -> None:
         super().__init__(_("Settings"), classes="settings")
+        #: the language chosen when Apply was pressed (None: not applied)
+        self.language_wanted: str | None = None
         self.settings = settings
         self.catalog = catalog
 
@@ -76,6 +78,10 @@ class SettingsScreen(Dialog[Settings]):
         s = self.settings
         preset = self.catalog.presets.get(s.preset) or next(iter(self.catalog.presets.values()))
         with Grid(classes="form"):
+            yield Label(_("Language"))
+            yield Select([(name, code) for code, name in LANGUAGES.items()], value=language()
+                         if language() in LANGUAGES else SOURCE, allow_blank=False,
+                         compact=True, id="language")
             yield Label(_("Preset"))
             yield Select([(plain(p.name), p.id) for p in self.catalog.presets.values()],
                          value=preset.id, allow_blank=False, compact=True, id="preset")
@@ -182,7 +188,13 @@ class SettingsScreen(Dialog[Settings]):
             unstable_pct=float(value("unstable")),
         )
 
+    @property
+    def chosen_language(self) -> str:
+        """The language chosen in the form (applied with the settings, by the app)."""
+        return str(self.query_one("#language", Select).value)
+
     def action_apply(self) -> None:
+        self.language_wanted = self.chosen_language
         self.dismiss(self.result())
 
     def pressed(self, button: str) -> None:
@@ -195,10 +207,14 @@ def edit_settings(app: App[Any]) -> None:
     one change."""
     dm = diskmark_app(app)
 
+    screen = SettingsScreen(dm.state.settings, dm.state.catalog)
+
     def done(new: Settings | None) -> None:
         if new is not None:
             dm.change_settings(**{name: getattr(new, name) for name in (
                 "preset", "profile", "mode", "mix", "data", "direct", "nocow", "measure",
                 "interval", "unstable_pct")})
+        if screen.language_wanted not in (None, language()):
+            dm.change_language(screen.language_wanted)
 
-    app.push_screen(SettingsScreen(dm.state.settings, dm.state.catalog), done)
+    app.push_screen(screen, done)
