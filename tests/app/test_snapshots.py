@@ -24,6 +24,7 @@ from diskmark.drive import probe as system  # noqa: E402
 from diskmark.drive.mounts import MountInfo
 from diskmark.engine.errors import DirectIOUnsupported, FioMissing  # noqa: E402
 from diskmark.engine.fio import INSTALL_HINT  # noqa: E402
+from diskmark.locale import set_language
 from diskmark.model.settings import Mode, Op, Settings
 from diskmark.model.units import GIB, Unit
 
@@ -633,3 +634,43 @@ def test_fleet_screen_empty(snap_compare, size):
         assert "Type the hosts" in str(app.screen.query_one("#fleet-status").render())
 
     check(app, snap_compare(app, terminal_size=size, run_before=run))
+
+
+@pytest.fixture
+def speaking(request):
+    """The window in another language for one test (the catalogs are the shipped ones)."""
+    set_language(request.param)
+    yield request.param
+    set_language("en")
+
+
+LANGS = pytest.mark.parametrize("speaking", ["ja", "de"], indirect=True)
+
+
+@LANGS
+def test_idle_translated_small(snap_compare, speaking):
+    app = make()
+
+    async def ready(pilot):
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+        assert str(app.query_one("#all").label) == {"ja": "All", "de": "Alle"}[speaking]
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=ready))
+
+
+@LANGS
+def test_finished_translated_small(snap_compare, speaking):
+    app = make()
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=finished))
+
+
+@LANGS
+def test_help_translated_small(snap_compare, speaking):
+    app = make()
+
+    async def run(pilot):
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+        await pilot.press("question_mark")
+        await settle(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "help")
+
+    check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
