@@ -148,3 +148,21 @@ def test_help_in_a_wide_script_is_wrapped_by_cells(monkeypatch):
     assert shown.count("".join(text.split())[:20]) == 0  # it was wrapped...
     squeezed = "".join(shown.split())
     assert squeezed.count("".join(text.split())) == 2  # ...and nothing of it was lost
+
+
+@pytest.mark.parametrize("lang", [code for code in locale.LANGUAGES if code != "en"])
+def test_run_help_in_each_shipped_language(lang):
+    """``--lang X run --help`` in each language the package ships: argparse's words, the
+    options' help and the epilog from that language's catalog, the options as typed."""
+    import gettext
+
+    catalog = gettext.translation(locale.DOMAIN, locale.LOCALE_DIR, languages=[lang])
+    english = diskmark("--lang", "en", "run", "--help").stdout
+    done = diskmark("--lang", lang, "run", "--help")
+    assert done.returncode == 0, done.stderr
+    for msgid in ("usage: ", "show this help message and exit"):
+        translated = catalog.gettext(msgid)
+        assert translated != msgid, f"{lang} has no translation of {msgid!r}"
+        assert translated.strip() in done.stdout, (lang, translated)
+    assert done.stdout != english
+    assert "--target" in done.stdout and "--size" in done.stdout  # typed words stay
