@@ -163,11 +163,13 @@ class Rule:
         return None
 
     def _bound(self, value: float | None) -> str:
+        if value is None:  # a bound the rule does not have (a sentence without it is chosen)
+            return ""
         if self.unit == "bytes" and _is_int(value) and value % 1024 == 0:
             return format_size(value)
         try:
             return f"{value:g}"
-        except OverflowError:  # an integer too large for a float: a damaged file's
+        except (OverflowError, TypeError, ValueError):  # a damaged file's huge or odd value
             return brief(value)
 
 
