@@ -11,7 +11,6 @@ file itself, and the app only waits.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -29,6 +28,7 @@ from diskmark.app import comparing, keys, reporting, theming
 from diskmark.app.commands import DiskmarkCommands, without_ours
 from diskmark.app.ending import Ending
 from diskmark.app.keymap import DEFAULT, resolve
+from diskmark.app.language_switch import switch_language
 from diskmark.app.preferences import load_preferences, save_preferences
 from diskmark.app.run import Engine, default_engine
 from diskmark.app.screens.main import MainScreen
@@ -272,19 +272,9 @@ class DiskmarkApp(App[int]):
         self._save()
 
     def change_language(self, wanted: str) -> None:
-        """Speak ``wanted`` from now on, the whole window at once, and remember it; refused
-        while a run is under way (its tiles and status line are being written)."""
-        if self.state.running:
-            self.notify(_("The language cannot change while a test runs; stop it first "
-                          "({key}).").format(key=self.state.keys.key("stop")), severity="warning")
-            return
-        chosen = set_language(wanted)
-        self.state.language = chosen
-        while len(self.screen_stack) > 1:  # a dialog drawn in the old language goes
-            self.pop_screen()
-        self.run_worker(self.main.speak_again(), group="language", exclusive=True)
-        self.refresh_bindings()
-        self._save()
+        """Speak ``wanted`` from now on, the whole window at once, and remember it."""
+        if switch_language(self, wanted):
+            self._save()
 
     def set_unit(self, unit: Unit) -> None:
         """Re-render every tile in ``unit`` at once; nothing is measured again."""
@@ -404,18 +394,3 @@ class DiskmarkApp(App[int]):
 
 if TYPE_CHECKING:  # the app is what its screens and its palette take it for
     _IS_APP_LIKE: type[PaletteApp] = DiskmarkApp
-
-
-def run_app(target: str | None = None, language: str | None = None) -> int:
-    """Entry point for ``diskmark`` without a command; ``language``: ``--lang``'s."""
-    # What the imports made (modules, classes, Textual's tables) lives as long as the app:
-    # frozen, the garbage collector no longer walks it, and the full collection that fell
-    # in the middle of composing the window (13 ms of the first frame) costs next to nothing.
-    # The collector was off while the modules loaded (diskmark.launch) and stays off until
-    # the first frame is drawn (DiskmarkApp.main_screen_ready): its passes over what
-    # composing the window allocates cost that frame 7 ms, and nothing it frees is needed
-    # before.
-    gc.freeze()
-    app = DiskmarkApp(target=target, language=language)
-    code = app.run()
-    return code if isinstance(code, int) else 0

@@ -52,7 +52,7 @@ def after_first_frame(app: App[Any], notices: list[str], baseline: str | None,
                    timeout=12)
     notices.clear()
     # threads, but they hold the interpreter too: they start once the window is drawn
-    app.call_after_refresh(gc.enable)  # off from the start (run_app) until now
+    app.call_after_refresh(gc.enable)  # off from the start (diskmark.launch) until now
     app.call_after_refresh(load_facts)
     app.call_after_refresh(app.run_worker, partial(_sweep_leftovers, app), thread=True,
                            group="leftovers", exit_on_error=False)

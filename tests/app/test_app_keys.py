@@ -143,7 +143,7 @@ async def test_keys_typed_before_the_window_is_up_wait_for_it(tmp_path):
 
 
 async def test_the_garbage_collector_is_on_once_the_window_is_up(tmp_path):
-    """diskmark.launch turns the collector off while the modules load and run_app leaves it
+    """diskmark.launch turns the collector off while the modules load and cmd_app leaves it
     off for the first frame: the main screen turns it on once it is drawn, or a long session
     would never free a reference cycle."""
     import gc
