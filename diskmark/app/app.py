@@ -222,6 +222,8 @@ class DiskmarkApp(App[int]):
         if isinstance(event, events.Key) and not self._main_up:
             self._early_keys.keys.append(event)  # typed ahead: replayed once the window is up
             return
+        if isinstance(event, events.Key) and not self.screen_stack:
+            return  # typed (or replayed) as the app closes: no window is left to take it
         await super().on_event(event)
 
     def main_screen_ready(self) -> None:

@@ -163,3 +163,19 @@ async def test_the_garbage_collector_is_on_once_the_window_is_up(tmp_path):
             assert gc.isenabled(), "the collector is still off after the first frame"
     finally:
         gc.enable()
+
+
+async def test_a_key_that_arrives_as_the_app_closes_is_dropped(tmp_path):
+    """A key typed (or a key typed early, replayed) while the app closes finds no screen:
+    it is dropped instead of ending the app with a traceback."""
+    app = DrawsAtOnce(settings=Settings(target=str(tmp_path), size=16 * MIB, count=1),
+                      persist=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.1)
+        while app.screen_stack:  # what closing does first
+            app._screen_stack.pop()
+        key = events.Key("n", "n")
+        key.set_sender(app)
+        await app.on_event(key)
+        app._screen_stack.append(app.main)  # for run_test's own ending
+    assert app.return_code in (None, 0)
