@@ -13,7 +13,7 @@ from diskmark.app.protocol import diskmark_app
 from diskmark.files.atomic import write_atomic
 from diskmark.files.paths import reports_dir
 from diskmark.files.text_safety import shown
-from diskmark.locale import _
+from diskmark.locale import N_, _
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -24,14 +24,17 @@ def _stamp() -> str:
     return datetime.now().strftime("%Y%m%d-%H%M%S")
 
 
-def copy_with_notice(node: DOMNode, text: str, what: str) -> None:
-    """Copy through the terminal (OSC 52), and say so: nothing confirms it arrived.
-    ``what`` is what was copied, translated, as the subject of a sentence ("The curve")."""
+def copy_with_notice(node: DOMNode, text: str, said: str) -> None:
+    """Copy through the terminal (OSC 52), and say so (``said``, a whole sentence such as
+    :data:`REPORT_COPIED`): nothing confirms it arrived."""
     node.app.copy_to_clipboard(shown(text))
-    # TRANSLATORS: {what} is what was copied, as the subject of the sentence ("The text
-    # report", "The curve")
-    node.app.notify(_("{what} is on the clipboard (if the terminal allows OSC 52).")
-                    .format(what=what), title=_("Copied"))
+    node.app.notify(said, title=_("Copied"))
+
+
+#: What copying says, one whole sentence for each thing copied (translated where shown).
+REPORT_COPIED = N_("The text report is on the clipboard (if the terminal allows OSC 52).")
+CURVE_COPIED = N_("The curve is on the clipboard (if the terminal allows OSC 52).")
+COMPARISON_COPIED = N_("The comparison is on the clipboard (if the terminal allows OSC 52).")
 
 
 def report_text(app: App[Any]) -> str | None:
@@ -88,7 +91,7 @@ def write_report(app: App[Any], path: Path, text: str, *, replace_existing: bool
 def copy_report(app: App[Any]) -> None:
     text = report_text(app)
     if text is not None:
-        copy_with_notice(app, text, _("The text report"))
+        copy_with_notice(app, text, _(REPORT_COPIED))
 
 
 def save_screenshot(app: App[Any]) -> None:

@@ -107,6 +107,18 @@ def pgettext(context: str, message: str) -> str:
     return _translation.pgettext(context, message)
 
 
+def as_sentence(clause: str) -> str:
+    """A clause (an error's message, written to follow "cannot save:") as a sentence of its
+    own, in the language in use: its first letter a capital where the script has capitals,
+    and the full stop that language writes ("." or "。") unless it ends in one already."""
+    if not clause:
+        return clause
+    text = clause[0].upper() + clause[1:]
+    if text[-1] in ".!?。！？":
+        return text
+    return text + ("。" if _language in ("ja", "zh_CN", "zh_TW") else ".")
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for translation where it is defined, to be translated with ``_``
     where it is shown (it may be shown in a language chosen later)."""

@@ -56,3 +56,13 @@ def test_english_is_the_text_as_written():
     assert locale._("Ready") == "Ready"
     assert locale.ngettext("{n} run", "{n} runs", 2) == "{n} runs"
     assert locale.pgettext("tile header", "Read") == "Read"
+
+
+def test_a_clause_becomes_a_sentence_as_its_language_ends_one():
+    set_language("en")
+    assert locale.as_sentence("the name is taken") == "The name is taken."
+    assert locale.as_sentence("done.") == "Done."
+    set_language("ja")
+    assert locale.as_sentence("名前は使用中です") == "名前は使用中です。"
+    set_language("ru")
+    assert locale.as_sentence("имя занято") == "Имя занято."

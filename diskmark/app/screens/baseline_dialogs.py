@@ -22,7 +22,7 @@ from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.dialogs import ConfirmDialog
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.files.text_safety import shown
-from diskmark.locale import _
+from diskmark.locale import _, as_sentence
 from diskmark.model.results import SessionResult
 from diskmark.report.formatting import short_date
 from diskmark.store.entry import Entry
@@ -101,7 +101,7 @@ class BaselineNameDialog(Dialog[NameChoice]):
         try:
             name = check_name(self.query_one("#name", Input).value)
         except StoreError as e:
-            self._problem(f"{str(e)[0].upper()}{str(e)[1:]}.")
+            self._problem(as_sentence(str(e)))
             return
         note = self.query_one("#note", Input).value.strip() if self.initial_note is not None else ""
         if self.current is not None and name == self.current:

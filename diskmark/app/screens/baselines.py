@@ -16,7 +16,7 @@ from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, NameChoice
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb, quoted
-from diskmark.locale import N_, _
+from diskmark.locale import N_, _, as_sentence
 from diskmark.model.results import SessionResult
 from diskmark.report.formatting import short_date
 from diskmark.store.entry import HEADLINE_LABEL, Entry
@@ -206,7 +206,7 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
                 self.import_file(path, replace=True)
 
         self.app.push_screen(ErrorDialog(
-            _("That name is taken"), f"{message[0].upper()}{message[1:]}.",
+            _("That name is taken"), as_sentence(message),
             _("Import it under another name, or replace the baseline of that name."),
             [Choice(_("Replace it"), "replace", "warning"), Choice(_("Another name…"), "rename"),
              Choice(_("Cancel"), "cancel", "primary")], severity="warning"), answered)

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
-from diskmark.app.reporting import copy_with_notice
+from diskmark.app.reporting import COMPARISON_COPIED, copy_with_notice
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _
@@ -170,7 +170,7 @@ class ComparisonScreen(ModalScreen[None]):
 
     def action_copy(self) -> None:
         copy_with_notice(self, comparison_text(self.comparison, in_sentence(self.current_name)),
-                         _("The comparison"))
+                         _(COMPARISON_COPIED))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.sessions is not None if action == "share" else True

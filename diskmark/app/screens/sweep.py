@@ -25,7 +25,7 @@ from textual.widget import Widget
 from textual.widgets import Button, DataTable, Label, Select, Static
 
 from diskmark.app.protocol import diskmark_app
-from diskmark.app.reporting import copy_with_notice
+from diskmark.app.reporting import CURVE_COPIED, copy_with_notice
 from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, bench
 from diskmark.app.run_words import notice_severity, progress_text, sweep_ended_line
 from diskmark.app.screens.dialog_frame import Dialog
@@ -393,7 +393,7 @@ class SweepScreen(ModalScreen[None]):
         if self.session is None:
             self.notify(_("The curve can be copied once the sweep has finished."))
             return
-        copy_with_notice(self, curve_report(self.session, self.unit), _("The curve"))
+        copy_with_notice(self, curve_report(self.session, self.unit), _(CURVE_COPIED))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
