@@ -306,7 +306,7 @@ class TargetPicker(ModalScreen[str | None]):
                 if i == 5:
                     if not m.usable:
                         text.stylize("italic")
-                    elif value != "ok":
+                    elif value != _("ok"):  # notes beside "ok" stand out
                         text.stylize("bold")
                 if not m.usable:
                     text.stylize("dim")
