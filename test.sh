@@ -2,7 +2,7 @@
 # Install what is missing (fio, the mkfs tools for the filesystem tests, smartctl, Chromium for the
 # shared-page tests, the Python packages with the test extras), check the layers
 # (lint-imports), the code (ruff) and the types (mypy, strict), then run the whole test suite in parallel
-# (pytest-xdist): three workers a core by default, as most tests wait on fio's timed passes
+# (pytest-xdist): four workers a core by default, as most tests wait on fio's timed passes
 # rather than use a core (DISKMARK_TEST_WORKERS sets how many: a number, or auto for one a
 # core), with the tests marked serial each alone on the machine. Arguments go to pytest
 # (-n 0: one test at a time, in this process).
@@ -29,6 +29,6 @@ rm -f /tmp/diskmark-lint-imports.$$
 "$VENV/bin/ruff" check --quiet . || status=1
 "$VENV/bin/mypy" --no-error-summary || status=1
 [ "$status" -eq 0 ] || say "lint-imports, ruff or mypy found problems (above); running the tests anyway"
-workers="${DISKMARK_TEST_WORKERS:-$(( $(nproc 2>/dev/null || echo 1) * 3 ))}"
+workers="${DISKMARK_TEST_WORKERS:-$(( $(nproc 2>/dev/null || echo 1) * 4 ))}"
 "$VENV/bin/python" -m pytest -n "$workers" --dist loadgroup "$@" || status=$?
 exit "$status"

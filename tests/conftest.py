@@ -74,6 +74,24 @@ def isolated_home(tmp_path_factory, monkeypatch):
     return home
 
 
+def fio_left(directory: Path, within: float = 5.0) -> list[psutil.Process]:
+    """The fio processes still working in ``directory`` after up to ``within`` seconds: one
+    killed with its parent (PR_SET_PDEATHSIG) ends as the kernel gets to it, which on a
+    loaded machine is not at once; an exited one not yet reaped (a zombie) runs no more."""
+    deadline = time.monotonic() + within
+    while True:
+        alive = []
+        for p in fio_processes(directory):
+            try:
+                if p.status() != psutil.STATUS_ZOMBIE:
+                    alive.append(p)
+            except psutil.Error:
+                pass
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.05)
+
+
 def fio_processes(directory: Path) -> list[psutil.Process]:
     """fio processes working in ``directory``: fio runs inside a private directory there
     (its working directory), in its own session, so match on where it works, not on the

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import fio_processes
+from conftest import fio_left, fio_processes
 from faults import Terminal, leftovers, next_start, phase_reached, phase_target, wait_for
 
 from diskmark.model.units import MIB
@@ -67,7 +67,7 @@ def test_app_signal_in_any_phase_leaves_no_fio_and_no_test_file(tmp_path, sig, p
             assert status is not None, "the app did not end"
         finally:
             term.kill()
-        assert fio_processes(target) == [], "fio outlived the app"
+        assert fio_left(target) == [], "fio outlived the app"
         if sig == signal.SIGKILL:
             assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
             said = next_start()

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import fio_processes
+from conftest import fio_left, fio_processes
 from faults import (
     as_nobody,
     can_drop_privileges,
@@ -235,7 +235,7 @@ def test_cli_signal_in_any_phase_leaves_no_fio_and_no_test_file(tmp_path, sig, p
         finally:
             if proc.poll() is None:
                 proc.kill()
-        assert fio_processes(target) == [], "fio outlived diskmark"
+        assert fio_left(target) == [], "fio outlived diskmark"
         if sig == signal.SIGKILL:
             assert code == -signal.SIGKILL
             said = next_start()
