@@ -1,0 +1,125 @@
+"""CrystalDiskMark's text results of versions 5 to 8, as published (tests/fixtures/cdm), read
+with every figure where the file has it, in the encodings CrystalDiskMark saves."""
+
+from __future__ import annotations
+
+import codecs
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from diskmark.model.cdm_text import CdmResult, CdmTextError, parse
+from diskmark.model.settings import Op
+
+CDM = Path(__file__).parent.parent / "fixtures" / "cdm"
+
+
+def _read(name: str) -> CdmResult:
+    return parse((CDM / name).read_bytes())
+
+
+def _figures(result: CdmResult, key: str) -> tuple[float, float | None, float | None]:
+    [test] = [t for t in result.tests if t.key == key]
+    return test.mb_s, test.iops, test.latency_us
+
+
+def test_cdm8_default_with_comment() -> None:
+    r = _read("cdm8_0_1_default.txt")
+    assert (r.version, r.profile, r.mode, r.comment) == ("8.0.1", "Default", "[Admin]",
+                                                         "WD Blue 3D 1TB")
+    assert (r.size_bytes, r.count, r.measure_s, r.interval_s) == (1024**3, 5, 5.0, 5.0)
+    assert (r.drive, r.usage) == ("E", "96% (894/932GiB)")
+    assert r.started == datetime(2021, 6, 22, 17, 19, 21)
+    assert r.os == "Windows 10  [10.0 Build 19042] (x64)"
+    assert len(r.tests) == 8 and r.problems == ()
+    assert _figures(r, "SEQ1M Q8T1/read") == (531.458, 506.8, 15726.77)
+    assert _figures(r, "RND4K Q32T1/write") == (222.691, 54367.9, 583.02)
+    assert _figures(r, "RND4K Q1T1/write") == (99.9, 24389.6, 40.73)
+
+
+def test_cdm8_nvme_rows() -> None:
+    r = _read("cdm8_0_2_nvme.txt")
+    assert r.version == "8.0.2" and r.drive == "D"
+    assert _figures(r, "SEQ128K Q32T1/read") == (2470.266, 18846.6, 1644.22)
+    assert _figures(r, "RND4K Q32T16/write") == (1795.237, 438290.3, 1167.29)
+    assert [t.op for t in r.tests] == [Op.READ] * 4 + [Op.WRITE] * 4
+
+
+def test_cdm7_sections_and_interval_on_the_test_line() -> None:
+    r = _read("cdm7_0_0_java_quote.txt")
+    assert (r.version, r.profile, r.count, r.interval_s) == ("7.0.0", "Default", 5, 5.0)
+    assert r.started == datetime(2020, 1, 3, 11, 44, 51)
+    assert _figures(r, "SEQ1M Q8T1/read") == (101.514, 96.8, 81970.32)
+    assert _figures(r, "RND4K Q32T16/read") == (0.851, 207.8, 635043.04)
+    assert _figures(r, "RND4K Q1T1/write") == (0.664, 162.1, 6152.49)
+    assert len(r.tests) == 8 and r.problems == ()
+
+
+def test_cdm6_names_map_to_diskmark_tests() -> None:
+    r = _read("cdm6_0_2_forum.txt")
+    assert (r.version, r.size_bytes, r.count, r.interval_s) == ("6.0.2", 1024**3, 5, 5.0)
+    assert (r.drive, r.usage) == ("C", "26.4% (122.8/465.2 GiB)")
+    assert _figures(r, "SEQ128K Q32T1/read") == (471.231, None, None)
+    assert _figures(r, "RND4K Q8T8/read") == (393.9, 96167.0, None)
+    assert _figures(r, "RND4K Q32T1/write") == (326.315, 79666.7, None)
+    assert _figures(r, "RND4K Q1T1/write") == (134.58, 32856.4, None)
+    assert r.started == datetime(2018, 12, 15, 0, 48, 36)
+
+
+def test_cdm5_sequential_without_queues_is_seq1m_q1t1() -> None:
+    r = _read("cdm5_2_0_forum.txt")
+    assert r.version == "5.2.0" and r.usage == "0.4% (26.4/7167.0 MiB)"
+    assert _figures(r, "SEQ1M Q1T1/read") == (156.034, None, None)
+    assert _figures(r, "SEQ128K Q32T1/write") == (89.082, None, None)
+    assert _figures(r, "RND4K Q1T1/read") == (10.38, 2534.2, None)
+    assert r.os == "Windows 10 Professional [10.0 Build 14393] (x64)"
+
+
+@pytest.mark.parametrize("encode", [
+    lambda b: codecs.BOM_UTF16_LE + b.decode().encode("utf-16-le"),
+    lambda b: codecs.BOM_UTF16_LE + b.decode().replace("\n", "\r\n").encode("utf-16-le"),
+    lambda b: codecs.BOM_UTF8 + b,
+    lambda b: b.replace(b"\n", b"\r\n"),
+], ids=["utf16-bom", "utf16-bom-crlf", "utf8-bom", "crlf"])
+def test_encodings_cdm_saves_read_alike(encode: object) -> None:
+    plain = (CDM / "cdm8_0_1_default.txt").read_bytes()
+    assert callable(encode)
+    assert parse(encode(plain)) == parse(plain)
+
+
+def test_mix_section_and_a_mark_after_the_figures() -> None:
+    # hand-made from the NVMe fixture: a [Mix] section as CrystalDiskMark 8 writes it and a
+    # mark after a line's latency, as diskmark's own reports append
+    text = (CDM / "cdm8_0_2_nvme.txt").read_text().replace(
+        "\nProfile:",
+        "\n[Mix] Read 70%/Write 30%\n"
+        "  RND    4KiB (Q=  1, T= 1):    80.100 MB/s [  19555.7 IOPS] <    51.10 us>"
+        " [CPU-limited]\n\nProfile:")
+    r = parse(text.encode())
+    assert r.mix_read == 70
+    assert _figures(r, "RND4K Q1T1/mix70") == (80.1, 19555.7, 51.1)
+
+
+def test_a_file_that_is_not_a_cdm_result_is_refused_with_its_reason() -> None:
+    with pytest.raises(CdmTextError, match="no CrystalDiskMark title line"):
+        parse(json.dumps({"tests": [1, 2]}).encode())
+    with pytest.raises(CdmTextError, match="not text in UTF-8 or UTF-16"):
+        parse(b"\x89PNG\r\n\x1a\n\xff\xfe\xfa" + bytes(range(128, 160)))
+
+
+def test_a_title_without_tests_is_refused() -> None:
+    head = (CDM / "cdm8_0_1_default.txt").read_text().split("[Read]")[0]
+    with pytest.raises(CdmTextError, match="holds no test result"):
+        parse(head.encode())
+
+
+def test_a_line_it_cannot_place_is_named() -> None:
+    unknown = "  Sequential Read 1MiB (QD=  32) :    471.21 MB/s [  96167.0 IOPS]"
+    text = (CDM / "cdm6_0_2_forum.txt").read_text().replace(
+        "  Test :", unknown + "\n  Test :")
+    r = parse(text.encode())
+    assert len(r.tests) == 8
+    [problem] = r.problems
+    assert unknown.strip() in problem and "Line 21" in problem
