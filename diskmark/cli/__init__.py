@@ -207,8 +207,15 @@ def _baselines_actions(bl: argparse.ArgumentParser) -> None:
     export.add_argument("name", metavar="NAME")
     export.add_argument("file", metavar="FILE", help=_("the file to write, or - for stdout"))
     export.add_argument("--force", action="store_true", help=_("replace FILE if it exists"))
-    imp = bsub.add_parser("import", help=_("import a baseline file (an export, or the JSON "
-                                           "report of `diskmark run --format json`)"))
+    imp = bsub.add_parser("import", help=_("import a baseline file (an export, the JSON "
+                                           "report of `diskmark run --format json`, or a "
+                                           "CrystalDiskMark text result)"),
+                          description=_("Import a baseline file: an export, the JSON report "
+                                        "of `diskmark run --format json`, or a text result "
+                                        "CrystalDiskMark 5 to 9 saved (File → Save text), "
+                                        "each test one pass with the file's figures. Its "
+                                        "name is the file's, without its extension, unless "
+                                        "--name gives another."))
     imp.add_argument("file", metavar="FILE")
     imp.add_argument("--name", metavar="N", help=_("save it under this name instead of its own"))
     imp.add_argument("--force", action="store_true",

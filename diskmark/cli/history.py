@@ -87,7 +87,8 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
                       help=_("text: the CrystalDiskMark report; json: the saved result, exactly"))
 
     imp = hsub.add_parser("import", help=_("add the JSON reports of `diskmark run --format json` "
-                                           "(files, or directories of them); duplicates are skipped"))
+                                           "and CrystalDiskMark's text results (files, or "
+                                           "directories of them); duplicates are skipped"))
     imp.add_argument("sources", nargs="+", metavar="FILE|DIR")
 
     exp = hsub.add_parser("export", help=_("write runs as JSON reports (what import reads)"),
@@ -273,12 +274,14 @@ def _show(store: Store, args: argparse.Namespace) -> int:
 
 
 def _sources(paths: list[str]) -> tuple[list[Path], list[str]]:
-    """Files named, and every *.json under directories named; what does not exist."""
+    """Files named, and every .json and .txt (CrystalDiskMark's text results) under
+    directories named; what does not exist."""
     files, missing = [], []
     for name in paths:
         p = Path(name)
         if p.is_dir():
-            files += sorted(q for q in p.rglob("*.json") if q.is_file())
+            files += sorted(q for q in p.rglob("*") if q.suffix.lower() in (".json", ".txt")
+                            and q.is_file())
         elif p.exists():
             files.append(p)
         else:

@@ -7,11 +7,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from diskmark.files.regular_file import read_regular_file
 from diskmark.locale import _
 from diskmark.model.results import RESULT_SCHEMA
 from diskmark.store.entry import Entry
 from diskmark.store.errors import InvalidFile, NotFound, StoreError, StoreIOError
-from diskmark.store.schema import check_name, parse_saved, read_json, validate_result
+from diskmark.store.schema import (
+    MAX_FILE_BYTES,
+    check_name,
+    decode_json,
+    parse_saved,
+    read_json,
+    validate_result,
+)
 
 BATCH = 200  # files per transaction: one fsync each, and a short hold on the write lock
 
@@ -45,10 +53,11 @@ def load(path: Path, kind: str) -> tuple[Entry, dict[str, Any] | None]:
 
 def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     """A file offered for import: a ``diskmark.saved/1`` file (an export, a file of an
-    earlier version) or a plain ``diskmark run --format json`` report. Returns (header,
+    earlier version), a plain ``diskmark run --format json`` report, or a CrystalDiskMark
+    text result (told by its content: what is not JSON is read as one). Returns (header,
     result document), checked in depth; raises NotFound, InvalidFile or StoreIOError."""
     try:
-        data = read_json(src)
+        raw = read_regular_file(src, MAX_FILE_BYTES)
     except FileNotFoundError:
         raise NotFound(_("{path}: no such file").format(path=src)) from None
     except ValueError as e:
@@ -57,6 +66,10 @@ def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     except OSError as e:
         raise StoreIOError(_("cannot read {path}: {error}").format(
             path=src, error=e.strerror or e)) from None
+    try:
+        data = decode_json(raw)
+    except ValueError as e:
+        return _cdm_file(src, raw, e)
     try:
         if isinstance(data, dict) and data.get("schema") == RESULT_SCHEMA:
             # a report; a --compare run adds its comparison, a kept run its id in the
@@ -73,4 +86,32 @@ def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     except ValueError as e:
         raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
                                                                            reason=e)) from None
+    return header, document
+
+
+def _looks_like_json(src: Path, raw: bytes) -> bool:
+    return src.suffix.lower() == ".json" or raw.lstrip()[:1] in (b"{", b"[")
+
+
+def _cdm_file(src: Path, raw: bytes, json_problem: ValueError) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A file that is not JSON, read as a CrystalDiskMark text result; when it is not one
+    either, the reason given is JSON's for a file that looks like JSON (named .json, or
+    starting with a brace), CrystalDiskMark's for any other."""
+    from diskmark.model.cdm_text import CdmTextError, parse
+    from diskmark.store.cdm_import import cdm_document
+
+    try:
+        cdm = parse(raw)
+    except CdmTextError as e:
+        reason = json_problem if _looks_like_json(src, raw) or not raw.strip() else e
+        raise InvalidFile(_("{path} cannot be imported: {reason}").format(
+            path=src, reason=reason)) from None
+    document = cdm_document(cdm)
+    try:
+        validate_result(document)
+    except ValueError as e:
+        raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
+                                                                           reason=e)) from None
+    header = {"name": src.stem, "note": "", "kind": None, "saved": None,
+              "diskmark_version": "", "history_id": None}
     return header, document

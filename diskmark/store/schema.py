@@ -333,7 +333,11 @@ def parse_saved(data: Any) -> tuple[dict[str, Any], SessionResult]:
 def read_json(path: Path) -> Any:
     """Read and decode a JSON file. Raises ValueError (bad content, or not a regular file:
     a FIFO or a link to a device among the saved files is damaged, never read) or OSError."""
-    raw = read_regular_file(path, MAX_FILE_BYTES)
+    return decode_json(read_regular_file(path, MAX_FILE_BYTES))
+
+
+def decode_json(raw: bytes) -> Any:
+    """The JSON a file's bytes hold. Raises ValueError saying why they hold none."""
     if not raw:
         raise ValueError(_("empty file"))
     try:
