@@ -10,14 +10,14 @@ from typing import TYPE_CHECKING, Any
 
 from diskmark.cli.streams import stdout_gone, write_binary, write_err, write_out
 from diskmark.files.text_safety import json_utf8, shown
-from diskmark.locale import _, pgettext
+from diskmark.locale import _
 from diskmark.model.units import Unit
+from diskmark.report.formatting import op_word
 
 if TYPE_CHECKING:
     from diskmark.files.destination import Destination
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult, TestResult
-    from diskmark.model.settings import Op
     from diskmark.report.compare import Comparison
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_REGRESSION, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -210,8 +210,8 @@ class ProgressLine:
         from diskmark.report.formatting import format_figure
 
         self.clear()
-        op = operation(r.op)  # padded as wide as the widest, in cells: "read " in English
-        op += " " * (max(5, *(text_cells(operation(o)) for o in Op)) - text_cells(op))
+        op = op_word(r.op)  # padded as wide as the widest, in cells: "read " in English
+        op += " " * (max(5, *(text_cells(op_word(o)) for o in Op)) - text_cells(op))
         say(f"{prefix}{r.label:14} {op} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
             f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
             f"{format_figure(r.best_lat_us, Unit.US):>10} us")
@@ -221,16 +221,6 @@ class ProgressLine:
             write_err("\r" + " " * self._width + "\r")
             self._width = 0
 
-
-def operation(op: Op) -> str:
-    """What a test does, as a progress line names it."""
-    from diskmark.model.settings import Op
-
-    if op is Op.READ:
-        return pgettext("progress line", "read")
-    if op is Op.WRITE:
-        return pgettext("progress line", "write")
-    return pgettext("progress line", "mix")
 
 
 def _columns() -> int:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _, pgettext
-from diskmark.model.settings import Mode
+from diskmark.model.settings import Mode, Op
 from diskmark.model.units import GIB, MIB, Unit, format_bytes
 from diskmark.model.voice import LOCAL, Voice
 from diskmark.report.cells import text_cells
@@ -245,3 +245,13 @@ def format_listing(entries: list[Entry]) -> str:
                                 ljust_cells(device or "-", dw), ljust_cells(fstype or "-", fw),
                                 rjust_cells(_mb(read), rw), rjust_cells(_mb(write), ww), extra]))
     return "\n".join(lines) + "\n"
+
+
+def op_word(op: Op, *, title: bool = False) -> str:
+    """An operation in the language in use: inside a phrase after a test's name ("SEQ1M
+    read", "SEQ1M Q8T1 read has not run yet", a progress line), or in a title ("Read")."""
+    if title:
+        return {Op.READ: pgettext("operation", "Read"), Op.WRITE: pgettext("operation", "Write"),
+                Op.MIX: pgettext("operation", "Mix")}[op]
+    return {Op.READ: pgettext("operation", "read"), Op.WRITE: pgettext("operation", "write"),
+            Op.MIX: pgettext("operation", "mix")}[op]

@@ -36,6 +36,7 @@ from diskmark.report.formatting import (
     format_figure,
     knee_text,
     ljust_cells,
+    op_word,
     rjust_cells,
     size_text,
     steady_text,
@@ -296,11 +297,6 @@ def column_name(op: Op, mix: int | None) -> str:
     return {Op.READ: pgettext("tile header", "Read"), Op.WRITE: pgettext("tile header", "Write"),
             Op.MIX: pgettext("tile header", "Mix")}[op]
 
-
-def op_word(op: Op) -> str:
-    """"read", "write", "mix" in the user's language (after a test's name: "SEQ1M read")."""
-    return {Op.READ: pgettext("operation", "read"), Op.WRITE: pgettext("operation", "write"),
-            Op.MIX: pgettext("operation", "mix")}[op]
 
 
 def _grid(session: SessionResult) -> tuple[list[str], list[tuple[str, str, int | None]],

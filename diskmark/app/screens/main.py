@@ -32,23 +32,15 @@ from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.engine.errors import DiskmarkError
-from diskmark.locale import N_, _, pgettext
+from diskmark.locale import N_, _
 from diskmark.model.results import Status
-from diskmark.model.settings import Op
 from diskmark.model.units import Unit
+from diskmark.report.formatting import op_word
 
 if TYPE_CHECKING:
     from diskmark.model.facts import SystemFacts
     from diskmark.model.settings import Settings
 
-
-def op_word(op: Op) -> str:
-    """An operation as a word inside a sentence ("SEQ1M Q8T1 read has not run yet")."""
-    if op is Op.WRITE:
-        return pgettext("operation", "write")
-    if op is Op.MIX:
-        return pgettext("operation", "mix")
-    return pgettext("operation", "read")
 
 
 class CommentInput(Input):

@@ -36,7 +36,7 @@ from diskmark.locale import N_, _, ngettext, pgettext
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import SWEEP_DEPTHS, Mode, Op
 from diskmark.model.units import Unit, format_size
-from diskmark.report.formatting import format_duration, format_figure
+from diskmark.report.formatting import format_duration, format_figure, op_word
 from diskmark.report.text import curve_report
 
 #: The patterns a sweep offers, each with what it is (translated where shown).
@@ -51,15 +51,6 @@ def sweep_modes() -> list[tuple[str, Mode]]:
             (pgettext("operation", "Read & Write"), Mode.READ_WRITE)]
 
 
-def op_word(op: Op, *, title: bool = False) -> str:
-    """An operation in the language in use: in a title ("Read") or inside a phrase."""
-    if title:
-        words = {Op.READ: pgettext("operation", "Read"), Op.WRITE: pgettext("operation", "Write"),
-                 Op.MIX: pgettext("operation", "Mix")}
-    else:
-        words = {Op.READ: pgettext("operation", "read"), Op.WRITE: pgettext("operation", "write"),
-                 Op.MIX: pgettext("operation", "mix")}
-    return words[op]
 _PARTIAL = " ▏▎▍▌▋▊▉"
 
 

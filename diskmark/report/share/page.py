@@ -35,6 +35,7 @@ from diskmark.report.formatting import (
     disk_kind,
     format_figure,
     meter_fraction,
+    op_word,
     verdict_word,
 )
 from diskmark.report.share.svg import bandwidth_svg
@@ -45,7 +46,6 @@ from diskmark.report.text import (
     _usage,
     column_name,
     cpu_limited_words,
-    op_word,
 )
 
 _GLYPH = {BETTER: "▲", WORSE: "▼", SAME: "="}
