@@ -17,6 +17,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from conftest import fio_left, fio_processes
 from faults import (
@@ -256,13 +257,37 @@ def measuring_run(target: Path) -> subprocess.Popen:
     return proc
 
 
+def suspend_measuring_fio(proc: subprocess.Popen, target: Path) -> list:
+    """kill -STOP every fio measuring in ``target``; returns them. Sure of it: a pass that
+    ended between "measuring" being seen and the suspension (the run then rests, or ends)
+    would let the run stop at once, so such a catch is let go and the next pass is taken."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        fio = fio_processes(target)
+        for p in fio:
+            p.suspend()
+        try:
+            caught = fio and all(p.status() == psutil.STATUS_STOPPED for p in fio) \
+                and {p.pid for p in fio_processes(target)} == {p.pid for p in fio}
+        except psutil.NoSuchProcess:
+            caught = False
+        if caught:
+            return fio
+        for p in fio:
+            try:
+                p.resume()
+            except psutil.NoSuchProcess:
+                pass
+        assert proc.poll() is None, "the run ended before its fio was caught measuring"
+        wait_for(lambda: phase_reached("measuring", proc.pid, target, {}), 60, "measuring")
+    raise AssertionError("no fio was caught measuring within a minute")
+
+
 def test_second_ctrl_c_stops_at_once(tmp_path):
     target = tmp_path / "target"
     target.mkdir()
     proc = measuring_run(target)
-    fio = fio_processes(target)
-    for p in fio:
-        p.suspend()  # fio will not answer the first Ctrl+C
+    suspend_measuring_fio(proc, target)  # fio will not answer the first Ctrl+C
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
     time.sleep(0.2)
@@ -279,8 +304,7 @@ def test_a_stopped_fio_is_caught_by_the_watchdog(tmp_path):
     target = tmp_path / "target"
     target.mkdir()
     proc = measuring_run(target)
-    for p in fio_processes(target):
-        p.suspend()  # kill -STOP
+    suspend_measuring_fio(proc, target)  # kill -STOP
     started = time.monotonic()
     code, out, err = finish(proc, 60)
     assert code == 1, err
@@ -294,8 +318,7 @@ def test_ctrl_c_with_a_stopped_fio_ends_within_seconds(tmp_path):
     target = tmp_path / "target"
     target.mkdir()
     proc = measuring_run(target)
-    for p in fio_processes(target):
-        p.suspend()
+    suspend_measuring_fio(proc, target)
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
     code, _, err = finish(proc, 60)
