@@ -51,7 +51,7 @@ def report_text(app: App[Any]) -> str | None:
         app.notify(_("Nothing measured yet: press {key} (All) or a row button first.")
                    .format(key=state.keys.key("run_all")), severity="warning")
         return None
-    from diskmark.report.text import text_report  # the reports: not at the app's start
+    from diskmark.report.cdm_report import text_report  # the reports: not at the app's start
 
     return shown(text_report(session))  # a path that is not UTF-8 cannot be saved raw
 

@@ -152,9 +152,12 @@ def _run_options(run: argparse.ArgumentParser) -> None:
                             ).format(pct=f"{UNSTABLE_PCT:g}"))
     run.add_argument("--unit", type=unit, default=Unit.MB_S, metavar="UNIT",
                      help=_("unit of the summary grid: MB/s, GB/s, IOPS or µs, also written us (default MB/s)"))
-    run.add_argument("--format", choices=["text", "json", "csv", "markdown"], default="text",
-                     help=_("text: CrystalDiskMark's report; json: everything, schema "
-                            "diskmark.result/1; csv: one row per pass; markdown: a table"))
+    run.add_argument("--format", choices=["grid", "text", "json", "csv", "markdown"],
+                     help=_("grid: a table of every figure, then the text report (the default "
+                            "on standard output); text: CrystalDiskMark's text report alone, "
+                            "as CrystalDiskMark saves it and its readers parse it (the default "
+                            "with --output FILE); json: everything, schema diskmark.result/1; "
+                            "csv: one row per pass; markdown: a table"))
     run.add_argument("--output", metavar="FILE",
                      help=_("write the report to FILE instead of stdout (- is stdout), checked "
                             "before the run: an existing file is replaced only with --force; a "
@@ -264,6 +267,8 @@ def read_command_line(argv: list[str] | None) -> tuple[argparse.ArgumentParser,
     args = parser.parse_args(argv)
     args.lang = lang
     options_before_command(parser, args)
+    if args.command == "run" and args.format is None:  # a person reads a grid; a file is the text
+        args.format = "text" if args.output not in (None, "-") else "grid"
     return parser, args
 
 

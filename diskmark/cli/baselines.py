@@ -35,7 +35,7 @@ def cmd_baselines(args: argparse.Namespace) -> int:
         if args.action == "list":
             return _baselines_json(store) if args.format == "json" else _baselines_list(store)
         if args.action == "show":
-            from diskmark.report.text import text_report
+            from diskmark.report.cdm_report import text_report
 
             entry = store.get_baseline(args.name)
             out(_heading(entry) + "\n" + text_report(entry.result))

@@ -256,7 +256,7 @@ def row_dict(row: Row, baseline: bool = False) -> dict[str, Any]:
 
 def _show(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_OK, out, out_json
-    from diskmark.report.text import text_report
+    from diskmark.report.cdm_report import text_report
 
     entry = store.get_history(args.id)
     if args.format == "json":

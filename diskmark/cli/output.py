@@ -143,10 +143,14 @@ def _render(session: SessionResult, fmt: str, unit: Unit, comparison: Comparison
 
             text += "\n" + comparison_markdown(comparison)
         return text
-    text = report.grid_report(session, unit) + "\n"
-    if session.settings.sweep:
-        text += report.curve_report(session, unit) + "\n"
-    text += report.text_report(session)
+    from diskmark.report.cdm_report import text_report
+
+    text = ""
+    if fmt == "grid":
+        text = report.grid_report(session, unit) + "\n"
+        if session.settings.sweep:
+            text += report.curve_report(session, unit) + "\n"
+    text += text_report(session)
     if comparison is not None:
         from diskmark.report.compare import comparison_text
 

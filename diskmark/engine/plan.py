@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from diskmark.engine.times import times
 from diskmark.locale import _
 from diskmark.model.names import test_key, test_title
-from diskmark.model.results import TestSpec
+from diskmark.model.results import TestResult, TestSpec
 from diskmark.model.settings import DataPattern, Mode, Op, Settings
 from diskmark.presets import Preset, Profile, sweep_profile
 
@@ -241,3 +241,12 @@ def sustained_args(fio: str, plan: Plan, test: PlannedTest, ioengine: str = DEFA
 
 def _secs(value: float) -> str:
     return f"{int(value)}s" if float(value).is_integer() else f"{int(value * 1000)}ms"
+
+
+def not_measured(plan: Plan, done: list[TestResult]) -> list[TestResult]:
+    """The plan's tests a stopped or failed session did not finish, without figures: a
+    report still names every test of the run, as CrystalDiskMark's does (with zeros)."""
+    finished = {t.key for t in done}
+    return [TestResult(index=t.row, spec=t.spec, op=t.op, mix_read=t.mix_read,
+                       unstable_pct=plan.settings.unstable_pct)
+            for t in plan.tests if t.key not in finished]

@@ -34,6 +34,7 @@ from diskmark.engine.plan import (
     PlannedTest,
     build_plan,
     continuous_args,
+    not_measured,
     prepare_args,
     run_args,
 )
@@ -200,6 +201,8 @@ class Engine:
             session.status = Status.FAILED
             session.error = _("The test file could not be used: {error}.").format(
                 error=e.strerror or e)
+        if session.status is not Status.COMPLETE:
+            session.tests.extend(not_measured(plan, session.tests))
 
     # --- steps ------------------------------------------------------------------------
 

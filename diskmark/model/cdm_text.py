@@ -18,12 +18,19 @@ from datetime import datetime
 from diskmark.locale import _
 from diskmark.model.names import test_key
 from diskmark.model.settings import Op
+from diskmark.model.voice import LOCAL, Voice
 
 _UNIT_BYTES = {"KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
 _BLOCK_NAMES = {"KiB": "K", "MiB": "M"}
 _SECTIONS = {"read": Op.READ, "write": Op.WRITE, "mix": Op.MIX}
 
 _TITLE = re.compile(r"CrystalDiskMark\s+(\d+(?:\.\d+)*\w*)")
+# diskmark's own text report: "diskmark 0.2.0 (fio-3.33) Linux storage benchmark"
+_DISKMARK_TITLE = re.compile(r"^diskmark\s+(\S+)(?:\s+\((fio-[^)]*)\))?\s+Linux storage benchmark")
+# its block after CrystalDiskMark's: "   Preset: NVMe SSD [nvme], profile Peak Performance [peak]"
+_DISKMARK_PRESET = re.compile(r"^\s*Preset:\s*(.*?)\s*\[([^\]]+)\],\s*profile\s+(.*?)\s*\[([^\]]+)\]\s*$")
+_DISKMARK_IO = re.compile(r"^\s*I/O:\s*(.*)$")
+_DISKMARK_FACTS = "diskmark: what CrystalDiskMark's lines above leave out"
 # 7.x, 8.x, 9.x: the pattern and block, then queues and threads; the section gives the op
 _MODERN = re.compile(
     r"^\s*(SEQ|RND|Sequential|Random)\s+(\d+)\s*(KiB|MiB)\s*\(Q=\s*(\d+),\s*T=\s*(\d+)\)\s*:(.*)$")
@@ -49,6 +56,20 @@ class CdmTextError(ValueError):
 
 
 @dataclass(frozen=True)
+class UnplacedLine:
+    """A line that reports a figure for no test this reader can place: named to the user
+    (in their language) and kept with the result (in English, as every saved word)."""
+
+    number: int
+    line: str
+
+    def said(self, voice: Voice = LOCAL) -> str:
+        # TRANSLATORS: {number} is a line number of the file, {line} the line as written
+        return voice._("Line {number} reports a figure for no test diskmark knows: "
+                       "{line}").format(number=self.number, line=self.line)
+
+
+@dataclass(frozen=True)
 class CdmTest:
     """One result line: the diskmark test it is, and the figures CrystalDiskMark printed
     (5.x/6.x print no latency, and no IOPS for sequential tests)."""
@@ -61,6 +82,12 @@ class CdmTest:
     iops: float | None
     latency_us: float | None
     line: str
+
+    @property
+    def measured(self) -> bool:
+        """CrystalDiskMark writes zeros for a test it did not run (stopped, or left out by
+        a read-only or write-only run): such a line has no figure."""
+        return self.mb_s > 0 or bool(self.iops)
 
 
 @dataclass(frozen=True)
@@ -83,7 +110,16 @@ class CdmResult:
     mix_read: int | None = None
     comment: str = ""
     tests: tuple[CdmTest, ...] = ()
-    problems: tuple[str, ...] = ()
+    problems: tuple[UnplacedLine, ...] = ()
+    #: "diskmark" for a text report diskmark wrote, "" for CrystalDiskMark's own
+    made_by: str = ""
+    fio_version: str = ""
+    #: what diskmark's block says (a diskmark report only): preset and profile ids, I/O
+    preset_id: str = ""
+    preset_name: str = ""
+    profile_id: str = ""
+    profile_name: str = ""
+    io: str = ""
 
 
 def decode(data: bytes) -> str:
@@ -186,12 +222,28 @@ def parse(data: bytes) -> CdmResult:
     section: Op | None = None
     mix_read: int | None = None
     tests: list[CdmTest] = []
-    problems: list[str] = []
+    problems: list[UnplacedLine] = []
     values: dict[str, str] = {}
+    made_by = fio = ""
+    facts: dict[str, str] = {}
+    in_facts = False
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.rstrip()
+        if not version and (m := _DISKMARK_TITLE.match(line.strip())) is not None:
+            title, version, made_by, fio = line.strip(), m[1], "diskmark", m[2] or ""
+            continue
         if not version and (m := _TITLE.search(line)) is not None:
             title, version = line.strip(), m[1]
+            continue
+        if made_by and line.strip() == _DISKMARK_FACTS:
+            in_facts = True  # diskmark's own block: its facts, never CrystalDiskMark's fields
+            continue
+        if in_facts:
+            if (m := _DISKMARK_PRESET.match(line)) is not None:
+                facts.update(preset_name=m[1], preset_id=m[2], profile_name=m[3],
+                             profile_id=m[4])
+            elif (m := _DISKMARK_IO.match(line)) is not None:
+                facts.setdefault("io", m[1].strip())
             continue
         if (m := _SECTION.match(line)) is not None:
             section = _SECTIONS[m[1].lower()]
@@ -204,9 +256,7 @@ def parse(data: bytes) -> CdmResult:
         elif (m := _FIELD.match(line)) is not None:
             values.setdefault(m[1], m[2].strip())
         elif "MB/s" in line and not line.lstrip().startswith("*"):
-            # TRANSLATORS: {number} is a line number of the file, {line} the line as written
-            problems.append(_("Line {number} reports a figure for no test diskmark knows: "
-                              "{line}").format(number=number, line=line.strip()))
+            problems.append(UnplacedLine(number, line.strip()))
     if not tests and not problems:
         if version:
             raise CdmTextError(_(
@@ -215,4 +265,8 @@ def parse(data: bytes) -> CdmResult:
             "This is not a CrystalDiskMark text result: it has no CrystalDiskMark title line "
             "and no test result line."))
     return replace(_footer(values), title=title, version=version, mix_read=mix_read,
-                   tests=tuple(tests), problems=tuple(problems))
+                   tests=tuple(tests), problems=tuple(problems), made_by=made_by,
+                   fio_version=fio, preset_id=facts.get("preset_id", ""),
+                   preset_name=facts.get("preset_name", ""),
+                   profile_id=facts.get("profile_id", ""),
+                   profile_name=facts.get("profile_name", ""), io=facts.get("io", ""))

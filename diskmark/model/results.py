@@ -363,6 +363,9 @@ class SessionResult:
     test_file: FileLayout | None = None
     ioengine: str = ""  # fio's I/O engine for every test: io_uring or libaio
     drive: DriveRecord | None = None  # its temperature and health, or why they are missing
+    #: the program that measured, when not diskmark: "CrystalDiskMark 8.0.1" for an imported
+    #: CrystalDiskMark text result (another OS, file system and engine; one pass per test)
+    origin: str = ""
 
     def test(self, key: str) -> TestResult | None:
         return next((t for t in self.tests if t.key == key), None)
@@ -388,7 +391,7 @@ class SessionResult:
             "test_file": self.test_file.to_dict() if self.test_file else None,
             "tests": [t.to_dict() for t in self.tests],
             "drive": self.drive.to_dict() if self.drive else None,
-        }
+        } | ({"origin": self.origin} if self.origin else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SessionResult:
@@ -417,5 +420,6 @@ class SessionResult:
             test_file=FileLayout.from_dict(d["test_file"]) if d.get("test_file") else None,
             ioengine=str(d.get("ioengine", "")),
             drive=DriveRecord.from_dict(d.get("drive")),
+            origin=str(d.get("origin", "")),
         )
 

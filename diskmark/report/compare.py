@@ -313,6 +313,8 @@ def compare(current: SessionResult, baseline: SessionResult, baseline_name: str 
         for unit in UNITS:
             noise, from_runs = noise_band(cur, base, unit)
             c, b = cur.figure(unit), base.figure(unit)
+            if unit is Unit.US and not (c and b):
+                continue  # a side without a latency: CrystalDiskMark 5 and 6 write none
             pct, verdict = judge(c, b, unit, noise)
             tc.deltas[unit] = Delta(cur.key, unit, c, b, pct, verdict, noise, from_runs)
         cmp.tests.append(tc)
@@ -380,7 +382,7 @@ def comparison_text(cmp: Comparison, current_name: str | None = None,
                       names[6]])
     lines += ["", head, "-" * text_cells(head)]
     for t in cmp.tests:
-        for i, unit in enumerate(units):
+        for i, unit in enumerate(u for u in units if u in t.deltas):
             d = t.deltas[unit]
             noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")
             cells = (format_figure(d.baseline, unit), format_figure(d.current, unit), _pct(d), noise)
@@ -422,7 +424,7 @@ def comparison_markdown(cmp: Comparison, current_name: str | None = None) -> str
              "| " + " | ".join(names) + " |",
              "|---|---|---:|---:|---:|---|"]
     for t in cmp.tests:
-        for unit in GATE_UNITS:
+        for unit in (u for u in GATE_UNITS if u in t.deltas):
             d = t.deltas[unit]
             lines.append(f"| {t.title} | {unit.label} | {format_figure(d.baseline, unit)} | "
                          f"{format_figure(d.current, unit)} | {_pct(d)} | {verdict_word(d.verdict)} |")

@@ -17,7 +17,7 @@ from typing import Any
 from diskmark.model.cdm_text import CdmResult, CdmTest
 from diskmark.model.facts import SystemFacts
 from diskmark.model.results import RunResult, SessionResult, TestResult, TestSpec
-from diskmark.model.settings import DataPattern, Settings
+from diskmark.model.settings import DataPattern, Mode, Settings
 from diskmark.model.units import KIB, MIB
 from diskmark.model.voice import ENGLISH
 
@@ -64,6 +64,10 @@ def _run(test: CdmTest, spec: TestSpec, measure: float) -> RunResult:
 def origin_note(cdm: CdmResult) -> str:
     """Where the figures came from, in English as every saved word: the first note of an
     imported result, which its reports and comparisons show."""
+    if cdm.made_by == "diskmark":
+        # TRANSLATORS: {version} is diskmark's version that wrote the text report
+        return ENGLISH._("Imported from a text report of diskmark {version}: the best pass "
+                         "of each test as the report printed it.").format(version=cdm.version)
     if cdm.version and cdm.os:
         # TRANSLATORS: {version} is CrystalDiskMark's (8.0.1), {os} its OS line as written
         return ENGLISH._("Imported from a text result of CrystalDiskMark {version}, measured "
@@ -77,30 +81,50 @@ def origin_note(cdm: CdmResult) -> str:
                      "and engine than diskmark's, one pass per test.")
 
 
+def _how(io: str) -> dict[str, Any]:
+    """The settings diskmark's own block names (its ``I/O:`` line), for a report it wrote."""
+    out: dict[str, Any] = {}
+    if io.startswith("Read only"):
+        out["mode"] = Mode.READ
+    elif io.startswith("Write only"):
+        out["mode"] = Mode.WRITE
+    if "Buffered (page cache)" in io:
+        out["direct"] = False
+    return out
+
+
 def cdm_document(cdm: CdmResult) -> dict[str, Any]:
-    """The ``diskmark.result/1`` document of a CrystalDiskMark result (not yet checked:
-    the caller validates it, as every imported document)."""
-    profile = _profile(cdm.profile)
+    """The ``diskmark.result/1`` document of a CrystalDiskMark result, or of a text report
+    diskmark wrote (not yet checked: the caller validates it, as every imported document).
+    A test CrystalDiskMark wrote with zeros (not run) is a test without a pass."""
+    ours = cdm.made_by == "diskmark"
+    profile = cdm.profile_id if ours and cdm.profile_id else _profile(cdm.profile)
     defaults = Settings()
     measure = cdm.measure_s or 0.0
     preset, preset_name = _preset(profile, {t.label for t in cdm.tests})
+    if ours and cdm.preset_id:
+        preset, preset_name = cdm.preset_id, cdm.preset_name or cdm.preset_id
     settings = Settings(
         target=cdm.drive or defaults.target,
         preset=preset, profile=profile,
         mix=cdm.mix_read, size=cdm.size_bytes or defaults.size,
         count=cdm.count or defaults.count, measure=cdm.measure_s, interval=cdm.interval_s,
         data=DataPattern.ZEROS if "0fill" in cdm.mode.lower() else DataPattern.RANDOM,
-        comment=cdm.comment)
+        comment=cdm.comment, **(_how(cdm.io) if ours else {}))
     rows: dict[str, int] = {}
     tests = []
     for test in cdm.tests:
         spec = _spec(test.label)
         index = rows.setdefault(test.label, len(rows))
         tests.append(TestResult(index=index, spec=spec, op=test.op, mix_read=test.mix_read,
-                                runs=[_run(test, spec, measure)]))
+                                runs=[_run(test, spec, measure)] if test.measured else []))
     session = SessionResult(
         settings=settings, system=SystemFacts(target=cdm.drive, os=cdm.os),
-        preset_name=preset_name, profile_name=cdm.profile, measure=measure,
+        preset_name=preset_name, profile_name=(cdm.profile_name if ours else "") or cdm.profile,
+        measure=measure,
         interval=cdm.interval_s or 0.0, started=cdm.started.isoformat() if cdm.started else "",
-        tests=tests, warnings=[origin_note(cdm), *cdm.problems])
+        tests=tests, warnings=[origin_note(cdm), *(p.said(ENGLISH) for p in cdm.problems)],
+        fio_version=cdm.fio_version if ours else "",
+        diskmark_version=cdm.version if ours else "",
+        origin="" if ours else f"CrystalDiskMark {cdm.version}".rstrip())
     return session.to_dict()

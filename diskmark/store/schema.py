@@ -233,6 +233,7 @@ _RESULT_FIELDS = {
     "finished": _check_text, "status": _one_of(*(st.value for st in Status)),
     "error": _optional(_check_text), "preset": _check_text, "profile": _check_text,
     "measure": _figure, "interval": _figure, "warnings": _texts, "ioengine": _check_text,
+    "origin": _check_text,
 }
 _RESULT_REQUIRED = ("settings", "system", "tests")
 

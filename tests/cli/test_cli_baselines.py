@@ -208,7 +208,7 @@ def test_list_show_and_empty(real_baseline):
     out = diskmark("baselines", "show", "real")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("Baseline: real\n    Note: from a real fio run\n")
-    assert "CrystalDiskMark-style report" in out.stdout
+    assert "Linux storage benchmark" in out.stdout
     assert "SEQ    1MiB (Q=  8, T= 1):" in out.stdout and "[Read]" in out.stdout
 
     out = diskmark("baselines", "show", "truncated")

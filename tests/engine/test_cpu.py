@@ -16,7 +16,8 @@ from diskmark.model.notes import cpu_limit_text
 from diskmark.model.results import RunResult, Status
 from diskmark.model.settings import Settings
 from diskmark.model.units import MIB
-from diskmark.report.text import csv_report, grid_report, text_report
+from diskmark.report.cdm_report import FACTS_TITLE, text_report
+from diskmark.report.text import csv_report, grid_report
 
 
 def run(**kw) -> RunResult:
@@ -72,7 +73,8 @@ def test_sixteen_threads_on_few_cores_are_marked_everywhere(tmp_path):
                 assert r.usr_cpu is not None and r.sys_cpu is not None
                 assert r.machine_busy_pct is not None and 0 <= r.machine_busy_pct <= 100
         text = text_report(session)
-        assert "[CPU-limited]" in text and "CPU-LIMITED, " in text
+        cdm, facts = text.split(FACTS_TITLE)
+        assert "CPU" not in cdm and "CPU-LIMITED, " in facts, "no mark on a result line"
         assert "*" in grid_report(session).splitlines()[1]
         assert csv_report(session).splitlines()[1].endswith(",1")
 

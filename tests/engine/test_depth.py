@@ -18,7 +18,8 @@ from diskmark.model.notes import dip_notes, unstable_text
 from diskmark.model.results import RunResult, Status, TestResult, TestSpec
 from diskmark.model.settings import DIP_THRESHOLD_PCT, SWEEP_DEPTHS, Mode, Op, Settings
 from diskmark.model.units import MIB, Unit
-from diskmark.report.text import curve_report, describe_progress, text_report
+from diskmark.report.cdm_report import text_report
+from diskmark.report.text import curve_report, describe_progress
 
 
 def run(settings, on_event=None):

@@ -28,7 +28,7 @@ from diskmark.model.settings import Mode, Op, Settings
 from diskmark.model.sustained_write import Sustained, bin_seconds, bins
 from diskmark.model.units import GIB, MIB
 from diskmark.presets import load_catalog
-from diskmark.report.text import text_report
+from diskmark.report.cdm_report import text_report
 from diskmark.store.schema import validate_result
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"

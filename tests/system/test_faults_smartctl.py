@@ -229,7 +229,7 @@ def test_the_run_is_kept_whatever_smartctl_answers(tmp_path, case):
                              capture_output=True, text=True, stdin=subprocess.DEVNULL,
                              timeout=300, env=env)
     assert out.returncode == 0, out.stderr
-    line = next(x for x in out.stdout.splitlines() if x.startswith("  Drive: "))
+    line = next(x for x in out.stdout.splitlines() if x.startswith("    Drive: "))
     assert "SMART PASSED" in line and " °C" not in line.split("(")[0], line
     assert "not kept" not in out.stderr, out.stderr
     history = Store().history()

@@ -122,4 +122,5 @@ def test_a_line_it_cannot_place_is_named() -> None:
     r = parse(text.encode())
     assert len(r.tests) == 8
     [problem] = r.problems
-    assert unknown.strip() in problem and "Line 21" in problem
+    assert (problem.number, problem.line) == (21, unknown.strip())
+    assert problem.said() == f"Line 21 reports a figure for no test diskmark knows: {unknown.strip()}"

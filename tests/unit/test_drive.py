@@ -27,7 +27,8 @@ from diskmark.model.facts import SystemFacts
 from diskmark.model.results import RESULT_SCHEMA, RunResult, SessionResult
 from diskmark.model.settings import Settings
 from diskmark.report.drive_lines import NOT_RECORDED, drive_line, health_text, warning_minutes_note
-from diskmark.report.text import markdown_report, text_report
+from diskmark.report.cdm_report import text_report
+from diskmark.report.text import markdown_report
 from diskmark.store.schema import validate_result
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "drive"
@@ -234,7 +235,7 @@ def old_result() -> dict:
 def test_old_results_without_the_drive_still_load():
     session = validate_result(old_result())
     assert session.drive is None
-    assert f"  Drive: {NOT_RECORDED}" in text_report(session)
+    assert f"    Drive: {NOT_RECORDED}" in text_report(session)
     assert f"Drive: {NOT_RECORDED}" in markdown_report(session)
     assert SessionResult.from_dict(old_result() | {"drive": None}).drive is None
     with pytest.raises(ValueError, match="drive is not an object"):
@@ -298,7 +299,7 @@ def test_real_run_carries_the_reason_in_its_json(tmp_path, no_leftovers):
                            *TINY_ARGS, "--profile", "demo", "--mode", "read", "-q"],
                           capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=300)
     assert text.returncode == 0, text.stderr
-    line = next(x for x in text.stdout.splitlines() if x.startswith("  Drive: "))
-    assert line != f"  Drive: {NOT_RECORDED}"
+    line = next(x for x in text.stdout.splitlines() if x.startswith("    Drive: "))
+    assert line != f"    Drive: {NOT_RECORDED}"
     if facts.virtual:
         assert "virtual disk" in line

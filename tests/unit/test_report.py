@@ -13,15 +13,14 @@ from diskmark.model.facts import SystemFacts
 from diskmark.model.results import RunResult, SessionResult, Status, TestResult, TestSpec
 from diskmark.model.settings import DataPattern, Mode, Op, Settings
 from diskmark.model.units import GIB, KIB, MIB, Unit
+from diskmark.report.cdm_report import FACTS_TITLE, format_test_line, text_report
 from diskmark.report.formatting import format_figure, meter_fraction
 from diskmark.report.text import (
     csv_report,
     describe_progress,
-    format_test_line,
     grid_report,
     json_report,
     markdown_report,
-    text_report,
 )
 
 SEQ1M_Q8 = TestSpec("SEQ", MIB, 8, 1)
@@ -113,50 +112,79 @@ def test_text_report_blocks_in_cdm_order_with_mix_ratio():
     assert lines[read + 3] == ""
 
 
-def test_text_report_header_and_footer():
+def test_every_row_in_every_cdm_section_zeros_where_not_run():
+    """CrystalDiskMark writes [Read] and [Write] with a line for every row: zeros for a test
+    the run did not measure (here RND4K was read only)."""
+    lines = text_report(make_session()).splitlines()
+    write = lines[lines.index("[Write]") + 1:lines.index("[Mix] Read 70%/Write 30%") - 1]
+    assert write == [
+        "  SEQ    1MiB (Q=  8, T= 1):  3000.000 MB/s [   2861.0 IOPS] <  2795.25 us>",
+        "  RND    4KiB (Q= 32, T= 1):     0.000 MB/s [      0.0 IOPS] <     0.00 us>"]
+
+
+def test_text_report_header_and_footer_as_crystaldiskmark_8_writes_them():
     text = text_report(make_session(comment="new NVMe, ext4"))
     lines = text.splitlines()
-    assert lines[0] == "-" * 78 and lines[2] == "-" * 78
-    assert lines[1] == "diskmark 0.1.0 (fio-3.33) — CrystalDiskMark-style report"
-    assert lines[3] == "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]"
-    assert lines[4] == "* KB = 1000 bytes, KiB = 1024 bytes"
-    footer = lines[lines.index("Profile: Default"):]
+    assert lines[0] == "-" * 78 and lines[3] == "-" * 78
+    assert lines[1] == "diskmark 0.1.0 (fio-3.33) Linux storage benchmark"
+    assert lines[2].endswith("diskmark: https://github.com/diskmark/diskmark") and len(lines[2]) == 78
+    assert lines[4] == "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]"
+    assert lines[5] == "* KB = 1000 bytes, KiB = 1024 bytes"
+    footer = lines[lines.index("Profile: Default"):lines.index("Profile: Default") + 8]
     assert footer == [
         "Profile: Default",
         "   Test: 1 GiB (x3) [/mnt/data: 87% (814/931GiB)]",
-        "   Mode: Read&Write, Random data; Direct I/O (O_DIRECT)",
-        "   Time: Measure 5 sec / Interval 5 sec",
+        "   Mode:",
+        "   Time: Measure 5 sec / Interval 5 sec ",
         "   Date: 2026/11/22 10:11:12",
         "     OS: Debian GNU/Linux 12 (bookworm) [Linux 6.1.0-18-amd64]",
-        " Device: /dev/nvme0n1p2 (Samsung SSD 980, SSD) scheduler none",
-        "  Drive: not recorded (the result is from a diskmark that did not read the drive)",
-        "     FS: ext4 (rw,relatime) on /mnt/data",
-        "    fio: fio-3.33",
         "Comment: new NVMe, ext4",
+        "",
     ]
-    assert text.endswith("\n")
+    facts = lines[lines.index(FACTS_TITLE) - 1:]
+    assert facts[:9] == [
+        "-" * 78, FACTS_TITLE, "-" * 78,
+        "   Preset: Default [default], profile Default [default]",
+        "      I/O: Read&Write, Random data; Direct I/O (O_DIRECT)",
+        "   Target: /mnt/data",
+        "   Device: /dev/nvme0n1p2 (Samsung SSD 980, SSD) scheduler none",
+        "    Drive: not recorded (the result is from a diskmark that did not read the drive)",
+        "       FS: ext4 (rw,relatime) on /mnt/data",
+    ]
+    assert text.endswith("\n") and not text.endswith("\n\n")
     assert "Comment:" not in text_report(make_session())
 
 
+@pytest.mark.parametrize("profile, word", [("peak", "Peak"), ("real", "Real"), ("demo", "Demo"),
+                                           ("default", "Default"), ("stable", "Stable")])
+def test_profile_line_uses_crystaldiskmark_words(profile, word):
+    session = make_session(profile=profile)
+    session.profile_name = {"peak": "Peak Performance", "real": "Real World Performance"}.get(
+        profile, word)
+    assert f"Profile: {word}" in text_report(session).splitlines()
+
+
 def test_unit_note_explains_best_of_n():
-    assert "then 3 passes" in text_report(make_session(), unit_note=True)
-    assert "then 3 passes" not in text_report(make_session())
+    assert "then 3;" in text_report(make_session(), unit_note=True)
+    assert "then 3;" not in text_report(make_session())
 
 
-def test_buffered_session_says_so_in_header_and_mode():
+def test_zeros_and_buffered_said_where_crystaldiskmark_and_diskmark_say_them():
     text = text_report(make_session(direct=False, data=DataPattern.ZEROS, mode=Mode.READ))
-    header = text.split("[Read]")[0]
-    assert "Buffered (page cache), not O_DIRECT" in header
-    assert "   Mode: Read only, All 0x00 data; Buffered (page cache)" in text
+    cdm, facts = text.split(FACTS_TITLE)
+    assert "   Mode: <0Fill>" in cdm.splitlines()
+    assert "Buffered (page cache), not O_DIRECT" in facts
+    assert "      I/O: Read only, All 0x00 data; Buffered (page cache)" in facts
     assert "O_DIRECT)" not in text
 
 
-def test_only_present_ops_get_blocks():
+def test_a_write_only_run_writes_read_zeros():
     session = make_session(mode=Mode.WRITE)
     session.tests = [t for t in session.tests if t.op is Op.WRITE]
     text = text_report(session)
-    assert "[Write]" in text and "[Read]" not in text and "[Mix]" not in text
-    assert "Mode: Write only" in text
+    assert "[Write]" in text and "[Read]" in text and "[Mix]" not in text
+    assert "  SEQ    1MiB (Q=  8, T= 1):     0.000 MB/s [      0.0 IOPS] <     0.00 us>" in text
+    assert "I/O: Write only" in text
 
 
 def test_ramfs_without_size_does_not_crash():
@@ -165,7 +193,7 @@ def test_ramfs_without_size_does_not_crash():
     session.warnings = ["ramfs reports no size or free space"]
     text = text_report(session)
     assert "   Test: 1 GiB (x3) [/mnt/ram: n/a]" in text
-    assert " Device: n/a" in text and "     FS: ramfs" in text and "     OS: n/a" in text
+    assert "   Device: n/a" in text and "       FS: ramfs" in text and "     OS: n/a" in text
     assert "Note: ramfs reports no size or free space" in text
     csv_report(session), markdown_report(session), grid_report(session), json_report(session)
 
@@ -181,25 +209,35 @@ def test_failed_test_and_failed_session_are_reported():
     session.tests.append(result(1, SEQ128K_Q32, Op.READ, [], error="fio exited with status 1"))
     session.status, session.error = Status.FAILED, "fio exited with status 1"
     lines = text_report(session).splitlines()
-    assert "  SEQ  128KiB (Q= 32, T= 1): error: fio exited with status 1" in lines
+    assert "  SEQ  128KiB (Q= 32, T= 1):     0.000 MB/s [      0.0 IOPS] <     0.00 us>" in lines
+    assert "  SEQ128K Q32T1 read: error: fio exited with status 1" in lines
     assert "Failed: fio exited with status 1" in lines
     # the failed row sits between row 0 and row 2 of the Read block
     read = lines.index("[Read]")
     assert lines[read + 2].startswith("  SEQ  128KiB")
 
 
-def test_cancelled_session_says_so():
+def test_cancelled_session_says_so_and_names_what_it_did_not_measure():
     session = make_session()
     session.status = Status.CANCELLED
+    session.tests.append(result(1, SEQ128K_Q32, Op.WRITE, []))
     session.warnings = ["tmpfs measures memory, not a disk"]
     text = text_report(session)
     assert "Cancelled: the session was stopped before all tests finished." in text
     assert "Note: tmpfs measures memory, not a disk" in text
+    assert "  SEQ128K Q32T1 write: not measured: the run was stopped first" in text
+
+
+def test_no_mark_on_a_result_line():
+    session = make_session()
+    session.tests[2].cpu_limited = "fio used 99% of a CPU per thread"
+    cdm, facts = text_report(session).split(FACTS_TITLE)
+    assert "CPU" not in cdm and "CPU-LIMITED, fio used 99% of a CPU per thread" in facts
 
 
 def test_format_test_line_unmeasured():
     assert format_test_line(TestResult(0, RND4K_Q32, Op.WRITE)) == \
-        "  RND    4KiB (Q= 32, T= 1): not measured"
+        "  RND    4KiB (Q= 32, T= 1):     0.000 MB/s [      0.0 IOPS] <     0.00 us>"
 
 
 # --- JSON, CSV, Markdown, grid -----------------------------------------------------------

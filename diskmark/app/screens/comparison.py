@@ -152,7 +152,7 @@ class ComparisonScreen(ModalScreen[None]):
         table.add_column(Text(_("Change"), justify="right"), key="change")
         table.add_column(Text(_("Noise"), justify="right"), key="noise")
         for t in self.comparison.tests:
-            for i, unit in enumerate(UNITS):
+            for i, unit in enumerate(u for u in UNITS if u in t.deltas):
                 d = t.deltas[unit]
                 style = self.get_component_rich_style(f"delta--{d.verdict}", partial=True)
                 noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")

@@ -28,8 +28,8 @@ from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _
 from diskmark.model.results import SessionResult
+from diskmark.report.cdm_report import text_report
 from diskmark.report.compare import compare
-from diskmark.report.text import text_report
 from diskmark.store.entry import Entry
 from diskmark.store.errors import StoreError
 from diskmark.store.store import Store

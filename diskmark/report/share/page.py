@@ -42,10 +42,10 @@ from diskmark.report.share.svg import bandwidth_svg
 from diskmark.report.text import (
     STATUS_WORDS,
     _grid,
-    _io_mode,
-    _usage,
     column_name,
     cpu_limited_words,
+    io_mode_text,
+    usage_text,
 )
 
 _GLYPH = {BETTER: "▲", WORSE: "▼", SAME: "="}
@@ -158,10 +158,10 @@ def _facts(session: SessionResult) -> list[tuple[str, str]]:
             (_("Profile"), f"{session.preset_name or st.preset} / {session.profile_name or st.profile}"),
             # TRANSLATORS: the test file's size × the passes, then the target's use
             (pgettext("fact", "Test"), _("{size} × {count} [{usage}]").format(
-                size=format_size(st.size), count=st.count, usage=_usage(session))),
+                size=format_size(st.size), count=st.count, usage=usage_text(session))),
             # TRANSLATORS: {mode}: "Read & Write"; {pattern}: "Random"; {io}: "Direct I/O (O_DIRECT), io_uring"
             (_("Mode"), _("{mode}, {pattern} data; {io}").format(
-                mode=mode, pattern=st.data.label_in(), io=_io_mode(session))),
+                mode=mode, pattern=st.data.label_in(), io=io_mode_text(session))),
             (_("Time"), _("measure {measure} s, interval {interval} s").format(
                 measure=f"{session.measure or st.measure or 0:g}",
                 interval=f"{session.interval:g}")),
@@ -208,7 +208,7 @@ def comparison_html(cmp: Comparison, name: str) -> str:
              pgettext("table header", "Verdict"))
     out.append("<table><tr>" + "".join(f"<th>{_e(h)}</th>" for h in heads) + "</tr>")
     for t in cmp.tests:
-        for unit in GATE_UNITS:
+        for unit in (u for u in GATE_UNITS if u in t.deltas):
             d = t.deltas[unit]
             pct = _e(_("n/a")) if d.pct is None else f"{d.pct:+.1f}%"
             out.append(f"<tr><td>{_e(t.title)}</td><td>{unit.label}</td>"
