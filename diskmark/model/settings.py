@@ -33,6 +33,8 @@ AMOUNT_MAX = 16 * 1024 * GIB
 COUNT_MIN, COUNT_MAX = 1, 9
 MIX_RATIOS = list(range(10, 100, 10))
 SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # the RAID6 offset/fragmentation article swept iodepth 1/4/8/16
+#: The ± % band within which a change is "same" when neither side made two passes or more.
+DEFAULT_NOISE_PCT = 3.0
 UNSTABLE_PCT = 5.0  # R/Avg above this marks a tile unstable (snow_mountain's fio article's measure)
 UNSTABLE_MIN, UNSTABLE_MAX = 0.5, 100.0
 #: A second whose bandwidth falls this far (%) below its pass's median is a dip.

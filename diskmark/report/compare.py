@@ -36,7 +36,7 @@ from typing import Any
 from diskmark.locale import N_, _, ngettext, pgettext
 from diskmark.model.names import test_title
 from diskmark.model.results import SessionResult, TestResult
-from diskmark.model.settings import Op
+from diskmark.model.settings import DEFAULT_NOISE_PCT, Op
 from diskmark.model.units import Unit
 from diskmark.model.voice import ENGLISH
 from diskmark.report.cells import text_cells
@@ -53,7 +53,6 @@ from diskmark.report.formatting import (
     verdict_word,
 )
 
-DEFAULT_NOISE_PCT = 3.0
 #: The rule in words, for --help, the README and the comparison's footnote (``_`` where shown).
 RULE = N_("X% worse means the figure delivers X% less than the baseline: MB/s or IOPS X% lower, "
           "or latency so much higher that 1/latency is X% lower (twice the latency is 50% "

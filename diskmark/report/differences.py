@@ -12,7 +12,7 @@ from typing import Any
 from diskmark.locale import N_
 from diskmark.model.names import mix_label, test_title
 from diskmark.model.results import SessionResult, TestResult
-from diskmark.model.settings import Op
+from diskmark.model.settings import DEFAULT_NOISE_PCT, Op
 from diskmark.model.units import format_size
 from diskmark.model.voice import LOCAL, Voice
 from diskmark.report.formatting import MODE_REPORT
@@ -63,12 +63,48 @@ def _or_unknown(value: str, voice: Voice = LOCAL) -> str:
     return value or voice._("unknown")
 
 
+def origin_differences(current: SessionResult, baseline: SessionResult,
+                       voice: Voice = LOCAL) -> list[str]:
+    """A side another program measured (an imported CrystalDiskMark result), said in a
+    sentence: its OS, file system and engine differ from diskmark's in ways no field names,
+    and its one pass per test leaves the noise band to the other side's passes."""
+    out = []
+    for side in (baseline, current):
+        if not side.origin or side.origin == (current.origin if side is baseline else
+                                              baseline.origin):
+            continue
+        words = ({"program": side.origin, "os": side.system.os} if side.system.os
+                 else {"program": side.origin})
+        if side is baseline and side.system.os:
+            # TRANSLATORS: {program} is "CrystalDiskMark 8.0.1", {os} its OS line (Windows 10…),
+            # {pct} the noise band used when a side made one pass (3)
+            text = N_("the baseline was measured by {program} on {os}: another OS, file "
+                      "system and engine than diskmark's on Linux, and one pass per test: "
+                      "the noise band is this run's own spread ({pct}% with one pass)")
+        elif side is baseline:
+            text = N_("the baseline was measured by {program}: another OS, file system and "
+                      "engine than diskmark's on Linux, and one pass per test: the noise "
+                      "band is this run's own spread ({pct}% with one pass)")
+        elif side.system.os:
+            text = N_("this result was measured by {program} on {os}: another OS, file "
+                      "system and engine than diskmark's on Linux, and one pass per test: "
+                      "the noise band is the baseline's own spread ({pct}% with one pass)")
+        else:
+            text = N_("this result was measured by {program}: another OS, file system and "
+                      "engine than diskmark's on Linux, and one pass per test: the noise "
+                      "band is the baseline's own spread ({pct}% with one pass)")
+        out.append(voice._(text).format(pct=f"{DEFAULT_NOISE_PCT:g}", **words))
+    return out
+
+
 def settings_differences(current: SessionResult, baseline: SessionResult,
                          voice: Voice = LOCAL) -> list[str]:
-    """The settings and system facts that differ, "<current> vs <baseline>" each."""
+    """The settings and system facts that differ, "<current> vs <baseline>" each; a side
+    another program measured is said first, and the facts it cannot know are not listed."""
     cs, bs = current.settings, baseline.settings
     cy, by = current.system, baseline.system
-    out: list[str] = []
+    out: list[str] = origin_differences(current, baseline, voice)
+    other = bool(current.origin) != bool(baseline.origin)
 
     def differ(what: str, a: Any, b: Any, show: Callable[[Any], str] = str) -> None:
         if a != b:
@@ -103,6 +139,8 @@ def settings_differences(current: SessionResult, baseline: SessionResult,
     if cs.direct != bs.direct:
         out.append(voice._("buffered vs O_DIRECT") if not cs.direct
                    else voice._("O_DIRECT vs buffered"))
+    if other:  # its file system, device and mount are not in its file: said above
+        return out
     differ(N_("filesystem {current} vs {baseline}"), cy.fstype, by.fstype, unknown)
     differ(N_("device {current} vs {baseline}"), cy.device, by.device, unknown)
     differ(N_("model {current} vs {baseline}"), cy.model, by.model, unknown)
@@ -115,7 +153,9 @@ def software_differences(current: SessionResult, baseline: SessionResult,
                          voice: Voice = LOCAL) -> list[str]:
     """Software that changed between the two (kernel, fio): worth knowing, not a fault."""
     cur, base = current, baseline
-    out = []
+    out: list[str] = []
+    if bool(cur.origin) != bool(base.origin):  # another program: said with the settings
+        return out
     if cur.system.kernel != base.system.kernel:
         out.append(voice._("kernel {current} vs {baseline}").format(
             current=_or_unknown(cur.system.kernel, voice),

@@ -9,10 +9,9 @@ import pytest
 
 from diskmark.model.facts import SystemFacts
 from diskmark.model.results import RunResult, SessionResult, TestResult, TestSpec
-from diskmark.model.settings import DataPattern, Mode, Op, Settings
+from diskmark.model.settings import DEFAULT_NOISE_PCT, DataPattern, Mode, Op, Settings
 from diskmark.model.units import GIB, MIB, Unit
 from diskmark.report.compare import (
-    DEFAULT_NOISE_PCT,
     Comparison,
     compare,
     comparison_markdown,

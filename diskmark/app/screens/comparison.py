@@ -17,8 +17,9 @@ from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _
 from diskmark.model.results import SessionResult
+from diskmark.model.settings import DEFAULT_NOISE_PCT
 from diskmark.model.units import format_size
-from diskmark.report.compare import DEFAULT_NOISE_PCT, UNITS, Comparison, comparison_text
+from diskmark.report.compare import UNITS, Comparison, comparison_text
 from diskmark.report.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_delta, format_figure, short_date
 
 
