@@ -61,7 +61,8 @@ def cmd_baselines(args: argparse.Namespace) -> int:
             return EXIT_OK
         if args.action == "import":
             try:
-                entry = import_baseline(store, Path(args.file), args.name, replace=args.force)
+                entry = import_baseline(store, Path(args.file), args.name, replace=args.force,
+                                        on_problem=notice)
             except NameTaken as e:
                 error(_("{problem}; import it under another name with --name N, or replace it "
                         "with --force").format(problem=e))

@@ -298,10 +298,12 @@ def _import(store: Store, args: argparse.Namespace) -> int:
     from diskmark.store.exchange import import_history
 
     results = import_history(store, files) if files else []
-    counts = {"imported": 0, "duplicate": 0, "invalid": 0}
+    counts = {"imported": 0, "duplicate": 0, "invalid": 0, "problem": 0}
     for src, outcome, detail in results:
         counts[outcome] += 1
-        if outcome == "imported":
+        if outcome == "problem":
+            notice(detail)
+        elif outcome == "imported":
             notice(_("imported {file} as {id}").format(file=src, id=detail))
         elif outcome == "duplicate":
             notice(_("{file} is already in the history as {id}; skipped").format(

@@ -12,6 +12,7 @@ read from or write to.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,9 @@ def import_history(store: Store, sources: list[Path]) -> list[tuple[Path, str, s
     """Import result files (``diskmark run --format json`` reports, or exports) into the
     history, a batch of files per transaction. Returns (file, outcome, detail) for each:
     ``imported`` (detail: the new id), ``duplicate`` (detail: the id of the run it
-    repeats) or ``invalid`` (detail: why; nothing of it was written)."""
+    repeats) or ``invalid`` (detail: why; nothing of it was written); after an
+    ``imported`` one, a ``problem`` for each line of a text result that could not be
+    placed (detail: the line, said)."""
     from diskmark.store.saved_files import BATCH, read_result_file
 
     out: list[tuple[Path, str, str]] = []
@@ -58,6 +61,7 @@ def import_history(store: Store, sources: list[Path]) -> list[tuple[Path, str, s
                                              header.get("diskmark_version", ""), entry_id,
                                              conn=conn)
                     out.append((src, "imported", entry.name))
+                    out.extend((src, "problem", text) for text in header.get("problems", []))
     return out
 
 def export_baseline(store: Store, name: str, dest: Path, force: bool = False) -> Path:
@@ -99,10 +103,12 @@ def export(entry: Entry, dest: Path, text: str, force: bool = False) -> Path:
         destination.close()
     return dest
 
-def import_baseline(store: Store, src: Path, name: str | None = None, replace: bool = False) -> Entry:
-    """Import a baseline file (an export, or ``diskmark run --format json`` output) under
-    its own name or ``name``. Validates everything first; on failure raises InvalidFile
-    (or NameTaken) and writes nothing."""
+def import_baseline(store: Store, src: Path, name: str | None = None, replace: bool = False,
+                    on_problem: Callable[[str], None] | None = None) -> Entry:
+    """Import a baseline file (an export, ``diskmark run --format json`` output, or a
+    CrystalDiskMark text result) under its own name or ``name``. Validates everything
+    first; on failure raises InvalidFile (or NameTaken) and writes nothing. A line of a
+    text result the reader could not place is said to ``on_problem`` (and kept as a note)."""
     from diskmark.store.saved_files import read_result_file
 
     src = Path(src)
@@ -115,7 +121,11 @@ def import_baseline(store: Store, src: Path, name: str | None = None, replace: b
     except StoreError as e:
         raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
                                                                            reason=e)) from None
-    return store.save_document_as_baseline(document, chosen, header["note"], replace)
+    entry = store.save_document_as_baseline(document, chosen, header["note"], replace)
+    for problem in header.get("problems", []):
+        if on_problem is not None:
+            on_problem(problem)
+    return entry
 
 
 

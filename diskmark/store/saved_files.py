@@ -113,5 +113,7 @@ def _cdm_file(src: Path, raw: bytes, json_problem: ValueError) -> tuple[dict[str
         raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
                                                                            reason=e)) from None
     header = {"name": src.stem, "note": "", "kind": None, "saved": None,
-              "diskmark_version": "", "history_id": None}
+              "diskmark_version": "", "history_id": None,
+              # what the reader could not place, for the person importing it (their language)
+              "problems": [p.said() for p in cdm.problems]}
     return header, document

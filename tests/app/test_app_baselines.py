@@ -6,6 +6,7 @@ dialogs, the lists and the store, not fio."""
 
 from __future__ import annotations
 
+import codecs
 import json
 import shutil
 from pathlib import Path
@@ -28,6 +29,7 @@ from diskmark.store.store import Store
 pytestmark = pytest.mark.skipif(shutil.which("fio") is None, reason="fio is not installed")
 
 SIZE = (120, 40)
+CDM_FILE = Path(__file__).parent.parent / "fixtures" / "cdm" / "cdm8_0_1_default.txt"
 
 
 @pytest.fixture(autouse=True)
@@ -315,6 +317,21 @@ async def test_import_export_and_damaged_files(target, tmp_path):
         await wait_until(pilot, lambda: "mine, imported" in names(app.screen), 5, "the import")
         assert (Store().get_baseline("mine, imported").session.tests[0].best_mb_s
                 == Store().get_baseline("mine").session.tests[0].best_mb_s)
+
+        # a CrystalDiskMark text result, saved on Windows (UTF-16 LE with a BOM, CRLF)
+        windows = tmp_path / "CrystalDiskMark_20210622162528.txt"
+        windows.write_bytes(codecs.BOM_UTF16_LE + CDM_FILE.read_text().replace(
+            "\n", "\r\n").encode("utf-16-le"))
+        await pilot.press("i")
+        await on_screen(pilot, ImportFileDialog, "the import dialog")
+        assert "CrystalDiskMark" in str(app.screen.query_one(".dialog-hint").render())
+        app.screen.query_one(Input).value = str(windows)
+        await pilot.press("enter")
+        await on_screen(pilot, BaselinesScreen, "the baselines screen")
+        await wait_until(pilot, lambda: windows.stem in names(app.screen), 5, "the import")
+        imported = Store().get_baseline(windows.stem).session
+        assert imported.origin == "CrystalDiskMark 8.0.1"
+        assert imported.test("SEQ1M Q8T1/read").best_mb_s == 531.458
 
 
 async def test_history_lists_runs_and_promotes_one(target):

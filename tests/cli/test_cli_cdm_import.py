@@ -15,6 +15,8 @@ from pathlib import Path
 from conftest import TINY_ARGS
 from history_data import EIGHT_TESTS, clone, real_result, write_reports
 
+from diskmark.model.units import Unit
+
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "cdm"
 
 
@@ -67,3 +69,34 @@ def test_a_run_compares_with_an_imported_crystaldiskmark_baseline(tmp_path):
         line = next(x for x in table.splitlines() if x.startswith(title))
         assert mb_s in line.split(), line
     assert "SEQ1M Q8T1 Write: only in baseline 'windows'" in table
+    # it says in words where the baseline came from, not "kernel … vs unknown"
+    assert "the baseline was measured by CrystalDiskMark 8.0.1 on Windows 10" in " ".join(
+        table.split())
+    assert "kernel" not in table and "fio fio-" not in table
+    # a latency the run has and the file has too is compared; the verdicts are the table's
+    assert sum(Unit.US.label in x.split() for x in table.splitlines()) == 4
+
+
+def test_the_text_format_is_the_file_and_the_grid_is_for_a_person(tmp_path):
+    target = tmp_path / "target"
+    target.mkdir()
+    saved = tmp_path / "report.txt"
+    run = diskmark("run", "--target", str(target), *TINY_ARGS, "--profile", "demo",
+                   "--output", str(saved))
+    assert run.returncode == 0, run.stderr
+    text = saved.read_text()
+    lines = text.splitlines()
+    assert lines[0] == "-" * 78 and lines[1].endswith(" Linux storage benchmark"), lines[:3]
+    assert "Crystal" not in lines[1] and lines[2].strip().startswith("diskmark: https://")
+    assert not text.startswith("Test "), "--output FILE writes the text report alone"
+    # the file imports back: every figure it printed is the baseline's
+    done = diskmark("baselines", "import", str(saved), "--name", "back")
+    assert done.returncode == 0, done.stderr
+    shown = diskmark("baselines", "show", "back")
+    assert shown.returncode == 0, shown.stderr
+    figures = [x for x in lines if " MB/s [" in x]
+    assert figures and all(x in shown.stdout.splitlines() for x in figures)
+    # on standard output a person gets the grid first, then the same report
+    grid = diskmark("run", "--target", str(target), *TINY_ARGS, "--profile", "demo")
+    assert grid.returncode == 0, grid.stderr
+    assert grid.stdout.startswith("Test ") and "\n" + "-" * 78 + "\n" in grid.stdout

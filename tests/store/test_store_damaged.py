@@ -24,6 +24,7 @@ from diskmark.app.screens.comparison import describe_session
 from diskmark.model.results import SessionResult
 from diskmark.model.units import Unit
 from diskmark.report import text as report
+from diskmark.report.cdm_report import text_report
 from diskmark.report.compare import compare, comparison_markdown, comparison_text
 from diskmark.report.formatting import format_listing
 from diskmark.store.errors import StoreError
@@ -96,7 +97,7 @@ def show_everything(session: SessionResult, reference: SessionResult) -> None:
     for unit in Unit:
         report.grid_report(session, unit)
         report.curve_report(session, unit)
-    report.text_report(session, unit_note=True)
+    text_report(session, unit_note=True)
     report.csv_report(session)
     report.markdown_report(session)
     report.json_report(session)

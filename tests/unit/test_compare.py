@@ -347,3 +347,17 @@ def test_a_band_of_100_percent_or_more_does_not_call_a_97_percent_fall_same():
     within = compare(sess(t(SEQ, Op.READ, r(100.0 * ratio * 0.35))), sess(base), "B")
     assert within.delta(K_SEQ_R, Unit.MB_S).verdict == "same"
     assert gate(within, 1)[0] == "pass"
+
+
+def test_a_baseline_without_latency_gets_no_latency_verdict():
+    """CrystalDiskMark 5 and 6 write no latency: an import keeps 0, which is no figure, so
+    the µs row is left out rather than judged "worse" against nothing."""
+    base = sess(t(SEQ, Op.READ, r(100.0, lat_us=0.0)), origin="CrystalDiskMark 6.0.2")
+    c = compare(sess(t(SEQ, Op.READ, r(120.0, lat_us=80.0))), base, "windows")
+    assert c.delta(K_SEQ_R, Unit.US) is None
+    assert c.delta(K_SEQ_R, Unit.MB_S).verdict == "better"
+    assert c.regressions(1.0) == []
+    text = comparison_text(c)
+    assert Unit.US.label not in text.split("Test", 1)[1].split("Same =")[0].split()
+    assert "the baseline was measured by CrystalDiskMark 6.0.2" in text
+    assert "filesystem" not in text and "kernel" not in text, "no facts a file cannot know"

@@ -210,10 +210,13 @@ class ImportFileDialog(Dialog[Path]):
 
     def body(self) -> ComposeResult:
         yield PlainStatic(_("A file exported from diskmark (e on the baselines screen, or "
-                            "diskmark baselines export), or the output of diskmark run "
-                            "--format json. Relative paths start in {directory}.")
-                          .format(directory=self.directory), classes="dialog-hint")
-        yield Input(placeholder="path/to/baseline.json", id="path")
+                            "diskmark baselines export), the output of diskmark run --format "
+                            "json or --format text, or a CrystalDiskMark text result (File, "
+                            "Save text, of versions 5 to 9). Relative paths start in "
+                            "{directory}.").format(directory=self.directory),
+                          classes="dialog-hint")
+        yield Input(placeholder="path/to/baseline.json, CrystalDiskMark_20240106054115.txt",
+                    id="path")
         yield PlainStatic("", id="problem", classes="dialog-problem")
 
     def buttons(self) -> ComposeResult:

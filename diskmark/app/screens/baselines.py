@@ -175,7 +175,8 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
         """Import ``path``; a taken name asks whether to replace it or import under another
         name; an invalid file says what is wrong with it and writes nothing."""
         try:
-            entry = import_baseline(self.store, path, name=name, replace=replace)
+            entry = import_baseline(self.store, path, name=name, replace=replace,
+                                    on_problem=lambda text: self.notify(text, severity="warning"))
         except NameTaken as e:
             self._name_taken(path, str(e))
             return
@@ -183,7 +184,8 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
             self.app.push_screen(ErrorDialog(
                 _("This file cannot be imported"), str(e),
                 _("Nothing was written. Import a file exported from diskmark (e here, or "
-                  "diskmark baselines export) or the output of diskmark run --format json.")))
+                  "diskmark baselines export), the output of diskmark run --format json or "
+                  "--format text, or a CrystalDiskMark text result.")))
             return
         except StoreError as e:
             self.app.push_screen(ErrorDialog(_("The import failed"), str(e)))
