@@ -182,6 +182,10 @@ def _deliver_report(result: FleetResult, args: argparse.Namespace,
         text = shown(fleet_report.fleet_csv(result))
     elif args.format == "markdown":
         text = shown(fleet_report.fleet_markdown(result))
+    elif args.format == "text":  # each host's CrystalDiskMark text report, in the hosts' order
+        from diskmark.report.cdm_report import text_report
+
+        text = shown("\n".join(text_report(session) for _host, session in result.pairs()))
     else:
         text = fleet_report.fleet_text(result, args.unit)
         if comparisons:

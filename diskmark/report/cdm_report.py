@@ -210,6 +210,8 @@ def facts_block(session: SessionResult, unit_note: bool = False) -> list[str]:
     if unit_note:
         lines.append(f"   Passes: a discarded warm-up pass, then {st.count}; the best MB/s "
                      "(with its IOPS) and the lowest mean latency are shown")
+    if session.system.hostname:
+        lines.append(f"     Host: {session.system.hostname}")
     lines += [f"   Target: {target_of(session)}",
               f"   Device: {_device(session)}",
               f"    Drive: {drive_line(session.drive, ENGLISH)}",

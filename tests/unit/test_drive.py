@@ -26,8 +26,8 @@ from diskmark.model.events import Phase, Progress
 from diskmark.model.facts import SystemFacts
 from diskmark.model.results import RESULT_SCHEMA, RunResult, SessionResult
 from diskmark.model.settings import Settings
-from diskmark.report.drive_lines import NOT_RECORDED, drive_line, health_text, warning_minutes_note
 from diskmark.report.cdm_report import text_report
+from diskmark.report.drive_lines import NOT_RECORDED, drive_line, health_text, warning_minutes_note
 from diskmark.report.text import markdown_report
 from diskmark.store.schema import validate_result
 

@@ -19,8 +19,8 @@ from diskmark.model.facts import SystemFacts
 from diskmark.model.file_layout import FileLayout
 from diskmark.model.results import SessionResult
 from diskmark.model.settings import Settings
-from diskmark.report.formatting import disk_kind
 from diskmark.report.cdm_report import text_report
+from diskmark.report.formatting import disk_kind
 
 
 @pytest.fixture
