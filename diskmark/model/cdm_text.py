@@ -48,6 +48,7 @@ _COUNT = re.compile(r"\(x(\d+)\)")
 _INTERVAL = re.compile(r"Interval\s*[=:]?\s*(\d+(?:\.\d+)?)\s*sec", re.I)
 _MEASURE = re.compile(r"Measure\s*[=:]?\s*(\d+(?:\.\d+)?)\s*sec", re.I)
 _DRIVE = re.compile(r"\[(?!Interval)([^\[\]]+?):\s+([^\[\]]*)\]")
+_QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _DATE_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y/%m/%d %H:%M")
 
 
@@ -210,6 +211,15 @@ def _footer(values: dict[str, str]) -> CdmResult:
     )
 
 
+def _unquoted(lines: list[str]) -> list[str]:
+    """The lines without the ``> `` a forum, a mail or a Markdown page puts before every line
+    of a quotation (only when every line that is not blank has it)."""
+    written = [line for line in lines if line.strip()]
+    if not written or not all(line.lstrip().startswith(">") for line in written):
+        return lines
+    return [_QUOTE.sub("", line) for line in lines]
+
+
 def parse(data: bytes) -> CdmResult:
     """A CrystalDiskMark text result read from the file's bytes.
 
@@ -227,7 +237,7 @@ def parse(data: bytes) -> CdmResult:
     made_by = fio = ""
     facts: dict[str, str] = {}
     in_facts = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(_unquoted(text.splitlines()), start=1):
         line = raw.rstrip()
         if not version and (m := _DISKMARK_TITLE.match(line.strip())) is not None:
             title, version, made_by, fio = line.strip(), m[1], "diskmark", m[2] or ""

@@ -47,6 +47,34 @@ def test_cdm8_nvme_rows() -> None:
     assert [t.op for t in r.tests] == [Op.READ] * 4 + [Op.WRITE] * 4
 
 
+def test_cdm8_nvme_with_mix_quoted_in_a_page_reads_as_the_file() -> None:
+    """A result quoted on a web page, "> " before every line, with [Mix] and an hour
+    CrystalDiskMark does not pad (5:41:48)."""
+    r = _read("cdm8_0_4_nvme_mix_quoted.txt")
+    assert (r.version, r.mix_read, r.mode, r.problems) == ("8.0.4", 70, "[Admin]", ())
+    assert r.started == datetime(2024, 1, 6, 5, 41, 48)
+    assert (r.drive, r.usage) == ("C", "4% (79/1862GiB)")
+    assert [t.op for t in r.tests] == [Op.READ] * 4 + [Op.WRITE] * 4 + [Op.MIX] * 4
+    assert _figures(r, "RND4K Q32T16/mix70") == (571.979, 139643.3, 3640.51)
+    assert _figures(r, "SEQ128K Q32T1/write") == (6520.628, 49748.4, 640.06)
+
+
+def test_an_edition_in_the_title_is_not_the_version() -> None:
+    r = _read("cdm8_0_4_shizuku_default.txt")
+    assert r.version == "8.0.4" and "Shizuku Edition" in r.title
+    assert _figures(r, "RND4K Q32T1/read") == (0.64, 156.2, 199524.93)
+    assert len(r.tests) == 8 and r.problems == ()
+
+
+def test_zeros_are_a_test_crystaldiskmark_did_not_run() -> None:
+    text = (CDM / "cdm8_0_1_default.txt").read_text().replace(
+        "  RND    4KiB (Q=  1, T= 1):    99.900 MB/s [  24389.6 IOPS] <    40.73 us>",
+        "  RND    4KiB (Q=  1, T= 1):     0.000 MB/s [      0.0 IOPS] <     0.00 us>")
+    r = parse(text.encode())
+    [zero] = [t for t in r.tests if t.key == "RND4K Q1T1/write"]
+    assert not zero.measured and all(t.measured for t in r.tests if t is not zero)
+
+
 def test_cdm7_sections_and_interval_on_the_test_line() -> None:
     r = _read("cdm7_0_0_java_quote.txt")
     assert (r.version, r.profile, r.count, r.interval_s) == ("7.0.0", "Default", 5, 5.0)
