@@ -1,6 +1,6 @@
 """What leaves the app as text or a picture: the result on the tiles as CrystalDiskMark's
-text report (saved to a file or copied), anything copied through the terminal, and the
-window as an SVG. Files go to the reports directory and never replace one the user did not
+text report (saved to a file or copied), anything copied, and the window as a PNG (or
+Textual's SVG). Files go to the reports directory and never replace one the user did not
 say may go."""
 
 from __future__ import annotations
@@ -94,13 +94,37 @@ def copy_report(app: App[Any]) -> None:
         copy_with_notice(app, text, _(REPORT_COPIED))
 
 
-def save_screenshot(app: App[Any]) -> None:
+def save_screenshot(app: App[Any], kind: str = "png") -> None:
     """A picture of the window in the reports directory (the documents directory, see
     :func:`~diskmark.files.paths.reports_dir`), under a name no file has yet (two
-    screenshots in one second, or someone else's file, are never replaced)."""
+    screenshots in one second, or someone else's file, are never replaced). ``kind`` png
+    (what CrystalDiskMark saves; drawn from the SVG in a thread) or svg (Textual's own)."""
     svg = app.export_screenshot()
     stem = f"diskmark-{_stamp()}"
     folder = reports_dir()
+    if kind == "svg":
+        _write_free(app, folder, stem, ".svg", svg)
+        return
+
+    def draw() -> None:
+        from diskmark.report.share.png import PictureError, svg_to_png
+
+        try:
+            picture, note = svg_to_png(svg)
+        except PictureError as e:
+            app.call_from_thread(app.notify, _("No PNG: {error}").format(error=e),
+                                 severity="error", timeout=12)
+            return
+        if note:
+            app.call_from_thread(app.notify, note, severity="warning", timeout=12)
+        app.call_from_thread(_write_free, app, folder, stem, ".png", picture)
+
+    app.run_worker(draw, thread=True, group="screenshot", exit_on_error=False)
+
+
+def _write_free(app: App[Any], folder: Path, stem: str, suffix: str, data: str | bytes) -> None:
+    """Write ``data`` as ``<stem><suffix>`` in ``folder``, or ``<stem>-2<suffix>``… when that
+    is taken, and say where."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -109,9 +133,9 @@ def save_screenshot(app: App[Any]) -> None:
                    severity="error")
         return
     for n in range(1, 100):
-        path = folder / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
+        path = folder / (f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}")
         try:
-            write_atomic(path, svg, exclusive=True)
+            write_atomic(path, data, exclusive=True)
         except FileExistsError:
             continue
         except OSError as e:
@@ -121,4 +145,4 @@ def save_screenshot(app: App[Any]) -> None:
         app.notify(_("Saved to {path}").format(path=path), title=_("Screenshot saved"))
         return
     app.notify(_("Could not find a free name for {name} in {folder}.")
-               .format(name=f"{stem}.svg", folder=folder), severity="error")
+               .format(name=f"{stem}{suffix}", folder=folder), severity="error")
