@@ -25,16 +25,31 @@ def _stamp() -> str:
 
 
 def copy_with_notice(node: DOMNode, text: str, said: str) -> None:
-    """Copy through the terminal (OSC 52), and say so (``said``, a whole sentence such as
-    :data:`REPORT_COPIED`): nothing confirms it arrived."""
-    node.app.copy_to_clipboard(shown(text))
-    node.app.notify(said, title=_("Copied"))
+    """Copy by the desktop's clipboard program, tmux's buffer or OSC 52 (see
+    :mod:`~diskmark.app.clipboard`), in a thread (a program gets seconds to answer), and say
+    how it went under the title ``said`` (what was copied: :data:`REPORT_COPIED`…)."""
+    app = node.app
+    text = shown(text)
+    # OSC 52 always: harmless where a program takes the text too, and Textual's own paste
+    # (ctrl+v in a field) reads what it last sent
+    app.copy_to_clipboard(text)
+
+    def copy() -> None:
+        from diskmark.app.clipboard import copy_text
+
+        copied = copy_text(text)
+        app.call_from_thread(app.notify, copied.how, title=said,
+                             severity="information" if copied.sure else "warning",
+                             timeout=5 if copied.sure else 12)
+
+    app.run_worker(copy, thread=True, group="copy", exit_on_error=False)
 
 
-#: What copying says, one whole sentence for each thing copied (translated where shown).
-REPORT_COPIED = N_("The text report is on the clipboard (if the terminal allows OSC 52).")
-CURVE_COPIED = N_("The curve is on the clipboard (if the terminal allows OSC 52).")
-COMPARISON_COPIED = N_("The comparison is on the clipboard (if the terminal allows OSC 52).")
+#: What a copy's notice is titled, for each thing copied (translated where shown).
+REPORT_COPIED = N_("Text report copied")
+CURVE_COPIED = N_("Curve copied")
+COMPARISON_COPIED = N_("Comparison copied")
+COMMAND_COPIED = N_("fio command copied")
 
 
 def report_text(app: App[Any]) -> str | None:
