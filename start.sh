@@ -4,6 +4,7 @@
 # Arguments go to diskmark: ./start.sh run --target /mnt/usb --size 256MiB
 source "$(dirname "$0")/scripts/bootstrap.sh"
 ensure_fio
+ensure_fonts || true
 ensure_venv ""
 link_command
 exec "$VENV/bin/diskmark" "$@"

@@ -15,6 +15,11 @@ if [ "$(id -u)" -eq 0 ]; then
   for tool in mkfs.xfs:xfsprogs mkfs.btrfs:btrfs-progs mkfs.ext4:e2fsprogs smartctl:smartmontools; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || install_packages "${tool#*:}" || true
   done
+  ensure_fonts cjk || true
+  # copying to the clipboard is checked with the real programs on a virtual X display
+  for tool in Xvfb:xvfb xclip:xclip xsel:xsel; do
+    command -v "${tool%%:*}" >/dev/null 2>&1 || install_packages "${tool#*:}" || true
+  done
   if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
     say "installing chromium (the shared-page tests render HTML in it)"
     install_packages chromium || true

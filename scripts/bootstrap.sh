@@ -35,6 +35,24 @@ ensure_fio() {
   fi
 }
 
+# What the PNG pictures are drawn with: DejaVu, and a font for Japanese, Chinese and Korean
+# when the user's language is one of those (ensure_fonts cjk: always, for the tests).
+ensure_fonts() {
+  command -v apt-get >/dev/null 2>&1 || return 0  # other systems: the notice names what is missing
+  local missing=() lang="${LANGUAGE:-${LC_ALL:-${LC_MESSAGES:-${LANG:-}}}}"
+  [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+  case "${1:-}:$lang" in
+    cjk:*|*:ja*|*:zh*|*:ko*)
+      if [ ! -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ] \
+          && ! { command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=ja 2>/dev/null | head -1)" ]; }; then
+        missing+=(fonts-wqy-microhei)
+      fi ;;
+  esac
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  say "installing fonts for the PNG pictures: ${missing[*]}"
+  install_packages "${missing[@]}" || say "no fonts installed; PNG pictures may lack text"
+}
+
 ensure_venv() {
   local py="${PYTHON:-python3}"
   if ! "$py" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then

@@ -20,6 +20,10 @@ from diskmark.model.units import MIB
 for _name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
     os.environ.pop(_name, None)
 os.environ["LANG"] = "C.UTF-8"
+# Nor does the app copy to the clipboard of the desktop or the tmux the tests were started in
+# (tests/app/test_clipboard.py gives it one of its own).
+for _name in ("DISPLAY", "WAYLAND_DISPLAY", "TMUX"):
+    os.environ.pop(_name, None)
 
 
 

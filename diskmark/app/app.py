@@ -362,8 +362,11 @@ class DiskmarkApp(App[int]):
     def action_copy_report(self) -> None:
         reporting.copy_report(self)
 
-    def action_save_svg(self) -> None:
+    def action_save_image(self) -> None:
         reporting.save_screenshot(self)
+
+    def action_save_svg(self) -> None:
+        reporting.save_screenshot(self, "svg")
 
     def action_save_baseline(self) -> None:
         comparing.offer_to_save_baseline(self)

@@ -46,6 +46,8 @@ class PaletteApp(AppLike, Protocol):
 
     def action_copy_report(self) -> None: ...
 
+    def action_save_image(self) -> None: ...
+
     def action_save_svg(self) -> None: ...
 
     def action_save_baseline(self) -> None: ...
@@ -104,7 +106,9 @@ def commands(app: PaletteApp) -> Iterator[Command]:
            app.action_save_report, True)
     yield (_("Copy text report"), _("CrystalDiskMark's text report, to the clipboard"),
            app.action_copy_report, True)
-    yield (_("Save SVG screenshot"), _("A picture of the window, where reports are saved"),
+    yield (_("Save PNG screenshot"), _("A picture of the window, where reports are saved"),
+           app.action_save_image, True)
+    yield (_("Save SVG screenshot"), _("The window as an SVG file, where reports are saved"),
            app.action_save_svg, True)
     if not running:
         yield (_("Save as baseline…"), _("Keep the result on screen under a name, to compare later"),

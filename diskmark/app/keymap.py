@@ -41,7 +41,7 @@ KEYS: tuple[KeyDef, ...] = (
     KeyDef("unit_us", "4", N_("show µs")),
     KeyDef("save_report", "s", N_("save the text report")),
     KeyDef("copy_report", "c", N_("copy the text report")),
-    KeyDef("save_svg", "p,ctrl+s", N_("save an SVG screenshot")),
+    KeyDef("save_svg", "p,ctrl+s", N_("save a PNG screenshot")),
     KeyDef("pick_target", "t", N_("choose the target directory")),
     KeyDef("settings", "o,f2", N_("settings")),
     KeyDef("toggle_mix", "m", N_("+Mix column on / off")),

@@ -32,7 +32,7 @@ BINDINGS: tuple[Binding, ...] = (
     _bind("unit_us", "unit(3)", "μs", show=False),
     _bind("save_report", "save_report", N_("Save")),
     _bind("copy_report", "copy_report", N_("Copy"), show=False),
-    _bind("save_svg", "save_svg", N_("Screenshot"), show=False),
+    _bind("save_svg", "save_image", N_("Screenshot"), show=False),
     _bind("pick_target", "pick_target", N_("Target")),
     _bind("settings", "settings", N_("Settings")),
     _bind("toggle_mix", "toggle_mix", "+Mix", show=False),

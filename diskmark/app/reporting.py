@@ -1,6 +1,6 @@
 """What leaves the app as text or a picture: the result on the tiles as CrystalDiskMark's
-text report (saved to a file or copied), anything copied through the terminal, and the
-window as an SVG. Files go to the reports directory and never replace one the user did not
+text report (saved to a file or copied), anything copied, and the window as a PNG (or
+Textual's SVG). Files go to the reports directory and never replace one the user did not
 say may go."""
 
 from __future__ import annotations
@@ -25,16 +25,31 @@ def _stamp() -> str:
 
 
 def copy_with_notice(node: DOMNode, text: str, said: str) -> None:
-    """Copy through the terminal (OSC 52), and say so (``said``, a whole sentence such as
-    :data:`REPORT_COPIED`): nothing confirms it arrived."""
-    node.app.copy_to_clipboard(shown(text))
-    node.app.notify(said, title=_("Copied"))
+    """Copy by the desktop's clipboard program, tmux's buffer or OSC 52 (see
+    :mod:`~diskmark.app.clipboard`), in a thread (a program gets seconds to answer), and say
+    how it went under the title ``said`` (what was copied: :data:`REPORT_COPIED`…)."""
+    app = node.app
+    text = shown(text)
+    # OSC 52 always: harmless where a program takes the text too, and Textual's own paste
+    # (ctrl+v in a field) reads what it last sent
+    app.copy_to_clipboard(text)
+
+    def copy() -> None:
+        from diskmark.app.clipboard import copy_text
+
+        copied = copy_text(text)
+        app.call_from_thread(app.notify, copied.how, title=said,
+                             severity="information" if copied.sure else "warning",
+                             timeout=5 if copied.sure else 12)
+
+    app.run_worker(copy, thread=True, group="copy", exit_on_error=False)
 
 
-#: What copying says, one whole sentence for each thing copied (translated where shown).
-REPORT_COPIED = N_("The text report is on the clipboard (if the terminal allows OSC 52).")
-CURVE_COPIED = N_("The curve is on the clipboard (if the terminal allows OSC 52).")
-COMPARISON_COPIED = N_("The comparison is on the clipboard (if the terminal allows OSC 52).")
+#: What a copy's notice is titled, for each thing copied (translated where shown).
+REPORT_COPIED = N_("Text report copied")
+CURVE_COPIED = N_("Curve copied")
+COMPARISON_COPIED = N_("Comparison copied")
+COMMAND_COPIED = N_("fio command copied")
 
 
 def report_text(app: App[Any]) -> str | None:
@@ -94,13 +109,37 @@ def copy_report(app: App[Any]) -> None:
         copy_with_notice(app, text, _(REPORT_COPIED))
 
 
-def save_screenshot(app: App[Any]) -> None:
+def save_screenshot(app: App[Any], kind: str = "png") -> None:
     """A picture of the window in the reports directory (the documents directory, see
     :func:`~diskmark.files.paths.reports_dir`), under a name no file has yet (two
-    screenshots in one second, or someone else's file, are never replaced)."""
+    screenshots in one second, or someone else's file, are never replaced). ``kind`` png
+    (what CrystalDiskMark saves; drawn from the SVG in a thread) or svg (Textual's own)."""
     svg = app.export_screenshot()
     stem = f"diskmark-{_stamp()}"
     folder = reports_dir()
+    if kind == "svg":
+        _write_free(app, folder, stem, ".svg", svg)
+        return
+
+    def draw() -> None:
+        from diskmark.report.share.png import PictureError, svg_to_png
+
+        try:
+            picture, note = svg_to_png(svg)
+        except PictureError as e:
+            app.call_from_thread(app.notify, _("No PNG: {error}").format(error=e),
+                                 severity="error", timeout=12)
+            return
+        if note:
+            app.call_from_thread(app.notify, note, severity="warning", timeout=12)
+        app.call_from_thread(_write_free, app, folder, stem, ".png", picture)
+
+    app.run_worker(draw, thread=True, group="screenshot", exit_on_error=False)
+
+
+def _write_free(app: App[Any], folder: Path, stem: str, suffix: str, data: str | bytes) -> None:
+    """Write ``data`` as ``<stem><suffix>`` in ``folder``, or ``<stem>-2<suffix>``… when that
+    is taken, and say where."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as e:
@@ -109,9 +148,9 @@ def save_screenshot(app: App[Any]) -> None:
                    severity="error")
         return
     for n in range(1, 100):
-        path = folder / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
+        path = folder / (f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}")
         try:
-            write_atomic(path, svg, exclusive=True)
+            write_atomic(path, data, exclusive=True)
         except FileExistsError:
             continue
         except OSError as e:
@@ -121,4 +160,4 @@ def save_screenshot(app: App[Any]) -> None:
         app.notify(_("Saved to {path}").format(path=path), title=_("Screenshot saved"))
         return
     app.notify(_("Could not find a free name for {name} in {folder}.")
-               .format(name=f"{stem}.svg", folder=folder), severity="error")
+               .format(name=f"{stem}{suffix}", folder=folder), severity="error")

@@ -59,8 +59,12 @@ def after_first_frame(app: App[Any], notices: list[str], baseline: str | None,
 
 
 def _sweep_leftovers(app: App[Any]) -> None:
-    """Test files a killed diskmark left (kill -9, a power cut) go at start, saying so."""
+    """Test files a killed diskmark left (kill -9, a power cut) go at start, saying so; the
+    cache file of earlier versions goes too, unsaid."""
     from diskmark.engine.leftovers import sweep_register
+    from diskmark.files.old_cache import remove_toml_cache
+
+    remove_toml_cache()
 
     for found in sweep_register():
         app.call_from_thread(app.notify, found.describe(),

@@ -24,7 +24,6 @@ from textual.color import Color, ColorParseError
 from textual.css.stylesheet import Stylesheet, StylesheetParseError
 from textual.theme import BUILTIN_THEMES, Theme
 
-from diskmark.files import toml_cache
 from diskmark.files.paths import user_themes_dir
 from diskmark.files.regular_file import read_regular_file
 from diskmark.files.toml_file import line_of, read_table, user_files
@@ -331,5 +330,4 @@ def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
             continue
         taken[theme.name] = str(path)
         themes.append(theme)
-    toml_cache.save()
     return themes, problems

@@ -340,8 +340,12 @@ def cmd_presets() -> int:
 
 
 def sweep_leftovers() -> None:
-    """Remove what a diskmark that was killed (kill -9, a power cut) left behind, saying so."""
+    """Remove what a diskmark that was killed (kill -9, a power cut) left behind, saying so,
+    and the cache file of earlier versions (nothing to say: it was only a cache)."""
     from diskmark.engine.leftovers import sweep_register
+    from diskmark.files.old_cache import remove_toml_cache
+
+    remove_toml_cache()
 
     for found in sweep_register():
         error(found.describe())

@@ -129,8 +129,8 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
     share = hsub.add_parser("share", help=_("a run, or a comparison, as one HTML file or a PNG"),
                             description=_("Write a run (or a run against another run or a "
                                           "baseline) as one self-contained HTML file (no network "
-                                          "access needed to view it) or as a PNG image (rendered "
-                                          "by headless Chromium)."))
+                                          "access needed to view it) or as a PNG image (the grid, "
+                                          "the charts and where it ran; no browser needed)."))
     share.add_argument("id", metavar="ID", help=_("the run's id, a unique beginning of it, or "
                                                   "last (the newest run)"))
     against = share.add_mutually_exclusive_group()

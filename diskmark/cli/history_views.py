@@ -2,7 +2,7 @@
 drive's figure over months, or a run (against another) as a page to send.
 
 They read what ``history list`` reads and add the drawing: the trend's chart and the shared
-page's HTML (or PNG, through Chromium), so they live apart from the commands that only list,
+page's HTML (or its picture, a PNG), so they live apart from the commands that only list,
 move and delete what is kept.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,10 +54,11 @@ SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
 
 def share_command(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, notice
+    from diskmark.files.atomic import write_atomic
     from diskmark.files.destination import Destination, DestinationError
     from diskmark.report.share.colours import theme_colours
-    from diskmark.report.share.page import estimated_height, render_html
-    from diskmark.report.share.png import ChromiumMissing, render_png
+    from diskmark.report.share.page import render_html
+    from diskmark.report.share.picture import render_svg
 
     kind = _share_format(args.output, args.format)
     if kind is None:
@@ -72,26 +74,29 @@ def share_command(store: Store, args: argparse.Namespace) -> int:
         other = store.get_baseline(args.baseline)
         # TRANSLATORS: a noun phrase: the page compares a run with "baseline “<name>”"
         reference, name = other.result, _("baseline “{name}”").format(name=other.name)
-    html = render_html(entry.result, theme_colours(args.theme), reference=reference,
-                       reference_name=name, title=_("diskmark: run {id}").format(id=entry.name))
-    height = estimated_height(entry.result, reference is not None)
+    page = partial(render_svg if kind == "png" else render_html, entry.result,
+                   theme_colours(args.theme), reference=reference, reference_name=name,
+                   title=_("diskmark: run {id}").format(id=entry.name))
     if args.output == "-":
-        return _share_to_stdout(html, kind, height)
+        return _share_to_stdout(page(), kind)
     dest = Path(args.output)
     if kind == "png":
         if dest.exists() and not args.force:
             error(_("{path} exists; not replacing it (--force replaces it)").format(path=dest))
             return EXIT_USAGE
+        picture = _png(page())
+        if picture is None:
+            return EXIT_FAILED
         try:
-            render_png(html, dest, height)
-        except (ChromiumMissing, RuntimeError, OSError) as e:
+            write_atomic(dest, picture, exclusive=not args.force)
+        except OSError as e:
             error(_("no PNG written: {problem}").format(problem=e))
             return EXIT_FAILED
     else:
         try:
             destination = Destination(dest, force=args.force, make_parents=True)
             try:
-                destination.write(html)
+                destination.write(page())
             finally:
                 destination.close()
         except (DestinationError, OSError) as e:
@@ -128,22 +133,31 @@ def _share_format(output: str, chosen: str | None) -> str | None:
     return kind
 
 
-def _share_to_stdout(html: str, kind: str, height: int) -> int:
-    """``--output -``: the page, or its PNG drawn in a temporary directory, on stdout."""
-    import tempfile
+def _png(svg: str) -> bytes | None:
+    """The picture drawn, and what it lacks said; None after saying why there is none."""
+    from diskmark.cli.output import error, notice
+    from diskmark.report.share.png import PictureError, svg_to_png
 
-    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, error, out_html
+    try:
+        picture, note = svg_to_png(svg)
+    except PictureError as e:
+        error(_("no PNG written: {problem}").format(problem=e))
+        return None
+    if note:
+        notice(note)
+    return picture
+
+
+def _share_to_stdout(page: str, kind: str) -> int:
+    """``--output -``: the page, or its picture as a PNG, on stdout."""
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, out_html
     from diskmark.cli.streams import write_binary
-    from diskmark.report.share.png import ChromiumMissing, render_png
 
     if kind == "html":
-        out_html(html)
+        out_html(page)
         return EXIT_OK
-    with tempfile.TemporaryDirectory(prefix="diskmark-png-") as work:
-        try:
-            picture = render_png(html, Path(work) / "page.png", height).read_bytes()
-        except (ChromiumMissing, RuntimeError, OSError) as e:
-            error(_("no PNG written: {problem}").format(problem=e))
-            return EXIT_FAILED
+    picture = _png(page)
+    if picture is None:
+        return EXIT_FAILED
     write_binary(picture)
     return EXIT_OK

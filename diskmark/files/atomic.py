@@ -27,17 +27,18 @@ TEMP_NAME = re.compile(r"\.[^/]+\.json\.[0-9a-f]{8}\.tmp")
 STALE_AFTER_S = 300
 
 
-def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
-    """Replace ``path`` with ``text`` atomically. With ``exclusive``, fail with
-    FileExistsError instead of replacing a file that exists."""
+def write_atomic(path: Path, text: str | bytes, *, exclusive: bool = False) -> None:
+    """Replace ``path`` with ``text`` (UTF-8, or bytes as they are: a PNG) atomically. With
+    ``exclusive``, fail with FileExistsError instead of replacing a file that exists."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
     path.parent.mkdir(parents=True, exist_ok=True)
     # os.urandom is what secrets.token_hex reads; importing secrets (hmac, hashlib) cost
     # every start of the app a millisecond and a half
     tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
     try:
-        with open(tmp, "x", encoding="utf-8") as f:
+        with open(tmp, "xb") as f:
             fcntl.flock(f, fcntl.LOCK_EX)  # tells remove_stale_temps it is being written
-            f.write(text)
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
         if exclusive:
@@ -48,8 +49,8 @@ def write_atomic(path: Path, text: str, *, exclusive: bool = False) -> None:
             except OSError as e:  # no hard links here (FAT, some FUSE): exclusive create
                 if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK):
                     raise
-                with open(path, "x", encoding="utf-8") as f:
-                    f.write(text)
+                with open(path, "xb") as f:
+                    f.write(data)
                     f.flush()
                     os.fsync(f.fileno())
         else:

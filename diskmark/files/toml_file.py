@@ -14,7 +14,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from diskmark.files import toml_cache
 from diskmark.files.regular_file import read_regular_file
 from diskmark.locale import _
 
@@ -38,13 +37,15 @@ def read_table(path: Path, max_bytes: int, what: str,
                     path=path, error=e.strerror or e)) from None
         return read_text
 
+    import tomllib  # not at import: the command line's start does not always need it
+
     try:
-        data, _text = toml_cache.parse(path, read)
+        data = tomllib.loads(read())
     except RecursionError:
         # TRANSLATORS: {what} is what the file should be ("a preset", "a theme")
         raise error(_("{path}: not {what}: nested too deeply").format(
             path=path, what=_(what))) from None
-    except ValueError as e:  # tomllib.TOMLDecodeError, imported only when a file is parsed
+    except ValueError as e:  # tomllib.TOMLDecodeError
         if isinstance(e, error):
             raise
         line = getattr(e, "lineno", None)  # Python 3.14+; before, only in the message

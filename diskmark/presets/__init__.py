@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from diskmark.files import toml_cache
 from diskmark.files.paths import user_presets_dir
 from diskmark.files.toml_file import line_of, read_table, user_files
 from diskmark.locale import N_, _
@@ -239,5 +238,4 @@ def load_catalog(user_dir: Path | None = None) -> PresetCatalog:
             catalog.problems.append(clash.format(path=path, preset=repr(preset.id), source=taken))
             continue
         catalog.presets[preset.id] = preset
-    toml_cache.save()
     return catalog

@@ -10,6 +10,7 @@ import time
 
 import pytest
 from history_data import real_result, series
+from pictures import open_png
 from textual.widgets import OptionList
 
 from diskmark.app.app import DiskmarkApp
@@ -21,7 +22,6 @@ from diskmark.app.widgets.trend_chart import TrendChart
 from diskmark.model.settings import Settings
 from diskmark.model.units import MIB, Unit
 from diskmark.report.formatting import WORSE
-from diskmark.report.share.png import find_chromium
 from diskmark.store import database
 from diskmark.store.store import Store
 
@@ -106,16 +106,15 @@ async def test_history_pages_filters_and_trend(store, tmp_path, isolated_home):
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.loaded and screen.total == 230, 5, "sdb")
 
-        # the highlighted run shared as a page (and a PNG, when Chromium is there)
+        # the highlighted run shared as a page and its picture
         anchor = screen.rows[0]
         await pilot.press("e")
         page = isolated_home / "reports" / f"diskmark-run-{anchor.name}.html"
         await wait_until(pilot, page.exists, 5, "the shared page")
         html = page.read_text()
         assert f"diskmark: run {anchor.name}" in html and "<svg" in html
-        if find_chromium() is not None:
-            await wait_until(pilot, page.with_suffix(".png").exists, 90, "the PNG")
-            assert page.with_suffix(".png").read_bytes()[:4] == b"\x89PNG"
+        await wait_until(pilot, page.with_suffix(".png").exists, 30, "the PNG")
+        assert open_png(page.with_suffix(".png").read_bytes()).size[0] == 1100
 
         # the trend of the headline test on the highlighted run's drive
         await pilot.press("t")

@@ -4,14 +4,17 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from conftest import fio_processes as our_fio
 from conftest import leftovers, tiny, wait_until
+from pictures import hex_rgb, open_png
 from textual.widgets import Input
 
 from diskmark.app.app import DiskmarkApp
@@ -332,17 +335,21 @@ async def test_palette_has_one_keys_and_one_screenshot_command(target):
         assert "Theme" in system and "Quit" in system
         titles = system + ours
         assert titles.count("Keys") == 1
-        assert [t for t in titles if "creenshot" in t] == ["Save SVG screenshot"]
+        assert [t for t in titles if "creenshot" in t] == ["Save PNG screenshot",
+                                                           "Save SVG screenshot"]
 
 
-async def test_svg_screenshot_from_the_palette_never_replaces_a_file(target, tmp_path,
-                                                                   monkeypatch):
+async def test_screenshots_are_png_or_svg_and_never_replace_a_file(target, tmp_path, monkeypatch):
+    """p saves a PNG, drawn from Textual's SVG without a browser (none on PATH); the palette
+    saves the SVG itself. Someone else's files of those names stay."""
     shots = reports_dir()  # under DISKMARK_HOME here; the documents directory otherwise
     shots.mkdir(parents=True)
     monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))
     monkeypatch.setattr("diskmark.app.reporting._stamp", lambda: "20260101-000000")
-    theirs = shots / "diskmark-20260101-000000.svg"
-    theirs.write_text("someone else's file")
+    theirs = [shots / f"diskmark-20260101-000000.{kind}" for kind in ("svg", "png")]
+    for path in theirs:
+        path.write_text("someone else's file")
     app = make_app(target)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+p")
@@ -350,13 +357,30 @@ async def test_svg_screenshot_from_the_palette_never_replaces_a_file(target, tmp
         await pilot.pause(0.3)
         await pilot.press("enter")
         await pilot.pause(0.3)
-        await pilot.press("p")
         await pilot.pause(0.3)
-    assert theirs.read_text() == "someone else's file"
-    made = sorted(p.name for p in shots.iterdir() if p != theirs)
-    assert made == ["diskmark-20260101-000000-2.svg", "diskmark-20260101-000000-3.svg"]
-    assert all("<svg" in (shots / name).read_text() for name in made)
+        await pilot.press("p")
+        svg = app.export_screenshot()  # what p drew, still on the screen
+        png = shots / "diskmark-20260101-000000-2.png"
+        await wait_until(pilot, png.exists, 20, "the PNG")
+        await pilot.pause(0.2)
+    assert all(path.read_text() == "someone else's file" for path in theirs)
+    made = sorted(p.name for p in shots.iterdir() if p not in theirs)
+    assert made == ["diskmark-20260101-000000-2.png", "diskmark-20260101-000000-2.svg"]
+    assert "<svg" in (shots / made[1]).read_text()
     assert not [p for p in shots.iterdir() if p.name.startswith(".")]  # no temporary left
+    image = open_png(png.read_bytes())
+    box = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    assert image.size == (round(float(box[1])), round(float(box[2])))
+    # the window's cells have their colours where the SVG puts them (inside its translate)
+    dx, dy = (float(n) for n in re.search(r'translate\(([\d.]+), ([\d.]+)\)" clip-path', svg).groups())
+    cells = [(float(x), float(y), float(w), float(h), fill) for fill, x, y, w, h in re.findall(
+        r'<rect fill="(#[0-9a-f]{6})" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" '
+        r'height="([\d.]+)"', svg) if float(w) >= 100]
+    assert len(cells) > 20
+    for x, y, w, h, fill in cells:  # the colour most of each is (letters cover some of it)
+        seen = Counter(image.getpixel((int(dx + x + i), int(dy + y + h * f)))
+                       for i in range(2, int(w) - 2, 3) for f in (0.1, 0.3, 0.5, 0.7, 0.9))
+        assert seen.most_common(1)[0][0] == hex_rgb(fill), (x, y, w, fill, seen.most_common(2))
 
 
 async def test_no_color_picks_the_mono_theme_unless_one_was_saved(target, monkeypatch):

@@ -43,7 +43,7 @@ def test_a_key_taken_from_a_default_binding_leaves_it_its_other_keys():
     assert keymap.key("save_svg") == "ctrl+s"
     (problem,) = keymap.problems
     assert problem.startswith("In settings.json, p is bound to both run_all (run every test of "
-                              "the profile) and save_svg (save an SVG screenshot): run_all wins, "
+                              "the profile) and save_svg (save a PNG screenshot): run_all wins, "
                               "as the keymap gives p to it, and save_svg keeps ctrl+s."), problem
     assert 'such as "save_svg": "P", or take p out of run_all\'s keys.' in problem
 

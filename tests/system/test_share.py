@@ -1,29 +1,30 @@
-"""Results worth sharing, checked in a real browser: Debian's Chromium, headless, renders the
-HTML page of a real result (and of a comparison); its DOM holds every figure, the page asks
-for nothing over the network, and the PNG shows a picture, not a blank page."""
+"""Results worth sharing. The HTML page of a real result (and of a comparison) checked in a
+real browser, Debian's Chromium, headless: its DOM holds every figure and the page asks for
+nothing over the network. The PNG drawn with no browser on PATH: the SVG's picture."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
-import struct
+import shutil
 import subprocess
 import sys
 import tempfile
 import unicodedata
-import zlib
 from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from chromium import command, find_chromium
 from history_data import THREE_PASSES, clone, real_result, write_reports
+from pictures import check_colours, open_png
 
 from diskmark.model.units import Unit
 from diskmark.report.formatting import format_figure
 from diskmark.report.share.colours import theme_colours
 from diskmark.report.share.page import render_html
-from diskmark.report.share.png import command, find_chromium
+from diskmark.report.share.picture import render_svg
 from diskmark.store.schema import validate_result
 
 CHROMIUM = find_chromium()
@@ -45,49 +46,6 @@ def dump_dom(html: str, tmp_path: Path) -> str:
                               stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
-
-
-def png_pixels(path: Path, top: int = 700) -> tuple[int, int, list[tuple[int, ...]]]:
-    """Width, height and the pixels (every fourth of every fourth row) of the top ``top``
-    rows of an 8-bit RGB or RGBA PNG (what Chromium writes): the header and the tiles."""
-    data = path.read_bytes()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, header = 8, b"", None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        pos += 12 + length
-    assert header is not None
-    width, height, depth, colour, _c, _f, interlace = header
-    assert depth == 8 and colour in (2, 6) and interlace == 0, header
-    bpp = 3 if colour == 2 else 4
-    raw = zlib.decompress(idat)
-    stride = width * bpp
-    rows, prev = [], bytearray(stride)
-    for y in range(min(height, top)):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b, c = prev[i], prev[i - bpp] if i >= bpp else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 255
-            elif kind == 2:
-                line[i] = (line[i] + b) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(bytes(line))
-        prev = line
-    pixels = [tuple(row[x:x + 3]) for row in rows[::4] for x in range(0, stride, bpp * 4)]
-    return width, height, pixels
 
 
 def test_the_page_is_self_contained():
@@ -115,10 +73,8 @@ def test_chromium_renders_every_figure(tmp_path):
     assert "/dev/loop0" in dom and "ext4" in dom and "Where it ran" in dom
 
 
-@needs_chromium
-def test_cli_shares_a_comparison_as_html_and_png(tmp_path):
-    home = tmp_path / "home"
-    env = {**os.environ, "DISKMARK_HOME": str(home)}
+def shared_pair(tmp_path: Path, env: dict[str, str]):
+    """Two runs in the history (the newer 40% slower) and the command line, as a user runs it."""
     when = datetime(2026, 2, 1, 10, 0, tzinfo=timezone.utc)
     docs = [clone(real_result(THREE_PASSES), when, 1.0),
             clone(real_result(THREE_PASSES), when.replace(day=8), 0.6)]
@@ -130,29 +86,39 @@ def test_cli_shares_a_comparison_as_html_and_png(tmp_path):
 
     assert cli("history", "import", str(tmp_path / "r")).returncode == 0
     new, old = [r["id"] for r in json.loads(cli("history", "list", "--format", "json").stdout)["runs"]]
-    html_file, png_file = tmp_path / "cmp.html", tmp_path / "cmp.png"
-    for dest in (html_file, png_file):
-        done = cli("history", "share", new, "--against", old, "--output", str(dest))
-        assert done.returncode == 0, done.stderr
-    again = cli("history", "share", new, "--output", str(png_file))
-    assert again.returncode == 2 and "exists" in again.stderr  # never replaced silently
+    return cli, new, old, [validate_result(d) for d in docs]
 
+
+@needs_chromium
+def test_cli_shares_a_comparison_as_html(tmp_path):
+    cli, new, old, _docs = shared_pair(tmp_path, {**os.environ, "DISKMARK_HOME": str(tmp_path / "h")})
+    html_file = tmp_path / "cmp.html"
+    done = cli("history", "share", new, "--against", old, "--output", str(html_file))
+    assert done.returncode == 0, done.stderr
     dom = dump_dom(html_file.read_text(), tmp_path)
     assert dom.count('class="delta worse"') == 8 and "▼ -40.0%" in dom
     assert "Against the run of" in dom
 
-    width, height, pixels = png_pixels(png_file)
-    assert width == 1100 and height > 1000
-    colours = {}
-    for p in pixels:
-        colours[p] = colours.get(p, 0) + 1
-    background = max(colours, key=colours.get)
-    assert len(colours) > 50, "the picture has almost no colours: a blank page?"
-    assert sum(n for c, n in colours.items() if c != background) > len(pixels) * 0.15
-    # the theme's colours are there: the row buttons' green and the worse-colour deltas
-    green = tuple(int(theme_colours("diskmark")["row-button-background"][i:i + 2], 16)
-                  for i in (1, 3, 5))
-    assert colours.get(green, 0) > 500
+
+def test_cli_shares_a_comparison_as_png_without_a_browser(tmp_path):
+    """No browser on PATH (an empty directory is the whole PATH): the PNG is drawn all the
+    same, the picture the SVG describes, in its size and colours."""
+    nothing = tmp_path / "empty-path"
+    nothing.mkdir()
+    assert shutil.which("chromium", path=str(nothing)) is None
+    env = {**os.environ, "DISKMARK_HOME": str(tmp_path / "h"), "PATH": str(nothing)}
+    env.pop("DISKMARK_CHROMIUM", None)
+    cli, new, old, (first, second) = shared_pair(tmp_path, env)
+    png_file = tmp_path / "cmp.png"
+    done = cli("history", "share", new, "--against", old, "--output", str(png_file))
+    assert done.returncode == 0, done.stderr
+    again = cli("history", "share", new, "--output", str(png_file))
+    assert again.returncode == 2 and "exists" in again.stderr  # never replaced silently
+    colours = theme_colours("diskmark")
+    svg = render_svg(second, colours, reference=first, reference_name="x", title="y")
+    image = open_png(png_file.read_bytes())
+    assert image.size == (1100, int(re.search(r'height="(\d+)"', svg).group(1)))
+    assert check_colours(image, svg, colours) == 20
 
 
 @needs_chromium

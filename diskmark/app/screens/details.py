@@ -15,10 +15,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
+from diskmark.app.reporting import COMMAND_COPIED, copy_with_notice
 from diskmark.app.screens.details_drive import drive_section
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.plain import PlainStatic
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _, ngettext, pgettext
 from diskmark.model.file_layout import FileLayout
 from diskmark.model.notes import unstable_text
@@ -329,8 +329,7 @@ class DetailsScreen(ModalScreen[None]):
         if not self.result.fio_command:
             self.notify(_("No fio command was recorded for this test."), severity="warning")
             return
-        self.app.copy_to_clipboard(shown(self.command))
-        self.notify(_("fio command copied to the clipboard."), title=_("Copied"))
+        copy_with_notice(self, self.command, _(COMMAND_COPIED))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -32,7 +32,7 @@ KEYS: list[tuple[str, list[Row]]] = [
         (N_("enter / click a tile"), N_("every pass, spread, latency, bandwidth chart, fio command")),
         (("save_report",), N_("save the text report to a file")),
         (("copy_report",), N_("copy the text report to the clipboard")),
-        (("save_svg",), N_("save an SVG screenshot")),
+        (("save_svg",), N_("save a PNG screenshot")),
         (("edit_comment",), N_("type a comment for the report; Esc or Enter leaves it")),
     ]),
     (N_("Baselines"), [

@@ -300,7 +300,7 @@ class HistoryScreen(SavedResultsScreen[None]):
         self.app.push_screen(TrendScreen(self.store, item, self.current))
 
     def action_share(self) -> None:
-        """The highlighted run as a page to share (HTML, and a PNG when Chromium is there)."""
+        """The highlighted run as a page to share (HTML, and its PNG)."""
         from diskmark.app.sharing import share_page
 
         entry = self._usable()

@@ -180,18 +180,24 @@ def _facts(session: SessionResult) -> list[tuple[str, str]]:
     return rows
 
 
-def _caption(test: TestResult) -> str:
+def caption_parts(test: TestResult) -> tuple[str, str]:
+    """A chart's caption as plain text: the test's name (shown bold) and its figures."""
     mix = f" R{test.mix_read}/W{100 - (test.mix_read or 0)}" if test.op is Op.MIX else ""
-    name = f"<b>{_e(test.label)} {_e(column_name(test.op, None))}{mix}</b>"
-    text = f"{name}: {format_figure(test.best_mb_s, Unit.MB_S)} MB/s, " \
+    name = f"{test.label} {column_name(test.op, None)}{mix}"
+    text = f": {format_figure(test.best_mb_s, Unit.MB_S)} MB/s, " \
            f"{format_figure(test.best_iops, Unit.IOPS)} IOPS, " \
            f"{format_figure(test.best_lat_us, Unit.US)} μs"
     if len(test.runs) > 1:
         n = len(test.runs)
         # TRANSLATORS: after a test's figures: how many passes and how far apart they were
-        text += "; " + _e(ngettext("{count} pass, R/Avg {spread}%", "{count} passes, R/Avg {spread}%",
-                                   n).format(count=n, spread=f"{test.spread().r_avg_pct:.1f}"))
-    return text
+        text += "; " + ngettext("{count} pass, R/Avg {spread}%", "{count} passes, R/Avg {spread}%",
+                                n).format(count=n, spread=f"{test.spread().r_avg_pct:.1f}")
+    return name, text
+
+
+def _caption(test: TestResult) -> str:
+    name, text = caption_parts(test)
+    return f"<b>{_e(name)}</b>{_e(text)}"
 
 
 def comparison_html(cmp: Comparison, name: str) -> str:
@@ -279,18 +285,3 @@ def _lang() -> str:
     a private-use tag)."""
     lang = language()
     return "x-pseudo" if lang == PSEUDO else lang.replace("_", "-")
-
-
-def estimated_height(session: SessionResult, reference: bool) -> int:
-    """Roughly how tall the page is at 1100 px wide, for a screenshot that shows all of it."""
-    rows = len(_grid(session)[0])
-    charts = sum(1 for t in session.tests if t.complete and any(r.bw_samples for r in t.runs))
-    # a command's box: its label, padding, and a 16 px line per ~140 characters it wraps to
-    commands = sum(44 + 16 * -(-len(shlex.join(t.fio_command)) // 140)
-                   for t in session.tests if t.fio_command)
-    notes = 44 * len(session.warnings) + (32 if session.settings.comment else 0)
-    height = (140 + rows * 80 + 60 + ((charts + 1) // 2) * 230 + 60 + 13 * 32 + notes
-              + (60 if commands else 0) + commands + 120)
-    if reference:
-        height += 160 + len(session.tests) * len(GATE_UNITS) * 30
-    return height

@@ -1,80 +1,85 @@
-"""A shared page as a PNG: the HTML rendered by headless Chromium.
+"""An SVG picture as a PNG, drawn by resvg (the Rust renderer in the ``resvg-py`` wheel).
 
-Chromium draws the page exactly as a browser shows the HTML file, fonts and SVG included,
-which no hand-made rasteriser would. It runs with a new, empty profile directory, no
-sandbox (root in containers), no GPU, and every background network feature off: the page
-fetches nothing and neither does the browser. ``DISKMARK_CHROMIUM`` names another binary.
+No browser and no system service: resvg reads the SVG and the fonts in the system's font
+directories itself (fonts-dejavu-core on Debian, which ``./start.sh`` installs when no
+DejaVu is there), and picks, glyph by glyph, a font that has the character, so a Japanese,
+Chinese or Korean word is drawn by whichever CJK font is installed (fonts-wqy-microhei,
+which ``./start.sh`` installs when none is, or fonts-noto-cjk). A machine without any font
+would get a picture without words, so that is refused, and text in a script no font covers
+is said (a note beside the PNG), not left as empty boxes unannounced. Whether a font covers
+a character is asked of resvg itself: the character drawn alone is compared with a character
+no font has.
 """
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
+import unicodedata
 
 from diskmark.locale import _
 
-NAMES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-WIDTH = 1100
-TIMEOUT_S = 90
-
-#: The flags that make headless Chromium quiet and offline (and the test uses).
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--disable-extensions", "--mute-audio")
-
-
-class ChromiumMissing(RuntimeError):
-    """No Chromium to render with; the message says how to get one."""
+#: The fonts the pictures name first (Textual's screenshots ask for "Fira Code, monospace").
+MONOSPACE, SANS_SERIF = "DejaVu Sans Mono", "DejaVu Sans"
+#: A character of each script the app's languages write in, and the package that draws it.
+PROBES = (("Latin", "A"), ("Han", "字"), ("Kana", "あ"), ("Hangul", "한"))
+NO_GLYPH = "\U0010fffd"  # a private-use character: no font has it, every font draws .notdef
+CJK_PACKAGE = "fonts-wqy-microhei"
+LATIN_PACKAGE = "fonts-dejavu-core"
 
 
-def find_chromium() -> str | None:
-    chosen = os.environ.get("DISKMARK_CHROMIUM")
-    if chosen:
-        return chosen if shutil.which(chosen) else None
-    return next((found for name in NAMES if (found := shutil.which(name))), None)
+class PictureError(RuntimeError):
+    """No PNG could be drawn; the message says why and what would help."""
 
 
-def command(binary: str, profile: Path, *args: str) -> list[str]:
-    return [binary, *FLAGS, f"--user-data-dir={profile}", *args]
+def _render(svg: str, fonts: list[str] | None) -> bytes:
+    """``fonts``: font files to use instead of the system's (None: the system's)."""
+    try:
+        import resvg_py
+    except ImportError:
+        raise PictureError(_("a PNG needs the resvg-py package, which is not installed "
+                             "(reinstall diskmark, or: {command})").format(
+            command="pip install resvg-py")) from None
+    try:
+        return bytes(resvg_py.svg_to_bytes(
+            svg_string=svg, monospace_family=MONOSPACE, sans_serif_family=SANS_SERIF,
+            skip_system_fonts=fonts is not None, font_files=fonts))
+    except (ValueError, OSError, RuntimeError) as e:
+        # TRANSLATORS: {problem} is resvg's own message, in English
+        raise PictureError(_("the picture could not be drawn: {problem}").format(problem=e)) from None
 
 
-def render_png(html: str, dest: Path, height: int | None = None, width: int = WIDTH) -> Path:
-    """Render ``html`` to ``dest`` (a PNG of ``width`` × ``height`` pixels; the height
-    defaults to what the page needs, estimated). Raises ChromiumMissing or RuntimeError
-    with Chromium's own words."""
-    binary = find_chromium()
-    if binary is None:
-        raise ChromiumMissing(_("a PNG needs Chromium to draw the page, and none was found "
-                                "(Debian/Ubuntu: {command}); the .html form needs nothing").format(
-            command="sudo apt install chromium"))
-    if height is None:
-        height = 2000
-    dest = Path(dest)
-    with tempfile.TemporaryDirectory(prefix="diskmark-png-") as work:
-        work_dir = Path(work)
-        page = work_dir / "page.html"
-        page.write_text(html, encoding="utf-8")
-        shot = work_dir / "shot.png"
-        profile = work_dir / "profile"
-        profile.mkdir()
-        try:
-            done = subprocess.run(command(binary, profile, f"--screenshot={shot}",
-                                          f"--window-size={width},{height}", page.as_uri()),
-                                  capture_output=True, text=True, timeout=TIMEOUT_S,
-                                  stdin=subprocess.DEVNULL)
-        except subprocess.TimeoutExpired:
-            raise RuntimeError(_("Chromium did not finish the picture within {seconds} s").format(
-                seconds=TIMEOUT_S)) from None
-        if not shot.exists() or shot.stat().st_size == 0:
-            said = (done.stderr or done.stdout).strip().splitlines()[-3:]
-            # TRANSLATORS: {said}: the last lines Chromium printed
-            raise RuntimeError(_("Chromium made no picture (exit {code}): {said}").format(
-                code=done.returncode, said=" / ".join(said)))
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(f".{dest.name}.{os.getpid()}.tmp")
-        shutil.copyfile(shot, tmp)
-        os.replace(tmp, dest)
-    return dest
+def _script(ch: str) -> str | None:
+    name = unicodedata.name(ch, "")
+    if name.startswith(("CJK UNIFIED", "CJK COMPATIBILITY IDEOGRAPH")):
+        return "Han"
+    if name.startswith(("HIRAGANA", "KATAKANA")):
+        return "Kana"
+    if name.startswith("HANGUL"):
+        return "Hangul"
+    return None
+
+
+def _covered(ch: str, fonts: list[str] | None) -> bool:
+    def alone(c: str) -> bytes:
+        return _render('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40">'
+                       f'<text x="4" y="32" font-size="30" font-family="sans-serif">{c}</text>'
+                       "</svg>", fonts)
+
+    return alone(ch) != alone(NO_GLYPH)
+
+
+def svg_to_png(svg: str, fonts: list[str] | None = None) -> tuple[bytes, str | None]:
+    """The PNG of ``svg``, and a sentence when some of its text had no font (else None).
+    Raises PictureError when it cannot be drawn, or when no font has even Latin letters."""
+    if not _covered("A", fonts):
+        raise PictureError(_("a PNG needs a font, and none was found (Debian/Ubuntu: "
+                             "{command})").format(command=f"sudo apt install {LATIN_PACKAGE}"))
+    scripts = {s for ch in set(svg) if ord(ch) > 0x2e7f and (s := _script(ch))}
+    probes = dict(PROBES)
+    missing = sorted(s for s in scripts if not _covered(probes[s], fonts))
+    note = None
+    if missing:
+        # TRANSLATORS: {scripts}: "Han, Kana" (script names, in English); {command}: an apt command
+        note = _("No font has the {scripts} characters of this picture, so they are missing "
+                 "from it (Debian/Ubuntu: {command}).").format(
+            scripts=", ".join(missing), command=f"sudo apt install {CJK_PACKAGE}")
+    return _render(svg, fonts), note
