@@ -44,12 +44,13 @@ from diskmark.locale import N_, _, ngettext
 # TRANSLATORS: printed as it is below `diskmark run --help`'s text: keep each line under 92
 # characters (CJK: 46); it begins with an empty line.
 FLEET_HELP = N_("""
-fleets: --host [USER@]HOST[:PORT] (repeatable; an alias of ~/.ssh/config too) or --hosts-file
-FILE runs the profile on every host, reached with your ssh (keys, agent, config, known_hosts):
-diskmark starts `fio --server` there on a Unix socket in a private directory of --target
-and reaches it through SSH's forwarding; no TCP port is opened. Each host needs fio (the
-same version as here), not Python nor diskmark. An unknown host key is refused, never
-accepted; ssh runs with BatchMode=yes (--ssh-option BatchMode=no to be asked a password).
+fleets: --host [USER@]HOST[:PORT] (repeatable; an alias of ~/.ssh/config too) or
+--hosts-file FILE runs the profile on every host, reached with your ssh (keys, agent,
+config, known_hosts): diskmark starts `fio --server` there on a Unix socket in a private
+directory of --target and reaches it through SSH's forwarding; no TCP port is opened.
+Each host needs fio (the same version as here), not Python nor diskmark. An unknown host
+key is refused, never accepted; ssh runs with BatchMode=yes (--ssh-option BatchMode=no to
+be asked a password).
 --host fio://HOST[:PORT] reaches a `fio --server` someone started on a TCP port instead
 (labs; no authentication: see the README); a target other users can write in is refused
 there unless --accept-shared-target.

@@ -21,6 +21,7 @@ guessed: a remote result says in its warnings that it is not available.
 from __future__ import annotations
 
 import asyncio
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -41,7 +42,7 @@ from diskmark.engine.hosts import Host, unreachable
 from diskmark.engine.plan import Plan, PlannedTest, build_plan
 from diskmark.engine.process import FioProcess, Outcome
 from diskmark.engine.sentence import Sentence
-from diskmark.engine.ssh_remote import check_ssh_target
+from diskmark.engine.ssh_remote import SUN_PATH_MAX, check_ssh_target
 from diskmark.engine.ssh_tunnel import SshSetup, Tunnel
 from diskmark.locale import N_, _
 from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
@@ -216,7 +217,13 @@ class Fleet:
     async def _open(self, index: int, host: Host, directory: str) -> str | None:
         """fio's server started over SSH in a private directory of ``directory``; why not."""
         assert self._jobs_dir is not None
-        tunnel = Tunnel(host, self.ssh, str(self._jobs_dir / f"{index}.sock"), directory)
+        local = self._jobs_dir / f"{index}.sock"
+        if len(os.fsencode(local)) >= SUN_PATH_MAX:
+            return on_host(host, _("the temporary directory {path} is too deep for the socket "
+                                   "diskmark forwards to the host ({limit} bytes at most); set "
+                                   "TMPDIR to a shorter one.").format(path=self._jobs_dir.parent,
+                                                                      limit=SUN_PATH_MAX - 1))
+        tunnel = Tunnel(host, self.ssh, str(local), directory)
         self._tunnels[host] = tunnel
         why = await tunnel.open(self.fio_version)
         if tunnel.swept:

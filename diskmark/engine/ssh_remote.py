@@ -39,14 +39,16 @@ READY, REMOVED, SWEPT, NO_FIO, VERSION, NO_TARGET, SHARED, MKDIR, NO_SERVER = (
     "diskmark:noserver:")
 
 # One line, no "!", no value of the user's: $1 the target, $2 the directory's name, $3 fio's
-# version here. `setsid` makes the server lead its own process group, killed whole at the end.
+# version here. The server writes its own pid (no `$!`: a csh would read `!`); `setsid` makes
+# it lead its own process group, killed whole at the end.
 SCRIPT = (
     'umask 077; '
     'command -v fio >/dev/null 2>&1 || { echo diskmark:nofio; exit 0; }; '
     'v=$(fio --version 2>/dev/null); '
     'test "$v" = "$3" || { echo "diskmark:version:$v"; exit 0; }; '
     'cd -P -- "$1" 2>/dev/null || { echo diskmark:notarget; exit 0; }; '
-    'test -z "$(find . -maxdepth 0 -perm /022 ! -perm -1000)" || { echo diskmark:shared; exit 0; }; '
+    'if test -n "$(find . -maxdepth 0 -perm /022)"; then '
+    'test -k . || { echo diskmark:shared; exit 0; }; fi; '
     'for x in .diskmark-fleet-*; do '
     'test -L "$x" && continue; { test -d "$x" && test -O "$x"; } || continue; '
     'p=$(cat "$x/pid" 2>/dev/null); '
@@ -64,10 +66,12 @@ SCRIPT = (
     'cd / && rm -rf -- "$d" && echo diskmark:removed; }; '
     'trap c EXIT; trap "exit 1" HUP INT TERM PIPE; '
     'echo $$ > pid; '
-    'if command -v setsid >/dev/null 2>&1; then '
-    'setsid fio --server=sock:fio.sock </dev/null >/dev/null 2>server.err & s=$!; '
-    'else fio --server=sock:fio.sock </dev/null >/dev/null 2>server.err & s=$!; fi; '
-    'echo "$s" > server; i=0; '
+    'g=; if command -v setsid >/dev/null 2>&1; then g=setsid; fi; '
+    'sh -c "echo \\$\\$ > server; exec $g fio --server=sock:fio.sock" '
+    '</dev/null >/dev/null 2>server.err & '
+    'i=0; until test -s server; do i=$((i+1)); '
+    'test "$i" -gt 200 && { echo "diskmark:noserver:"; exit 0; }; sleep 0.05; done; '
+    's=$(cat server); i=0; '
     'until test -S fio.sock; do '
     'kill -0 "$s" 2>/dev/null || { echo "diskmark:noserver:$(head -c 300 server.err)"; exit 0; }; '
     'i=$((i+1)); test "$i" -gt 200 && { echo "diskmark:noserver:"; exit 0; }; '

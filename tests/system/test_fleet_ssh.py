@@ -12,7 +12,9 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import pytest
 from conftest import TINY_ARGS
@@ -238,14 +240,13 @@ def test_stop_leaves_no_fio_and_no_file_on_any_host(lab, sig):
     clean(a, b, wait=0)
 
 
-def test_a_run_killed_outright_is_cleaned_by_the_hosts_and_the_next_start(lab, tmp_path):
+def test_a_run_killed_outright_is_cleaned_by_the_hosts_and_the_next_start(lab):
     a = lab.hosts[0]
     # what a run killed while its host was cut off left there: the next run there removes it
     stale = f"{TARGET}/.diskmark-fleet-00000000beef"
     assert a.nsenter("sh", "-c", f"mkdir -m 700 {stale} && echo 999999 > {stale}/pid && "
                      f"touch {stale}/leftover").returncode == 0
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
+    tmp = Path(tempfile.mkdtemp(dir="/tmp"))  # short: a socket's path is 107 bytes at most
     env = {**os.environ, "TMPDIR": str(tmp)}
     proc = fleet(lab, "--host", "h0", "--target", str(TARGET), *TINY_ARGS, env=env)
     wait_for_private_dirs(proc, a)
@@ -261,3 +262,4 @@ def test_a_run_killed_outright_is_cleaned_by_the_hosts_and_the_next_start(lab, t
             "remove fio's private directory themselves when the SSH connection ends, or at "
             "the next run there.") in done.stderr, done.stderr
     assert list(tmp.iterdir()) == []
+    tmp.rmdir()
