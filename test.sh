@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install what is missing (fio, the mkfs tools for the filesystem tests, smartctl, Chromium for the
+# Install what is missing (fio, the mkfs tools for the filesystem tests, smartctl, openssh-server
+# for the fleet tests over SSH (the system's ssh service is left off), Chromium for the
 # shared-page tests, the Python packages with the test extras), check the layers
 # (lint-imports), the code (ruff) and the types (mypy, strict), then run the whole test suite in parallel
 # (pytest-xdist): four workers a core by default, as most tests wait on fio's timed passes
@@ -20,6 +21,16 @@ if [ "$(id -u)" -eq 0 ]; then
   for tool in Xvfb:xvfb xclip:xclip xsel:xsel; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || install_packages "${tool#*:}" || true
   done
+  if [ ! -x /usr/sbin/sshd ]; then
+    # the fleet tests start their own sshd in namespaces; the system's ssh service stays off
+    say "installing openssh-server (the fleet tests run their own sshd on it)"
+    was_active=0
+    systemctl is-active --quiet ssh 2>/dev/null && was_active=1
+    install_packages openssh-server || true
+    if [ "$was_active" -eq 0 ] && systemctl is-active --quiet ssh 2>/dev/null; then
+      systemctl disable --now ssh >/dev/null 2>&1 || true
+    fi
+  fi
   if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
     say "installing chromium (the shared-page tests render HTML in it)"
     install_packages chromium || true

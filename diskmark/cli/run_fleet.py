@@ -1,9 +1,10 @@
 """``diskmark run --host A --host B --target DIR``: the same profile on many hosts through
-fio's client/server mode, a session per host kept in the history under the host's name, the
-hosts side by side in the report.
+fio's client/server mode, reached over SSH (or ``fio://`` raw servers), a session per host
+kept in the history under the host's name, the hosts side by side in the report.
 
-Exit codes as a local run: 2 when nothing was started (a host unreachable, a target missing
-or writable by other users, O_DIRECT refused, bad arguments), 1 when a host failed part-way (the others' results are
+Exit codes as a local run: 2 when nothing was started (a host unreachable, a host key
+refused, fio missing there, a target missing, a raw server's target writable by other
+users, O_DIRECT refused, bad arguments), 1 when a host failed part-way (the others' results are
 kept, reported and saved; the failed hosts are named), 3 when a host regressed against its
 baseline, 4 when a host's run could not be kept in the history, 130 when stopped.
 """
@@ -43,13 +44,16 @@ from diskmark.locale import N_, _, ngettext
 # TRANSLATORS: printed as it is below `diskmark run --help`'s text: keep each line under 92
 # characters (CJK: 46); it begins with an empty line.
 FLEET_HELP = N_("""
-fleets: --host HOST[:PORT] (repeatable) or --hosts-file FILE runs the profile on every host
-through fio's client/server mode: each host runs `fio --server` (same fio version as here)
-and needs neither Python nor diskmark; --target is the directory on every host. diskmark
-never starts servers and never sends a shell command, but fio's protocol has no
-authentication: bind the server to a private address and firewall its port (8765).
-A target that users other than the server's can write in is refused (they could swap the
-test file for a link): see --target-is-private.
+fleets: --host [USER@]HOST[:PORT] (repeatable; an alias of ~/.ssh/config too) or
+--hosts-file FILE runs the profile on every host, reached with your ssh (keys, agent,
+config, known_hosts): diskmark starts `fio --server` there on a Unix socket in a private
+directory of --target and reaches it through SSH's forwarding; no TCP port is opened.
+Each host needs fio (the same version as here), not Python nor diskmark. An unknown host
+key is refused, never accepted; ssh runs with BatchMode=yes (--ssh-option BatchMode=no to
+be asked a password).
+--host fio://HOST[:PORT] reaches a `fio --server` someone started on a TCP port instead
+(labs; no authentication: see the README); a target other users can write in is refused
+there unless --accept-shared-target.
 With --compare NAME each host is compared with baseline "NAME@HOST" when it exists, else
 with NAME; --save-baseline NAME saves each host as "NAME@HOST".
 """)
@@ -57,9 +61,21 @@ with NAME; --save-baseline NAME saves each host as "NAME@HOST".
 
 def add_arguments(run: argparse.ArgumentParser) -> None:
     group = run.add_argument_group(_("many hosts (fio's client/server mode)"))
-    group.add_argument("--host", action="append", default=[], metavar="HOST[:PORT]",
-                       help=_("a host running `fio --server`; repeat for more (port 8765 when "
-                              "not given; IPv6 as [ADDRESS]:PORT)"))
+    group.add_argument("--host", action="append", default=[], metavar="[USER@]HOST[:PORT]",
+                       help=_("a host reached over SSH (user, host and port as ssh takes them, "
+                              "ssh://… or an alias of your SSH configuration; IPv6 as "
+                              "[ADDRESS]:PORT), or fio://HOST[:PORT] for a host running `fio "
+                              "--server` on a TCP port itself; repeat for more"))
+    group.add_argument("--ssh-config", metavar="FILE",
+                       help=_("the SSH configuration file to use instead of ~/.ssh/config "
+                              "(ssh -F)"))
+    group.add_argument("--ssh-option", action="append", default=[], metavar="OPTION",
+                       help=_("an ssh option (ssh -o OPTION, e.g. BatchMode=no to be asked "
+                              "for a password); repeat for more"))
+    group.add_argument("--accept-shared-target", action="store_true",
+                       help=_("with fio:// hosts, measure even where other users can write in "
+                              "--target (they could swap the test file for a link to a file "
+                              "of theirs); the risk is noted in each result"))
     group.add_argument("--hosts-file", metavar="FILE",
                        help=_("hosts one a line (# comments), added to --host"))
     group.add_argument("--one-at-a-time", action="store_true",
@@ -108,6 +124,7 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     from diskmark.engine.fleet import Fleet
     from diskmark.engine.hosts import hosts_from, read_hosts_file
     from diskmark.engine.jobfile import check_remote_target
+    from diskmark.engine.ssh_remote import check_ssh_target
 
     if args.nocow:
         parser.error(_("--nocow changes a local directory; it cannot be used with --host"))
@@ -119,7 +136,10 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     try:
         texts = list(args.host) + (read_hosts_file(args.hosts_file) if args.hosts_file else [])
         hosts = hosts_from(texts)
-        check_remote_target(settings.target)
+        if any(not h.ssh for h in hosts):
+            check_remote_target(settings.target)
+        else:
+            check_ssh_target(settings.target)
     except DiskmarkError as e:
         error(str(e))
         return EXIT_USAGE
@@ -127,8 +147,16 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     if isinstance(opened, int):
         return opened
     store, references = opened
+    from diskmark.engine.ssh_tunnel import SshSetup
+
+    bad = [o for o in args.ssh_option if not o.isprintable() or "=" not in o.lstrip("=")]
+    if bad:
+        parser.error(_("--ssh-option {option}: write NAME=VALUE, as ssh -o takes it.").format(
+            option=repr(bad[0])))
     fleet = Fleet(hosts, one_at_a_time=args.one_at_a_time,
-                  target_private=args.target_is_private)
+                  target_private=args.target_is_private,
+                  ssh=SshSetup(args.ssh_config, tuple(args.ssh_option)),
+                  accept_shared_target=args.accept_shared_target)
     progress = FleetProgress(enabled=not args.quiet)
     try:
         result, interrupted = run_stoppable(lambda: fleet.run(settings, progress.on_host_event),

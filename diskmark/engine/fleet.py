@@ -1,11 +1,14 @@
 """Many hosts from one place, on fio's own client/server mode: each host runs ``fio
---server`` and nothing else; diskmark runs fio's client here, once per host and step, with
-job files rendered from the same plan as a local run (:mod:`diskmark.engine.jobfile`).
+--server``, started over SSH on a private socket (:mod:`diskmark.engine.ssh_tunnel`), or by
+the host's owner on a TCP port (``fio://``); diskmark runs fio's client here, once per host
+and step, with job files rendered from the same plan as a local run
+(:mod:`diskmark.engine.jobfile`).
 
-A session per host: a probe before anything starts on any host (the server answers, the
-target exists, O_DIRECT is accepted, no other user can write in the target:
-:mod:`diskmark.engine.fleet_privacy`), then the test file laid out, every test, and the file
-removed by fio itself, whatever happened. Hosts run at once or one at a time; one host
+A session per host: a probe before anything starts on any host (SSH connects and fio's
+server starts in a private directory, or the raw server answers and no other user can write
+in its target: :mod:`diskmark.engine.fleet_privacy`; the target exists, O_DIRECT is
+accepted), then the test file laid out, every test, and the file removed by fio itself,
+whatever happened; over SSH the private directory goes with it. Hosts run at once or one at a time; one host
 failing ends only its own session. Each host's figures come from the ``client_stats`` of
 fio's final JSON (fio 3.33 prints no status objects in client mode, so live progress is the
 step and its expected time).
@@ -18,7 +21,7 @@ guessed: a remote result says in its warnings that it is not available.
 from __future__ import annotations
 
 import asyncio
-import signal
+import os
 import tempfile
 import time
 from collections.abc import Callable
@@ -30,14 +33,17 @@ from diskmark import __version__
 from diskmark.engine import fleet_privacy, jobfile, parse
 from diskmark.engine.clock import now_iso
 from diskmark.engine.control import RunControl, Stopped
-from diskmark.engine.errors import PREPARING, FioFailed, NotStarted, TargetError, doing, fio_failure
+from diskmark.engine.errors import PREPARING, FioFailed, NotStarted, TargetError, doing
 from diskmark.engine.fio import Fio, locate
+from diskmark.engine.fleet_client import PROBING, client_problem, disk, entries, host_entries, on_host
 from diskmark.engine.fleet_jobs import JobsDir
 from diskmark.engine.fleet_privacy import Access
 from diskmark.engine.hosts import Host, unreachable
 from diskmark.engine.plan import Plan, PlannedTest, build_plan
 from diskmark.engine.process import FioProcess, Outcome
 from diskmark.engine.sentence import Sentence
+from diskmark.engine.ssh_remote import SUN_PATH_MAX, check_ssh_target
+from diskmark.engine.ssh_tunnel import SshSetup, Tunnel
 from diskmark.locale import N_, _
 from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.facts import SystemFacts
@@ -50,14 +56,10 @@ from diskmark.presets import PresetCatalog, load_catalog
 #: this much more before it is taken for hung (fio notices a lost server itself in ~5 s).
 CLIENT_SLACK_S = 60.0
 PREP_RATE_GUESS = 200e6  # bytes/s, for the expected time of laying the file out
-ALL_CLIENTS = "All clients"
 #: Kept in English in every host's result (its warnings); a view may translate it.
 REMOTE_NOTE = N_("Measured through fio's client/server mode: free space, the device and "
                "filesystem, the test file's layout, the flush after writes (Dirty/Writeback) "
                "and the machine's CPU load are not available for a remote host.")
-
-# TRANSLATORS: what fio was doing, put where {what} stands in "… while {what}."
-PROBING = N_("checking the target")
 
 HostSink = Callable[[Host, Event], None]
 
@@ -96,7 +98,8 @@ class Fleet:
 
     def __init__(self, hosts: list[Host], fio: Fio | None = None,
                  catalog: PresetCatalog | None = None, one_at_a_time: bool = False,
-                 target_private: bool = False):
+                 target_private: bool = False, ssh: SshSetup | None = None,
+                 accept_shared_target: bool = False):
         self.hosts = hosts
         self._fio = fio
         self.catalog = catalog
@@ -104,8 +107,13 @@ class Fleet:
         #: the user states that only the server's user can write in the target, for hosts
         #: where that cannot be checked (:mod:`diskmark.engine.fleet_privacy`)
         self.target_private = target_private
+        #: the user accepts that other users can write in a raw server's target
+        self.accept_shared_target = accept_shared_target
+        self.ssh = ssh or SshSetup()
         self._control = RunControl()
         self._jobs_dir: Path | None = None
+        self._tunnels: dict[Host, Tunnel] = {}
+        self._notes: dict[Host, list[Sentence]] = {}
 
     def stop(self) -> None:
         """SIGINT to every fio client, which tells its server to end the jobs; a second
@@ -125,13 +133,18 @@ class Fleet:
         if settings.nocow:
             raise TargetError(_("--nocow changes a local directory; it cannot be used with "
                                 "hosts."))
-        directory = jobfile.check_remote_target(settings.target)
+        raw = any(not h.ssh for h in self.hosts)
+        directory = (jobfile.check_remote_target(settings.target) if raw
+                     else check_ssh_target(settings.target))
+        if any(h.ssh for h in self.hosts):
+            check_ssh_target(directory)
         if self._fio is None:
             self._fio = await asyncio.to_thread(locate)
         plan = await asyncio.to_thread(self.plan, settings)
         filename = jobfile.fresh_file_name()
+        # only a raw server's test file stays on its host when diskmark is killed outright
         jobs = await asyncio.to_thread(JobsDir.create, [h.label for h in self.hosts], directory,
-                                       filename)
+                                       filename if raw else "")
         self._jobs_dir = jobs.path
         try:
             await self._preflight(directory, settings.direct, emit)
@@ -145,6 +158,7 @@ class Fleet:
                     *(self._session(h, plan, directory, filename, emit) for h in self.hosts)))
             return result
         finally:
+            await asyncio.gather(*(self._close(h) for h in list(self._tunnels)))
             jobs.remove()
             self._jobs_dir = None
 
@@ -152,23 +166,30 @@ class Fleet:
 
     async def _preflight(self, directory: str, direct: bool, emit: HostSink) -> None:
         """Every host answers, can run the probe job, and lets no other user write in the
-        target, or nothing starts anywhere."""
-        async def check(host: Host) -> str | None:
-            emit(host, Progress(Phase.CHECKING, on_host(host, _("checking fio's server"))))
-            why = await unreachable(host)
-            if why:
-                return on_host(host, why)
+        target (over SSH: in fio's private directory there), or nothing starts anywhere."""
+        async def check(index: int, host: Host) -> str | None:
+            if host.ssh:
+                emit(host, Progress(Phase.CHECKING, on_host(host, _("starting fio's server "
+                                                                    "over SSH"))))
+                why = await self._open(index, host, directory)
+            else:
+                emit(host, Progress(Phase.CHECKING, on_host(host, _("checking fio's server"))))
+                why = await unreachable(host)
+                why = on_host(host, why) if why else None
+            if why or self._control.stopping:
+                return why
             try:
-                await self._client(host, jobfile.probe_job(directory, jobfile.fresh_file_name(),
-                                                           direct), _(PROBING), 0.0)
-                return await self._private(host, directory)
+                await self._client(host, jobfile.probe_job(self._where(host, directory),
+                                                           jobfile.fresh_file_name(), direct),
+                                   _(PROBING), 0.0)
+                return None if host.ssh else await self._private(host, directory)
             except FioFailed as e:
                 return e.message
             except Stopped:
                 return None  # said by the sessions, each cancelled before it started
 
         problems = [(h, why) for h, why in zip(self.hosts, await asyncio.gather(
-            *(check(h) for h in self.hosts))) if why]
+            *(check(i, h) for i, h in enumerate(self.hosts)))) if why]
         if problems:
             raise FleetNotStarted(problems)
 
@@ -176,7 +197,11 @@ class Fleet:
         """Why ``directory`` on ``host`` is not private enough for the test file, or None."""
         outcome = await self._run_client(
             host, jobfile.others_probe_job(directory, jobfile.fresh_file_name()), _(PROBING), 0.0)
-        found = fleet_privacy.access(outcome, _host_entries(outcome.last, host))
+        found = fleet_privacy.access(outcome, host_entries(outcome.last, host))
+        if found in (Access.OTHERS, Access.UNKNOWN) and self.accept_shared_target:
+            self._notes.setdefault(host, []).append(fleet_privacy.risk_accepted(
+                host.label, directory))
+            return None
         if found is Access.OTHERS:
             return fleet_privacy.others_can_write(host.label, directory)
         if found is Access.UNKNOWN and not self.target_private:
@@ -186,6 +211,48 @@ class Fleet:
                     or on_host(host, _("fio's client ended unexpectedly while {what}.").format(
                         what=_(PROBING))))
         return None
+
+    # --- SSH ----------------------------------------------------------------------------
+
+    async def _open(self, index: int, host: Host, directory: str) -> str | None:
+        """fio's server started over SSH in a private directory of ``directory``; why not."""
+        assert self._jobs_dir is not None
+        local = self._jobs_dir / f"{index}.sock"
+        if len(os.fsencode(local)) >= SUN_PATH_MAX:
+            return on_host(host, _("the temporary directory {path} is too deep for the socket "
+                                   "diskmark forwards to the host ({limit} bytes at most); set "
+                                   "TMPDIR to a shorter one.").format(path=self._jobs_dir.parent,
+                                                                      limit=SUN_PATH_MAX - 1))
+        tunnel = Tunnel(host, self.ssh, str(local), directory)
+        self._tunnels[host] = tunnel
+        why = await tunnel.open(self.fio_version)
+        if tunnel.swept:
+            # TRANSLATORS: {names} are directories' names, {host} a host of the fleet
+            self._notes.setdefault(host, []).append(Sentence(N_(
+                "Removed {names} in {directory} on {host}, left by a fleet run that was stopped "
+                "abruptly."), names=", ".join(tunnel.swept), directory=directory,
+                host=host.label))
+        return why
+
+    async def _close(self, host: Host) -> bool:
+        """End fio's server on ``host`` and remove its private directory; said when that
+        cannot be confirmed (the connection is lost: the host removes it itself when it
+        notices, or the next run there does)."""
+        tunnel = self._tunnels.pop(host, None)
+        if tunnel is None or tunnel.proc is None:
+            return False
+        if await tunnel.close():
+            return True
+        self._notes.setdefault(host, []).append(Sentence(N_(
+            "diskmark's private directory {directory}/{name} may be left on {host} (the SSH "
+                "connection was lost); the host removes it when it notices, or the next run "
+                "there does."), directory=tunnel.target, name=tunnel.name, host=host.label))
+        return False
+
+    def _where(self, host: Host, directory: str) -> str | None:
+        """The ``directory`` of ``host``'s jobs: none over SSH, where fio's server works in
+        its private directory."""
+        return None if host.ssh else directory
 
     # --- one host -----------------------------------------------------------------------
 
@@ -202,26 +269,26 @@ class Fleet:
             session.status, session.error = Status.CANCELLED, _("stopped before this host's turn")
             session.finished = now_iso()
             return session
+        where = self._where(host, directory)
         total = settings.size / PREP_RATE_GUESS + plan.total_seconds()
         clock = {"start": time.monotonic(), "total": total}
         try:
             prep_s = settings.size / PREP_RATE_GUESS
             final = await self._client(
-                host, jobfile.prepare_job(settings, directory, filename),
+                host, jobfile.prepare_job(settings, where, filename),
                 _(PREPARING), prep_s,
                 self._ticker(host, clock, Phase.PREPARING, _("Preparing the test file"), prep_s,
                              emit))
-            entries = _entries(final, host, 1, _(PREPARING))
-            written = parse.io_bytes(entries[0])
+            written = parse.io_bytes(entries(final, host, 1, _(PREPARING))[0])
             if written < settings.size:
                 raise FioFailed(on_host(host, _("fio wrote only {written} of {size} bytes of the "
                                                 "test file.").format(written=written,
                                                                       size=settings.size)))
-            session.system.device = _disk(final)
+            session.system.device = disk(final)
             for test in plan.tests:
                 if test.index and plan.interval:
                     await self._control.sleep(plan.interval)
-                result = await self._test(host, plan, test, directory, filename, clock, emit)
+                result = await self._test(host, plan, test, where, filename, clock, emit)
                 session.tests.append(result)
                 emit(host, TestFinished(test.index, result))
         except Stopped:
@@ -232,13 +299,15 @@ class Fleet:
             session.status, session.error = Status.FAILED, message
             emit(host, Notice(message, "error"))
         finally:
-            note = await self._cleanup(host, directory, filename, emit)
-            if note:
-                session.warnings.append(note.english())
+            note = await self._cleanup(host, where, filename, emit)
+            if await self._close(host):
+                note = None  # the private directory went, and the test file with it
+            notes = ([note] if note else []) + self._notes.pop(host, [])
+            session.warnings += [n.english() for n in notes]
         session.finished = now_iso()
         return session
 
-    async def _test(self, host: Host, plan: Plan, test: PlannedTest, directory: str,
+    async def _test(self, host: Host, plan: Plan, test: PlannedTest, directory: str | None,
                     filename: str, clock: dict[str, float], emit: HostSink) -> TestResult:
         result = TestResult(index=test.row, spec=test.spec, op=test.op, mix_read=test.mix_read,
                             fio_command=[], unstable_pct=plan.settings.unstable_pct)
@@ -256,7 +325,7 @@ class Fleet:
                                       test))
             try:
                 runs += [parse.run_result(e, test.op)
-                         for e in _entries(final, host, len(passes), what)]
+                         for e in entries(final, host, len(passes), what)]
             except parse.FioOutputError as e:
                 raise FioFailed(on_host(host, _("fio's output could not be read for {what}: "
                                                 "{problem}").format(what=what, problem=e))) from None
@@ -268,7 +337,7 @@ class Fleet:
             result.cpu_limited = cpu_limit_text(best.cpu_limit(test.spec.threads, None))
         return result
 
-    async def _cleanup(self, host: Host, directory: str, filename: str,
+    async def _cleanup(self, host: Host, directory: str | None, filename: str,
                        emit: HostSink) -> Sentence | None:
         """fio removes the test file; a stop does not skip this. What could not be removed
         is said, never raised."""
@@ -282,7 +351,8 @@ class Fleet:
         except FioFailed as e:
             # TRANSLATORS: {problem} is what fio's client said went wrong
             note = Sentence(N_("The test file {file} may be left on {host}: {problem}"),
-                            file=f"{directory}/*{filename}", host=host.label, problem=str(e))
+                            file=f"{directory or '.'}/*{filename}", host=host.label,
+                            problem=str(e))
             emit(host, Notice(note.said(), "warning"))
             return note
         return None
@@ -320,6 +390,10 @@ class Fleet:
         FioFailed saying what went wrong."""
         outcome = await self._run_client(host, job, what, seconds, tick, stoppable)
         problem = client_problem(host, what, outcome)
+        tunnel = self._tunnels.get(host)
+        if problem and tunnel is not None and not tunnel.alive:
+            problem = _("{host}: the SSH connection was lost while {what}.\n{said}").format(
+                host=host.label, what=what, said=tunnel.ssh_said() or problem)
         if problem:
             raise FioFailed(problem)
         assert outcome.last is not None
@@ -336,7 +410,9 @@ class Fleet:
         path = Path(name)
         with open(fd, "w", encoding="utf-8") as f:
             f.write(job)
-        proc = FioProcess([self.fio_path, host.client_arg(), "--output-format=json", str(path)],
+        tunnel = self._tunnels.get(host)
+        client = tunnel.client_arg if tunnel else host.client_arg()
+        proc = FioProcess([self.fio_path, client, "--output-format=json", str(path)],
                           watchdog=seconds + CLIENT_SLACK_S)
         if stoppable:
             self._control.add(proc)
@@ -363,94 +439,3 @@ class Fleet:
     def fio_path(self) -> str:
         assert self._fio is not None
         return self._fio.path
-
-
-def on_host(host: Host, message: str) -> str:
-    """``message`` about ``host``, said with the host's name first."""
-    # TRANSLATORS: a message about one host of a fleet: "db1:8765: checking fio's server"
-    return _("{host}: {message}").format(host=host.label, message=message)
-
-
-def _lines(outcome: Outcome) -> list[str]:
-    return [ln.strip() for ln in outcome.stderr.splitlines() + outcome.noise if ln.strip()]
-
-
-def client_problem(host: Host, what: str, outcome: Outcome) -> str | None:
-    """What went wrong on ``host`` in words a user can act on, or None. fio's client exits 0
-    when the server refused the job file (a missing directory): no ``client_stats`` then."""
-    lines = _lines(outcome)
-    text = "\n".join(lines)
-    tail = "\n".join(lines[-6:])
-    low = text.lower()
-    head = None
-    if outcome.hung:
-        head = _("fio's server on {host} did not answer while {what}; fio was stopped.")
-    elif "failed to connect" in low or "connection refused" in low:
-        head = _("cannot connect to fio's server on {host} while {what}.")
-    elif "version" in low and ("bad" in low or "mismatch" in low):
-        head = _("fio on {host} is another version than this machine's: fio's client/server "
-                 "mode needs the same fio on both sides.")
-    elif outcome.returncode == -signal.SIGPIPE:
-        # the other end closed the socket as fio's client wrote: seen when the server is
-        # another fio version (it may hang up before saying so) or no fio server at all
-        head = _("fio's server on {host} closed the connection while {what}: it may be another "
-                 "fio version than this machine's (client/server mode needs the same fio on "
-                 "both sides), or not a fio server.")
-    elif "disconnected" in low or "timeout on" in low or "connection reset" in low:
-        head = _("the connection to fio's server on {host} was lost while {what} (the server "
-                 "stopped or the host went down).")
-    elif "is not a directory" in low or "no such file or directory" in low:
-        head = _("the target directory does not exist on {host} (or is not a directory).")
-    elif "permission denied" in low or "read-only file system" in low:
-        head = _("fio's server on {host} cannot write in the target directory.")
-    elif "does not support o_direct" in low or (
-            outcome.last is not None and _errno(outcome.last, host) == 22 and what == _(PROBING)):
-        head = _("the target on {host} refuses O_DIRECT (ramfs, old tmpfs, some FUSE and "
-                 "network filesystems); run with --buffered.")
-    if head:
-        head = head.format(host=host.label, what=what)
-        return f"{head}\n{tail}" if tail else head
-    if outcome.returncode is None:
-        return _("fio's client for {host} did not exit while {what}.").format(host=host.label,
-                                                                             what=what)
-    entries = _host_entries(outcome.last, host)
-    err = next((e.get("error") for e in entries if e.get("error")), 0)
-    if outcome.returncode != 0 or not entries or err:
-        last = {"jobs": entries} if entries else None
-        detail = fio_failure(what, outcome.returncode, outcome.stderr, outcome.noise, last)
-        return on_host(host, detail)
-    return None
-
-
-def _errno(obj: dict[str, Any], host: Host) -> int:
-    found = next((e.get("error") for e in _host_entries(obj, host) if e.get("error")), 0)
-    return found if isinstance(found, int) else 0
-
-
-def _host_entries(obj: dict[str, Any] | None, host: Host) -> list[dict[str, Any]]:
-    """The job entries of ``host`` in one final object, in the order of their groups."""
-    stats = obj.get("client_stats") if isinstance(obj, dict) else None
-    if not isinstance(stats, list):
-        return []
-    mine = [e for e in stats if isinstance(e, dict) and e.get("jobname") != ALL_CLIENTS
-            and e.get("port", host.port) == host.port]
-    return sorted(mine, key=lambda e: e.get("groupid", 0) if isinstance(e.get("groupid"), int) else 0)
-
-
-def _entries(obj: dict[str, Any], host: Host, expected: int, what: str) -> list[dict[str, Any]]:
-    found = _host_entries(obj, host)
-    if len(found) != expected:
-        raise FioFailed(on_host(host, _("fio reported {found} jobs for {what}, not "
-                                        "{expected}.").format(found=len(found), what=what,
-                                                              expected=expected)))
-    return found
-
-
-def _disk(obj: dict[str, Any]) -> str:
-    """The device under the target as fio's ``disk_util`` names it on the host ('' when
-    fio does not say: tmpfs, a network filesystem)."""
-    utils = obj.get("disk_util") if isinstance(obj, dict) else None
-    if isinstance(utils, list) and utils and isinstance(utils[0], dict):
-        name = utils[0].get("name")
-        return f"/dev/{name}" if isinstance(name, str) and name.isprintable() else ""
-    return ""

@@ -7,7 +7,9 @@ the register before it is made and held with an exclusive ``flock`` while the ru
 clients do not inherit the descriptor: a client reads its job file once, at its start), so
 :mod:`diskmark.engine.leftovers` can tell one whose diskmark died (``kill -9``, a power cut)
 and remove it at the next start. The register entry also names the hosts, their target and
-the test file, which a killed run leaves on every host: the sweep says where.
+the test file, which a killed run leaves on every raw server's host: the sweep says where
+(over SSH the host removes its private directory itself once the connection ends, and the
+next run there removes what a lost connection left; the entry's test file is then empty).
 """
 
 from __future__ import annotations
@@ -30,8 +32,9 @@ from diskmark.locale import _
 
 PREFIX = "diskmark-fleet-"
 NAME_RE = re.compile(r"^diskmark-fleet-[0-9a-f]{12}$")
-#: What :func:`tempfile.mkstemp` names a job file (``tmp`` and 8 characters, ``.fio``).
-JOB_FILE_RE = re.compile(r"^tmp[a-z0-9_]{8}\.fio$")
+#: What :func:`tempfile.mkstemp` names a job file (``tmp`` and 8 characters, ``.fio``), and
+#: the socket forwarded to a host over SSH (its index among the hosts, ``.sock``).
+JOB_FILE_RE = re.compile(r"^(?:tmp[a-z0-9_]{8}\.fio|[0-9]{1,6}\.sock)$")
 KIND = "fleet"
 
 
@@ -117,7 +120,8 @@ def _register(tmp: Path, name: str, st_tmp: os.stat_result, hosts: list[str], di
     entry = {"kind": KIND, "target": os.fsencode(tmp).decode("utf-8", "surrogateescape"),
              "name": name, "target_dev": st_tmp.st_dev, "target_ino": st_tmp.st_ino,
              "uid": os.geteuid(), "pid": os.getpid(), "created": time.time(),
-             "hosts": hosts, "directory": directory, "file": filename}
+             "hosts": hosts, "directory": directory if directory.isprintable() else ascii(directory),
+             "file": filename}
     try:
         write_atomic(record, json.dumps(entry, ensure_ascii=True), exclusive=True)
     except (OSError, UnicodeError):

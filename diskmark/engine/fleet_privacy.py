@@ -1,11 +1,13 @@
-"""Whether other users can write in a host's target directory, asked before anything starts.
+"""Whether other users can write in a raw server's target directory (``fio://``), asked before
+anything starts. Over SSH the test file lives in a private directory instead
+(:mod:`diskmark.engine.ssh_remote`) and this question does not arise.
 
 fio's server opens the test file by name in the target directory itself at every step
 (``<client address>..diskmark-fleet-<hex>.tmp``), following symbolic links. A user who can
 write in that directory could swap the file for a link between two steps, and the server
 would write benchmark data over the file the link names: any file at all when the server
-runs as root. Until each host's test file lives in a private directory of its own, such a
-target is refused.
+runs as root. Such a target is refused, unless the user accepts that risk
+(``--accept-shared-target``).
 
 fio's protocol cannot report a directory's permissions, and a root server's own writes
 succeed whatever they are, so the host is asked by a job that runs as another user: fio's
@@ -31,7 +33,8 @@ from typing import Any
 
 from diskmark.engine.jobfile import NOBODY
 from diskmark.engine.process import Outcome
-from diskmark.locale import _
+from diskmark.engine.sentence import Sentence
+from diskmark.locale import N_, _
 
 
 class Access(Enum):
@@ -69,7 +72,9 @@ def others_can_write(label: str, directory: str) -> str:
              "choosing.\n"
              "Use a directory only the server's user can write, such as one made for it (mkdir "
              "-m 0755 /srv/diskmark, owned by that user); a sticky directory such as /tmp is "
-             "refused too.").format(host=label, directory=directory, uid=NOBODY)
+             "refused too. Reach the host over SSH instead (--host HOST), where the test file "
+             "lives in a private directory, or accept the risk with "
+             "--accept-shared-target.").format(host=label, directory=directory, uid=NOBODY)
 
 
 def cannot_check(label: str, directory: str) -> str:
@@ -80,3 +85,10 @@ def cannot_check(label: str, directory: str) -> str:
              "If only the server's user can write in {directory}, say so with "
              "--target-is-private (in the app, tick \"The target is private\").").format(
                  host=label, directory=directory)
+
+
+def risk_accepted(label: str, directory: str) -> Sentence:
+    """Kept in the host's result: the user ran in a target others may write in."""
+    return Sentence(N_("Other users may be able to write in {directory} on {host}, where fio's "
+                       "server opens the test file by name; measured there because "
+                       "--accept-shared-target was given."), directory=directory, host=label)

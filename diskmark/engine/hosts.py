@@ -1,8 +1,11 @@
-"""The hosts of a fleet: ``HOST[:PORT]`` as a user writes it, checked strictly before it is
-handed to fio's client, and a hosts file (one a line, ``#`` comments).
+"""The hosts of a fleet as a user writes them, checked strictly before they reach ssh or
+fio's client, and a hosts file (one a line, ``#`` comments).
 
-diskmark never starts a server and never sends a command to run: each host runs
-``fio --server`` itself, and diskmark only connects to it as fio's client does.
+``[user@]host[:port]``, ``ssh://[user@]host[:port]`` or an alias of ``~/.ssh/config``: the host
+is reached over SSH (:mod:`diskmark.engine.ssh_tunnel`), which starts fio's server there on a
+private socket. ``fio://host[:port]``: the host runs ``fio --server`` on a TCP port itself,
+and diskmark only connects to it as fio's client does (the labs' raw mode, no
+authentication).
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ DEFAULT_PORT = 8765  # fio's own default for --server and --client
 CONNECT_TIMEOUT_S = 5.0
 HOSTS_FILE_MAX_BYTES = 1024 * 1024  # some 50,000 hosts
 _NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
+#: An SSH host or alias: no leading "-" (ssh would read an option), no "%" (a token of ssh's).
+_SSH_NAME = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9._-]{0,251}[A-Za-z0-9_])?$")
+_USER = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]{0,63}$")
+RAW, SSH = "fio://", "ssh://"
 
 
 class HostError(TargetError):
@@ -30,8 +37,10 @@ class HostError(TargetError):
 
 @dataclass(frozen=True)
 class Host:
-    name: str  # a host name, an IPv4 address or an IPv6 address (without brackets)
-    port: int = DEFAULT_PORT
+    name: str  # a host name or alias, an IPv4 address or an IPv6 address (without brackets)
+    port: int = DEFAULT_PORT  # fio's server's TCP port; over SSH, SSH's port (0: ssh's choice)
+    ssh: bool = False
+    user: str = ""  # over SSH, the user when written (else ssh's choice)
 
     @property
     def ipv6(self) -> bool:
@@ -39,17 +48,62 @@ class Host:
 
     @property
     def label(self) -> str:
-        """How reports and the history name the host: as the user wrote it, the port only
-        when it is not fio's default."""
+        """How reports and the history name the host: as the user wrote it, without the user
+        or the scheme, the port only when written (fio's: when not its default)."""
         name = f"[{self.name}]" if self.ipv6 else self.name
-        return name if self.port == DEFAULT_PORT else f"{name}:{self.port}"
+        shown = 0 if self.port == DEFAULT_PORT and not self.ssh else self.port
+        return f"{name}:{shown}" if shown else name
+
+    @property
+    def destination(self) -> str:
+        """What ssh is given as the destination."""
+        return f"{self.user}@{self.name}" if self.user else self.name
 
     def client_arg(self) -> str:
         return f"--client={'ip6' if self.ipv6 else 'ip'}:{self.name},{self.port}"
 
 
 def parse_host(text: str) -> Host:
+    """``fio://HOST[:PORT]`` is fio's raw server; anything else is a host reached over SSH."""
     raw = text.strip()
+    if raw.startswith(RAW):
+        return _parse_raw(text, raw.removeprefix(RAW))
+    return _parse_ssh(text, raw.removeprefix(SSH))
+
+
+def _parse_ssh(text: str, raw: str) -> Host:
+    user, at, rest = raw.rpartition("@")
+    if at and not _USER.match(user):
+        raise HostError(_("host {host}: {user} is not a user name ssh is given.").format(
+            host=repr(text), user=repr(user)))
+    name, port = rest, ""
+    if rest.startswith("["):
+        end = rest.find("]")
+        name, tail = (rest[1:end], rest[end + 1:]) if end > 0 else (rest, "?")
+        if tail and not tail.startswith(":"):
+            raise HostError(_("host {host}: an IPv6 address is written [ADDRESS]:PORT.").format(
+                host=repr(text)))
+        port = tail[1:]
+        try:
+            ipaddress.IPv6Address(name)
+        except ValueError:
+            raise HostError(_("host {host}: {name} is not an IPv6 address.").format(
+                host=repr(text), name=repr(name))) from None
+    else:
+        if rest.count(":") == 1:
+            name, port = rest.split(":")
+        if not _SSH_NAME.match(name) or ".." in name:
+            raise HostError(_("host {host}: write [USER@]HOST[:PORT] (letters, digits, . _ and "
+                              "-), an alias of your SSH configuration, an IPv6 address as "
+                              "[ADDRESS]:PORT, or fio://HOST[:PORT] for a host running fio "
+                              "--server itself.").format(host=repr(text)))
+    if port and (not port.isdigit() or not 0 < int(port) < 65536):
+        raise HostError(_("host {host}: the port must be a number from 1 to 65535.").format(
+            host=repr(text)))
+    return Host(name, int(port) if port else 0, ssh=True, user=user)
+
+
+def _parse_raw(text: str, raw: str) -> Host:
     name, port = raw, str(DEFAULT_PORT)
     if raw.startswith("["):
         end = raw.find("]")
@@ -71,10 +125,10 @@ def parse_host(text: str) -> Host:
         if raw.count(":") == 1:
             name, port = raw.split(":")
         if not _NAME.match(name) or ".." in name:
-            raise HostError(_("host {host}: write a host name or IPv4 address (letters, digits, "
-                              ". and -), with :PORT when the server does not listen on {port}; "
-                              "an IPv6 address as [ADDRESS]:PORT.").format(host=repr(text),
-                                                                           port=DEFAULT_PORT))
+            raise HostError(_("host {host}: write fio://HOST[:PORT] with a host name or IPv4 "
+                              "address (letters, digits, . and -), with :PORT when the server "
+                              "does not listen on {port}; an IPv6 address as "
+                              "fio://[ADDRESS]:PORT.").format(host=repr(text), port=DEFAULT_PORT))
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise HostError(_("host {host}: the port must be a number from 1 to 65535.").format(
             host=repr(text)))
@@ -105,11 +159,11 @@ def hosts_from(texts: list[str]) -> list[Host]:
     hosts: list[Host] = []
     for text in texts:
         host = parse_host(text)
-        if host in hosts:
+        if any(h.label == host.label for h in hosts):
             raise HostError(_("host {host} is given twice.").format(host=host.label))
         hosts.append(host)
     if not hosts:
-        raise HostError(_("no hosts given (--host HOST[:PORT] or a hosts file)."))
+        raise HostError(_("no hosts given (--host [USER@]HOST[:PORT] or a hosts file)."))
     return hosts
 
 

@@ -8,10 +8,12 @@ directories separated by ``:``. So nothing reaches a job file unchecked: the tar
 hold only the characters of :data:`PATH_CHARS`, and every value is refused if it could end
 early or start a new line (:class:`JobFileError`).
 
-The test file's name on the remote host is fio's: its server puts the client's address in
-front of a relative file name (``127.0.0.1..diskmark-fleet-….tmp``), so several controllers
-sharing a directory cannot collide; diskmark only ever names it through ``filename`` and
-lets fio lay it out, measure it and remove it (``unlink``).
+The test file's name on the remote host is fio's: a server on a TCP port puts the client's
+address in front of a relative file name (``127.0.0.1..diskmark-fleet-….tmp``), so several
+controllers sharing a directory cannot collide; diskmark only ever names it through
+``filename`` and lets fio lay it out, measure it and remove it (``unlink``). Over SSH a job
+has no ``directory`` (``None`` here): the file is named relative to the server's working
+directory, diskmark's private directory on the host (:mod:`diskmark.engine.ssh_remote`).
 """
 
 from __future__ import annotations
@@ -57,11 +59,18 @@ def fresh_file_name() -> str:
     return f".diskmark-fleet-{secrets.token_hex(6)}.tmp"
 
 
-def section(name: str, args: list[str], directory: str, filename: str,
+def _where(directory: str | None, filename: str) -> list[str]:
+    """Where a job's file is: ``filename`` in ``directory``, or in the server's working
+    directory when there is none."""
+    head = [] if directory is None else [f"directory={_value(directory)}"]
+    return [*head, f"filename={_value(filename)}"]
+
+
+def section(name: str, args: list[str], directory: str | None, filename: str,
             extra: tuple[str, ...] = ()) -> list[str]:
     """One job of a job file from fio command-line arguments (``--key=value``, ``--flag``):
     the file named by the plan is replaced by ``filename`` in ``directory``."""
-    lines = [f"[{_value(name)}]", f"directory={_value(directory)}", f"filename={_value(filename)}"]
+    lines = [f"[{_value(name)}]", *_where(directory, filename)]
     for arg in args:
         if not arg.startswith("--"):
             raise JobFileError(_("not a fio option: {argument}").format(argument=repr(arg)))
@@ -84,28 +93,26 @@ def render(sections: list[list[str]]) -> str:
     return "\n".join("\n".join(s) for s in sections) + "\n"
 
 
-def probe_job(directory: str, filename: str, direct: bool) -> str:
+def probe_job(directory: str | None, filename: str, direct: bool) -> str:
     """A tiny job run on every host before anything starts: it fails with fio's own words
     when the target is missing or not writable, or refuses O_DIRECT; it removes its file."""
-    return render([["[diskmark-probe]", f"directory={_value(directory)}",
-                    f"filename={_value(filename)}", "rw=write", f"bs={PROBE_BYTES}",
+    return render([["[diskmark-probe]", *_where(directory, filename), "rw=write", f"bs={PROBE_BYTES}",
                     f"size={PROBE_BYTES}", f"direct={1 if direct else 0}", "thread",
                     "unlink=1"]])
 
 
-def others_probe_job(directory: str, filename: str) -> str:
+def others_probe_job(directory: str | None, filename: str) -> str:
     """A tiny job that tries to make a file in the target as user nobody (fio's ``uid`` and
     ``gid``; the file is made after the job has changed its user only with
     ``create_serialize=0``): whether another user can write there
     (:mod:`diskmark.engine.fleet_privacy`). Buffered: O_DIRECT was the first probe's
     question. It removes its file when it could make one."""
-    return render([["[diskmark-others]", f"directory={_value(directory)}",
-                    f"filename={_value(filename)}", "rw=write", f"bs={PROBE_BYTES}",
+    return render([["[diskmark-others]", *_where(directory, filename), "rw=write", f"bs={PROBE_BYTES}",
                     f"size={PROBE_BYTES}", "direct=0", f"uid={NOBODY}", f"gid={NOBODY}",
                     "create_serialize=0", "unlink=1"]])
 
 
-def prepare_job(settings: Settings, directory: str, filename: str) -> str:
+def prepare_job(settings: Settings, directory: str | None, filename: str) -> str:
     """The whole test file written once before any read, as a local run does."""
     args = prepare_args("fio", settings, REMOTE_IOENGINE)[1:]
     return render([section("diskmark-prepare", args, directory, filename)])
@@ -115,7 +122,7 @@ def pass_name(test: PlannedTest, n: int) -> str:
     return f"{job_name(test)}.{n}"
 
 
-def passes_job(plan: Plan, test: PlannedTest, directory: str, filename: str,
+def passes_job(plan: Plan, test: PlannedTest, directory: str | None, filename: str,
                passes: range | None = None) -> str:
     """The warm-up (pass 0) and every pass of one test (or the ``passes`` given) as
     stonewalled jobs of one file, each its own reporting group: fio's client prints no
@@ -128,9 +135,8 @@ def passes_job(plan: Plan, test: PlannedTest, directory: str, filename: str,
                    for n in wanted])
 
 
-def cleanup_job(directory: str, filename: str) -> str:
+def cleanup_job(directory: str | None, filename: str) -> str:
     """Remove the test file: fio's setup phase only (an existing file is kept as it is, a
     missing one made 1 MiB), then ``unlink``. Run after every session, whatever happened."""
-    return render([["[diskmark-cleanup]", f"directory={_value(directory)}",
-                    f"filename={_value(filename)}", "rw=read", "size=1m", "create_only=1",
+    return render([["[diskmark-cleanup]", *_where(directory, filename), "rw=read", "size=1m", "create_only=1",
                     "unlink=1"]])

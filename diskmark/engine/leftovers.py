@@ -56,6 +56,16 @@ class Swept:
         """What was found, to say now and to keep (in English) in a result."""
         from diskmark.model.units import format_bytes as human_bytes
 
+        if self.hosts and not self.remote_file:
+            hosts = ", ".join(self.hosts)
+            if self.removed:
+                # TRANSLATORS: {hosts} is a list of host names reached over SSH
+                return Sentence(N_("Removed {path}, the job files of a fleet run that was "
+                                   "stopped abruptly; {hosts} remove fio's private directory "
+                                   "themselves when the SSH connection ends, or at the next "
+                                   "run there."), path=self.path, hosts=hosts)
+            return Sentence(N_("The job files of a fleet run that was stopped abruptly stay at "
+                               "{path}: {reason}."), path=self.path, reason=self.reason or "")
         if self.hosts:
             hosts = ", ".join(self.hosts)
             if self.removed:
@@ -109,7 +119,7 @@ def _reap(target: Path, target_fd: int, name: str,
                 continue
             try:
                 est = os.lstat(entry, dir_fd=fd)
-                if stat.S_ISREG(est.st_mode):
+                if stat.S_ISREG(est.st_mode) or stat.S_ISSOCK(est.st_mode):
                     size += est.st_size
                     os.unlink(entry, dir_fd=fd)
             except OSError as e:
@@ -192,8 +202,10 @@ def sweep_register() -> list[Swept]:
                 if found:
                     # TRANSLATORS: stands for this machine's network address in a file name
                     address = _("<this machine's address>")
+                    remote = (f"{entry['directory']}/{address}.{entry['file']}"
+                              if entry["file"] else "")
                     found = replace(found, size=0, hosts=tuple(entry["hosts"]),
-                                    remote_file=f"{entry['directory']}/{address}.{entry['file']}")
+                                    remote_file=remote)
             else:
                 found = _reap(target, target_fd, name)
             if found:

@@ -43,7 +43,7 @@ except OSError:  # pragma: no cover - every Linux libc has prctl
     _libc = None
 
 
-def _child_setup(parent: int, cwd_fd: int | None) -> Callable[[], None]:
+def child_setup(parent: int, cwd_fd: int | None) -> Callable[[], None]:
     """Runs in the child between fork and exec: die with the parent, work in the
     session's private directory (reached by descriptor, never by path)."""
 
@@ -123,7 +123,7 @@ class FioProcess:
         self.proc = await asyncio.create_subprocess_exec(
             *self.args, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE, start_new_session=True, pass_fds=fds,
-            preexec_fn=_child_setup(os.getpid(), self.cwd_fd))
+            preexec_fn=child_setup(os.getpid(), self.cwd_fd))
         assert self.proc.stdout is not None and self.proc.stderr is not None
         stderr_task = asyncio.ensure_future(_read_capped(self.proc.stderr))
         stream = parse.JsonStream()

@@ -37,8 +37,8 @@ def english_after():
 TYPED = ("diskmark run presets baselines history keys list show compare delete export import "
          "prune trend share").split()
 #: What may stand bare in a help outside the brackets: what a user types, option strings,
-#: metavars (capitals), choices ({a,b}) and the punctuation of a usage line.
-BARE = re.compile(r"^[\[(]*(" + "|".join(TYPED) + r"|-{1,2}[\w-]+|[A-Z][A-Z|:\[\]_]*|"
+#: metavars (capitals, [USER@]HOST[:PORT] among them), choices ({a,b}) and the punctuation of a usage line.
+BARE = re.compile(r"^[\[(]*(" + "|".join(TYPED) + r"|-{1,2}[\w-]+|[A-Z][A-Z|:@\[\]_]*|"
                   r"\{[\w,]+\}|\.\.\.|\||:)[\])]*[,:]?$")
 
 

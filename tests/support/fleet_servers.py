@@ -32,7 +32,13 @@ class Server:
 
     @property
     def host(self) -> str:
+        """How diskmark names this host (its label)."""
         return f"127.0.0.1:{self.port}"
+
+    @property
+    def url(self) -> str:
+        """How a user gives it: a raw fio server, not a host reached over SSH."""
+        return f"fio://127.0.0.1:{self.port}"
 
     def files(self) -> list[str]:
         """What lies in the target inside this server's namespace."""

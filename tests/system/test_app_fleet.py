@@ -36,7 +36,7 @@ async def test_two_hosts_side_by_side_complete_and_leave_nothing(fio_servers):
     a, b = fio_servers
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_fleet(app, pilot, f"{a.host}, {b.host}", one_at_a_time=True)
+        screen = await open_fleet(app, pilot, f"{a.url}, {b.url}", one_at_a_time=True)
         assert screen.running and screen.fleet.one_at_a_time
         await wait_until(pilot, lambda: not screen.running, 180, "the fleet to finish")
         assert screen.error == "", screen.error
@@ -65,7 +65,7 @@ async def test_an_unreachable_port_is_named_and_nothing_runs(fio_servers):
     dead = f"127.0.0.1:{free_port()}"
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_fleet(app, pilot, f"{a.host} {dead}")
+        screen = await open_fleet(app, pilot, f"{a.url} fio://{dead}")
         await wait_until(pilot, lambda: not screen.running, 60, "the fleet to give up")
         assert "nothing was started" in screen.error and dead in screen.error
         assert dead in str(screen.query_one("#fleet-status").render())
@@ -77,7 +77,7 @@ async def test_a_server_not_run_as_root_runs_once_the_target_is_ticked_private(s
     host = servers[0].host
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_fleet(app, pilot, host)
+        screen = await open_fleet(app, pilot, servers[0].url)
         await wait_until(pilot, lambda: not screen.running, 60, "the fleet to give up")
         assert f"{host}: diskmark cannot check whether other users can write" in screen.error
         assert 'tick "The target is private"' in screen.error
@@ -101,7 +101,7 @@ async def test_closing_mid_run_stops_every_host_and_no_local_run_starts(fio_serv
     a, b = fio_servers
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_fleet(app, pilot, f"{a.host} {b.host}")
+        screen = await open_fleet(app, pilot, f"{a.url} {b.url}")
         await wait_until(pilot, lambda: a.files() != [] and b.files() != [], 60,
                          "the test files on both hosts")
         steps = list(screen.statuses.values())

@@ -39,7 +39,7 @@ def finish(proc: subprocess.Popen, timeout: float = 240) -> tuple[int, str, str]
 
 def test_two_hosts_give_every_test_side_by_side_and_leave_nothing(fio_servers):
     a, b = fio_servers
-    code, out, err = finish(fleet("--host", a.host, "--host", b.host, "--target", str(TARGET),
+    code, out, err = finish(fleet("--host", a.url, "--host", b.url, "--target", str(TARGET),
                                   "--profile", "peak", *TINY_ARGS, "--format", "json"))
     assert code == 0, err
     doc = json.loads(out)
@@ -66,7 +66,7 @@ def test_two_hosts_give_every_test_side_by_side_and_leave_nothing(fio_servers):
 
 def test_text_report_puts_hosts_side_by_side_one_at_a_time(fio_servers):
     a, b = fio_servers
-    code, out, err = finish(fleet("--host", a.host, "--host", b.host, "--target", str(TARGET),
+    code, out, err = finish(fleet("--host", a.url, "--host", b.url, "--target", str(TARGET),
                                   "--profile", "demo", *TINY_ARGS, "--one-at-a-time"))
     assert code == 0, err
     head = next(line for line in out.splitlines() if line.startswith("Test (MB/s)"))
@@ -80,7 +80,7 @@ def test_text_report_puts_hosts_side_by_side_one_at_a_time(fio_servers):
 
 def test_a_server_killed_mid_run_fails_that_host_and_keeps_the_other(fio_servers):
     a, b = fio_servers
-    proc = fleet("--host", a.host, "--host", b.host, "--target", str(TARGET),
+    proc = fleet("--host", a.url, "--host", b.url, "--target", str(TARGET),
                  *TINY_ARGS, "--format", "json")
     deadline = time.monotonic() + 60
     while b.files() == [] and time.monotonic() < deadline:  # b is laying its file out
@@ -104,8 +104,9 @@ def test_a_server_killed_mid_run_fails_that_host_and_keeps_the_other(fio_servers
 
 def test_an_unreachable_port_is_named_and_nothing_starts(fio_servers):
     a, _ = fio_servers
-    dead = f"127.0.0.1:{free_port()}"
-    code, out, err = finish(fleet("--host", a.host, "--host", dead, "--target", str(TARGET),
+    dead_port = free_port()
+    dead = f"127.0.0.1:{dead_port}"
+    code, out, err = finish(fleet("--host", a.url, "--host", f"fio://{dead}", "--target", str(TARGET),
                                   *TINY_ARGS))
     assert code == 2, err
     assert "nothing was started" in err and dead in err and "Connection refused" in err
@@ -116,7 +117,7 @@ def test_an_unreachable_port_is_named_and_nothing_starts(fio_servers):
 def test_a_server_of_another_fio_version_is_named_and_nothing_starts(fio_servers):
     a, _ = fio_servers
     with other_fio_version() as port:
-        code, out, err = finish(fleet("--host", a.host, "--host", f"127.0.0.1:{port}",
+        code, out, err = finish(fleet("--host", a.url, "--host", f"fio://127.0.0.1:{port}",
                                       "--target", str(TARGET), *TINY_ARGS))
     assert code == 2, err
     assert out == "" and a.files() == []  # refused, nothing started, whatever fio said
@@ -133,7 +134,7 @@ def test_a_server_of_another_fio_version_is_named_and_nothing_starts(fio_servers
 
 def test_a_missing_target_is_named_per_host(fio_servers):
     a, b = fio_servers
-    code, _, err = finish(fleet("--host", a.host, "--host", b.host, "--target",
+    code, _, err = finish(fleet("--host", a.url, "--host", b.url, "--target",
                                 f"{TARGET}/missing", *TINY_ARGS))
     assert code == 2, err
     assert f"the target directory does not exist on {a.host}" in err
@@ -144,7 +145,7 @@ def test_a_host_refusing_o_direct_is_named_and_nothing_starts(fio_servers):
     a, _ = fio_servers
     start(1, fio_servers, "ramfs")  # stopped with the others by the fixture
     ram = fio_servers[-1]
-    code, _, err = finish(fleet("--host", a.host, "--host", ram.host, "--target", str(TARGET),
+    code, _, err = finish(fleet("--host", a.url, "--host", ram.url, "--target", str(TARGET),
                                 *TINY_ARGS))
     assert code == 2, err
     assert f"the target on {ram.host} refuses O_DIRECT" in err and "--buffered" in err
@@ -153,7 +154,7 @@ def test_a_host_refusing_o_direct_is_named_and_nothing_starts(fio_servers):
 
 def test_no_space_on_a_host_fails_it_clearly(fio_servers):
     a, b = fio_servers
-    code, _, err = finish(fleet("--host", a.host, "--host", b.host, "--target", str(TARGET),
+    code, _, err = finish(fleet("--host", a.url, "--host", b.url, "--target", str(TARGET),
                                 "--size", "512MiB", "--count", "1", "--measure", "1",
                                 "--interval", "0", "--profile", "demo"))
     assert code == 1, err
@@ -164,7 +165,7 @@ def test_no_space_on_a_host_fails_it_clearly(fio_servers):
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_stop_ends_the_jobs_on_every_host_and_removes_the_files(fio_servers, sig):
     a, b = fio_servers
-    proc = fleet("--host", a.host, "--host", b.host, "--target", str(TARGET), *TINY_ARGS)
+    proc = fleet("--host", a.url, "--host", b.url, "--target", str(TARGET), *TINY_ARGS)
     deadline = time.monotonic() + 60
     while (a.files() == [] or b.files() == []) and time.monotonic() < deadline:
         time.sleep(0.1)
@@ -191,7 +192,7 @@ def _server_jobs(server) -> list[str]:
 
 def test_per_host_baselines_and_the_gate_per_host(fio_servers):
     a, b = fio_servers
-    common = ["--host", a.host, "--host", b.host, "--target", str(TARGET), "--profile", "demo",
+    common = ["--host", a.url, "--host", b.url, "--target", str(TARGET), "--profile", "demo",
               *TINY_ARGS]
     code, _, err = finish(fleet(*common, "--save-baseline", "rack"))
     assert code == 0, err
@@ -228,7 +229,7 @@ def test_a_fleet_killed_outright_leaves_nothing_here_after_the_next_start(fio_se
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     env = {**os.environ, "TMPDIR": str(tmp)}
-    proc = fleet("--host", a.host, "--target", str(TARGET), "--size", "16MiB", "--count", "1",
+    proc = fleet("--host", a.url, "--target", str(TARGET), "--size", "16MiB", "--count", "1",
                  "--measure", "3", "--interval", "0", env=env)
     for line in proc.stderr:  # a line per finished test: the test file is laid out
         if line.startswith(f"{a.host}: "):
@@ -260,7 +261,7 @@ def test_a_target_others_can_write_in_is_refused_whatever_is_stated(servers, mod
     start(1, servers, mode=mode)
     private, shared = servers
     for stated in ([], ["--target-is-private"]):
-        code, out, err = finish(fleet("--host", private.host, "--host", shared.host,
+        code, out, err = finish(fleet("--host", private.url, "--host", shared.url,
                                       "--target", str(TARGET), *TINY_ARGS, *stated))
         assert code == 2, err
         assert f"nothing was started; not usable: {shared.host}\n" in err, err
@@ -275,7 +276,7 @@ def test_a_target_others_can_write_in_is_refused_whatever_is_stated(servers, mod
 def test_a_private_target_still_runs(servers, mode):
     start(1, servers, mode=mode)
     host = servers[0]
-    code, out, err = finish(fleet("--host", host.host, "--target", str(TARGET), "--profile",
+    code, out, err = finish(fleet("--host", host.url, "--target", str(TARGET), "--profile",
                                   "demo", *TINY_ARGS))
     assert code == 0, err
     assert f"{host.host}: complete" in out
@@ -285,7 +286,7 @@ def test_a_private_target_still_runs(servers, mode):
 def test_a_server_not_run_as_root_needs_the_target_stated_private(servers):
     start(1, servers, mode="0700", uid=4242)
     host = servers[0]
-    args = ["--host", host.host, "--target", str(TARGET), "--profile", "demo", *TINY_ARGS]
+    args = ["--host", host.url, "--target", str(TARGET), "--profile", "demo", *TINY_ARGS]
     code, out, err = finish(fleet(*args))
     assert code == 2, err
     assert (f"{host.host}: diskmark cannot check whether other users can write in {TARGET}: "
@@ -295,3 +296,19 @@ def test_a_server_not_run_as_root_needs_the_target_stated_private(servers):
     code, out, err = finish(fleet(*args, "--target-is-private"))
     assert code == 0, err
     assert f"{host.host}: complete" in out and host.files() == []
+
+
+def test_a_shared_target_runs_only_once_the_risk_is_accepted(servers):
+    start(1, servers, mode="0777")
+    shared = servers[0]
+    args = ["--host", shared.url, "--target", str(TARGET), "--profile", "demo", *TINY_ARGS]
+    code, out, err = finish(fleet(*args))
+    assert code == 2 and "or accept the risk with --accept-shared-target" in err, err
+    code, out, err = finish(fleet(*args, "--accept-shared-target", "--format", "json"))
+    assert code == 0, err
+    result = json.loads(out)["hosts"][0]["result"]
+    assert result["status"] == "complete"
+    assert (f"Other users may be able to write in {TARGET} on {shared.host}, where fio's server "
+            "opens the test file by name; measured there because --accept-shared-target was "
+            "given.") in result["warnings"]
+    assert shared.files() == []

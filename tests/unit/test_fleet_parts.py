@@ -18,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from diskmark.engine import jobfile, parse
-from diskmark.engine.fleet import FleetResult, _host_entries, client_problem
+from diskmark.engine.fleet import FleetResult
+from diskmark.engine.fleet_client import client_problem, host_entries
 from diskmark.engine.fleet_privacy import Access, access
 from diskmark.engine.hosts import (
     DEFAULT_PORT,
@@ -123,14 +124,28 @@ def test_what_the_others_probe_found(rc, error, noise, hung, found):
 
 
 @pytest.mark.parametrize("text, name, port, label", [
-    ("db1", "db1", DEFAULT_PORT, "db1"),
-    ("db1.example.com:9000", "db1.example.com", 9000, "db1.example.com:9000"),
-    ("10.0.0.7", "10.0.0.7", DEFAULT_PORT, "10.0.0.7"),
-    ("[fd00::7]:8800", "fd00::7", 8800, "[fd00::7]:8800"),
+    ("fio://db1", "db1", DEFAULT_PORT, "db1"),
+    ("fio://db1.example.com:9000", "db1.example.com", 9000, "db1.example.com:9000"),
+    ("fio://10.0.0.7", "10.0.0.7", DEFAULT_PORT, "10.0.0.7"),
+    ("fio://[fd00::7]:8800", "fd00::7", 8800, "[fd00::7]:8800"),
 ])
-def test_hosts_as_written(text, name, port, label):
+def test_raw_hosts_as_written(text, name, port, label):
     host = parse_host(text)
-    assert (host.name, host.port, host.label) == (name, port, label)
+    assert (host.name, host.port, host.label, host.ssh) == (name, port, label, False)
+
+
+@pytest.mark.parametrize("text, destination, port, label", [
+    ("db1", "db1", 0, "db1"),  # an alias of ~/.ssh/config, or a host name
+    ("web_1", "web_1", 0, "web_1"),
+    ("db1:8765", "db1", 8765, "db1:8765"),  # a bare port is SSH's now
+    ("root@db1.example.com:2222", "root@db1.example.com", 2222, "db1.example.com:2222"),
+    ("ssh://ops@10.0.0.7", "ops@10.0.0.7", 0, "10.0.0.7"),
+    ("ssh://[fd00::7]:22", "fd00::7", 22, "[fd00::7]:22"),
+    ("ops@[fd00::7]", "ops@fd00::7", 0, "[fd00::7]"),
+])
+def test_ssh_hosts_as_written(text, destination, port, label):
+    host = parse_host(text)
+    assert (host.destination, host.port, host.label, host.ssh) == (destination, port, label, True)
 
 
 def test_client_argument():
@@ -139,7 +154,9 @@ def test_client_argument():
 
 
 @pytest.mark.parametrize("text", ["", "db 1", "db1:0", "db1:70000", "db1:x", "-db", "::1",
-                                  "[::1", "[zz]:1", "db1;ls", "a..b"])
+                                  "[::1", "[zz]:1", "db1;ls", "a..b", "-oProxyCommand=x",
+                                  "-u@db1", "a b@db1", "db1%h", "$(id)", "fio://db_1",
+                                  "fio://-db", "fio://db1:0", "ssh://db 1"])
 def test_bad_hosts_are_refused(text):
     with pytest.raises(HostError):
         parse_host(text)
@@ -150,7 +167,9 @@ def test_hosts_file_and_duplicates(tmp_path):
     f.write_text("# the rack\ndb1\n\n db2:9000  # spare\n")
     assert [h.label for h in hosts_from(read_hosts_file(str(f)))] == ["db1", "db2:9000"]
     with pytest.raises(HostError, match="twice"):
-        hosts_from(["db1", "db1:8765"])
+        hosts_from(["fio://db1", "fio://db1:8765"])
+    with pytest.raises(HostError, match="twice"):
+        hosts_from(["db1", "root@db1"])
     with pytest.raises(HostError, match="cannot read"):
         read_hosts_file(str(tmp_path / "none"))
 
@@ -322,7 +341,7 @@ def test_a_finished_job_is_no_problem():
 
 def test_each_hosts_passes_in_order_without_the_sum_of_all_clients():
     doc = json.loads((FIXTURES / "fio_client_two_hosts_mix.json").read_text())
-    mine = _host_entries(doc, Host("127.0.0.1", 18765))
+    mine = host_entries(doc, Host("127.0.0.1", 18765))
     assert [e["jobname"] for e in mine] == [f"RND4K-Q32T1-mix.{n}" for n in range(3)]
     assert all(e["port"] == 18765 for e in mine)
     runs = [parse.run_result(e, Op.MIX) for e in mine]
@@ -336,7 +355,7 @@ def fleet_from_fixture() -> FleetResult:
     hosts = [Host("127.0.0.1", 18765), Host("127.0.0.1", 18766), Host("db3")]
     sessions = []
     for host in hosts[:2]:
-        runs = [parse.run_result(e, Op.MIX) for e in _host_entries(doc, host)]
+        runs = [parse.run_result(e, Op.MIX) for e in host_entries(doc, host)]
         t = TestResult(index=test.row, spec=test.spec, op=Op.MIX, mix_read=70,
                        warmup=runs[0], runs=runs[1:])
         sessions.append(SessionResult(p.settings, SystemFacts(target="/mnt/data",
@@ -389,11 +408,17 @@ def test_a_test_with_delays_can_run_a_pass_at_a_time():
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--host", "db 1", "--target", "/mnt/x"], "write a host name"),
+    (["--host", "db 1", "--target", "/mnt/x"], "write [USER@]HOST[:PORT]"),
+    (["--host", "fio://db 1", "--target", "/mnt/x"], "write fio://HOST[:PORT]"),
     (["--host", "db1", "--target", "data"], "must be an absolute path"),
-    (["--host", "db1", "--target", "/mnt/a;b"], "characters diskmark does not send"),
+    (["--host", "fio://db1", "--target", "/mnt/a;b"], "characters diskmark does not send"),
+    (["--host", "db1", "--target", "/mnt/a\nb"], "holds a line break"),
+    (["--host", "db1", "--target", "/mnt/${HOME}"], "which ssh would expand"),
+    (["--host", "db1", "--target", "/" + "d" * 80], "is too long"),
+    (["--host", "db1", "--target", "/mnt/x", "--ssh-option", "BatchMode"], "NAME=VALUE"),
     (["--hosts-file", "/nonexistent/hosts", "--target", "/mnt/x"], "cannot read the hosts file"),
-    (["--host", "db1", "--host", "db1:8765", "--target", "/mnt/x"], "given twice"),
+    (["--host", "fio://db1", "--host", "fio://db1:8765", "--target", "/mnt/x"], "given twice"),
+    (["--host", "db1", "--host", "root@db1", "--target", "/mnt/x"], "given twice"),
     (["--host", "db1", "--target", "/mnt/x", "--nocow"], "--nocow"),
     (["--host", "db1", "--target", "/mnt/x", "--sweep", "RND4K"], "--sweep"),
 ])

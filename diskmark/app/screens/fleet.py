@@ -35,7 +35,7 @@ ALL = "__all__"
 
 
 def split_hosts(text: str) -> list[str]:
-    """``host[:port]`` entries, comma- or space-separated."""
+    """Hosts as ``--host`` takes them, comma- or space-separated."""
     return [part for part in text.replace(",", " ").split() if part]
 
 
@@ -66,12 +66,15 @@ class FleetScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="details-box"):
             yield Label(_("Run on several hosts (fio --server)"), classes="dialog-title")
-            yield Static(_("Each host runs `fio --server` (the same fio version); the target "
-                           "{target} must exist on every host, and only the server's user may "
-                           "write in it. The profile, size and times are the window's.")
+            yield Static(_("Each host is reached over SSH ([user@]host[:port] or an alias of "
+                           "~/.ssh/config) and needs fio, the same version as here; "
+                           "fio://host[:port] for a host running fio --server itself. The "
+                           "target {target} must exist on every host. The profile, size and "
+                           "times are the window's.")
                          .format(target=diskmark_app(self).state.settings.target),
                          classes="dialog-hint", markup=False)
-            yield Input(self.hosts_text, placeholder=_("host[:port], comma- or space-separated"),
+            yield Input(self.hosts_text, placeholder=_("[user@]host[:port] or fio://host[:port], comma- or "
+                                          "space-separated"),
                         id="fleet-hosts")
             with Horizontal(classes="dialog-buttons"):
                 yield Checkbox(_("One at a time"), id="one-at-a-time", compact=True)

@@ -1,0 +1,243 @@
+"""One host reached over SSH with the system's OpenSSH client: the user's keys, agent,
+``~/.ssh/config`` (aliases, jump hosts) and ``known_hosts`` apply as they do for ``ssh``.
+
+One ``ssh`` process per host runs :mod:`diskmark.engine.ssh_remote`'s script there and
+forwards a Unix socket here (in the run's private job directory) to fio's socket in the
+host's private directory, so fio's client here connects to ``sock:`` and no TCP port is
+opened anywhere. ssh is told ``BatchMode=yes`` (a password or passphrase prompt would hang a
+run; ``--ssh-option BatchMode=no`` asks for it) and never how to check host keys: an
+unknown or changed key is refused as the user's configuration says (by default: refused),
+and the refusal names the key's fingerprint and how to accept it. A private connection
+(``ControlMaster=no``) so the forward's life is this process's.
+
+Closing the process's input ends the script there, which kills fio's server and removes its
+directory and the test file; diskmark dying closes it too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import shlex
+import signal
+from dataclasses import dataclass, field
+
+from diskmark.engine import ssh_remote
+from diskmark.engine.hosts import Host
+from diskmark.engine.process import child_setup
+from diskmark.locale import _
+
+READY_TIMEOUT_S = 60.0  # connecting, the checks and fio's server starting
+CLOSE_TIMEOUT_S = 15.0  # the script kills the server and removes its directory
+#: Options diskmark always sets; the user's ``--ssh-option`` come first, and win.
+OPTIONS = ("BatchMode=yes", "ExitOnForwardFailure=yes", "StreamLocalBindUnlink=yes",
+           "ControlMaster=no", "ControlPath=none", "ConnectTimeout=15",
+           "ServerAliveInterval=5", "ServerAliveCountMax=3", "RequestTTY=no")
+_FINGERPRINT = re.compile(r"(?:Server host key: |key sent by the remote host is\s*)"
+                          r"(?:(\S+) )?(SHA256:[A-Za-z0-9+/=]+)")
+INSTALL = "sudo apt install fio, sudo dnf install fio"
+
+
+@dataclass(frozen=True)
+class SshSetup:
+    """How ssh is run: ``-F FILE`` when given, and the user's ``-o`` options."""
+
+    config: str | None = None
+    options: tuple[str, ...] = ()
+
+    def base(self) -> list[str]:
+        args = ["ssh"]
+        if self.config:
+            args += ["-F", self.config]
+        for option in (*self.options, *OPTIONS):
+            args += ["-o", option]
+        return args
+
+    def destination(self, host: Host) -> list[str]:
+        port = ["-p", str(host.port)] if host.port else []
+        return [*port, "--", host.destination]
+
+
+@dataclass
+class Tunnel:
+    host: Host
+    setup: SshSetup
+    local_socket: str
+    target: str
+    name: str = field(default_factory=ssh_remote.fresh_name)
+    proc: asyncio.subprocess.Process | None = None
+    swept: list[str] = field(default_factory=list)
+    removed: bool = False
+    _lines: list[str] = field(default_factory=list)
+    _stderr: bytearray = field(default_factory=bytearray)
+    _readers: list[asyncio.Future[None]] = field(default_factory=list)
+
+    @property
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    @property
+    def client_arg(self) -> str:
+        return f"--client=sock:{self.local_socket}"
+
+    def ssh_said(self) -> str:
+        """ssh's own last words (its stderr, trimmed), for a message."""
+        text = self._stderr.decode("utf-8", "replace").replace("\r", "")
+        lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("debug")]
+        return "\n".join(lines[-4:])
+
+    async def open(self, fio_version: str) -> str | None:
+        """Start ssh and the script there; None once fio's server answers through the
+        forward, else why not, in words naming the host."""
+        forward = (f"{ssh_remote.forward_path(self.local_socket)}:"
+                   f"{ssh_remote.forward_path(ssh_remote.remote_socket(self.target, self.name))}")
+        args = [*self.setup.base(), "-L", forward, *self.setup.destination(self.host),
+                ssh_remote.remote_command(self.target, self.name, fio_version)]
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE, start_new_session=True,
+                preexec_fn=child_setup(os.getpid(), None))
+        except OSError as e:
+            return _("{host}: cannot run ssh: {error}.").format(host=self.host.label,
+                                                                error=e.strerror or e)
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        self._readers.append(asyncio.ensure_future(self._read_stderr(self.proc.stderr)))
+        ready = asyncio.ensure_future(self._read_until_ready(self.proc.stdout))
+        self._readers.append(ready)
+        try:
+            await asyncio.wait_for(asyncio.shield(ready), READY_TIMEOUT_S)
+        except TimeoutError:
+            await self.close()
+            return _("{host}: the host did not get fio's server ready within {seconds} s over "
+                     "SSH.").format(host=self.host.label, seconds=f"{READY_TIMEOUT_S:.0f}")
+        if ssh_remote.READY in self._lines and os.path.exists(self.local_socket):
+            return None
+        if ssh_remote.READY in self._lines:  # the script is ready; ssh's forward is not
+            await self.close()
+        else:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.proc.wait(), 10)
+            await self.close()
+        return await self._why_not(fio_version)
+
+    async def _read_until_ready(self, stream: asyncio.StreamReader) -> None:
+        while True:
+            raw = await stream.readline()
+            if not raw:
+                return
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            self._lines.append(line)
+            if line.startswith(ssh_remote.SWEPT):
+                self.swept.append(line.removeprefix(ssh_remote.SWEPT))
+            if line == ssh_remote.REMOVED:
+                self.removed = True
+            if line == ssh_remote.READY:
+                self._readers.append(asyncio.ensure_future(self._read_rest(stream)))
+                return
+
+    async def _read_rest(self, stream: asyncio.StreamReader) -> None:
+        while raw := await stream.readline():
+            if raw.decode("utf-8", "replace").strip() == ssh_remote.REMOVED:
+                self.removed = True
+
+    async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
+        while chunk := await stream.read(4096):
+            if len(self._stderr) < 65536:
+                self._stderr += chunk
+
+    async def close(self) -> bool:
+        """End the script there (it kills fio's server and removes its directory); True
+        when it said it did. ssh is killed when it does not end in time."""
+        proc = self.proc
+        if proc is None:
+            return False
+        if proc.stdin is not None and not proc.stdin.is_closing():
+            proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), CLOSE_TIMEOUT_S)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+        for reader in self._readers:
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError):
+                await asyncio.wait_for(reader, 2)
+        with contextlib.suppress(OSError):
+            os.unlink(self.local_socket)
+        return self.removed
+
+    async def _why_not(self, fio_version: str) -> str:
+        host, said = self.host.label, self.ssh_said()
+        for line in self._lines:
+            if line == ssh_remote.NO_FIO:
+                return _("{host}: fio is not installed there; install {version}, the same "
+                         "version as here (e.g. {command}).").format(
+                             host=host, version=fio_version, command=INSTALL)
+            if line.startswith(ssh_remote.VERSION):
+                return _("{host}: fio there is {theirs}, here {ours}: fio's client/server mode "
+                         "needs the same version on both sides; install {ours} there (e.g. "
+                         "{command}).").format(host=host, command=INSTALL, ours=fio_version,
+                                               theirs=line.removeprefix(ssh_remote.VERSION)
+                                               or _("unknown"))
+            if line == ssh_remote.NO_TARGET:
+                return _("{host}: the target directory {directory} does not exist there (or is "
+                         "not a directory).").format(host=host, directory=self.target)
+            if line == ssh_remote.SHARED:
+                return _("{host}: other users can write in {directory} and it has no sticky "
+                         "bit: they could rename diskmark's private directory there and put "
+                         "one of theirs in its place. Use a directory only you can write in, or "
+                         "one with the sticky bit such as /tmp.").format(host=host,
+                                                                         directory=self.target)
+            if line.startswith(ssh_remote.MKDIR):
+                return _("{host}: cannot make diskmark's private directory in {directory}: "
+                         "{error}").format(host=host, directory=self.target,
+                                           error=line.removeprefix(ssh_remote.MKDIR))
+            if line.startswith(ssh_remote.NO_SERVER):
+                return _("{host}: fio's server did not start there: {error}").format(
+                    host=host, error=line.removeprefix(ssh_remote.NO_SERVER) or _("no reason given"))
+        if "Host key verification failed" in said or "HOST IDENTIFICATION HAS CHANGED" in said:
+            return await self._host_key_refused(said)
+        if "Permission denied" in said:
+            return _("{host}: the SSH server refused every key offered, and diskmark does not "
+                     "ask for passwords: add your public key to the host's authorized_keys or "
+                     "load it in your agent (ssh-add), or pass --ssh-option BatchMode=no to be "
+                     "asked.\n{said}").format(host=host, said=said)
+        if "forwarding" in said.lower() or "forward" in said.lower():
+            return _("{host}: ssh could not forward fio's socket (the server may forbid it: "
+                     "AllowStreamLocalForwarding).\n{said}").format(host=host, said=said)
+        if ssh_remote.READY in self._lines:
+            return _("{host}: the SSH connection ended as fio's server started.\n{said}").format(
+                host=host, said=said)
+        return _("{host}: cannot reach the host over SSH.\n{said}").format(
+            host=host, said=said or _("ssh ended without saying why"))
+
+    async def _host_key_refused(self, said: str) -> str:
+        """The key's fingerprint, which BatchMode's refusal does not print: ssh is asked again
+        with -v, which names it before the check (nothing is accepted)."""
+        found = _FINGERPRINT.search(said)
+        if found is None:
+            with contextlib.suppress(OSError, TimeoutError):
+                proc = await asyncio.create_subprocess_exec(
+                    *self.setup.base(), "-v", *self.setup.destination(self.host), "true",
+                    stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                    stderr=asyncio.subprocess.PIPE, start_new_session=True)
+                _out, err = await asyncio.wait_for(proc.communicate(), 30)
+                said += "\n" + err.decode("utf-8", "replace")
+                found = _FINGERPRINT.search(said)
+        fingerprint = " ".join(g for g in found.groups() if g) if found else _("not known")
+        config = ["-F", self.setup.config] if self.setup.config else []
+        destination = shlex.join(["ssh", *config, *self.setup.destination(self.host)[:-2],
+                                  self.host.destination])
+        if "HOST IDENTIFICATION HAS CHANGED" in said:
+            return _("{host}: the host's SSH key has CHANGED (it now offers {fingerprint}): "
+                     "someone may be intercepting the connection, or the host was reinstalled. "
+                     "diskmark does not accept it. If you know why it changed, remove the old "
+                     "key with ssh-keygen -R and connect once with `{command}`.").format(
+                         host=self.host.label, fingerprint=fingerprint, command=destination)
+        return _("{host}: the host's SSH key is not known (it offers {fingerprint}), and "
+                 "diskmark does not accept a key on its own. Check the fingerprint, then "
+                 "accept it by connecting once with `{command}` and answering yes.").format(
+                     host=self.host.label, fingerprint=fingerprint, command=destination)
