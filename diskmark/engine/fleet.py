@@ -39,7 +39,7 @@ from diskmark.engine.fleet_client import PROBING, client_problem, disk, entries,
 from diskmark.engine.fleet_jobs import JobsDir
 from diskmark.engine.fleet_privacy import Access
 from diskmark.engine.hosts import Host, unreachable
-from diskmark.engine.plan import Plan, PlannedTest, build_plan
+from diskmark.engine.plan import Plan, PlannedTest, build_plan, not_measured
 from diskmark.engine.process import FioProcess, Outcome
 from diskmark.engine.sentence import Sentence
 from diskmark.engine.ssh_remote import SUN_PATH_MAX, check_ssh_target
@@ -267,6 +267,7 @@ class Fleet:
             ioengine=jobfile.REMOTE_IOENGINE)
         if self._control.stopping:
             session.status, session.error = Status.CANCELLED, _("stopped before this host's turn")
+            session.tests.extend(not_measured(plan, session.tests))
             session.finished = now_iso()
             return session
         where = self._where(host, directory)
@@ -304,6 +305,8 @@ class Fleet:
                 note = None  # the private directory went, and the test file with it
             notes = ([note] if note else []) + self._notes.pop(host, [])
             session.warnings += [n.english() for n in notes]
+        if session.status is not Status.COMPLETE:  # every test of the run is named in a report
+            session.tests.extend(not_measured(plan, session.tests))
         session.finished = now_iso()
         return session
 

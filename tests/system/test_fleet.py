@@ -14,8 +14,10 @@ import time
 
 import pytest
 from conftest import TINY_ARGS
+from crystaldiskmark_parser import parse as cdm_parse
 from fleet_servers import TARGET, fio_servers, free_port, other_fio_version, servers, start  # noqa: F401
 
+from diskmark.report.cdm_report import FACTS_TITLE
 from diskmark.store.store import Store
 
 pytestmark = pytest.mark.slow
@@ -78,6 +80,22 @@ def test_text_report_puts_hosts_side_by_side_one_at_a_time(fio_servers):
     assert a.files() == [] and b.files() == []
 
 
+def test_the_text_format_is_each_hosts_crystaldiskmark_report(fio_servers, tmp_path):
+    a, b = fio_servers
+    code, out, err = finish(fleet("--host", a.url, "--host", b.url, "--target", str(TARGET),
+                                  "--profile", "demo", *TINY_ARGS, "--format", "text"))
+    assert code == 0, err
+    reports = out.split("-" * 78 + "\ndiskmark ")
+    assert len(reports) == 3, out  # one CrystalDiskMark block and one facts block per host
+    for host, chunk in zip((a.host, b.host), out.split(FACTS_TITLE)[1:], strict=True):
+        assert f"     Host: {host}" in chunk
+    first = tmp_path / "first.txt"
+    first.write_text(out.split(FACTS_TITLE)[0])
+    read = cdm_parse(str(first))
+    assert len(read.read_results) == len(read.write_results) == 1
+    assert read.read_results[0].rate > 0 and read.profile == "Demo"
+
+
 def test_a_server_killed_mid_run_fails_that_host_and_keeps_the_other(fio_servers):
     a, b = fio_servers
     proc = fleet("--host", a.url, "--host", b.url, "--target", str(TARGET),
@@ -97,6 +115,9 @@ def test_a_server_killed_mid_run_fails_that_host_and_keeps_the_other(fio_servers
     first, second = doc["hosts"]
     assert first["status"] == "complete" and len(first["result"]["tests"]) == 8
     assert second["status"] == "failed" and b.host in second["error"]
+    # every test of the run is named, those it did not finish without figures
+    assert len(second["result"]["tests"]) == 8
+    assert any(not t["runs"] for t in second["result"]["tests"])
     assert doc["failed"] == [b.host]
     assert a.files() == []
     assert [e.session.system.hostname for e in Store().history()] == [a.host]
