@@ -134,7 +134,7 @@ SLOW_MODULES = frozenset({
     "test_cli_baselines", "test_cli_odd_text", "test_cli_output", "test_cli_pipes", "test_cpu",
     "test_depth", "test_engine", "test_faults", "test_faults_tui", "test_filesystems",
     "test_store_damaged", "test_faults_flood", "test_migration", "test_user_files",
-    "test_dependency_floor",
+    "test_dependency_floor", "test_completion",
 })
 #: The folders whose tests run programs many times over: diskmark as a process (cli), loop
 #: devices, mounts, fio servers and Chromium (system).

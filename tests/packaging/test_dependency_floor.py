@@ -19,13 +19,15 @@ from pathlib import Path
 ROOT = Path(__file__).parents[2]
 
 #: Quick tests that use what each floor must provide: Textual's themes (their ``ansi``),
-#: screens, keys and footer; psutil's mount table (the target picker); no fio.
+#: screens, keys and footer; psutil's mount table (the target picker); shtab's bash script;
+#: no fio.
 FLOOR_TESTS = ["tests/app/test_themes.py", "tests/app/test_keymap.py",
                "tests/app/test_status_line.py", "tests/app/test_target_picker.py::"
-               "test_mount_table_lists_the_mount_of_tmp_path"]
+               "test_mount_table_lists_the_mount_of_tmp_path", "tests/packaging/test_completion.py::"
+               "test_bash_completes_commands_options_choices_and_baselines"]
 
 #: The packages pyproject.toml gives a range, each installed at its floor.
-RANGED = ("textual", "psutil", "platformdirs")
+RANGED = ("textual", "psutil", "platformdirs", "shtab")
 
 
 def floors() -> dict[str, str]:
