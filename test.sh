@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what is missing (fio, the mkfs tools for the filesystem tests, smartctl, Chromium for the
-# shared-page tests, the Python packages with the test extras), check the layers
+# shared-page tests, man, desktop-file-validate, zsh and fish for the man page, desktop entry and
+# completion tests, the Python packages with the test extras), check the layers
 # (lint-imports), the code (ruff) and the types (mypy, strict), then run the whole test suite in parallel
 # (pytest-xdist): four workers a core by default, as most tests wait on fio's timed passes
 # rather than use a core (DISKMARK_TEST_WORKERS sets how many: a number, or auto for one a
@@ -12,7 +13,8 @@
 source "$(dirname "$0")/scripts/bootstrap.sh"
 ensure_fio
 if [ "$(id -u)" -eq 0 ]; then
-  for tool in mkfs.xfs:xfsprogs mkfs.btrfs:btrfs-progs mkfs.ext4:e2fsprogs smartctl:smartmontools; do
+  for tool in mkfs.xfs:xfsprogs mkfs.btrfs:btrfs-progs mkfs.ext4:e2fsprogs smartctl:smartmontools \
+      man:man-db desktop-file-validate:desktop-file-utils zsh:zsh fish:fish; do
     command -v "${tool%%:*}" >/dev/null 2>&1 || install_packages "${tool#*:}" || true
   done
   if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
