@@ -1,7 +1,8 @@
 # Shared set-up for start.sh and test.sh: install what is missing, nothing more.
 # Sourced, not run. Installs fio (and, for tests, the mkfs tools) from the system's package
 # manager, creates .venv and installs diskmark into it when pyproject.toml changed, and
-# (start.sh) links the diskmark command into ~/.local/bin.
+# (start.sh) links the diskmark command into ~/.local/bin, its man page into
+# ~/.local/share/man/man1 and puts its desktop entry in ~/.local/share/applications.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -104,4 +105,42 @@ link_command() {  # put `diskmark` on PATH: a link in ~/.local/bin, said once
     *":$bin:"*) ;;
     *) say "$bin is not on your PATH: add it (e.g. in ~/.profile) to type just diskmark" ;;
   esac
+}
+
+link_manual() {  # `man diskmark`: the page the install wrote into the venv, linked where man looks
+  [ -n "${DISKMARK_NO_LINK:-}" ] && return 0
+  local page="$VENV/share/man/man1/diskmark.1" dir="$HOME/.local/share/man/man1" link
+  link="$dir/diskmark.1"
+  [ -f "$page" ] || { say "no man page in $VENV (reinstall: rm $VENV/.diskmark-installed)"; return 0; }
+  if [ -L "$link" ] && [ "$(readlink "$link")" = "$page" ]; then
+    :  # done before
+  elif [ -e "$link" ] || [ -L "$link" ]; then
+    say "$link exists and is not this checkout's; left alone (this one is $page)"
+  elif mkdir -p "$dir" 2>/dev/null && ln -s "$page" "$link" 2>/dev/null; then
+    say "linked the man page: $link -> $page (man diskmark)"
+  else
+    say "could not link $link; read it with: man -l $page"
+  fi
+}
+
+install_desktop_entry() {  # diskmark in the desktop's application menu, started in a terminal
+  [ -n "${DISKMARK_NO_LINK:-}" ] && return 0
+  local dir="$HOME/.local/share/applications" entry mark entry_text
+  entry="$dir/diskmark.desktop"
+  mark="X-Diskmark-Checkout=$ROOT"
+  # this checkout's command and icon by their full paths: a desktop session's PATH may lack ~/.local/bin
+  entry_text="$(sed -e "s|^Exec=.*|Exec=$VENV/bin/diskmark|" -e "s|^Icon=.*|Icon=$ROOT/data/diskmark.svg|" \
+    "$ROOT/data/diskmark.desktop")
+$mark"
+  if [ -f "$entry" ] && [ "$(cat "$entry")" = "$entry_text" ]; then
+    return 0  # done before
+  elif [ -e "$entry" ] && ! grep -qxF "$mark" "$entry"; then
+    say "$entry exists and is not this checkout's; left alone"
+  elif mkdir -p "$dir" 2>/dev/null && printf '%s\n' "$entry_text" > "$entry.tmp.$$" \
+      && mv -f "$entry.tmp.$$" "$entry"; then
+    say "put diskmark in the desktop's application menu: $entry"
+  else
+    rm -f "$entry.tmp.$$"
+    say "could not write $entry"
+  fi
 }

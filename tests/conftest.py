@@ -138,6 +138,7 @@ SLOW_MODULES = frozenset({
     "test_cli_baselines", "test_cli_odd_text", "test_cli_output", "test_cli_pipes", "test_cpu",
     "test_depth", "test_engine", "test_faults", "test_faults_tui", "test_filesystems",
     "test_store_damaged", "test_faults_flood", "test_migration", "test_user_files",
+    "test_dependency_floor", "test_completion", "test_wheel",
 })
 #: The folders whose tests run programs many times over: diskmark as a process (cli), loop
 #: devices, mounts, fio servers and Chromium (system).
@@ -146,7 +147,7 @@ SLOW_FOLDERS = frozenset({"cli", "system"})
 
 #: Modules whose tests share one real run made by a module-scoped fixture: under xdist
 #: their tests stay on one worker, so the run is made once, not once per worker.
-ONE_WORKER_MODULES = frozenset({"test_store_damaged", "test_cli_baselines"})
+ONE_WORKER_MODULES = frozenset({"test_store_damaged", "test_cli_baselines", "test_wheel"})
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups

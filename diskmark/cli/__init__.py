@@ -37,7 +37,7 @@ from diskmark.model.units import Unit
 DEFAULTS = Settings()
 
 
-COMMANDS = ("run", "presets", "baselines", "history", "keys")
+COMMANDS = ("run", "presets", "baselines", "history", "keys", "completion")
 
 
 def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -87,11 +87,13 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
     if only is None or "baselines" in only:
         _baselines_actions(bl)
 
+    from diskmark.cli.completion import add_parser as add_completion_parser
     from diskmark.cli.history import add_parser as add_history_parser
     from diskmark.cli.keys import add_parser as add_keys_parser
 
     add_history_parser(sub, {"unit": unit}, declare=only is None or "history" in only)
     add_keys_parser(sub)
+    add_completion_parser(sub)
     return parser
 
 
@@ -193,6 +195,8 @@ def _baselines_actions(bl: argparse.ArgumentParser) -> None:
                                          "each baseline; damaged ones with the reason"))
     bls.add_argument("--format", choices=["text", "json"], default="text",
                      help=_("json: the fields of `history list --format json`, by name"))
+    bls.add_argument("--names", action="store_true",
+                     help=_("only the names, one a line, for scripts and shell completion"))
     show = bsub.add_parser("show", help=_("print a baseline's report"))
     show.add_argument("name", metavar="NAME")
     bcmp = bsub.add_parser("compare", help=_("compare two saved baselines without running anything"),
@@ -299,6 +303,10 @@ def _command(argv: list[str] | None) -> int:
         from diskmark.cli.keys import cmd_keys
 
         return cmd_keys()
+    if args.command == "completion":
+        from diskmark.cli.completion import cmd_completion
+
+        return cmd_completion(args, build_parser())
     return cmd_app(args)
 
 

@@ -33,6 +33,8 @@ def cmd_baselines(args: argparse.Namespace) -> int:
     store = Store()
     try:
         if args.action == "list":
+            if args.names:
+                return _baselines_names(store)
             return _baselines_json(store) if args.format == "json" else _baselines_list(store)
         if args.action == "show":
             from diskmark.report.cdm_report import text_report
@@ -99,6 +101,13 @@ def _baselines_list(store: Store) -> int:
               ).format(path=store.root))
         return EXIT_OK
     out(format_listing(entries))
+    return EXIT_OK
+
+
+def _baselines_names(store: Store) -> int:
+    """One name a line, damaged baselines' too (they can be shown and deleted); a name with a
+    line break in it is left out, as it cannot be told from two."""
+    out("".join(f"{entry.name}\n" for entry in store.baselines() if "\n" not in entry.name))
     return EXIT_OK
 
 

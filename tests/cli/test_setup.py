@@ -5,6 +5,7 @@ install): start.sh and test.sh never redo each other's work, and the command is 
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -77,4 +78,47 @@ def test_someone_elses_command_is_left_alone(venv, tmp_path):
     assert out.returncode == 0 and "left alone" in out.stderr
     assert theirs.read_text() == "#!/bin/sh\necho mine\n"
     quiet = bootstrap(venv, tmp_path / "other", "DISKMARK_NO_LINK=1; link_command")
+    assert quiet.returncode == 0 and not (tmp_path / "other" / ".local").exists()
+
+
+def test_the_man_page_and_the_desktop_entry_are_installed_and_said_so(venv, tmp_path):
+    home = tmp_path / "home"
+    man1 = venv / "share" / "man" / "man1"
+    man1.mkdir(parents=True)
+    (man1 / "diskmark.1").write_text('.TH DISKMARK 1\n.SH NAME\ndiskmark \\- a test page\n')
+    out = bootstrap(venv, home, "link_manual; install_desktop_entry")
+    assert out.returncode == 0, out.stderr
+    link = home / ".local" / "share" / "man" / "man1" / "diskmark.1"
+    assert link.is_symlink() and os.readlink(link) == str(man1 / "diskmark.1")
+    assert "linked the man page" in out.stderr and "man diskmark" in out.stderr
+    entry = home / ".local" / "share" / "applications" / "diskmark.desktop"
+    assert f"Exec={venv}/bin/diskmark\n" in entry.read_text()
+    assert f"Icon={ROOT}/data/diskmark.svg\n" in entry.read_text()
+    assert "desktop's application menu" in out.stderr
+    # man finds the page through the ~/.local/bin on PATH, as for the command (the venv's
+    # bin is not on that PATH), and names it by the file the link leads to
+    if shutil.which("man"):
+        found = subprocess.run(["man", "-w", "diskmark"], capture_output=True, text=True,
+                               env={"HOME": str(home), "PATH": f"{home}/.local/bin:/usr/bin:/bin"})
+        assert found.stdout.strip() == str(link.resolve()), found.stderr
+    if shutil.which("desktop-file-validate"):
+        valid = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True)
+        assert valid.returncode == 0, valid.stdout + valid.stderr
+    again = bootstrap(venv, home, "link_manual; install_desktop_entry")
+    assert again.returncode == 0 and again.stderr == ""  # done before: nothing to say
+
+
+def test_someone_elses_man_page_and_desktop_entry_are_left_alone(venv, tmp_path):
+    home = tmp_path / "home"
+    (venv / "share" / "man" / "man1").mkdir(parents=True)
+    (venv / "share" / "man" / "man1" / "diskmark.1").write_text(".TH DISKMARK 1\n")
+    theirs = {home / ".local" / "share" / "man" / "man1" / "diskmark.1": ".TH THEIRS 1\n",
+              home / ".local" / "share" / "applications" / "diskmark.desktop": "[Desktop Entry]\n"}
+    for path, text in theirs.items():
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+    out = bootstrap(venv, home, "link_manual; install_desktop_entry")
+    assert out.returncode == 0 and out.stderr.count("left alone") == 2, out.stderr
+    assert all(path.read_text() == text for path, text in theirs.items())
+    quiet = bootstrap(venv, tmp_path / "other", "DISKMARK_NO_LINK=1; link_manual; install_desktop_entry")
     assert quiet.returncode == 0 and not (tmp_path / "other" / ".local").exists()
