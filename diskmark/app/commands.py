@@ -144,8 +144,9 @@ def commands(app: PaletteApp) -> Iterator[Command]:
         return
     yield (_("Queue-depth sweep…"), _("One pattern at Q1 … Q32, drawn as a curve"),
            app.action_sweep, True)
-    yield (_("Run on several hosts (fio --server)…"),
-           _("The profile on many hosts through fio's client/server mode, side by side"),
+    yield (_("Run on several hosts (SSH)…"),
+           _("The profile on many hosts over SSH with fio's own client and server, side by "
+             "side"),
            app.action_fleet, True)
     yield _("Choose target…"), _("The directory to test in"), app.action_pick_target, True
     yield (_("Settings…"), _("Preset, profile, mode, +Mix, test data, times"),

@@ -122,7 +122,7 @@ async def test_the_palette_offers_the_fleet_while_idle():
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        entry = [c for c in commands(app) if c[0] == "Run on several hosts (fio --server)…"]
+        entry = [c for c in commands(app) if c[0] == "Run on several hosts (SSH)…"]
         assert len(entry) == 1 and entry[0][3]
         entry[0][2]()
         await pilot.pause()

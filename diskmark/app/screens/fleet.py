@@ -65,7 +65,7 @@ class FleetScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="details-box"):
-            yield Label(_("Run on several hosts (fio --server)"), classes="dialog-title")
+            yield Label(_("Run on several hosts (SSH)"), classes="dialog-title")
             yield Static(_("Each host is reached over SSH ([user@]host[:port] or an alias of "
                            "~/.ssh/config) and needs fio, the same version as here; "
                            "fio://host[:port] for a host running fio --server itself. The "
