@@ -261,17 +261,21 @@ def suspend_measuring_fio(proc: subprocess.Popen, target: Path) -> list:
     """kill -STOP every fio measuring in ``target``; returns them. Sure of it: a pass that
     ended between "measuring" being seen and the suspension (the run then rests, or ends)
     would let the run stop at once, so such a catch is let go and the next pass is taken."""
+    def stopped(fio: list) -> bool:
+        try:
+            return all(p.status() == psutil.STATUS_STOPPED for p in fio)
+        except psutil.NoSuchProcess:
+            return False
+
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         fio = fio_processes(target)
         for p in fio:
             p.suspend()
-        try:
-            caught = fio and all(p.status() == psutil.STATUS_STOPPED for p in fio) \
-                and {p.pid for p in fio_processes(target)} == {p.pid for p in fio}
-        except psutil.NoSuchProcess:
-            caught = False
-        if caught:
+        settle = time.monotonic() + 2  # SIGSTOP takes a moment to show, more on a busy machine
+        while fio and not stopped(fio) and time.monotonic() < settle:
+            time.sleep(0.02)
+        if fio and stopped(fio) and {p.pid for p in fio_processes(target)} == {p.pid for p in fio}:
             return fio
         for p in fio:
             try:
@@ -343,7 +347,7 @@ def test_a_fio_that_ignores_ctrl_c_is_killed(tmp_path):
     fio = fake_fio(tmp_path, "trap '' INT TERM\nexec sleep 600")
     proc = diskmark_cli("run", "--target", str(target), *QUICK,
                         env=dict(os.environ, DISKMARK_FIO=str(fio)))
-    wait_for(lambda: any("sleep" in " ".join(p.cmdline()) for p in _children(proc.pid)), 30,
+    wait_for(lambda: any("sleep" in _command(p) for p in _children(proc.pid)), 30,
              "the fake fio")
     started = time.monotonic()
     proc.send_signal(signal.SIGINT)
@@ -351,7 +355,7 @@ def test_a_fio_that_ignores_ctrl_c_is_killed(tmp_path):
     assert code == 130, err
     assert time.monotonic() - started < 5
     # this run's fake fio only: another test's may be sleeping beside it
-    assert not [p for p in _everyone() if "sleep 600" in " ".join(p.cmdline())
+    assert not [p for p in _everyone() if "sleep 600" in _command(p)
                 and _environ(p).get("DISKMARK_FIO") == str(fio)]
     assert leftovers(target) == []
 
@@ -377,6 +381,16 @@ def _everyone():
             yield p
         except psutil.Error:
             pass
+
+
+def _command(p) -> str:
+    """The command line, or "" for a process that has gone (or is a zombie) meanwhile."""
+    import psutil
+
+    try:
+        return " ".join(p.cmdline())
+    except psutil.Error:
+        return ""
 
 
 def _environ(p) -> dict[str, str]:

@@ -134,7 +134,7 @@ def test_a_fleet_whose_runs_cannot_be_kept_exits_4(isolated_home, fio_servers):
     a, b = fio_servers
     with data_directory(isolated_home) as read_only:
         read_only()
-        done = diskmark("run", "--host", a.host, "--host", b.host, "--target", str(TARGET),
+        done = diskmark("run", "--host", a.url, "--host", b.url, "--target", str(TARGET),
                         *TINY_ARGS, "--profile", "demo", "--mode", "read", "-q")
     assert done.returncode == 4, done.stderr
     assert a.host in done.stdout and b.host in done.stdout  # the report all the same
