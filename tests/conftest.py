@@ -147,7 +147,8 @@ SLOW_FOLDERS = frozenset({"cli", "system"})
 
 #: Modules whose tests share one real run made by a module-scoped fixture: under xdist
 #: their tests stay on one worker, so the run is made once, not once per worker.
-ONE_WORKER_MODULES = frozenset({"test_store_damaged", "test_cli_baselines", "test_wheel"})
+ONE_WORKER_MODULES = frozenset({"test_store_damaged", "test_cli_baselines", "test_wheel",
+                                "test_cdm_round_trip"})
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups

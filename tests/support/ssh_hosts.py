@@ -96,8 +96,10 @@ class SshHost:
         return found
 
     def cut(self) -> None:
-        """Drop this host's SSH connections: its relays are killed (as a network cut)."""
-        mark = f"{RELAY} 127.0.0.1 {PORT} {self.alias}".encode()
+        """Drop this host's SSH connections: its relays are killed (as a network cut). Only
+        this lab's: each worker of the suite has hosts of the same names, told apart by the
+        namespace's pid in the relay's name."""
+        mark = f"{RELAY} 127.0.0.1 {PORT} {self.alias}-{self.pid}".encode()
         for entry in os.listdir("/proc"):
             if entry.isdigit():
                 try:
@@ -178,7 +180,7 @@ class SshLab:
                   identity: str = "") -> str:
             return (f"Host {alias}\n  HostName 127.0.0.1\n  Port {port}\n"
                     f"  HostKeyAlias {key_alias}\n"
-                    f"  ProxyCommand nsenter --net=/proc/{pid}/ns/net {relay} %h %p {alias}\n"
+                    f"  ProxyCommand nsenter --net=/proc/{pid}/ns/net {relay} %h %p {alias}-{pid}\n"
                     + f"  IdentityFile {identity or self.root / 'user'}\n" + common)
 
         first = self.hosts[0].pid
