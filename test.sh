@@ -49,5 +49,5 @@ rm -f /tmp/diskmark-lint-imports.$$
 "$VENV/bin/mypy" --no-error-summary || status=1
 [ "$status" -eq 0 ] || say "lint-imports, ruff or mypy found problems (above); running the tests anyway"
 workers="${DISKMARK_TEST_WORKERS:-$(( $(nproc 2>/dev/null || echo 1) * 4 ))}"
-"$VENV/bin/python" -m pytest -n "$workers" --dist loadgroup "$@" || status=$?
+"$VENV/bin/python" -m pytest -n "$workers" --dist loadgroup --no-loadscope-reorder "$@" || status=$?
 exit "$status"

@@ -161,10 +161,12 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.xdist_group("serial"))
         elif module in ONE_WORKER_MODULES:
             item.add_marker(pytest.mark.xdist_group(module))
-    # the serial ones first, while the other workers start their first tests, then the long
-    # ones: the workers then end together instead of one finishing a long test while the
-    # others wait (the order within each kind is kept)
-    items.sort(key=lambda item: (item.get_closest_marker("serial") is None,
+    # the long ones first, so the workers end together instead of one finishing a long test
+    # while the others wait; the serial ones last: a serial test waits for every running
+    # test to end before it starts, and at the tail those are short ones (first, they were
+    # the longest of the suite, a minute and more of the other workers idle). test.sh keeps
+    # this order (--no-loadscope-reorder); the order within each kind is kept.
+    items.sort(key=lambda item: (item.get_closest_marker("serial") is not None,
                                  item.get_closest_marker("slow") is None))
 
 
