@@ -76,59 +76,48 @@ def _parse_ssh(text: str, raw: str) -> Host:
     if at and not _USER.match(user):
         raise HostError(_("host {host}: {user} is not a user name ssh is given.").format(
             host=repr(text), user=repr(user)))
-    name, port = rest, ""
-    if rest.startswith("["):
-        end = rest.find("]")
-        name, tail = (rest[1:end], rest[end + 1:]) if end > 0 else (rest, "?")
-        if tail and not tail.startswith(":"):
-            raise HostError(_("host {host}: an IPv6 address is written [ADDRESS]:PORT.").format(
-                host=repr(text)))
-        port = tail[1:]
-        try:
-            ipaddress.IPv6Address(name)
-        except ValueError:
-            raise HostError(_("host {host}: {name} is not an IPv6 address.").format(
-                host=repr(text), name=repr(name))) from None
-    else:
-        if rest.count(":") == 1:
-            name, port = rest.split(":")
-        if not _SSH_NAME.match(name) or ".." in name:
-            raise HostError(_("host {host}: write [USER@]HOST[:PORT] (letters, digits, . _ and "
-                              "-), an alias of your SSH configuration, an IPv6 address as "
-                              "[ADDRESS]:PORT, or fio://HOST[:PORT] for a host running fio "
-                              "--server itself.").format(host=repr(text)))
+    name, port, bracketed = _address(text, rest, "")
+    if not bracketed and (not _SSH_NAME.match(name) or ".." in name):
+        raise HostError(_("host {host}: write [USER@]HOST[:PORT] (letters, digits, . _ and -), "
+                          "an alias of your SSH configuration, an IPv6 address as "
+                          "[ADDRESS]:PORT, or fio://HOST[:PORT] for a host running fio "
+                          "--server itself.").format(host=repr(text)))
     if port and (not port.isdigit() or not 0 < int(port) < 65536):
         raise HostError(_("host {host}: the port must be a number from 1 to 65535.").format(
             host=repr(text)))
     return Host(name, int(port) if port else 0, ssh=True, user=user)
 
 
+def _address(text: str, written: str, default_port: str) -> tuple[str, str, bool]:
+    """``written`` as (name, port, bracketed): ``[ADDRESS]:PORT`` (an IPv6 address, checked)
+    or ``NAME:PORT``, the port ``default_port`` when none is written. The name of an
+    unbracketed one is the caller's to check: SSH and fio's server allow different ones."""
+    if not written.startswith("["):
+        name, port = written, default_port
+        if written.count(":") == 1:
+            name, port = written.split(":")
+        return name, port, False
+    end = written.find("]")
+    tail = written[end + 1:] if end > 0 else "?"
+    if tail and not tail.startswith(":"):
+        raise HostError(_("host {host}: an IPv6 address is written [ADDRESS]:PORT.").format(
+            host=repr(text)))
+    name = written[1:end]
+    try:
+        ipaddress.IPv6Address(name)
+    except ValueError:
+        raise HostError(_("host {host}: {name} is not an IPv6 address.").format(
+            host=repr(text), name=repr(name))) from None
+    return name, tail[1:] if tail else default_port, True
+
+
 def _parse_raw(text: str, raw: str) -> Host:
-    name, port = raw, str(DEFAULT_PORT)
-    if raw.startswith("["):
-        end = raw.find("]")
-        if end < 0:
-            raise HostError(_("host {host}: an IPv6 address is written [ADDRESS]:PORT.").format(
-                host=repr(text)))
-        name, rest = raw[1:end], raw[end + 1:]
-        if rest:
-            if not rest.startswith(":"):
-                raise HostError(_("host {host}: expected :PORT after the address.").format(
-                    host=repr(text)))
-            port = rest[1:]
-        try:
-            ipaddress.IPv6Address(name)
-        except ValueError:
-            raise HostError(_("host {host}: {name} is not an IPv6 address.").format(
-                host=repr(text), name=repr(name))) from None
-    else:
-        if raw.count(":") == 1:
-            name, port = raw.split(":")
-        if not _NAME.match(name) or ".." in name:
-            raise HostError(_("host {host}: write fio://HOST[:PORT] with a host name or IPv4 "
-                              "address (letters, digits, . and -), with :PORT when the server "
-                              "does not listen on {port}; an IPv6 address as "
-                              "fio://[ADDRESS]:PORT.").format(host=repr(text), port=DEFAULT_PORT))
+    name, port, bracketed = _address(text, raw, str(DEFAULT_PORT))
+    if not bracketed and (not _NAME.match(name) or ".." in name):
+        raise HostError(_("host {host}: write fio://HOST[:PORT] with a host name or IPv4 "
+                          "address (letters, digits, . and -), with :PORT when the server "
+                          "does not listen on {port}; an IPv6 address as "
+                          "fio://[ADDRESS]:PORT.").format(host=repr(text), port=DEFAULT_PORT))
     if not port.isdigit() or not 0 < int(port) < 65536:
         raise HostError(_("host {host}: the port must be a number from 1 to 65535.").format(
             host=repr(text)))
