@@ -345,3 +345,15 @@ def dirty_limits(dirty_bytes: int, background_bytes: int):
                      ("dirty_background_bytes", "dirty_background_ratio")):
             name = pair[0] if before[pair[0]] != "0" else pair[1]
             (vm / name).write_text(before[name] + "\n")
+
+
+def finish_run(proc: subprocess.Popen, timeout: float = 240) -> tuple[int, str, str]:
+    """A diskmark run's (status, stdout, stderr); one that outlives ``timeout`` is killed and
+    fails the test with what it printed."""
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+        raise AssertionError(f"diskmark did not finish: {err}") from None
+    return proc.returncode, out, err

@@ -15,6 +15,7 @@ import time
 import pytest
 from conftest import TINY_ARGS
 from crystaldiskmark_parser import parse as cdm_parse
+from faults import finish_run as finish
 from fleet_servers import TARGET, fio_servers, free_port, other_fio_version, servers, start  # noqa: F401
 
 from diskmark.report.cdm_report import FACTS_TITLE
@@ -27,16 +28,6 @@ def fleet(*args: str, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "diskmark", "run", *args], text=True,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, **kw)
-
-
-def finish(proc: subprocess.Popen, timeout: float = 240) -> tuple[int, str, str]:
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        raise AssertionError(f"diskmark did not finish: {err}") from None
-    return proc.returncode, out, err
 
 
 def test_two_hosts_give_every_test_side_by_side_and_leave_nothing(fio_servers):

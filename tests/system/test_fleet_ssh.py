@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from conftest import TINY_ARGS
+from faults import finish_run as finish
 from ssh_hosts import TARGET, listening_inodes, make_lab, tree_sockets, why_not
 
 from diskmark.store.store import Store
@@ -45,16 +46,6 @@ def fleet(lab, *args, **kw) -> subprocess.Popen:
     return subprocess.Popen([sys.executable, "-m", "diskmark", "run", *lab.args(), *args],
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, **kw)
-
-
-def finish(proc: subprocess.Popen, timeout: float = 180) -> tuple[int, str, str]:
-    try:
-        out, err = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
-        raise AssertionError(f"diskmark did not finish: {err}") from None
-    return proc.returncode, out, err
 
 
 def clean(*hosts, wait: float = 10.0) -> None:
