@@ -58,12 +58,21 @@ def clean(*hosts, wait: float = 10.0) -> None:
         assert h.files() == [] and h.fio_processes() == [], (h.alias, h.files())
 
 
-def wait_for_private_dirs(proc, *hosts, timeout: float = 60) -> None:
+def wait_for_private_dirs(proc, *hosts, timeout: float = 60) -> dict[str, list[str]]:
+    """Wait until every host has shown a test file, and return the test files each host showed
+    when it was first seen there (a fast host may have finished and removed its file by the
+    time the slow one shows its own, so a second look could find nothing)."""
     deadline = time.monotonic() + timeout
-    while not all(any(".diskmark-fleet-" in f and f.endswith(".tmp") for f in h.files())
-                  for h in hosts):
-        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
-        time.sleep(0.1)
+    seen: dict[str, list[str]] = {}
+    while len(seen) < len(hosts):
+        for h in hosts:
+            files = [f for f in h.files() if ".diskmark-fleet-" in f and f.endswith(".tmp")]
+            if files and h.alias not in seen:
+                seen[h.alias] = files
+        if len(seen) < len(hosts):
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.1)
+    return seen
 
 
 def test_two_hosts_over_ssh_open_no_tcp_port_and_leave_nothing(lab):
@@ -72,8 +81,7 @@ def test_two_hosts_over_ssh_open_no_tcp_port_and_leave_nothing(lab):
     assert before == {"h0": {2222}, "h1": {2222}}  # sshd's own
     proc = fleet(lab, "--host", "h0", "--host", "h1", "--target", str(TARGET), *DEMO,
                  "--format", "json")
-    wait_for_private_dirs(proc, a, b)
-    seen = [f for f in a.files() if f.endswith(".tmp")]
+    seen = wait_for_private_dirs(proc, a, b)["h0"]
     during = {h.alias: h.listening_tcp() for h in (a, b)}
     ours = tree_sockets(proc.pid) & listening_inodes()  # diskmark, ssh, fio's clients here
     code, out, err = finish(proc)
