@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import platform
-import time
 from pathlib import Path
 
 import pytest
@@ -48,13 +47,11 @@ def test_facts_for_missing_path_uses_nearest_parent(tmp_path):
     assert f.total_bytes > 0
 
 
-def test_facts_for_root_and_list_mounts_are_fast():
-    start = time.perf_counter()
+def test_facts_for_root_and_list_mounts():
+    """Their speed is measured in benchmarks/facts_speed.py, not timed here."""
     root = facts_for("/")
     mounts = list_mounts()
-    elapsed = time.perf_counter() - start
     assert root.mountpoint == "/" and root.fstype
-    assert elapsed < 0.2, f"took {elapsed * 1000:.0f} ms"
     points = [m.mountpoint for m in mounts]
     assert points == sorted(set(points))
     assert "/" in points
