@@ -19,6 +19,7 @@ from diskmark.cli.arguments import (
     Parser,
     RawDescriptionHelpFormatter,
     Typed,
+    command_parser,
     options_before_command,
     percent,
     setting,
@@ -286,7 +287,7 @@ def _command(argv: list[str] | None) -> int:
         try:
             from diskmark.cli.run import cmd_run
 
-            return cmd_run(args, parser)
+            return cmd_run(args, command_parser(parser, "run"))
         except KeyboardInterrupt:  # before the engine's own handler is in place
             error(_("interrupted"))
             return EXIT_INTERRUPTED

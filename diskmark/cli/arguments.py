@@ -201,6 +201,17 @@ class Parser(argparse.ArgumentParser):
         return _("unrecognized arguments: %s") % " ".join(extras)
 
 
+def command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of ``command``, so that a check made after parsing (``--fail-on-regression
+    needs --compare``) is said as that command's error, with its usage, as argparse's own
+    checks are; the top level's when it has no such command."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser
+
+
 class Typed(argparse.Action):
     """``store``, noting that the option was typed: :func:`options_before_command` must tell
     a command's default from a value the user gave it."""

@@ -376,7 +376,17 @@ def json_value(value: Any) -> Any:
 def text_parser(name: str) -> Callable[[str], Any]:
     """How the command line reads setting ``name``: raises ValueError with a message that
     fits after "argument --name: "."""
-    parse = RULES[name].parse
+    rule = RULES[name]
+    parse = rule.parse
     if parse is None:
         raise KeyError(f"setting {name!r} has no command-line form")
-    return parse
+
+    def checked(text: str) -> Any:
+        """A value out of the rule's bounds is refused as it is read, as the option typed
+        (``argument --count: count must be …``), not later by the whole settings."""
+        value = parse(text)
+        problem = rule.problem(value, name)
+        if problem is not None:
+            raise ValueError(problem)
+        return value
+    return checked

@@ -238,6 +238,18 @@ def test_dash_capital_v_is_the_version():
     (["history", "list", "--limt", "3"], "usage: diskmark history list [-h]",
      "unknown option --limt; did you mean --limit?"),
     (["presets", "extra"], "usage: diskmark presets [-h]", "unrecognized arguments: extra"),
+    # a value out of its range is refused as the option typed, by run's own parser
+    (["run", "--count", "0"], "usage: diskmark run [-h]",
+     "diskmark run: error: argument --count: count must be between 1 and 9, not 0"),
+    (["run", "--count", "10"], "usage: diskmark run [-h]",
+     "diskmark run: error: argument --count: count must be between 1 and 9, not 10"),
+    (["run", "--unstable", "0"], "usage: diskmark run [-h]",
+     "error: argument --unstable: the unstable threshold must be between 0.5 and 100 percent"),
+    # so is a check made after parsing
+    (["run", "--fail-on-regression", "5"], "usage: diskmark run [-h]",
+     "diskmark run: error: --fail-on-regression needs --compare NAME"),
+    (["run", "--host", "h1", "--nocow"], "usage: diskmark run [-h]",
+     "diskmark run: error: --nocow changes a local directory; it cannot be used with --host"),
 ])
 def test_a_typo_is_answered_by_its_command(tmp_path, args, usage, message):
     done = diskmark(*args, cwd=tmp_path)
