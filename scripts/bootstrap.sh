@@ -107,20 +107,27 @@ link_command() {  # put `diskmark` on PATH: a link in ~/.local/bin, said once
   esac
 }
 
-link_manual() {  # `man diskmark`: the page the install wrote into the venv, linked where man looks
+link_manual() {  # `man diskmark`: the pages the install wrote into the venv, linked where man looks
   [ -n "${DISKMARK_NO_LINK:-}" ] && return 0
-  local page="$VENV/share/man/man1/diskmark.1" dir="$HOME/.local/share/man/man1" link
-  link="$dir/diskmark.1"
-  [ -f "$page" ] || { say "no man page in $VENV (reinstall: rm $VENV/.diskmark-installed)"; return 0; }
-  if [ -L "$link" ] && [ "$(readlink "$link")" = "$page" ]; then
-    :  # done before
-  elif [ -e "$link" ] || [ -L "$link" ]; then
-    say "$link exists and is not this checkout's; left alone (this one is $page)"
-  elif mkdir -p "$dir" 2>/dev/null && ln -s "$page" "$link" 2>/dev/null; then
-    say "linked the man page: $link -> $page (man diskmark)"
-  else
-    say "could not link $link; read it with: man -l $page"
-  fi
+  local man="$VENV/share/man" page sub dir link linked=""
+  [ -f "$man/man1/diskmark.1" ] || { say "no man page in $VENV (reinstall: rm $VENV/.diskmark-installed)"; return 0; }
+  # the English page, then one per language (man shows the one of the reader's locale)
+  for page in "$man/man1/diskmark.1" "$man"/*/man1/diskmark.1; do
+    [ -f "$page" ] || continue
+    sub="${page#"$man"/}"
+    dir="$HOME/.local/share/man/${sub%/diskmark.1}"
+    link="$dir/diskmark.1"
+    if [ -L "$link" ] && [ "$(readlink "$link")" = "$page" ]; then
+      :  # done before
+    elif [ -e "$link" ] || [ -L "$link" ]; then
+      say "$link exists and is not this checkout's; left alone (this one is $page)"
+    elif mkdir -p "$dir" 2>/dev/null && ln -s "$page" "$link" 2>/dev/null; then
+      case "$sub" in man1/*) linked="$linked en" ;; *) linked="$linked ${sub%%/*}" ;; esac
+    else
+      say "could not link $link; read it with: man -l $page"
+    fi
+  done
+  [ -z "$linked" ] || say "linked the man pages into $HOME/.local/share/man (man diskmark):$linked"
 }
 
 install_desktop_entry() {  # diskmark in the desktop's application menu, started in a terminal

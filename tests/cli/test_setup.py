@@ -86,11 +86,16 @@ def test_the_man_page_and_the_desktop_entry_are_installed_and_said_so(venv, tmp_
     man1 = venv / "share" / "man" / "man1"
     man1.mkdir(parents=True)
     (man1 / "diskmark.1").write_text('.TH DISKMARK 1\n.SH NAME\ndiskmark \\- a test page\n')
+    ja1 = venv / "share" / "man" / "ja" / "man1"
+    ja1.mkdir(parents=True)
+    (ja1 / "diskmark.1").write_text('.TH DISKMARK 1\n.SH NAME\ndiskmark \\- ja\n')
     out = bootstrap(venv, home, "link_manual; install_desktop_entry")
     assert out.returncode == 0, out.stderr
     link = home / ".local" / "share" / "man" / "man1" / "diskmark.1"
     assert link.is_symlink() and os.readlink(link) == str(man1 / "diskmark.1")
-    assert "linked the man page" in out.stderr and "man diskmark" in out.stderr
+    ja_link = home / ".local" / "share" / "man" / "ja" / "man1" / "diskmark.1"
+    assert ja_link.is_symlink() and os.readlink(ja_link) == str(ja1 / "diskmark.1")
+    assert "linked the man pages into" in out.stderr and "(man diskmark): en ja\n" in out.stderr
     entry = home / ".local" / "share" / "applications" / "diskmark.desktop"
     assert f"Exec={venv}/bin/diskmark\n" in entry.read_text()
     assert f"Icon={ROOT}/data/diskmark.svg\n" in entry.read_text()
@@ -101,6 +106,10 @@ def test_the_man_page_and_the_desktop_entry_are_installed_and_said_so(venv, tmp_
         found = subprocess.run(["man", "-w", "diskmark"], capture_output=True, text=True,
                                env={"HOME": str(home), "PATH": f"{home}/.local/bin:/usr/bin:/bin"})
         assert found.stdout.strip() == str(link.resolve()), found.stderr
+        found = subprocess.run(["man", "-L", "ja", "-w", "diskmark"], capture_output=True,
+                               text=True, env={"HOME": str(home),
+                                               "PATH": f"{home}/.local/bin:/usr/bin:/bin"})
+        assert found.stdout.strip() == str(ja_link.resolve()), found.stderr
     if shutil.which("desktop-file-validate"):
         valid = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True)
         assert valid.returncode == 0, valid.stdout + valid.stderr

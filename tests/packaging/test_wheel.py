@@ -58,6 +58,7 @@ def test_the_wheel_and_the_sdist_hold_what_a_user_needs(dist):
               "diskmark/presets/flash.toml", "diskmark/themes/diskmark.toml",
               "diskmark/themes/diskmark-mono.toml", "diskmark/app/app.tcss",
               f"{data}/man/man1/diskmark.1", f"{data}/applications/diskmark.desktop",
+              *(f"{data}/man/{lang}/man1/diskmark.1" for lang in LANGS),
               f"{data}/icons/hicolor/scalable/apps/diskmark.svg", f"{info}/licenses/LICENSE",
               *(f"diskmark/locale/{lang}/LC_MESSAGES/diskmark.mo" for lang in LANGS)}
     assert wanted <= names, sorted(wanted - names)
@@ -70,8 +71,8 @@ def test_the_wheel_and_the_sdist_hold_what_a_user_needs(dist):
         assert line in meta, line
     with tarfile.open(dist / f"diskmark-{__version__}.tar.gz") as sdist:
         members = {m.name.split("/", 1)[1] for m in sdist.getmembers() if "/" in m.name}
-    assert {"LICENSE", "CHANGELOG.md", "share/man/man1/diskmark.1", "data/diskmark.desktop",
-            "diskmark/locale/ja/LC_MESSAGES/diskmark.po"} <= members
+    assert {"LICENSE", "CHANGELOG.md", "share/man/man1/diskmark.1", "share/man/ja/man1/diskmark.1",
+            "data/diskmark.desktop", "diskmark/locale/ja/LC_MESSAGES/diskmark.po"} <= members
 
 
 def test_the_wheel_installed_in_a_clean_venv_runs_a_benchmark(dist, tmp_path):
@@ -82,6 +83,7 @@ def test_the_wheel_installed_in_a_clean_venv_runs_a_benchmark(dist, tmp_path):
         dist / f"diskmark-{__version__}-py3-none-any.whl")
     print(f"pip install of the wheel: {time.monotonic() - started:.1f} s")
     assert (venv / "share" / "man" / "man1" / "diskmark.1").is_file()
+    assert (venv / "share" / "man" / "ja" / "man1" / "diskmark.1").is_file()
     assert (venv / "share" / "applications" / "diskmark.desktop").is_file()
     target = tmp_path / "target"
     target.mkdir()
