@@ -230,7 +230,9 @@ def _count_from_text(text: str) -> int:
 
 
 def _amount_from_text(text: str) -> int:
-    return parse_size(text, SIZE_MIN, AMOUNT_MAX)
+    """Any whole MiB: the rule's bounds are checked after, in a message that names the
+    amount (parse_size's would call it a size)."""
+    return parse_size(text, SIZE_STEP, 2 ** 62)
 
 
 def is_path(text: str) -> bool:
