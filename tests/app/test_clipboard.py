@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -47,19 +48,34 @@ def display():
     server.wait(10)
 
 
-def read_back(env: dict[str, str], *argv: str) -> str:
-    return subprocess.run(list(argv), env=env, capture_output=True, timeout=10,
-                          check=True).stdout.decode("utf-8")
+def own(tmp_path: Path) -> str:
+    """TEXT marked as this test's: the display is the module's, and a text another test left
+    on its clipboard must not pass for this one's."""
+    return f"{TEXT}{tmp_path.name}\n"
+
+
+def read_back(env: dict[str, str], *argv: str, expected: str, wait: float = 10.0) -> str:
+    """What the clipboard holds, read until it is ``expected`` (or ``wait`` s have passed):
+    xsel and xclip leave a process of their own behind to serve the selection, and under load
+    it may take a moment to own it after the program we ran has returned."""
+    deadline = time.monotonic() + wait
+    while True:
+        text = subprocess.run(list(argv), env=env, capture_output=True, timeout=10,
+                              check=False).stdout.decode("utf-8")
+        if text == expected or time.monotonic() > deadline:
+            return text
+        time.sleep(0.1)
 
 
 @pytest.mark.parametrize("program", ["xclip", "xsel"])
 def test_x_clipboard_programs_take_the_text(display, tmp_path, program):
     env = {**BASE, "DISPLAY": display, "PATH": only(tmp_path, program)}
     assert [name for name, _argv in programs(env)] == [program]
-    copied = copy_text(TEXT, env)
+    text = own(tmp_path)
+    copied = copy_text(text, env)
     assert copied.sure and not copied.osc52
     assert copied.how == f"It is on the clipboard: {program} put it there."
-    assert read_back(env, shutil.which("xclip"), "-selection", "clipboard", "-out") == TEXT
+    assert read_back(env, shutil.which("xclip"), "-selection", "clipboard", "-out", expected=text) == text
 
 
 def test_a_broken_clipboard_program_falls_through_to_the_next(display, tmp_path):
@@ -68,9 +84,10 @@ def test_a_broken_clipboard_program_falls_through_to_the_next(display, tmp_path)
     (folder / "xclip").write_text("#!/bin/sh\necho 'xclip: cannot open display' >&2\nexit 1\n")
     (folder / "xclip").chmod(0o755)
     env = {**BASE, "DISPLAY": display, "PATH": str(folder)}
-    copied = copy_text(TEXT, env)
+    text = own(tmp_path)
+    copied = copy_text(text, env)
     assert copied.how == "It is on the clipboard: xsel put it there."
-    assert read_back(env, shutil.which("xsel"), "--clipboard", "--output") == TEXT
+    assert read_back(env, shutil.which("xsel"), "--clipboard", "--output", expected=text) == text
 
 
 def test_tmux_keeps_it_in_its_paste_buffer(tmp_path):
@@ -127,14 +144,15 @@ async def test_the_app_says_which_way_it_copied(display, tmp_path, monkeypatch):
     monkeypatch.delenv("TMUX", raising=False)
     monkeypatch.setenv("PATH", only(tmp_path, "xclip"))
     app = DiskmarkApp(target=str(tmp_path))
+    text = own(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
-        copy_with_notice(app, TEXT, REPORT_COPIED)
+        copy_with_notice(app, text, REPORT_COPIED)
         await wait_until(pilot, lambda: any(n.title == REPORT_COPIED
                                             for n in app._notifications), 10, "the notice")
         notice = next(n for n in app._notifications if n.title == REPORT_COPIED)
         assert notice.message == "It is on the clipboard: xclip put it there."
-        assert app.clipboard == TEXT  # OSC 52 as well, and the app's own paste reads it
+        assert app.clipboard == text  # OSC 52 as well, and the app's own paste reads it
     env = {**BASE, "DISPLAY": display}
     assert read_back(env, shutil.which("xclip", path=os.environ["PATH"]) or "xclip",
-                     "-selection", "clipboard", "-out") == TEXT
+                     "-selection", "clipboard", "-out", expected=text) == text
