@@ -101,7 +101,8 @@ _NO_LINE_END = frozenset("（「『【〔〈《［｛")
 
 def escape(text: str) -> str:
     """``text`` as roff reads it literally: backslashes and hyphens escaped, a line that
-    would start with a control character guarded, any other character than ASCII named."""
+    would start with a control character guarded, any other character than ASCII named; in
+    Japanese and Chinese, which put no spaces between words, the places a line may break."""
     text = text.replace("\\", "\\e").replace("-", "\\-")
     # anything beyond ASCII (µs, …, →) as groff's named Unicode escapes: plain groff reads bytes;
     # in Japanese and Chinese, after each ideograph or kana a place to break the line (\\:)
@@ -110,7 +111,7 @@ def escape(text: str) -> str:
     for i, c in enumerate(text):
         after = text[i + 1:i + 2]
         out.append(c if ord(c) < 128 else f"\\[u{ord(c):04X}]")
-        if unspaced and _wide(c) and c not in _NO_LINE_END and (not after or after not in _NO_LINE_START):
+        if unspaced and _wide(c) and c not in _NO_LINE_END and after not in _NO_LINE_START:
             out.append("\\:")
     text = "".join(out)
     return "\n".join("\\&" + line if line.startswith((".", "'")) else line
