@@ -23,12 +23,12 @@ from enum import StrEnum
 from typing import Any, TypeGuard
 
 from diskmark.locale import N_, _
-from diskmark.model.units import GIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, format_size, parse_size
+from diskmark.model.units import GIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, TIB, format_size, parse_size
 from diskmark.model.voice import ENGLISH, LOCAL, Voice
 
 #: The sustained write: how long by default, and the most it may be asked to write.
 DURATION_S = 60.0
-AMOUNT_MAX = 16 * 1024 * GIB
+AMOUNT_MAX = 16 * TIB
 
 COUNT_MIN, COUNT_MAX = 1, 9
 MIX_RATIOS = list(range(10, 100, 10))

@@ -17,6 +17,7 @@ from diskmark.locale import _
 KIB = 1024
 MIB = 1024 * KIB
 GIB = 1024 * MIB
+TIB = 1024 * GIB
 
 #: CrystalDiskMark's test sizes: 16 … 512 MiB, then 1 … 64 GiB (binary).
 SIZES = [16 * MIB * 2**i for i in range(6)] + [GIB * 2**i for i in range(7)]
@@ -56,7 +57,10 @@ class Unit(StrEnum):
 
 
 def format_size(nbytes: int) -> str:
-    """16MiB, 512MiB, 1GiB, 64GiB — the binary size names CDM shows."""
+    """16MiB, 512MiB, 1GiB, 64GiB — the binary size names CDM shows (and 16TiB, the most a
+    sustained write may write)."""
+    if nbytes >= TIB and nbytes % TIB == 0:
+        return f"{nbytes // TIB}TiB"
     if nbytes >= GIB and nbytes % GIB == 0:
         return f"{nbytes // GIB}GiB"
     if nbytes >= MIB and nbytes % MIB == 0:
@@ -69,7 +73,7 @@ def format_size(nbytes: int) -> str:
 _SIZE_RE = re.compile(r"(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?"
                       r"\s*(?P<unit>[A-Za-z]*)")
 _BINARY_UNITS = {"": 1, "b": 1, "k": KIB, "kib": KIB, "m": MIB, "mib": MIB,
-                 "g": GIB, "gib": GIB, "t": GIB * 1024, "tib": GIB * 1024}
+                 "g": GIB, "gib": GIB, "t": TIB, "tib": TIB}
 _DECIMAL_UNITS = {"kb": "KiB", "mb": "MiB", "gb": "GiB", "tb": "TiB"}
 
 

@@ -244,7 +244,7 @@ def test_dash_capital_v_is_the_version():
     (["run", "--count", "10"], "usage: diskmark run [-h]",
      "diskmark run: error: argument --count: count must be between 1 and 9, not 10"),
     (["run", "--amount", "1MiB"], "usage: diskmark run [-h]",
-     "error: argument --amount: the amount must be between 16MiB and 16384GiB, not 1MiB"),
+     "error: argument --amount: the amount must be between 16MiB and 16TiB, not 1MiB"),
     (["run", "--unstable", "0"], "usage: diskmark run [-h]",
      "error: argument --unstable: the unstable threshold must be between 0.5 and 100 percent"),
     # so is a check made after parsing
