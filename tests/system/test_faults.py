@@ -9,6 +9,7 @@ threads of one process tied to diskmark's life, with a watchdog and identity che
 
 from __future__ import annotations
 
+import io
 import os
 import signal
 import subprocess
@@ -223,10 +224,18 @@ def test_cli_signal_in_any_phase_leaves_no_fio_and_no_test_file(tmp_path, sig, p
     with phase_target(tmp_path, phase) as (target, procs):
         prefix = [] if procs is None else ["sh", "-c", 'echo $$ > "$0" && exec "$@"', str(procs)]
         proc = start_cli(prefix, "run", "--target", str(target), *phase_args(phase))
-        seen: dict = {}
         try:
-            wait_for(lambda: proc.poll() is not None
-                     or phase_reached(phase, proc.pid, target, seen), 120, f"the {phase} phase")
+            for attempt in range(1, 4):
+                seen: dict = {}
+                wait_for(lambda p=proc, s=seen: p.poll() is not None
+                         or phase_reached(phase, p.pid, target, s), 120, f"the {phase} phase")
+                if attempt == 3 or proc.poll() is None or \
+                        not stalled_before_the_flush(proc, phase, target):
+                    break
+                print(f"attempt {attempt}: fio's writes waited on the throttled disk so long "
+                      "that its status reports stalled and the run failed (cleanly) before "
+                      "the flush; again")
+                proc = start_cli(prefix, "run", "--target", str(target), *phase_args(phase))
             assert proc.poll() is None, \
                 f"the run ended before the {phase} phase: {proc.stderr.read()}"
             sent = time.monotonic()
@@ -247,6 +256,21 @@ def test_cli_signal_in_any_phase_leaves_no_fio_and_no_test_file(tmp_path, sig, p
             limit = 15 if phase == "flush" else 5  # a flush cannot be interrupted
             assert took < limit, f"stopping took {took:.1f} s"
         assert leftovers(target) == []
+
+
+def stalled_before_the_flush(proc: subprocess.Popen, phase: str, target: Path) -> bool:
+    """A flush run that failed before its flush because buffered writes on the throttled
+    disk blocked fio long enough that its status reports stalled (seen under a busy suite):
+    a failure the engine reports as it should, leaving nothing behind, so the test may run
+    again. Asserts that nothing was left; False for any other ending, which the test reports."""
+    if phase != "flush":
+        return False
+    _, err = proc.communicate(timeout=60)
+    if proc.returncode != 1 or "status reports stalled" not in err:
+        proc.stderr = io.StringIO(err)  # the caller's message reads it
+        return False
+    assert fio_left(target) == [] and leftovers(target) == [], err
+    return True
 
 
 def measuring_run(target: Path) -> subprocess.Popen:
