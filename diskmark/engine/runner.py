@@ -385,6 +385,11 @@ class Engine:
             bounds = pass_bounds([s.t_ms for s in snaps], count, measure_ms)
             if bounds is None:
                 raise parse.FioOutputError(
+                    _("fio's status reports stalled while its writes waited on the disk (a "
+                      "buffered write fills the page cache, then waits for the disk to take "
+                      "it), so the passes could not be told apart; longer passes or direct "
+                      "I/O avoid it")
+                    if test.op is not Op.READ and not plan.settings.direct else
                     _("fio's status reports stalled, so the passes could not be told apart "
                       "(the machine may be overloaded)"))
             starts = [-1, *bounds]
