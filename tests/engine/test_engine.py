@@ -101,7 +101,8 @@ def test_stop_mid_run_ends_quickly_and_cleans_up(tmp_path):
             stopped_at.append(time.monotonic())
             engine.stop()
 
-    session, _ = run(Settings(target=str(tmp_path), **{**TINY, "measure": 20}), engine, on_event)
+    # 5 s passes (the warm-up as long): the stop lands well inside the first measured pass
+    session, _ = run(Settings(target=str(tmp_path), **{**TINY, "measure": 5}), engine, on_event)
     assert stopped_at, "never reached a measuring pass"
     assert time.monotonic() - stopped_at[0] < 2.0, "stop must take effect within two seconds"
     assert session.status is Status.CANCELLED
