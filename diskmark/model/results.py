@@ -251,8 +251,10 @@ class TestResult:
 
     @property
     def best_lat_us(self) -> float:
-        """CDM tracks the lowest mean latency separately from the best bandwidth."""
-        return min(r.lat_us for r in self.runs) if self.runs else 0.0
+        """CDM tracks the lowest mean latency separately from the best bandwidth. A pass in
+        which no I/O completed (a disk that stalled for the whole pass) has no latency, not
+        one of 0 µs: it is passed over; 0 when no pass has one."""
+        return min((r.lat_us for r in self.runs if r.lat_us > 0), default=0.0)
 
     def figure(self, unit: Unit) -> float:
         return {Unit.MB_S: self.best_mb_s, Unit.GB_S: self.best_mb_s / 1000,

@@ -72,6 +72,15 @@ def test_best_bandwidth_and_lowest_latency_are_taken_separately():
     assert Spread.of([]).r_avg_pct == 0
 
 
+def test_a_pass_without_io_has_no_latency_to_be_the_lowest():
+    """A pass in which no I/O completed (the disk stalled for all of it) reports 0 MB/s and
+    no latency: it is not the "lowest latency" of the test."""
+    spec = TestSpec("SEQ", MIB, 8, 1)
+    t = TestResult(0, spec, Op.WRITE, runs=[run(0, 0, 0), run(900, 860, 9000)])
+    assert t.figure(Unit.US) == 9000 and t.figure(Unit.MB_S) == 900
+    assert TestResult(0, spec, Op.WRITE, runs=[run(0, 0, 0)]).figure(Unit.US) == 0
+
+
 def test_session_round_trips_through_json_dict():
     spec = TestSpec("SEQ", MIB, 8, 1, startdelay={"read": 5.0})
     t = TestResult(0, spec, Op.MIX, mix_read=70, runs=[run(500, 500, 16000)], warmup=run(1, 1, 1),
