@@ -18,6 +18,12 @@ from diskmark.engine.sentence import Sentence
 #: without them 1.18 and 1.23 of one with them).
 CHECK_EVERY_S = 1.0
 
+#: How long a loss is given to finish before it is named (seconds). A removal works from
+#: the inside out (``rm -rf`` unlinks the test file, then its directory, then the target),
+#: so a check in the middle of one sees only the test file gone; looking again a moment
+#: later names what the user did (the target removed) rather than its first step.
+SETTLE_S = 0.3
+
 
 class Place(Protocol):
     """What the runner needs of where fio works."""
@@ -63,4 +69,5 @@ def check_place(place: Place, throttle: Throttle | None = None) -> None:
         return
     lost = place.lost()
     if lost:
-        raise FioFailed(lost)
+        time.sleep(SETTLE_S)
+        raise FioFailed(place.lost() or lost)

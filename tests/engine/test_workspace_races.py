@@ -100,3 +100,32 @@ def test_an_empty_directory_that_is_not_diskmark_s_is_never_taken(target, tmp_pa
     names = sorted(p.name for p in target.iterdir())
     assert planted[0].is_dir() and planted[0].name in names
     assert not any(n.endswith(".moved") for n in names), names
+
+
+def test_a_target_removed_from_the_inside_out_is_named_as_removed(target):
+    """``rm -rf`` unlinks the test file first, then its directory, then the target: a check
+    that falls between those steps sees only the test file gone, yet what happened is the
+    target's removal, and the message must say so (CI once reported "the test file was
+    removed" for a removed target). The removal here is real and in that order, with its
+    last steps a moment after the check."""
+    import shutil
+    import threading
+
+    from diskmark.engine.errors import FioFailed
+    from diskmark.engine.place import SETTLE_S, check_place
+
+    made = _create(target)
+    made.create_test_file(1 << 20)
+    assert made.lost() is None
+    made.test_file.unlink()
+    assert "test file" in (made.lost() or "")  # what a check in the middle sees
+    rest = threading.Timer(SETTLE_S / 4, lambda: shutil.rmtree(target))
+    rest.start()
+    try:
+        with pytest.raises(FioFailed) as failed:
+            check_place(made)
+    finally:
+        rest.join()
+        made.remove()
+    assert "unmounted or removed" in str(failed.value), failed.value
+    assert not target.exists()
