@@ -260,6 +260,24 @@ def test_windows_add_up_to_fio_s_own_totals(name, op, threads):
         assert p.mb_s > 0 and p.lat_percentiles["50"] <= p.lat_percentiles["99"] <= p.lat_percentiles["max"]
 
 
+def test_a_window_counts_the_ios_that_completed_not_those_issued():
+    """fio's ``total_ios`` runs up to the queue depth ahead of the I/Os that completed
+    (which the bytes and the latency mean are over): at Q8 with 1 MiB blocks, each window's
+    bytes per I/O must be the block size and its latency the exact mean of its own I/Os."""
+    objs = objects("fio_continuous_seqread.json")
+    snaps = [parse.ZERO] + [parse.snapshot(o, Op.READ, 1) for o in objs]
+    for a, b in zip(snaps, snaps[1:]):
+        if b.t_ms <= a.t_ms:
+            continue
+        w = parse.window(a, b, Op.READ)
+        ios = w.iops * w.runtime_ms / 1000
+        assert w.io_bytes / ios == pytest.approx(1 << 20, rel=0.01), (a.t_ms, b.t_ms)
+    first = objs[0]["jobs"][0]["read"]
+    w = parse.window(parse.ZERO, snaps[1], Op.READ)
+    assert w.lat_us == pytest.approx(first["lat_ns"]["mean"] / 1000)
+    assert first["total_ios"] > first["lat_ns"]["N"]  # the capture does show I/Os in flight
+
+
 def test_mix_window_keeps_both_sides():
     objs = objects("fio_continuous_randrw70_t2.json")
     run = parse.window(parse.ZERO, parse.snapshot(objs[-1], Op.MIX, 2), Op.MIX)
