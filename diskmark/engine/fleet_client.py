@@ -47,9 +47,6 @@ def client_problem(host: Host, what: str, outcome: Outcome) -> str | None:
         head = _("fio's server on {host} closed the connection while {what}: it may be another "
                  "fio version than this machine's (client/server mode needs the same fio on "
                  "both sides), or not a fio server.")
-    elif "disconnected" in low or "timeout on" in low or "connection reset" in low:
-        head = _("the connection to fio's server on {host} was lost while {what} (the server "
-                 "stopped or the host went down).")
     elif "is not a directory" in low or "no such file or directory" in low:
         head = _("the target directory does not exist on {host} (or is not a directory).")
     elif "permission denied" in low or "read-only file system" in low:
@@ -58,6 +55,11 @@ def client_problem(host: Host, what: str, outcome: Outcome) -> str | None:
             outcome.last is not None and _errno(outcome.last, host) == 22 and what == _(PROBING)):
         head = _("the target on {host} refuses O_DIRECT (ramfs, old tmpfs, some FUSE and "
                  "network filesystems); run with --buffered.")
+    elif "disconnected" in low or "timeout on" in low or "connection reset" in low:
+        # after what the server said of the job: a server that refused it hangs up, and a
+        # loaded machine can relay that before the rest of what the server said
+        head = _("the connection to fio's server on {host} was lost while {what} (the server "
+                 "stopped or the host went down).")
     if head:
         head = head.format(host=host.label, what=what)
         return f"{head}\n{tail}" if tail else head

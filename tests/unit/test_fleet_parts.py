@@ -290,6 +290,15 @@ def test_a_missing_directory_is_named_though_fio_exits_0():
     assert problem.startswith("the target directory does not exist on 127.0.0.1:18765")
 
 
+def test_a_missing_directory_is_named_though_the_server_hung_up_before_saying_more():
+    """A loaded machine (the test suite beside two CPU hogs) relayed the server's first line
+    and then its hang-up, without the rest: the lines as fio's client printed them there (the
+    final object as it prints it). The server's reason comes before the hang-up it caused."""
+    out = outcome(0, (FIXTURES / "fio_client_nodir_disconnected.out").read_text())
+    problem = client_problem(Host("127.0.0.1", 18765), "checking the target", out)
+    assert problem.startswith("the target directory does not exist on 127.0.0.1:18765"), problem
+
+
 def test_a_lost_server_is_named():
     out = outcome(1, (FIXTURES / "fio_client_lost.out").read_text())
     problem = client_problem(Host("127.0.0.1", 18766), "SEQ1M Q8T1 read", out)
