@@ -36,8 +36,8 @@ from diskmark.app.startup import EarlyKeys, after_first_frame
 from diskmark.app.state import AppState
 from diskmark.app.target import default_facts
 from diskmark.app.themes import variable_defaults
-from diskmark.files.text_safety import shown
 from diskmark.locale import _, set_language
+from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import Settings
 from diskmark.model.units import Unit

@@ -14,8 +14,8 @@ from textual.markup import escape
 
 from diskmark.app.protocol import AppLike
 from diskmark.app.screens.main import MainScreen
-from diskmark.files.text_safety import shown
 from diskmark.locale import LANGUAGES, N_, _, ngettext
+from diskmark.locale.text_safety import shown
 from diskmark.model.names import mix_label
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN, INTERVAL_CHOICES, MEASURE_CHOICES, MIX_RATIOS, Op
 from diskmark.model.units import SIZES, Unit, format_size

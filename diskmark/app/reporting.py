@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 from diskmark.app.protocol import diskmark_app
 from diskmark.files.atomic import write_atomic
 from diskmark.files.paths import reports_dir
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _
+from diskmark.locale.text_safety import shown
 
 if TYPE_CHECKING:
     from textual.app import App

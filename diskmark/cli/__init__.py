@@ -32,6 +32,7 @@ from diskmark.cli.output import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, ou
 from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.streams import ensure_std_streams, stdout_gone
 from diskmark.locale import LANGUAGES, _, match, set_language
+from diskmark.locale.text_safety import shown
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings
 from diskmark.model.units import Unit
 
@@ -337,11 +338,12 @@ def cmd_presets() -> int:
                   if preset.source == "built-in" else
                   # TRANSLATORS: {source} is the path of the preset's TOML file
                   _("measure {measure} s, interval {interval} s, from {source}")).format(**times)
-        out(f"{preset.id}: {preset.name} — {_(preset.description)}\n    {timing}\n")
+        name, description = shown(preset.name, one_line=True), shown(_(preset.description), one_line=True)
+        out(f"{preset.id}: {name} — {description}\n    {timing}\n")
         width = max(len(profile.id) for profile in preset.profiles.values())
         for profile in preset.profiles.values():
             tests = ", ".join(t.label for t in profile.tests)
-            out(f"    {profile.id:{width}}  {profile.name}: {tests}\n")
+            out(f"    {profile.id:{width}}  {shown(profile.name, one_line=True)}: {tests}\n")
     out("\n" + _("User presets: {files}").format(files=f"{user_presets_dir()}/*.toml") + "\n")
     for problem in catalog.problems:
         error(_("skipped preset {problem}").format(problem=problem))

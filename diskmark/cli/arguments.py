@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 from diskmark.cli.output import out
 from diskmark.cli.streams import write_err
-from diskmark.files.text_safety import shown
 from diskmark.locale import LANGUAGES, _, ngettext
+from diskmark.locale.text_safety import shown
 from diskmark.model.settings import text_parser
 from diskmark.model.units import Unit
 from diskmark.report.cells import char_cells, text_cells

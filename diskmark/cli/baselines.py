@@ -23,6 +23,7 @@ from diskmark.cli.output import (
     say,
 )
 from diskmark.locale import _
+from diskmark.locale.text_safety import shown
 
 
 def cmd_baselines(args: argparse.Namespace) -> int:
@@ -88,7 +89,7 @@ def _heading(entry: Entry) -> str:
         rows.append((_("Note:"), entry.note))
     rows += [(_("Saved:"), entry.saved), (_("File:"), str(entry.path))]
     width = max(text_cells(label) for label, _value in rows)
-    return "".join(" " * (width - text_cells(label)) + f"{label} {value}\n"
+    return "".join(" " * (width - text_cells(label)) + f"{label} {shown(value, one_line=True)}\n"
                    for label, value in rows)
 
 

@@ -218,7 +218,7 @@ def _list(store: Store, args: argparse.Namespace) -> int:
         table.append((r.name, short_date(r.started or r.saved), r.host or "-", r.device or "-",
                       r.fstype or "-", setup or "-", _mb(r.head_read), _mb(r.head_write)))
     # escaped before the columns are measured: an escape is wider than what it stands for
-    from diskmark.files.text_safety import shown
+    from diskmark.locale.text_safety import shown
     from diskmark.report.cells import text_cells
 
     cells_shown = [[shown(cell, one_line=True) for cell in row] for row in table]
@@ -323,7 +323,7 @@ def _import(store: Store, args: argparse.Namespace) -> int:
 
 def _export(store: Store, args: argparse.Namespace) -> int:
     from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, notice
-    from diskmark.files.text_safety import json_utf8
+    from diskmark.locale.text_safety import json_utf8
     from diskmark.store.errors import ExportExists, StoreIOError
     from diskmark.store.exchange import export
     from diskmark.store.failures import write_failure

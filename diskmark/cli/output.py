@@ -9,8 +9,8 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from diskmark.cli.streams import stdout_gone, write_binary, write_err, write_out
-from diskmark.files.text_safety import json_utf8, shown
 from diskmark.locale import _
+from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.units import Unit
 from diskmark.report.formatting import op_word
 
@@ -41,7 +41,7 @@ def exit_code_for(error: Exception) -> int:
 
 def out(text: str) -> None:
     """Write what the user asked for to stdout, with the control characters and undecodable
-    bytes of names, notes, paths and device strings shown escaped (see diskmark.files.text_safety).
+    bytes of names, notes, paths and device strings shown escaped (see diskmark.locale.text_safety).
     Raises BrokenPipeError when the reader has gone; ``main`` ends the command then."""
     write_out(shown(text))
 

@@ -38,8 +38,8 @@ from diskmark.cli.output import (
 )
 from diskmark.cli.saving import compare_all, gate_all, keep, open_store
 from diskmark.cli.stopping import run_stoppable
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _, ngettext
+from diskmark.locale.text_safety import shown
 
 # TRANSLATORS: printed as it is below `diskmark run --help`'s text: keep each line under 92
 # characters (CJK: 46); it begins with an empty line.

@@ -45,6 +45,7 @@ from diskmark.engine.sentence import Sentence
 from diskmark.engine.ssh_remote import SUN_PATH_MAX, check_ssh_target
 from diskmark.engine.ssh_tunnel import SshSetup, Tunnel
 from diskmark.locale import N_, _
+from diskmark.locale.said import Said, joined, lines_said
 from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.facts import SystemFacts
 from diskmark.model.notes import cpu_limit_text
@@ -69,10 +70,11 @@ class FleetNotStarted(NotStarted):
 
     def __init__(self, problems: list[tuple[Host, str]]):
         self.hosts = [h for h, _why in problems]
-        lines = ["  " + why.replace("\n", "\n    ") for _h, why in problems]  # fio's words indented
+        # each host's problem indented, its later lines (ssh's or fio's words) further
+        lines = [Said("  " + lines_said(why).replace("\n", "\n    ")) for _h, why in problems]
         # TRANSLATORS: {hosts} is a list of hosts; {problems} one indented line or more each
         super().__init__(_("nothing was started; not usable: {hosts}\n{problems}").format(
-            hosts=", ".join(h.label for h in self.hosts), problems="\n".join(lines)))
+            hosts=", ".join(h.label for h in self.hosts), problems=joined("\n", lines)))
 
 
 @dataclass

@@ -10,6 +10,7 @@ them, joined with "; ".
 from __future__ import annotations
 
 from diskmark.locale import _
+from diskmark.locale.said import Said
 
 
 class Sentence:
@@ -23,7 +24,7 @@ class Sentence:
         self.values = values
 
     def english(self) -> str:
-        return self.message.format_map(self._values(english=True))
+        return Said(self.message).format_map(self._values(english=True))
 
     def said(self) -> str:
         return _(self.message).format_map(self._values(english=False))
@@ -52,7 +53,7 @@ class _Verbatim(Sentence):
     __slots__ = ()
 
     def said(self) -> str:
-        return self.message.format_map(self._values(english=False))
+        return Said(self.message).format_map(self._values(english=False))
 
 
 def _say(value: object, english: bool) -> object:
@@ -61,7 +62,7 @@ def _say(value: object, english: bool) -> object:
     if isinstance(value, list | tuple) and all(isinstance(v, Sentence) for v in value):
         # TRANSLATORS: what separates sentences given in a row (the uses of a device, say)
         joint = "; " if english else _("; ")
-        return joint.join(v.english() if english else v.said() for v in value)
+        return Said(joint.join(v.english() if english else v.said() for v in value))
     return value
 
 

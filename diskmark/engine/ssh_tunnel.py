@@ -28,6 +28,7 @@ from diskmark.engine import ssh_remote
 from diskmark.engine.hosts import Host
 from diskmark.engine.process import child_setup
 from diskmark.locale import _
+from diskmark.locale.said import lines_said
 
 READY_TIMEOUT_S = 60.0  # connecting, the checks and fio's server starting
 CLOSE_TIMEOUT_S = 15.0  # the script kills the server and removes its directory
@@ -83,10 +84,11 @@ class Tunnel:
         return f"--client=sock:{self.local_socket}"
 
     def ssh_said(self) -> str:
-        """ssh's own last words (its stderr, trimmed), for a message."""
+        """ssh's own last words (its stderr, trimmed), for a message: its lines kept as lines,
+        each made safe (a host's name in them is the user's, and may hold a newline)."""
         text = self._stderr.decode("utf-8", "replace").replace("\r", "")
         lines = [ln for ln in text.splitlines() if ln.strip() and not ln.startswith("debug")]
-        return "\n".join(lines[-4:])
+        return lines_said("\n".join(lines[-4:]))
 
     async def open(self, fio_version: str) -> str | None:
         """Start ssh and the script there; None once fio's server answers through the

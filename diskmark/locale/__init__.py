@@ -21,6 +21,8 @@ import os
 import re
 from pathlib import Path
 
+from diskmark.locale.said import Said
+
 DOMAIN = "diskmark"
 LOCALE_DIR = Path(__file__).resolve().parent
 SOURCE = "en"
@@ -92,19 +94,21 @@ def set_language(wanted: str | None) -> str:
 
 
 def _(message: str) -> str:
-    """``message`` in the language in use."""
-    return _translation.gettext(message)
+    """``message`` in the language in use. It is a :class:`Said`: the values it is filled
+    with are made one safe line each (typed ``str``, which it is, so that what is built from
+    it types as text)."""
+    return Said(_translation.gettext(message))
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The form of a message that ``n`` takes in the language in use (one form in Japanese,
     two in German, three in Russian)."""
-    return _translation.ngettext(singular, plural, n)
+    return Said(_translation.ngettext(singular, plural, n))
 
 
 def pgettext(context: str, message: str) -> str:
     """``message`` as it is meant in ``context`` (a "Read" tile's caption, not the verb)."""
-    return _translation.pgettext(context, message)
+    return Said(_translation.pgettext(context, message))
 
 
 def as_sentence(clause: str) -> str:
@@ -114,9 +118,9 @@ def as_sentence(clause: str) -> str:
     if not clause:
         return clause
     text = clause[0].upper() + clause[1:]
-    if text[-1] in ".!?。！？":
-        return text
-    return text + ("。" if _language in ("ja", "zh_CN", "zh_TW") else ".")
+    if text[-1] not in ".!?。！？":
+        text += "。" if _language in ("ja", "zh_CN", "zh_TW") else "."
+    return Said(text) if isinstance(clause, Said) else text
 
 
 def N_(message: str) -> str:

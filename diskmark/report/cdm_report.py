@@ -23,6 +23,7 @@ speaks through :data:`~diskmark.model.voice.ENGLISH`.
 from __future__ import annotations
 
 from diskmark import HOMEPAGE
+from diskmark.locale.text_safety import shown
 from diskmark.model.notes import dip_notes, unstable_text
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import DIP_THRESHOLD_PCT, DataPattern, Mode, Op
@@ -161,7 +162,10 @@ def text_report(session: SessionResult, unit_note: bool = False) -> str:
     """The report: CrystalDiskMark's block, then diskmark's. ``unit_note`` adds how the
     figures were chosen (best of N passes after a discarded warm-up), for readers who do
     not know CrystalDiskMark."""
-    return "\n".join(cdm_block(session) + [""] + facts_block(session, unit_note)) + "\n"
+    # each line one line: a comment, a path or a model holding a newline cannot start a line
+    # of its own (a forged test line, read back as one when the report is imported)
+    lines = cdm_block(session) + [""] + facts_block(session, unit_note)
+    return "\n".join(shown(line, one_line=True) for line in lines) + "\n"
 
 
 # --- diskmark's block ------------------------------------------------------------------------

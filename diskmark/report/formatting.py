@@ -14,8 +14,8 @@ import math
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _, pgettext
+from diskmark.locale.text_safety import shown
 from diskmark.model.settings import Mode, Op
 from diskmark.model.units import GIB, MIB, Unit, format_bytes
 from diskmark.model.voice import LOCAL, Voice

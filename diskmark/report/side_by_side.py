@@ -12,8 +12,8 @@ import io
 import json
 from typing import TYPE_CHECKING, Any
 
-from diskmark.files.text_safety import json_utf8
 from diskmark.locale import _, ngettext, pgettext
+from diskmark.locale.text_safety import json_utf8
 from diskmark.model.names import test_title
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Op

@@ -15,8 +15,8 @@ import io
 import json
 from typing import Any
 
-from diskmark.files.text_safety import json_utf8
 from diskmark.locale import N_, _, pgettext
+from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.events import Phase, Progress
 from diskmark.model.notes import cpu_limit_text
 from diskmark.model.results import SessionResult, Status, TestResult
@@ -203,10 +203,10 @@ def markdown_report(session: SessionResult) -> str:
     rows, columns, cells = _grid(session)
     where = ", ".join(x for x in (sy.fstype or (pgettext("target kind", "device") if sy.target_kind
                                                  else ""), sy.model) if x)
-    summary = (f"**diskmark {session.diskmark_version}** ({session.fio_version or 'fio'}) · "
+    summary = shown(f"**diskmark {session.diskmark_version}** ({session.fio_version or 'fio'}) · "
                f"`{target_of(session)}`{f' ({where})' if where else ''} · {size_text(st.size)} "
                f"x{st.count} · {session.preset_name or st.preset} / "
-               f"{session.profile_name or st.profile} · {io_mode_text(session)}")
+               f"{session.profile_name or st.profile} · {io_mode_text(session)}", one_line=True)
     units = (Unit.MB_S, Unit.IOPS, Unit.US)
     head = [pgettext("table header", "Test")] + [f"{name} {u.label}" for name, _col, _mix in columns
                                                   for u in units]

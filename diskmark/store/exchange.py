@@ -19,8 +19,8 @@ from typing import Any
 from diskmark.files.destination import Destination, DestinationUnwritable
 from diskmark.files.destination import DestinationError as UnusableDestination
 from diskmark.files.destination import DestinationExists as FileInTheWay
-from diskmark.files.text_safety import json_utf8
 from diskmark.locale import _
+from diskmark.locale.text_safety import json_utf8
 from diskmark.store import database
 from diskmark.store.entry import Entry
 from diskmark.store.errors import ExportExists, InvalidFile, NotFound, StoreError, StoreIOError

@@ -39,8 +39,8 @@ from typing import Any
 from diskmark import __version__
 from diskmark.files import paths
 from diskmark.files.atomic import move_aside, remove_stale_temps
-from diskmark.files.text_safety import json_utf8
 from diskmark.locale import _
+from diskmark.locale.text_safety import json_utf8
 from diskmark.model.results import SessionResult
 from diskmark.store import database
 from diskmark.store.database import Filters, Row

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from conftest import leftovers
 
-from diskmark.files.text_safety import json_utf8, shown
+from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.store.store import Store
 
 QUICK = ["--size", "16MiB", "--count", "1", "--measure", "1", "--interval", "0",

@@ -21,8 +21,8 @@ from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.dialogs import ConfirmDialog
 from diskmark.app.widgets.plain import PlainStatic, plain
-from diskmark.files.text_safety import shown
 from diskmark.locale import _, as_sentence
+from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult
 from diskmark.report.formatting import short_date
 from diskmark.store.entry import Entry

@@ -14,8 +14,8 @@ from textual.widgets import Button, DataTable, Static
 
 from diskmark.app.reporting import COMPARISON_COPIED, copy_with_notice
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _
+from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult
 from diskmark.model.settings import DEFAULT_NOISE_PCT
 from diskmark.model.units import format_size

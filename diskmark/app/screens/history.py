@@ -23,8 +23,8 @@ from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, NameChoice
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.saved import SavedResultsScreen, mb
 from diskmark.app.widgets.plain import PlainStatic
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _, ngettext
+from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult
 from diskmark.model.units import format_size
 from diskmark.report.formatting import short_date

@@ -25,8 +25,8 @@ from diskmark.app.screens.comparison import ComparisonScreen, describe_session
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
 from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _
+from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult
 from diskmark.report.cdm_report import text_report
 from diskmark.report.compare import compare

@@ -19,6 +19,7 @@ from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.locale import LANGUAGES, N_, SOURCE, _, language
+from diskmark.locale.said import joined
 from diskmark.model.names import mix_label
 from diskmark.model.settings import (
     INTERVAL_CHOICES,
@@ -123,7 +124,7 @@ class SettingsScreen(Dialog[Settings]):
                           classes="dialog-hint")
         if self.catalog.problems:
             yield PlainStatic(_("Skipped user presets:\n{problems}").format(
-                problems="\n".join(self.catalog.problems)), classes="dialog-problem")
+                problems=joined("\n", self.catalog.problems)), classes="dialog-problem")
 
     def buttons(self) -> ComposeResult:
         yield Button(_("Apply"), id="apply", variant="primary")

@@ -46,8 +46,8 @@ from diskmark.app.widgets.mounts import (
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _
+from diskmark.locale.text_safety import shown
 
 #: The mounts table's columns: (key, header marked for translation).
 COLUMNS = (("mount", N_("Mount point")), ("device", N_("Device")), ("model", N_("Model")),

@@ -11,8 +11,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from diskmark.app.widgets.tiles import foreground_style
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _
+from diskmark.locale.text_safety import shown
 from diskmark.report.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, short_date
 
 #: The tiles' verdicts counted, by verdict. TRANSLATORS: {glyph} is ▲, ▼ or =; {count} a

@@ -20,8 +20,8 @@ from textual.widgets.directory_tree import DirEntry
 from textual.widgets.tree import TreeNode
 
 from diskmark.drive.mounts import MountInfo
-from diskmark.files.text_safety import shown
 from diskmark.locale import N_, _
+from diskmark.locale.text_safety import shown
 from diskmark.model.units import format_bytes
 
 RAM_FS = {"tmpfs", "ramfs"}

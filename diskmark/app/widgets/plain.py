@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.visual import VisualType
 from textual.widgets import Label, Static
 
-from diskmark.files.text_safety import shown
+from diskmark.locale.text_safety import shown
 
 
 def plain(text: str) -> Content:

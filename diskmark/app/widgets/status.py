@@ -10,8 +10,8 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from diskmark.app.widgets.tiles import foreground_style
-from diskmark.files.text_safety import shown
 from diskmark.locale import _
+from diskmark.locale.text_safety import shown
 from diskmark.report.formatting import format_duration
 
 #: Between the phrases of a line given in parts.

@@ -16,8 +16,8 @@ from textual.content import Content
 from textual.widgets import Button, Select, Static
 
 from diskmark.app.keymap import DEFAULT, Keymap
-from diskmark.files.text_safety import shown
 from diskmark.locale import _
+from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN
 from diskmark.model.units import SIZES, Unit, format_bytes, format_size

@@ -20,8 +20,8 @@ from datetime import datetime
 from html import escape
 
 from diskmark import __version__
-from diskmark.files.text_safety import shown
 from diskmark.locale import PSEUDO, _, language, ngettext, pgettext
+from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Op
 from diskmark.model.units import Unit, format_size
