@@ -61,14 +61,14 @@ async def capture(target: Path, size: int, count: int, measure: float) -> list[P
         shot("idle")
 
         await pilot.press("a")
-        await wait_until(pilot, lambda: any(t.live and t.live.mb_s for t in app.grid.tiles)
-                         and any(t.result and t.result.runs for t in app.grid.tiles),
+        await wait_until(pilot, lambda: any(t.live and t.live.mb_s for t in app.main.grid.tiles)
+                         and any(t.result and t.result.runs for t in app.main.grid.tiles),
                          120, "a test to be measured live")
         await pilot.pause()
         shot("running")
-        await wait_until(pilot, lambda: not app.running, 600, "the run to finish")
+        await wait_until(pilot, lambda: not app.state.running, 600, "the run to finish")
         await pilot.pause()
-        session = app.history[-1]
+        session = app.state.history[-1]
         if session.status is not Status.COMPLETE:
             raise SystemExit(f"screenshots: the run ended {session.status}: {session.error}")
         app.query_one("#all").focus()
@@ -93,8 +93,8 @@ async def capture(target: Path, size: int, count: int, measure: float) -> list[P
         await pilot.resize_terminal(*BIG)
         await pilot.pause(0.3)
 
-        tile = next(t for t in app.grid.tiles if t.row == 2 and t.op is Op.READ)
-        app.open_details(tile)
+        tile = next(t for t in app.main.grid.tiles if t.row == 2 and t.op is Op.READ)
+        app.main.open_details(tile)
         await wait_until(pilot, lambda: isinstance(app.screen, DetailsScreen), 5, "details")
         await pilot.pause()
         shot("details")
@@ -108,11 +108,11 @@ async def capture(target: Path, size: int, count: int, measure: float) -> list[P
         await pilot.press("escape")
         await pilot.pause()
 
-        app.set_baseline(app.store.save_baseline(app.current_session(), "first run",
+        app.set_baseline(app.store.save_baseline(app.state.current_session(), "first run",
                                                  "the screenshot script's first All"))
-        runs = len(app.history)
+        runs = len(app.state.history)
         await pilot.press("a")
-        await wait_until(pilot, lambda: len(app.history) > runs and not app.running, 600,
+        await wait_until(pilot, lambda: len(app.state.history) > runs and not app.state.running, 600,
                          "the second run to finish")
         await pilot.pause(0.3)
         app.query_one("#all").focus()

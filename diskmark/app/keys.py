@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingsMap
 
 from diskmark.app.keymap import BY_ID, Keymap
 from diskmark.locale import N_
+from diskmark.model.units import Unit
 
 
 def _bind(binding_id: str, action: str, description: str, **kw: Any) -> Binding:
@@ -29,7 +30,7 @@ BINDINGS: tuple[Binding, ...] = (
     _bind("unit_mb_s", "unit(0)", "MB/s", show=False),
     _bind("unit_gb_s", "unit(1)", "GB/s", show=False),
     _bind("unit_iops", "unit(2)", "IOPS", show=False),
-    _bind("unit_us", "unit(3)", "μs", show=False),
+    _bind("unit_us", "unit(3)", Unit.US.label, show=False),
     _bind("save_report", "save_report", N_("Save")),
     _bind("copy_report", "copy_report", N_("Copy"), show=False),
     _bind("save_svg", "save_image", N_("Screenshot"), show=False),

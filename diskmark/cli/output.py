@@ -218,7 +218,7 @@ class ProgressLine:
         op += " " * (max(5, *(text_cells(op_word(o)) for o in Op)) - text_cells(op))
         say(f"{prefix}{r.label:14} {op} {format_figure(r.best_mb_s, Unit.MB_S):>10} MB/s "
             f"{format_figure(r.best_iops, Unit.IOPS):>11} IOPS "
-            f"{format_figure(r.best_lat_us, Unit.US):>10} us")
+            f"{format_figure(r.best_lat_us, Unit.US):>10} {Unit.US.label}")
 
     def clear(self) -> None:
         if self.enabled and self.tty and self._width:

@@ -34,8 +34,9 @@ class Unit(StrEnum):
 
     @classmethod
     def parse(cls, text: str) -> Unit:
-        """Any spelling diskmark prints or a user types: the micro sign (U+00B5, what
-        keyboards make) and the Greek mu (U+03BC, what :attr:`label` shows) both mean µs."""
+        """Any spelling a user types or copies: the micro sign (U+00B5, what :attr:`label`
+        shows and keyboards make), the Greek mu (U+03BC, what CrystalDiskMark's window shows
+        and other programs print) and plain ``us`` all mean µs."""
         key = text.strip().lower().replace("\u00b5", "u").replace("\u03bc", "u")
         for unit in cls:
             if unit.value.lower() == key:
@@ -49,7 +50,11 @@ class Unit(StrEnum):
 
     @property
     def label(self) -> str:
-        return "μs" if self is Unit.US else self.value
+        """The unit as a person reads it, the one place its sign is written: µs with the
+        micro sign U+00B5 (what the README and a keyboard's AltGr+M give; Latin-1 has it, so
+        a Latin-1 terminal shows it), never the Greek mu U+03BC beside it, which looks the
+        same and is another character to a search, a sort or a terminal's encoding."""
+        return "\u00b5s" if self is Unit.US else self.value  # µs, the micro sign
 
     @property
     def lower_is_better(self) -> bool:

@@ -368,7 +368,7 @@ def _only_in(cmp: Comparison, m: Missing, current_name: str) -> str:
 
 def comparison_text(cmp: Comparison, current_name: str | None = None,
                     units: tuple[Unit, ...] = GATE_UNITS) -> str:
-    """A table of every compared test in MB/s, IOPS and μs: baseline, current, delta % and
+    """A table of every compared test in MB/s, IOPS and µs: baseline, current, delta % and
     the verdict (same means within the noise band shown), then tests on one side only, then
     a warning block when the settings differ. ``current_name`` defaults to "this run"."""
     current_name = _("this run") if current_name is None else current_name

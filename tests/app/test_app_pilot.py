@@ -86,7 +86,7 @@ async def test_all_fills_every_tile_then_units_switch_without_rerun(target):
             assert tile.text == format_figure(tile.result.best_iops, Unit.IOPS)
             assert iops[(tile.row, tile.op)] != mb_s[(tile.row, tile.op)]
         assert "Read (IOPS)" in str(app.query_one(".col-read").render())
-        await pilot.press("u")  # cycles on to μs
+        await pilot.press("u")  # cycles on to µs
         await pilot.pause()
         assert all(t.text == format_figure(t.result.best_lat_us, Unit.US) for t in app.main.grid.tiles)
     assert not our_fio(target)

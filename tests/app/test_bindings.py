@@ -199,7 +199,7 @@ async def test_every_text_that_names_a_key_names_the_remapped_one(tmp_path, home
         console = Console(width=120, record=True, file=io.StringIO())
         console.print(app.screen.query_one(".help-body Static").content)
         help_text = console.export_text()
-        assert "unit: MB/s, GB/s, IOPS, μs (U cycles)" in help_text
+        assert "unit: MB/s, GB/s, IOPS, µs (U cycles)" in help_text
         run_line = next(ln for ln in help_text.splitlines() if "run every test" in ln)
         assert run_line.split()[0] == "r", run_line
         await pilot.press("escape")

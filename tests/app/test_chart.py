@@ -49,6 +49,18 @@ def test_a_long_run_is_squeezed_without_losing_its_dip():
     assert "pass 1 · 600 s" in text
 
 
+def test_one_second_passes_are_bars_and_keep_their_numbers():
+    """A real 1-second run: pass 1 of a write had no sample (fio ended before its first
+    status), passes 2 and 3 one each. Each sample is a bar of its own, and the passes are
+    named by their number in the test, not by their place among those with samples."""
+    text = chart_text([run(500, []), run(500, [500]), run(480, [480])], 70)
+    lines = text.splitlines()
+    assert lines[0].lstrip().startswith("500")
+    assert lines[5].split() == ["│" + "█" * 8, "█" * 8]  # two bars, a second each
+    assert lines[7].split() == ["pass", "2", "pass", "3"]
+    assert "pass 1" not in text
+
+
 def test_no_samples_no_chart():
     assert chart_cells([run(100, [])], 80) == []
     assert dip_notes([run(100, [100, 100, 100])]) == []

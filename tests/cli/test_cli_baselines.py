@@ -122,7 +122,7 @@ def test_save_compare_and_gate_with_real_runs(tmp_path, isolated_home):
     assert "regression" in out.stderr and "SEQ1M Q8T1 Read MB/s" in out.stderr
     assert re.search(r"SEQ1M Q8T1 Read MB/s: [\d.]+ -> [\d.]+ \(-9\d\.\d%, 9\d\.\d% worse\)",
                      out.stderr)
-    assert "SEQ1M Q8T1 Read μs" in out.stderr
+    assert "SEQ1M Q8T1 Read µs" in out.stderr
     # the text report carries the comparison table
     assert "against baseline 'base'" in out.stdout
     assert "WORSE" in out.stdout

@@ -173,6 +173,19 @@ def test_trend_points_out_changes_beyond_the_noise(tmp_path):
     assert unknown.returncode == 2 and "not a test" in unknown.stderr
 
 
+def test_trend_in_microseconds_takes_either_sign_and_prints_the_micro_sign(reports):
+    """`--unit µs` (U+00B5, a keyboard's), `--unit μs` (U+03BC, copied from CrystalDiskMark's
+    window) and `--unit us` are one unit; the trend says it with U+00B5, as `keys` and the
+    README do (0.2.0 printed U+03BC here)."""
+    assert diskmark("history", "import", str(reports)).returncode == 0
+    for spelling in ("\u00b5s", "\u03bcs", "us"):
+        done = diskmark("history", "trend", "RND4K Q1T1", "--kind", "write", "--unit", spelling)
+        assert done.returncode == 0, done.stderr
+        assert "RND4K Q1T1 Write in \u00b5s" in done.stdout and "\u03bc" not in done.stdout
+    keys = diskmark("keys")
+    assert "\u00b5s" in keys.stdout and "\u03bc" not in keys.stdout
+
+
 def test_export_names_and_leaves_out_a_damaged_run(tmp_path, reports, isolated_home):
     assert diskmark("history", "import", str(reports)).returncode == 0
     runs = [r["id"] for r in listing()["runs"]]

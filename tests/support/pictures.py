@@ -50,3 +50,31 @@ def check_colours(image: Image.Image, svg: str, colours: dict[str, str]) -> int:
         checked += 1
     assert image.getpixel((2, 2)) == hex_rgb(colours["background"])
     return checked
+
+
+#: A chart nested in a picture (placed and scaled into its box), and a bar of one second in it.
+NESTED = re.compile(r'<svg x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" height="([\d.]+)" '
+                    r'xmlns="http://www.w3.org/2000/svg" viewBox="0 0 (\d+) \d+"(.*?)</svg>')
+BAR = re.compile(r'<rect class="second" x="([\d.]+)" y="([\d.]+)" width="([\d.]+)" '
+                 r'height="([\d.]+)"')
+
+
+def charts(svg: str) -> list[str]:
+    """The "every second" charts a picture holds, in its order."""
+    return [m[6] for m in NESTED.finditer(svg)]
+
+
+def check_bars(image: Image.Image, svg: str, colour: str) -> int:
+    """Every bar of a second in the picture's charts, moved to the picture's pixels, is drawn
+    in ``colour`` at its centre (a bar too short to hit is counted all the same); returns how
+    many bars there are."""
+    bars = 0
+    for m in NESTED.finditer(svg):
+        x, y, scale = float(m[1]), float(m[2]), float(m[3]) / float(m[5])
+        for bx, by, bw, bh in BAR.findall(m[6]):
+            centre = (round(x + (float(bx) + float(bw) / 2) * scale),
+                      round(y + (float(by) + float(bh) / 2) * scale))
+            if float(bh) * scale >= 4:
+                assert image.getpixel(centre) == hex_rgb(colour), centre
+            bars += 1
+    return bars

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from chromium import command, find_chromium
 from history_data import THREE_PASSES, clone, real_result, write_reports
-from pictures import check_colours, open_png
+from pictures import charts, check_bars, check_colours, open_png
 
 from diskmark.model.units import Unit
 from diskmark.report.formatting import format_figure
@@ -69,7 +69,10 @@ def test_chromium_renders_every_figure(tmp_path):
     assert len(tiles) == 8
     for test in session.tests:
         assert (test.key, format_figure(test.best_mb_s, Unit.MB_S)) in tiles
-    assert dom.count("<svg") == 8 and "<polyline" in dom
+    # a chart per test, every second drawn (passes of 2 s: a bar a second)
+    assert dom.count("<svg") == 8
+    assert dom.count('class="second"') == sum(len(r.bw_samples) for t in session.tests
+                                              for r in t.runs)
     assert "/dev/loop0" in dom and "ext4" in dom and "Where it ran" in dom
 
 
@@ -147,3 +150,40 @@ def test_format_characters_in_the_data_are_shown_escaped_on_the_page(tmp_path):
     assert [c for c in dom if unicodedata.category(c) == "Cf" or c == "\t"] == []
     assert f"<td>{spoof_shown}</td>" in dom  # the comment
     assert f"h{spoof_shown}" in dom and f"/mnt/{spoof_shown}" in dom and f"m{spoof_shown}" in dom
+
+
+def test_a_run_of_one_second_passes_is_shared_with_every_second_drawn(tmp_path):
+    """A real run of fio (Demo, read only: SEQ1M Q8T1, two passes of one second). fio
+    samples once a second, so a pass holds one sample or none: the page and its PNG drew each
+    chart as an empty frame with a dot. Now every sample is a bar, the chart says why there
+    is no curve, and the PNG has the bars where the picture put them."""
+    target = tmp_path / "target"
+    target.mkdir()
+    env = {**os.environ, "DISKMARK_HOME": str(tmp_path / "home")}
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "diskmark", *args], capture_output=True,
+                              text=True, timeout=180, env=env, stdin=subprocess.DEVNULL)
+
+    done = cli("run", "--target", str(target), "--profile", "demo", "--mode", "read", "--size", "16MiB",
+               "--count", "2", "--measure", "1", "--interval", "0", "--format", "json",
+               "--output", str(tmp_path / "run.json"))
+    assert done.returncode == 0, done.stderr
+    session = validate_result(json.loads((tmp_path / "run.json").read_text()))
+    samples = [len(r.bw_samples) for t in session.tests for r in t.runs]
+    assert len(samples) == 2 and max(samples) <= 2 and sum(samples) > 0, samples
+    run = json.loads(cli("history", "list", "--format", "json").stdout)["runs"][0]["id"]
+    page, picture = tmp_path / "run.html", tmp_path / "run.png"
+    assert cli("history", "share", run, "--output", str(page)).returncode == 0
+    assert cli("history", "share", run, "--output", str(picture)).returncode == 0
+
+    html = page.read_text(encoding="utf-8")
+    charted = [t for t in session.tests if any(r.bw_samples for r in t.runs)]
+    assert html.count("<svg") == len(charted) > 0
+    assert html.count('class="second"') == sum(samples)
+    assert html.count("One sample a second: too few for a curve") == len(charted)
+    svg = render_svg(session, theme_colours("diskmark"), title="x")
+    assert len(charts(svg)) == len(charted)
+    image = open_png(picture.read_bytes())
+    assert image.size == (1100, int(re.search(r'height="(\d+)"', svg).group(1)))
+    assert check_bars(image, svg, theme_colours("diskmark")["primary"]) == sum(samples)

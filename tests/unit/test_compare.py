@@ -274,7 +274,7 @@ def test_gate_messages():
     verdict, lines = gate(_gate_pair(), 10, "baseline 'base'")
     assert verdict == "fail"
     assert lines[0] == "regression: 3 figures worse than baseline 'base' by more than 10%:"
-    assert "  SEQ1M Q8T1 Write μs: 100.00 -> 130.00 (+30.0%, 23.1% worse)" in lines
+    assert "  SEQ1M Q8T1 Write µs: 100.00 -> 130.00 (+30.0%, 23.1% worse)" in lines
     assert gate(_gate_pair(), 50)[0] == "pass"
     nothing = compare(sess(t(SEQ, Op.WRITE, r(1))), sess(t(SEQ, Op.READ, r(1))))
     assert gate(nothing, 5)[0] == "nothing"
@@ -307,7 +307,7 @@ def test_comparison_text_table():
     rows = [line.split() for line in text.splitlines() if "±" in line]
     assert rows[0][-6:] == ["MB/s", "100.00", "80.00", "-20.0%", "±3.0%*", "WORSE"]
     assert rows[1][-6:] == ["IOPS", "100.00", "80.00", "-20.0%", "±3.0%*", "WORSE"]
-    assert rows[2][-6:] == ["μs", "100.00", "100.00", "+0.0%", "±3.0%*", "same"]
+    assert rows[2][-6:] == ["µs", "100.00", "100.00", "+0.0%", "±3.0%*", "same"]
     assert "! Settings differ (this run vs baseline 'new NVMe')" in text
     assert "!   size 16MiB vs 1GiB" in text
     md = comparison_markdown(compare(cur, base, "new NVMe"))

@@ -48,7 +48,8 @@ def test_units_parse_and_know_which_way_is_better():
 @pytest.mark.parametrize("text", ["\u00b5s", "\u03bcs", Unit.US.label, Unit.US.value, "US",
                                   " \u03bcs ", "\u00b5sec"])
 def test_every_spelling_of_microseconds_that_diskmark_prints_is_accepted(text):
-    """diskmark prints μs (U+03BC); keyboards make µ (U+00B5): both must come back in."""
+    """diskmark prints µs (U+00B5, as keyboards make it); CrystalDiskMark's window and other
+    programs print the Greek μs (U+03BC); ``us`` is ASCII: each means microseconds."""
     assert Unit.parse(text) is Unit.US
 
 
@@ -58,6 +59,14 @@ def test_the_command_line_takes_the_unit_as_the_app_prints_it():
     for unit in Unit:
         args = build_parser().parse_args(["run", "--unit", unit.label])
         assert args.unit is unit
+
+
+@pytest.mark.parametrize("text", ["\u00b5s", "\u03bcs", "us"])
+@pytest.mark.parametrize("command", [["run"], ["history", "trend", "SEQ1M Q8T1"]])
+def test_every_command_with_a_unit_takes_either_micro_sign(command, text):
+    from diskmark.cli import build_parser
+
+    assert build_parser().parse_args([*command, "--unit", text]).unit is Unit.US
 
 
 def test_best_bandwidth_and_lowest_latency_are_taken_separately():

@@ -280,8 +280,8 @@ def test_csv_skips_failed_test_without_runs():
 
 def test_markdown_table():
     lines = markdown_report(make_session()).splitlines()
-    assert lines[2] == ("| Test | Read MB/s | Read IOPS | Read μs | Write MB/s | Write IOPS | "
-                        "Write μs | Mix 70/30 MB/s | Mix 70/30 IOPS | Mix 70/30 μs |")
+    assert lines[2] == ("| Test | Read MB/s | Read IOPS | Read µs | Write MB/s | Write IOPS | "
+                        "Write µs | Mix 70/30 MB/s | Mix 70/30 IOPS | Mix 70/30 µs |")
     assert lines[3] == "|---" + "|---:" * 9 + "|"
     assert lines[4] == ("| SEQ1M Q8T1 | 123.46 | 117.70 | 67890.12 | 3000.00 | 2861.00 | "
                         "2795.25 | 2000.50 | 1907.80 | 4100.00 |")

@@ -28,7 +28,7 @@ KEYS: list[tuple[str, list[Row]]] = [
     ]),
     (N_("Results"), [
         (("unit_mb_s", "unit_gb_s", "unit_iops", "unit_us", "cycle_unit"),
-         N_("unit: MB/s, GB/s, IOPS, μs ({cycle_unit} cycles)")),
+         N_("unit: MB/s, GB/s, IOPS, µs ({cycle_unit} cycles)")),
         (N_("enter / click a tile"), N_("every pass, spread, latency, bandwidth chart, fio command")),
         (("save_report",), N_("save the text report to a file")),
         (("copy_report",), N_("copy the text report to the clipboard")),

@@ -70,8 +70,10 @@ def geometry(runs: list[RunResult], width: int) -> tuple[int, int, int]:
 def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list[Cell]]:
     """The chart as rows of (character, role): ``height`` rows of bars on a y-axis from 0 to
     the highest second (labelled in MB/s), the x-axis with a dip mark under each dipping
-    column, and a row naming each pass with its length in seconds."""
-    runs = [r for r in runs if r.bw_samples]
+    column, and a row naming each pass with its length in seconds. A pass with no sample is
+    left out, and the others keep their numbers (pass 2 is the test's second pass)."""
+    numbered = [(n, r) for n, r in enumerate(runs, 1) if r.bw_samples]
+    runs = [r for _n, r in numbered]
     if not runs or width < 12 or height < 2:
         return []
     top = max(max(r.bw_samples) for r in runs)
@@ -90,7 +92,7 @@ def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list
         put(y, lab + 1, "┤" if y == 0 else "│", AXIS)
     put(height, lab + 1, "└", AXIS)
     x = plot_x
-    for n, (run, group) in enumerate(zip(runs, groups), 1):
+    for i, ((n, run), group) in enumerate(zip(numbered, groups), 1):
         start = x
         median = run.bw_median or 0.0
         median_row = height - 1 - min(height - 1, int(median / top * height)) if top else None
@@ -113,10 +115,10 @@ def chart_cells(runs: list[RunResult], width: int, height: int = 6) -> list[list
         # TRANSLATORS: under a pass's bars in the chart, shortened when it is narrow
         for name in (_("pass {n} · {seconds} s").format(n=n, seconds=secs),
                      _("pass {n}").format(n=n), f"#{n}", str(n)):
-            if text_cells(name) <= span + (GAP - 1 if n < len(runs) else 0):
+            if text_cells(name) <= span + (GAP - 1 if i < len(runs) else 0):
                 put(height + 1, start, name, LABEL)
                 break
-        if n < len(runs):
+        if i < len(runs):
             put(height, x, "─" * GAP, AXIS)
             x += GAP
     return grid.rows

@@ -80,7 +80,7 @@ class FixedUnits(Static):
     def __init__(self, *, id: str | None = None) -> None:
         # TRANSLATORS: two short lines where the unit selector stands (about 9 cells wide)
         super().__init__(_("units\nper row"), id=id, markup=False)
-        self.tooltip = _("Peak and Real World show each row in its own unit (MB/s, IOPS, μs)")
+        self.tooltip = _("Peak and Real World show each row in its own unit (MB/s, IOPS, µs)")
 
 
 class TopBar(Horizontal):
@@ -112,7 +112,7 @@ class TopBar(Horizontal):
         mb_s, gb_s, iops, us, cycle = (self.keys.key(i) for i in (
             "unit_mb_s", "unit_gb_s", "unit_iops", "unit_us", "cycle_unit"))
         # TRANSLATORS: {mb_s}, {gb_s}, {iops}, {us} and {cycle} are keys (1, 2, 3, 4, u)
-        unit.tooltip = _("Unit of the tiles: {mb_s} MB/s, {gb_s} GB/s, {iops} IOPS, {us} μs; "
+        unit.tooltip = _("Unit of the tiles: {mb_s} MB/s, {gb_s} GB/s, {iops} IOPS, {us} µs; "
                          "{cycle} cycles through them").format(
             mb_s=mb_s, gb_s=gb_s, iops=iops, us=us, cycle=cycle)
         yield unit

@@ -186,7 +186,7 @@ def caption_parts(test: TestResult) -> tuple[str, str]:
     name = f"{test.label} {column_name(test.op, None)}{mix}"
     text = f": {format_figure(test.best_mb_s, Unit.MB_S)} MB/s, " \
            f"{format_figure(test.best_iops, Unit.IOPS)} IOPS, " \
-           f"{format_figure(test.best_lat_us, Unit.US)} μs"
+           f"{format_figure(test.best_lat_us, Unit.US)} {Unit.US.label}"
     if len(test.runs) > 1:
         n = len(test.runs)
         # TRANSLATORS: after a test's figures: how many passes and how far apart they were
