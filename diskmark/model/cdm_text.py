@@ -14,6 +14,7 @@ import codecs
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
+from decimal import Decimal
 
 from diskmark.locale import _
 from diskmark.model.names import test_key
@@ -203,7 +204,8 @@ def _footer(values: dict[str, str]) -> CdmResult:
     return CdmResult(
         profile=values.get("Profile", ""), mode=values.get("Mode", ""), date=date,
         started=started, os=values.get("OS", ""), comment=values.get("Comment", ""),
-        size_bytes=round(float(size[1]) * _UNIT_BYTES[size[2]]) if size else None,
+        # exact, as a whole number: a size no float holds is refused where it is checked
+        size_bytes=round(Decimal(size[1]) * _UNIT_BYTES[size[2]]) if size else None,
         count=int(count[1]) if count else None,
         drive=drive[1].strip() if drive else "", usage=drive[2].strip() if drive else "",
         interval_s=float(interval[1]) if interval else None,

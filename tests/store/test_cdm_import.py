@@ -100,3 +100,17 @@ def test_history_imports_a_crystaldiskmark_file_once(tmp_path):
     assert [outcome for _src, outcome, _detail in first] == ["imported"]
     again = import_history(Store(), [path])
     assert [outcome for _src, outcome, _detail in again] == ["duplicate"]
+
+
+@pytest.mark.parametrize(("old", "new", "named"), [
+    ("1 GiB (x5)", "9" * 400 + " GiB (x5)", "settings size"),
+    ("Measure 5 sec", "Measure " + "9" * 400 + " sec", "measure is not a finite number"),
+])
+def test_a_footer_figure_no_float_holds_is_refused_by_name(tmp_path, old, new, named):
+    """A size or a measure of 400 digits is the file's problem, named as its field, not an
+    OverflowError from turning infinity into a whole number."""
+    path = tmp_path / "huge.txt"
+    path.write_text((FIXTURES / "cdm8_0_1_default.txt").read_text().replace(old, new))
+    with pytest.raises(InvalidFile, match=f"huge.txt cannot be imported: .*{named}"):
+        import_baseline(Store(), path)
+    assert Store().baselines() == []
