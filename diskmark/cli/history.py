@@ -299,15 +299,23 @@ def _import(store: Store, args: argparse.Namespace) -> int:
 
     results = import_history(store, files) if files else []
     counts = {"imported": 0, "duplicate": 0, "invalid": 0, "problem": 0}
-    for src, outcome, detail in results:
+    for src, outcome, detail, part in results:
         counts[outcome] += 1
+        number, count = part or (1, 1)
         if outcome == "problem":
             notice(detail)
-        elif outcome == "imported":
+        elif outcome == "imported" and part is None:
             notice(_("imported {file} as {id}").format(file=src, id=detail))
-        elif outcome == "duplicate":
+        elif outcome == "imported":
+            # TRANSLATORS: a file holding several CrystalDiskMark results: each is a run
+            notice(_("imported result {number} of {count} of {file} as {id}").format(
+                number=number, count=count, file=src, id=detail))
+        elif outcome == "duplicate" and part is None:
             notice(_("{file} is already in the history as {id}; skipped").format(
                 file=src, id=detail))
+        elif outcome == "duplicate":
+            notice(_("result {number} of {count} of {file} is already in the history as "
+                     "{id}; skipped").format(number=number, count=count, file=src, id=detail))
         else:
             error(detail)
     refused = counts["invalid"] + len(missing)

@@ -6,6 +6,12 @@ CrystalDiskMark changed its layout three times: 5.x/6.x write ``Sequential Read 
 ``[Write]``, 8.x/9.x ``SEQ    1MiB (Q=  8, T= 1):`` and a ``[Mix]`` section. Each test is
 mapped to the key diskmark gives the test it runs (:func:`~diskmark.model.names.test_key`),
 so a comparison can match them tile by tile. Only bytes in, data out: no I/O here.
+
+What a file holds is bounded before it is kept: a file may hold several results (two
+exports pasted one after the other), each read apart; a test is kept once (a repeat is
+named, not kept), a result keeps at most :data:`MAX_TESTS` tests, and what could not be read
+is said in a few notes, each line clipped, then counted. CrystalDiskMark's files are about
+2 KB; a damaged or hostile one must not become 100,000 tests or 100,000 notes.
 """
 
 from __future__ import annotations
@@ -14,9 +20,12 @@ import codecs
 import re
 from dataclasses import dataclass, replace
 from datetime import datetime
+from decimal import Decimal
 
 from diskmark.locale import _
-from diskmark.model.names import test_key
+from diskmark.locale.text_safety import shown
+from diskmark.model.moments import placeable
+from diskmark.model.names import test_key, test_title
 from diskmark.model.settings import Op
 from diskmark.model.voice import LOCAL, Voice
 
@@ -51,15 +60,36 @@ _DRIVE = re.compile(r"\[(?!Interval)([^\[\]]+?):\s+([^\[\]]*)\]")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _DATE_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y/%m/%d %H:%M")
 
+#: the most bytes a text result is read from: CrystalDiskMark's are about 2 KB (4 in
+#: UTF-16), diskmark's own reports a few KB
+MAX_TEXT_BYTES = 1024 * 1024
+#: the most tests one result keeps: CrystalDiskMark writes 12 at most, as diskmark's reports
+#: of its built-in presets do; a user's preset may hold more
+MAX_TESTS = 100
+#: the notes that name a line, before the rest are counted in one
+NOTES_SHOWN = 5
+#: the characters of a line a note quotes
+LINE_SHOWN = 120
+
 
 class CdmTextError(ValueError):
     """The file is not a CrystalDiskMark text result; the message says why, in one line."""
 
 
+def _clipped(line: str) -> str:
+    """A line of the file as a note quotes it: one line, its control characters escaped
+    (diskmark.locale.text_safety), at most :data:`LINE_SHOWN` characters and an ellipsis."""
+    text = line if len(line) <= LINE_SHOWN else line[:LINE_SHOWN] + "…"
+    return shown(text, one_line=True)
+
+
+# Each note on what a result's reading left out is named to the user (in their language)
+# and kept with the result (in English, as every saved word).
+
 @dataclass(frozen=True)
 class UnplacedLine:
-    """A line that reports a figure for no test this reader can place: named to the user
-    (in their language) and kept with the result (in English, as every saved word)."""
+    """A line that reports a figure for no test this reader can place (``line`` as
+    :func:`_clipped` quotes it)."""
 
     number: int
     line: str
@@ -68,6 +98,67 @@ class UnplacedLine:
         # TRANSLATORS: {number} is a line number of the file, {line} the line as written
         return voice._("Line {number} reports a figure for no test diskmark knows: "
                        "{line}").format(number=self.number, line=self.line)
+
+
+@dataclass(frozen=True)
+class RepeatedTest:
+    """A test named on more than one line of a result: the first line's figures are kept,
+    the others are not read (a result measures a test once)."""
+
+    title: str
+    count: int
+    number: int
+
+    def said(self, voice: Voice = LOCAL) -> str:
+        # TRANSLATORS: {test} is a test ("SEQ1M Q8T1 Read"), {number} the line of its first
+        # appearance; {count} is always 2 or more
+        return voice.ngettext("{test} appears {count} time; the first, on line {number}, "
+                              "is kept.",
+                              "{test} appears {count} times; the first, on line {number}, "
+                              "is kept.", self.count).format(
+                                  test=self.title, count=self.count, number=self.number)
+
+
+@dataclass(frozen=True)
+class TooManyTests:
+    """Lines naming tests beyond the :data:`MAX_TESTS` a result keeps."""
+
+    count: int
+
+    def said(self, voice: Voice = LOCAL) -> str:
+        return voice.ngettext("Only the first {limit} tests are read; {count} more line "
+                              "names other tests.",
+                              "Only the first {limit} tests are read; {count} more lines "
+                              "name other tests.", self.count).format(
+                                  limit=MAX_TESTS, count=self.count)
+
+
+@dataclass(frozen=True)
+class UnreadLines:
+    """The lines the notes after the first :data:`NOTES_SHOWN` would have named."""
+
+    count: int
+
+    def said(self, voice: Voice = LOCAL) -> str:
+        return voice.ngettext("And {count} more line was not read.",
+                              "And {count} more lines were not read.", self.count).format(
+                                  count=self.count)
+
+
+@dataclass(frozen=True)
+class UnplacedDate:
+    """A Date line diskmark cannot place in time (diskmark.model.moments): the result is
+    kept without a date rather than refused for it."""
+
+    date: str
+
+    def said(self, voice: Voice = LOCAL) -> str:
+        # TRANSLATORS: {date} is the Date line of the file as written
+        return voice._("The date {date} cannot be placed in time; the result is kept without "
+                       "a date.").format(date=self.date)
+
+
+Note = UnplacedLine | RepeatedTest | TooManyTests | UnreadLines | UnplacedDate
 
 
 @dataclass(frozen=True)
@@ -111,7 +202,8 @@ class CdmResult:
     mix_read: int | None = None
     comment: str = ""
     tests: tuple[CdmTest, ...] = ()
-    problems: tuple[UnplacedLine, ...] = ()
+    #: what the reading left out, bounded (see the module's docstring)
+    problems: tuple[Note, ...] = ()
     #: "diskmark" for a text report diskmark wrote, "" for CrystalDiskMark's own
     made_by: str = ""
     fio_version: str = ""
@@ -183,6 +275,16 @@ def _test_line(line: str, section: Op | None, mix_read: int | None) -> CdmTest |
     return CdmTest(test_key(label, op, mix), label, op, mix, mb_s, iops, latency, line.strip())
 
 
+def _written_date(date: str) -> datetime | None:
+    """The time a Date line gives, whether or not it can be placed in time."""
+    for form in _DATE_FORMATS:
+        try:
+            return datetime.strptime(date, form)
+        except ValueError:
+            continue
+    return None
+
+
 def _footer(values: dict[str, str]) -> CdmResult:
     """The footer's lines (Profile, Test, Mode, Time, Date, OS, Comment) as a result's
     fields; the Test line holds size, count, drive and, before 8.x, the interval."""
@@ -193,17 +295,14 @@ def _footer(values: dict[str, str]) -> CdmResult:
     interval = _INTERVAL.search(time) or _INTERVAL.search(test)
     measure = _MEASURE.search(time) or _MEASURE.search(test)
     date = values.get("Date", "")
-    started = None
-    for form in _DATE_FORMATS:
-        try:
-            started = datetime.strptime(date, form)
-            break
-        except ValueError:
-            continue
+    started = _written_date(date)
+    if started is not None and not placeable(started):
+        started = None  # kept without a date, and said (_Reader.notes)
     return CdmResult(
         profile=values.get("Profile", ""), mode=values.get("Mode", ""), date=date,
         started=started, os=values.get("OS", ""), comment=values.get("Comment", ""),
-        size_bytes=round(float(size[1]) * _UNIT_BYTES[size[2]]) if size else None,
+        # exact, as a whole number: a size no float holds is refused where it is checked
+        size_bytes=round(Decimal(size[1]) * _UNIT_BYTES[size[2]]) if size else None,
         count=int(count[1]) if count else None,
         drive=drive[1].strip() if drive else "", usage=drive[2].strip() if drive else "",
         interval_s=float(interval[1]) if interval else None,
@@ -220,63 +319,165 @@ def _unquoted(lines: list[str]) -> list[str]:
     return [_QUOTE.sub("", line) for line in lines]
 
 
-def parse(data: bytes) -> CdmResult:
-    """A CrystalDiskMark text result read from the file's bytes.
+class _Reader:
+    """One result of the file as its lines come: its title, tests, footer and diskmark's
+    own block, and what could not be read, bounded as it is met (a line is never kept
+    whole, and only the first :data:`NOTES_SHOWN` unplaced lines are kept at all)."""
 
-    Raises :class:`CdmTextError` when the bytes are not one. A line that reports a figure
-    (it has ``MB/s``) but names no test this reader can place is named in ``problems``:
-    a figure is never dropped without a word.
-    """
-    text = decode(data)
-    title = version = ""
-    section: Op | None = None
-    mix_read: int | None = None
-    tests: list[CdmTest] = []
-    problems: list[UnplacedLine] = []
-    values: dict[str, str] = {}
-    made_by = fio = ""
-    facts: dict[str, str] = {}
-    in_facts = False
-    for number, raw in enumerate(_unquoted(text.splitlines()), start=1):
-        line = raw.rstrip()
-        if not version and (m := _DISKMARK_TITLE.match(line.strip())) is not None:
-            title, version, made_by, fio = line.strip(), m[1], "diskmark", m[2] or ""
-            continue
-        if not version and (m := _TITLE.search(line)) is not None:
-            title, version = line.strip(), m[1]
-            continue
-        if made_by and line.strip() == _DISKMARK_FACTS:
-            in_facts = True  # diskmark's own block: its facts, never CrystalDiskMark's fields
-            continue
-        if in_facts:
+    def __init__(self) -> None:
+        self.title = self.version = self.made_by = self.fio = ""
+        self.section: Op | None = None
+        self.mix_read: int | None = None
+        self.tests: dict[str, CdmTest] = {}
+        self.first_line: dict[str, int] = {}
+        self.repeats: dict[str, int] = {}  # key: times seen after the first
+        self.beyond = 0  # lines naming tests past MAX_TESTS
+        self.unplaced: list[UnplacedLine] = []
+        self.unplaced_count = 0
+        self.values: dict[str, str] = {}
+        self.facts: dict[str, str] = {}
+        self.in_facts = False
+
+    @property
+    def begun(self) -> bool:
+        """Whether a test or a field was read: a title line then starts another result (a
+        title twice in a row is one header, and a line of prose before the title that
+        names a speed does not make a result of its own)."""
+        return bool(self.tests or self.beyond or self.values)
+
+    def title_line(self, line: str) -> bool:
+        """Read ``line`` as the result's title; False when it is none."""
+        if (m := _DISKMARK_TITLE.match(line)) is not None:
+            self.title, self.version, self.made_by, self.fio = line, m[1], "diskmark", m[2] or ""
+            return True
+        if (m := _TITLE.search(line)) is not None:
+            self.title, self.version = line, m[1]
+            return True
+        return False
+
+    def read(self, number: int, line: str) -> None:
+        """Read a line of the result's body (``line`` without its trailing space)."""
+        if self.made_by and line.strip() == _DISKMARK_FACTS:
+            self.in_facts = True  # diskmark's own block: its facts, never CrystalDiskMark's fields
+            return
+        if self.in_facts:
             if (m := _DISKMARK_PRESET.match(line)) is not None:
-                facts.update(preset_name=m[1], preset_id=m[2], profile_name=m[3],
-                             profile_id=m[4])
+                self.facts.update(preset_name=m[1], preset_id=m[2], profile_name=m[3],
+                                  profile_id=m[4])
             elif (m := _DISKMARK_IO.match(line)) is not None:
-                facts.setdefault("io", m[1].strip())
-            continue
+                self.facts.setdefault("io", m[1].strip())
+            return
         if (m := _SECTION.match(line)) is not None:
-            section = _SECTIONS[m[1].lower()]
-            if section is Op.MIX and m[2]:
-                mix_read = int(m[2])
-            continue
-        test = _test_line(line, section, mix_read)
+            self.section = _SECTIONS[m[1].lower()]
+            if self.section is Op.MIX and m[2]:
+                self.mix_read = int(m[2])
+            return
+        test = _test_line(line, self.section, self.mix_read)
         if test is not None:
-            tests.append(test)
+            self._test(number, test)
         elif (m := _FIELD.match(line)) is not None:
-            values.setdefault(m[1], m[2].strip())
+            self.values.setdefault(m[1], m[2].strip())
         elif "MB/s" in line and not line.lstrip().startswith("*"):
-            problems.append(UnplacedLine(number, line.strip()))
-    if not tests and not problems:
-        if version:
+            self.unplaced_count += 1
+            if len(self.unplaced) < NOTES_SHOWN:
+                self.unplaced.append(UnplacedLine(number, _clipped(line.strip())))
+
+    def _test(self, number: int, test: CdmTest) -> None:
+        if test.key in self.tests:
+            self.repeats[test.key] = self.repeats.get(test.key, 0) + 1
+        elif len(self.tests) >= MAX_TESTS:
+            self.beyond += 1
+        else:
+            self.tests[test.key] = replace(test, line=_clipped(test.line))
+            self.first_line[test.key] = number
+
+    def notes(self, date_unplaced: bool) -> tuple[Note, ...]:
+        """What was not read, in the order of the file: the first :data:`NOTES_SHOWN` notes
+        that name a line, then how many more lines the others stand for."""
+        named: list[UnplacedLine | RepeatedTest] = [*self.unplaced, *(
+            RepeatedTest(test_title(self.tests[k].label, self.tests[k].op,
+                                    self.tests[k].mix_read), n + 1, self.first_line[k])
+            for k, n in self.repeats.items())]
+        named.sort(key=lambda note: note.number)  # the first unplaced lines were kept
+        shown_notes: list[Note] = list(named[:NOTES_SHOWN])
+        more = self.unplaced_count - len(self.unplaced) + sum(
+            1 if isinstance(note, UnplacedLine) else note.count - 1
+            for note in named[NOTES_SHOWN:])
+        if more:
+            shown_notes.append(UnreadLines(more))
+        if self.beyond:
+            shown_notes.append(TooManyTests(self.beyond))
+        if date_unplaced:
+            shown_notes.append(UnplacedDate(_clipped(self.values.get("Date", ""))))
+        return tuple(shown_notes)
+
+    @property
+    def holds_figures(self) -> bool:
+        """Whether a line of the result reports a figure, placed or not."""
+        return bool(self.tests or self.unplaced_count or self.beyond)
+
+    def result(self) -> CdmResult:
+        """The result read; raises CdmTextError when no line of it reports a figure."""
+        if not self.holds_figures:
+            if self.version:
+                raise CdmTextError(_(
+                    "This CrystalDiskMark text result holds no test result."))
             raise CdmTextError(_(
-                "This CrystalDiskMark text result holds no test result."))
-        raise CdmTextError(_(
-            "This is not a CrystalDiskMark text result: it has no CrystalDiskMark title line "
-            "and no test result line."))
-    return replace(_footer(values), title=title, version=version, mix_read=mix_read,
-                   tests=tuple(tests), problems=tuple(problems), made_by=made_by,
-                   fio_version=fio, preset_id=facts.get("preset_id", ""),
-                   preset_name=facts.get("preset_name", ""),
-                   profile_id=facts.get("profile_id", ""),
-                   profile_name=facts.get("profile_name", ""), io=facts.get("io", ""))
+                "This is not a CrystalDiskMark text result: it has no CrystalDiskMark title "
+                "line and no test result line."))
+        written = _written_date(self.values.get("Date", ""))
+        facts = self.facts
+        return replace(
+            _footer(self.values), title=self.title, version=self.version,
+            mix_read=self.mix_read, tests=tuple(self.tests.values()),
+            problems=self.notes(written is not None and not placeable(written)),
+            made_by=self.made_by, fio_version=self.fio,
+            preset_id=facts.get("preset_id", ""), preset_name=facts.get("preset_name", ""),
+            profile_id=facts.get("profile_id", ""), profile_name=facts.get("profile_name", ""),
+            io=facts.get("io", ""))
+
+
+def parse(data: bytes) -> tuple[CdmResult, ...]:
+    """The CrystalDiskMark text results in the file's bytes, in the file's order: one, or
+    several when the file holds several (each begins at its title line).
+
+    Raises :class:`CdmTextError` when the bytes are no text result (none of their lines
+    reports a figure), or there are more than :data:`MAX_TEXT_BYTES`. A line that reports a figure
+    (it has ``MB/s``) but names no test this reader can place is named in ``problems``: a
+    figure is never dropped without a word.
+    """
+    if len(data) > MAX_TEXT_BYTES:
+        raise CdmTextError(too_large())
+    text = decode(data)
+    readers = [_Reader()]
+    for number, raw in enumerate(_unquoted(text.splitlines()), start=1):
+        # a file of two results joined may hold the second's byte order mark mid-text
+        line = raw.rstrip().lstrip("\ufeff")
+        stripped = line.strip()
+        if not stripped:
+            continue
+        reader = readers[-1]
+        if reader.begun and _starts_result(stripped):
+            readers.append(_Reader())
+            readers[-1].title_line(stripped)
+            continue
+        if not reader.version and reader.title_line(stripped):
+            continue
+        reader.read(number, line)
+    # a title with nothing after it that reports a figure (a header pasted twice, a line
+    # naming CrystalDiskMark at the end) is no result: nothing of it is lost
+    held = [reader for reader in readers if reader.holds_figures] or \
+        [next((reader for reader in readers if reader.version), readers[0])]
+    return tuple(reader.result() for reader in held)
+
+
+def _starts_result(line: str) -> bool:
+    """A title line, CrystalDiskMark's name first (a comment that names it is none)."""
+    return _DISKMARK_TITLE.match(line) is not None or _TITLE.match(line) is not None
+
+
+def too_large() -> str:
+    """Why a text of more than :data:`MAX_TEXT_BYTES` is not read: the reader's bound,
+    which the store applies as it reads a file (before it is read whole)."""
+    return _("This is not a CrystalDiskMark text result: it is larger than {size} MiB, and "
+             "CrystalDiskMark's are a few KB.").format(size=MAX_TEXT_BYTES // (1024 * 1024))

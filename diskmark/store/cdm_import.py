@@ -11,6 +11,7 @@ kept as the result's note (in English, as every saved word) and its OS line, and
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
@@ -57,8 +58,10 @@ def _run(test: CdmTest, spec: TestSpec, measure: float) -> RunResult:
     # 5.x/6.x print no IOPS for sequential tests: for fixed-size blocks IOPS is the
     # bandwidth over the block, which is how CrystalDiskMark computes the figure it prints
     iops = test.iops if test.iops is not None else test.mb_s * 1e6 / spec.block
+    # a measure no float holds has no length; the document's check refuses it by name
+    runtime_ms = round(measure * 1000) if math.isfinite(measure) else 0
     return RunResult(mb_s=test.mb_s, iops=iops, lat_us=test.latency_us or 0.0, io_bytes=0,
-                     runtime_ms=round(measure * 1000))
+                     runtime_ms=runtime_ms)
 
 
 def origin_note(cdm: CdmResult) -> str:

@@ -12,57 +12,74 @@ read from or write to.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from diskmark.files.destination import Destination, DestinationUnwritable
 from diskmark.files.destination import DestinationError as UnusableDestination
 from diskmark.files.destination import DestinationExists as FileInTheWay
-from diskmark.locale import _
+from diskmark.locale import _, ngettext
 from diskmark.locale.text_safety import json_utf8
 from diskmark.store import database
 from diskmark.store.entry import Entry
 from diskmark.store.errors import ExportExists, InvalidFile, NotFound, StoreError, StoreIOError
 from diskmark.store.failures import write_failure
-from diskmark.store.indexed import digest, measured_figures
+from diskmark.store.indexed import digest
 from diskmark.store.schema import check_name
 from diskmark.store.store import Store
 
 
-def import_history(store: Store, sources: list[Path]) -> list[tuple[Path, str, str]]:
-    """Import result files (``diskmark run --format json`` reports, or exports) into the
-    history, a batch of files per transaction. Returns (file, outcome, detail) for each:
-    ``imported`` (detail: the new id), ``duplicate`` (detail: the id of the run it
-    repeats) or ``invalid`` (detail: why; nothing of it was written); after an
-    ``imported`` one, a ``problem`` for each line of a text result that could not be
-    placed (detail: the line, said)."""
+class Outcome(NamedTuple):
+    """What became of one result of a file offered to the history: ``imported`` (detail:
+    the new id), ``duplicate`` (detail: the id of the run it repeats), ``invalid`` (detail:
+    why; nothing of the file was written) or, after an ``imported`` one, a ``problem`` (a
+    note on what the reading left out, said). ``part``: the result's number and the count
+    of results in the file, when it holds several (each imported as its own run)."""
+
+    src: Path
+    outcome: str
+    detail: str
+    part: tuple[int, int] | None = None
+
+
+def import_history(store: Store, sources: list[Path]) -> list[Outcome]:
+    """Import result files (``diskmark run --format json`` reports, exports, text results)
+    into the history, a batch of files per transaction; a file holding several results
+    (text results pasted one after the other) gives a run for each."""
     from diskmark.store.saved_files import BATCH, read_result_file
 
-    out: list[tuple[Path, str, str]] = []
+    out: list[Outcome] = []
     with store.db() as conn:
         for start in range(0, len(sources), BATCH):
             with database.transaction(conn):
                 for src in sources[start:start + BATCH]:
                     try:
-                        header, document = read_result_file(Path(src))
+                        results = read_result_file(Path(src))
                     except (InvalidFile, NotFound) as e:
-                        out.append((src, "invalid", str(e)))
+                        out.append(Outcome(src, "invalid", str(e)))
                         continue
-                    same = database.by_digest(conn, "history", digest(document))
-                    if same is not None:
-                        out.append((src, "duplicate", same.name))
-                        continue
-                    # an export of this history (<id>.json), or a report naming the id
-                    # its run was kept under, keeps that id where it is free
-                    entry_id = header.get("name") if header.get("kind") == "history" else \
-                        header.get("history_id") or Path(src).stem
-                    entry = store.add_history(document, header.get("saved"),
-                                             header.get("diskmark_version", ""), entry_id,
-                                             conn=conn)
-                    out.append((src, "imported", entry.name))
-                    out.extend((src, "problem", text) for text in header.get("problems", []))
+                    for header, document in results:
+                        out.extend(_add_history(store, conn, src, header, document))
     return out
+
+
+def _add_history(store: Store, conn: sqlite3.Connection, src: Path, header: dict[str, Any],
+                 document: dict[str, Any]) -> list[Outcome]:
+    part = header.get("part")
+    same = database.by_digest(conn, "history", digest(document))
+    if same is not None:
+        return [Outcome(src, "duplicate", same.name, part)]
+    # an export of this history (<id>.json), or a report naming the id its run was kept
+    # under, keeps that id where it is free
+    entry_id = header.get("name") if header.get("kind") == "history" else \
+        header.get("history_id") or Path(src).stem
+    entry = store.add_history(document, header.get("saved"),
+                              header.get("diskmark_version", ""), entry_id, conn=conn)
+    return [Outcome(src, "imported", entry.name, part),
+            *(Outcome(src, "problem", text, part) for text in header.get("problems", []))]
+
 
 def export_baseline(store: Store, name: str, dest: Path, force: bool = False) -> Path:
     """Write baseline ``name`` to ``dest`` (a file, or an existing directory to put it
@@ -107,15 +124,26 @@ def import_baseline(store: Store, src: Path, name: str | None = None, replace: b
                     on_problem: Callable[[str], None] | None = None) -> Entry:
     """Import a baseline file (an export, ``diskmark run --format json`` output, or a
     CrystalDiskMark text result) under its own name or ``name``. Validates everything
-    first; on failure raises InvalidFile (or NameTaken) and writes nothing. A line of a
-    text result the reader could not place is said to ``on_problem`` (and kept as a note)."""
-    from diskmark.store.saved_files import read_result_file
+    first; on failure raises InvalidFile (or NameTaken) and writes nothing: a text file
+    holding several results is refused. What the reading of a text result left out is
+    said to ``on_problem`` (and kept as a note)."""
+    from diskmark.store.saved_files import read_result_file, refuse_unmeasured
 
     src = Path(src)
-    header, document = read_result_file(src)
-    if not measured_figures(document):
-        raise InvalidFile(_("{path} cannot be imported: it holds no measured test").format(
-            path=src))
+    results = read_result_file(src)
+    if len(results) > 1:
+        # which one was meant cannot be told (the first? the newest?), and a baseline is
+        # what later runs are judged by: refused, nothing written, the way out said
+        raise InvalidFile(ngettext(
+            "{path} cannot be imported as a baseline: it holds {count} results, and a "
+            "baseline is one. Keep the one you mean in the file, or import each as a run "
+            "of the history with `diskmark history import`.",
+            "{path} cannot be imported as a baseline: it holds {count} results, and a "
+            "baseline is one. Keep the one you mean in the file, or import each as a run "
+            "of the history with `diskmark history import`.", len(results)).format(
+                path=src, count=len(results)))
+    [(header, document)] = results
+    refuse_unmeasured(src, document)
     try:
         chosen = check_name(name if name is not None else header["name"])
     except StoreError as e:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
+from diskmark.model.moments import timestamp
+
 HISTORY_ID = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
 
 
@@ -15,10 +17,9 @@ def _stamp() -> str:
 
 
 def started_stamp(started: str) -> str:
-    try:
-        when = datetime.fromisoformat(started)
-        if when.tzinfo is None:
-            when = when.astimezone()
-        return when.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ")
-    except (TypeError, ValueError):
+    """The id's first part for a run that started at ``started``; now for one whose start
+    is no date or none that can be placed in time (diskmark.model.moments)."""
+    seconds = timestamp(started)
+    if seconds is None:
         return _stamp()
+    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y%m%dT%H%M%SZ")

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from datetime import datetime
 from typing import Any
+
+from diskmark.model.moments import timestamp
 
 HEADLINE_LABEL = "SEQ1M Q8T1"
 
@@ -26,17 +27,6 @@ def digest(document: dict[str, Any]) -> str:
     from: the same run imported twice has the same digest."""
     text = json.dumps(document, allow_nan=False, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("ascii")).hexdigest()
-
-
-def timestamp(iso: str) -> float | None:
-    """Seconds since the epoch of an ISO 8601 time (local time when it has no offset)."""
-    try:
-        when = datetime.fromisoformat(iso)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        when = when.astimezone()
-    return when.timestamp()
 
 
 def _text(d: dict[str, Any], key: str) -> str:

@@ -7,11 +7,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from diskmark.files.regular_file import read_regular_file
+from diskmark.files.regular_file import TooLarge, read_regular_file
 from diskmark.locale import _
 from diskmark.model.results import RESULT_SCHEMA
 from diskmark.store.entry import Entry
 from diskmark.store.errors import InvalidFile, NotFound, StoreError, StoreIOError
+from diskmark.store.indexed import measured_figures
 from diskmark.store.schema import (
     MAX_FILE_BYTES,
     check_name,
@@ -51,15 +52,28 @@ def load(path: Path, kind: str) -> tuple[Entry, dict[str, Any] | None]:
                  document=document), document
 
 
-def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+def read_result_file(src: Path) -> list[tuple[dict[str, Any], dict[str, Any]]]:
     """A file offered for import: a ``diskmark.saved/1`` file (an export, a file of an
     earlier version), a plain ``diskmark run --format json`` report, or a CrystalDiskMark
     text result (told by its content: what is not JSON is read as one). Returns (header,
-    result document), checked in depth; raises NotFound, InvalidFile or StoreIOError."""
+    result document) of each result it holds, checked in depth: one, or for a text file
+    several (results pasted one after the other; each header's ``part`` is then its
+    number and their count). Raises NotFound, InvalidFile or StoreIOError.
+
+    What does not look like JSON is read no further than a text result can be long
+    (MAX_TEXT_BYTES, 1 MiB, where JSON may take MAX_FILE_BYTES): a 10 MB text is refused
+    from its first MiB."""
+    from diskmark.model.cdm_text import MAX_TEXT_BYTES, too_large
+
     try:
-        raw = read_regular_file(src, MAX_FILE_BYTES)
+        raw = read_regular_file(src, MAX_FILE_BYTES, limit_for_head=lambda head: (
+            MAX_FILE_BYTES if _looks_like_json(src, head) else MAX_TEXT_BYTES))
     except FileNotFoundError:
         raise NotFound(_("{path}: no such file").format(path=src)) from None
+    except TooLarge as e:
+        reason = str(e) if e.limit != MAX_TEXT_BYTES else too_large()
+        raise InvalidFile(_("{path} cannot be imported: {reason}").format(
+            path=src, reason=reason)) from None
     except ValueError as e:
         raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
                                                                            reason=e)) from None
@@ -86,34 +100,57 @@ def read_result_file(src: Path) -> tuple[dict[str, Any], dict[str, Any]]:
     except ValueError as e:
         raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
                                                                            reason=e)) from None
-    return header, document
+    return [(header, document)]
+
+
+def refuse_unmeasured(src: Path, document: dict[str, Any],
+                      part: tuple[int, int] | None = None) -> None:
+    """The one rule for an import that holds no figure: a baseline needs one to be compared
+    with, and a text result without one (every line naming no test diskmark knows, or
+    zeros) is nothing to keep, in the history either. Raises InvalidFile."""
+    if measured_figures(document):
+        return
+    if part is None:
+        raise InvalidFile(_("{path} cannot be imported: it holds no measured test").format(
+            path=src))
+    raise InvalidFile(_("{path} cannot be imported: its result {number} of {count} holds no "
+                        "measured test").format(path=src, number=part[0], count=part[1]))
 
 
 def _looks_like_json(src: Path, raw: bytes) -> bool:
     return src.suffix.lower() == ".json" or raw.lstrip()[:1] in (b"{", b"[")
 
 
-def _cdm_file(src: Path, raw: bytes, json_problem: ValueError) -> tuple[dict[str, Any], dict[str, Any]]:
-    """A file that is not JSON, read as a CrystalDiskMark text result; when it is not one
+def _cdm_file(src: Path, raw: bytes,
+              json_problem: ValueError) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """A file that is not JSON, read as CrystalDiskMark text results; when it is not one
     either, the reason given is JSON's for a file that looks like JSON (named .json, or
-    starting with a brace), CrystalDiskMark's for any other."""
+    starting with a brace), CrystalDiskMark's for any other. Every result is checked
+    before any is returned: one that cannot be imported refuses the file."""
     from diskmark.model.cdm_text import CdmTextError, parse
     from diskmark.store.cdm_import import cdm_document
 
     try:
-        cdm = parse(raw)
+        results = parse(raw)
     except CdmTextError as e:
         reason = json_problem if _looks_like_json(src, raw) or not raw.strip() else e
         raise InvalidFile(_("{path} cannot be imported: {reason}").format(
             path=src, reason=reason)) from None
-    document = cdm_document(cdm)
-    try:
-        validate_result(document)
-    except ValueError as e:
-        raise InvalidFile(_("{path} cannot be imported: {reason}").format(path=src,
-                                                                           reason=e)) from None
-    header = {"name": src.stem, "note": "", "kind": None, "saved": None,
-              "diskmark_version": "", "history_id": None,
-              # what the reader could not place, for the person importing it (their language)
-              "problems": [p.said() for p in cdm.problems]}
-    return header, document
+    out = []
+    for number, cdm in enumerate(results, start=1):
+        part = (number, len(results)) if len(results) > 1 else None
+        document = cdm_document(cdm)
+        try:
+            validate_result(document)
+        except ValueError as e:
+            raise InvalidFile((_("{path} cannot be imported: {reason}") if part is None else
+                               _("{path} cannot be imported: its result {number} of {count}: "
+                                 "{reason}")).format(path=src, reason=e, number=number,
+                                                     count=len(results))) from None
+        refuse_unmeasured(src, document, part)
+        header = {"name": src.stem, "note": "", "kind": None, "saved": None,
+                  "diskmark_version": "", "history_id": None, "part": part,
+                  # what the reader left out, for the person importing it (their language)
+                  "problems": [p.said() for p in cdm.problems]}
+        out.append((header, document))
+    return out

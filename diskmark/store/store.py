@@ -41,6 +41,7 @@ from diskmark.files import paths
 from diskmark.files.atomic import move_aside, remove_stale_temps
 from diskmark.locale import _
 from diskmark.locale.text_safety import json_utf8
+from diskmark.model.moments import timestamp
 from diskmark.model.results import SessionResult
 from diskmark.store import database
 from diskmark.store.database import Filters, Row
@@ -484,13 +485,9 @@ def _plain(document: dict[str, Any]) -> dict[str, Any]:
 def _age_key(entry: Entry) -> float:
     """Newest first: the session's start time, else the file's modification time."""
     for stamp in (entry.started, entry.saved):
-        try:
-            when = datetime.fromisoformat(stamp)
-            if when.tzinfo is None:
-                when = when.astimezone()
-            return when.timestamp()
-        except (TypeError, ValueError):
-            continue
+        seconds = timestamp(stamp)
+        if seconds is not None:
+            return seconds
     try:
         return entry.path.stat().st_mtime
     except OSError:

@@ -19,7 +19,7 @@ FILES = sorted(FIXTURES.glob("*.txt"))
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
 def test_every_figure_of_a_real_file_is_kept(path):
-    cdm = parse(path.read_bytes())
+    [cdm] = parse(path.read_bytes())
     entry = import_baseline(Store(), path)
     assert entry.name == path.stem  # as a JSON import, the file's name without extension
     session = Store().get_baseline(path.stem).session
@@ -78,7 +78,7 @@ def test_told_by_content_in_the_encodings_crystaldiskmark_saves(tmp_path):
     entry = import_baseline(Store(), utf16)
     assert entry.name == "saved by CDM 7"
     assert len(Store().get_baseline(entry.name).session.tests) == len(  # type: ignore[union-attr]
-        parse(text.encode()).tests)
+        parse(text.encode())[0].tests)
 
 
 def test_a_text_that_is_no_result_is_refused_with_its_reason(tmp_path):
@@ -97,6 +97,20 @@ def test_a_text_that_is_no_result_is_refused_with_its_reason(tmp_path):
 def test_history_imports_a_crystaldiskmark_file_once(tmp_path):
     path = FIXTURES / "cdm6_0_2_forum.txt"
     first = import_history(Store(), [path])
-    assert [outcome for _src, outcome, _detail in first] == ["imported"]
+    assert [result.outcome for result in first] == ["imported"]
     again = import_history(Store(), [path])
-    assert [outcome for _src, outcome, _detail in again] == ["duplicate"]
+    assert [result.outcome for result in again] == ["duplicate"]
+
+
+@pytest.mark.parametrize(("old", "new", "named"), [
+    ("1 GiB (x5)", "9" * 400 + " GiB (x5)", "settings size"),
+    ("Measure 5 sec", "Measure " + "9" * 400 + " sec", "measure is not a finite number"),
+])
+def test_a_footer_figure_no_float_holds_is_refused_by_name(tmp_path, old, new, named):
+    """A size or a measure of 400 digits is the file's problem, named as its field, not an
+    OverflowError from turning infinity into a whole number."""
+    path = tmp_path / "huge.txt"
+    path.write_text((FIXTURES / "cdm8_0_1_default.txt").read_text().replace(old, new))
+    with pytest.raises(InvalidFile, match=f"huge.txt cannot be imported: .*{named}"):
+        import_baseline(Store(), path)
+    assert Store().baselines() == []

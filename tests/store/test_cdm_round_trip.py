@@ -108,7 +108,7 @@ def test_a_text_report_imports_back_with_every_figure_equal(sessions, case, tmp_
     written = text_report(session)
     path = tmp_path / f"{case}.txt"
     path.write_text(written, encoding="utf-8")
-    _header, document = read_result_file(path)
+    [(_header, document)] = read_result_file(path)
     back = SessionResult.from_dict(document)
     assert {t.key for t in back.tests} == {t.key for t in session.tests}
     for test in session.tests:

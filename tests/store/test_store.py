@@ -551,3 +551,40 @@ def test_a_taken_id_gets_another_and_a_taken_name_is_named(store):
     store.save_baseline(make_session(), "fast")
     with pytest.raises(NameTaken):
         store._insert("baseline", "fast", "", first.document)
+
+
+@pytest.mark.parametrize("zone", ["America/Los_Angeles", "Asia/Tokyo"])
+def test_a_start_no_time_zone_can_place_is_kept_out_of_time(tmp_path, monkeypatch, zone):
+    """A report whose start is a date Python holds but that cannot be placed in time in every
+    zone (year 1; 9999/12/31, year 10000 in UTC west of Greenwich): imported, listed, sorted
+    and pruned as a run without a start, never "non-finite figures" nor an OverflowError;
+    one a day inside the range keeps its place (diskmark.model.moments)."""
+    import time
+
+    from history_data import real_result
+
+    from diskmark.store.exchange import import_history
+
+    monkeypatch.setenv("TZ", zone)
+    time.tzset()
+    try:
+        paths = []
+        for n, started in enumerate(("0001-01-01T00:00:00", "9999-12-31T23:59:59",
+                                     "9999-12-30T12:00:00")):
+            doc = real_result()
+            doc["started"] = started
+            paths.append(tmp_path / f"r{n}.json")
+            paths[-1].write_text(json.dumps(doc))
+        store = Store()
+        assert [o[1] for o in import_history(store, paths)] == ["imported"] * 3
+        first, *unplaced = store.page(None, 0)  # newest first, runs without a start last
+        assert first.started == "9999-12-30T12:00:00" and first.started_ts is not None
+        assert sorted(r.started for r in unplaced) == ["0001-01-01T00:00:00",
+                                                       "9999-12-31T23:59:59"]
+        assert all(r.started_ts is None for r in unplaced)
+        assert store.prune(older_than_days=1, dry_run=True) == []
+        assert len(store.history()) == 3
+        assert import_baseline(store, paths[0], "old").ok
+    finally:
+        monkeypatch.undo()
+        time.tzset()

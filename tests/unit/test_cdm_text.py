@@ -10,14 +10,23 @@ from pathlib import Path
 
 import pytest
 
-from diskmark.model.cdm_text import CdmResult, CdmTextError, parse
+from diskmark.model.cdm_text import (
+    LINE_SHOWN,
+    MAX_TESTS,
+    MAX_TEXT_BYTES,
+    CdmResult,
+    CdmTextError,
+    UnplacedLine,
+    parse,
+)
 from diskmark.model.settings import Op
 
 CDM = Path(__file__).parent.parent / "fixtures" / "cdm"
 
 
 def _read(name: str) -> CdmResult:
-    return parse((CDM / name).read_bytes())
+    [result] = parse((CDM / name).read_bytes())
+    return result
 
 
 def _figures(result: CdmResult, key: str) -> tuple[float, float | None, float | None]:
@@ -70,7 +79,7 @@ def test_zeros_are_a_test_crystaldiskmark_did_not_run() -> None:
     text = (CDM / "cdm8_0_1_default.txt").read_text().replace(
         "  RND    4KiB (Q=  1, T= 1):    99.900 MB/s [  24389.6 IOPS] <    40.73 us>",
         "  RND    4KiB (Q=  1, T= 1):     0.000 MB/s [      0.0 IOPS] <     0.00 us>")
-    r = parse(text.encode())
+    [r] = parse(text.encode())
     [zero] = [t for t in r.tests if t.key == "RND4K Q1T1/write"]
     assert not zero.measured and all(t.measured for t in r.tests if t is not zero)
 
@@ -125,7 +134,7 @@ def test_mix_section_and_a_mark_after_the_figures() -> None:
         "\n[Mix] Read 70%/Write 30%\n"
         "  RND    4KiB (Q=  1, T= 1):    80.100 MB/s [  19555.7 IOPS] <    51.10 us>"
         " [CPU-limited]\n\nProfile:")
-    r = parse(text.encode())
+    [r] = parse(text.encode())
     assert r.mix_read == 70
     assert _figures(r, "RND4K Q1T1/mix70") == (80.1, 19555.7, 51.1)
 
@@ -147,8 +156,79 @@ def test_a_line_it_cannot_place_is_named() -> None:
     unknown = "  Sequential Read 1MiB (QD=  32) :    471.21 MB/s [  96167.0 IOPS]"
     text = (CDM / "cdm6_0_2_forum.txt").read_text().replace(
         "  Test :", unknown + "\n  Test :")
-    r = parse(text.encode())
+    [r] = parse(text.encode())
     assert len(r.tests) == 8
     [problem] = r.problems
     assert (problem.number, problem.line) == (21, unknown.strip())
     assert problem.said() == f"Line 21 reports a figure for no test diskmark knows: {unknown.strip()}"
+
+
+# --- a file that holds more than one result's lines (issue 32, item 7) --------------------
+
+def test_each_result_of_a_file_is_read_apart() -> None:
+    """Results pasted one after the other are read apart, each from its title line (the
+    second's byte order mark mid-text included); a header pasted twice is one header, and
+    a title with nothing after it is no result."""
+    a = (CDM / "cdm8_0_1_default.txt").read_text()
+    b = (CDM / "cdm7_0_0_java_quote.txt").read_text()
+    first, second = parse((a + "\ufeff" + b).encode())
+    assert (first.version, len(first.tests), first.comment) == ("8.0.1", 8, "WD Blue 3D 1TB")
+    assert (second.version, len(second.tests), second.comment) == ("7.0.0", 8, "")
+    assert _figures(second, "SEQ1M Q8T1/read") == (101.514, 96.8, 81970.32)
+    title = a.splitlines()[1]
+    [once] = parse((title + "\n" + a + "\n" + title + "\n").encode())
+    assert once.version == "8.0.1" and len(once.tests) == 8
+
+
+def test_what_is_not_read_is_said_in_a_few_notes_then_counted() -> None:
+    """Notes in the order of the file, the first five naming their line, then one count of
+    the lines the others stand for; every test kept once, the first line's figures."""
+    a = (CDM / "cdm8_0_1_default.txt").read_text()
+    seq = "  SEQ    1MiB (Q=  1, T= 1):   489.838 MB/s [    467.1 IOPS] <  2139.41 us>"
+    other = seq.replace("489.838", "1.000")
+    text = a.replace(seq, "\n".join([seq, "?? 1 MB/s", other, other, *["?? 2 MB/s"] * 10]))
+    [r] = parse(text.encode())
+    assert len(r.tests) == 8 and _figures(r, "SEQ1M Q1T1/read") == (489.838, 467.1, 2139.41)
+    said = [note.said() for note in r.problems]
+    assert said == [
+        "SEQ1M Q1T1 Read appears 3 times; the first, on line 10, is kept.",
+        "Line 11 reports a figure for no test diskmark knows: ?? 1 MB/s",
+        *(f"Line {n} reports a figure for no test diskmark knows: ?? 2 MB/s"
+          for n in (14, 15, 16)),
+        "And 7 more lines were not read.",
+    ]
+
+
+def test_a_result_keeps_a_bounded_number_of_tests() -> None:
+    lines = [f"  RND    4KiB (Q={q:3d}, T= 1):     1.000 MB/s [    244.1 IOPS] <     4.00 us>"
+             for q in range(1, MAX_TESTS + 31)]
+    [r] = parse(("CrystalDiskMark 8.0.1\n[Read]\n" + "\n".join(lines)).encode())
+    assert len(r.tests) == MAX_TESTS
+    assert [n.said() for n in r.problems] == [
+        f"Only the first {MAX_TESTS} tests are read; 30 more lines name other tests."]
+
+
+def test_a_line_is_quoted_clipped_on_one_line() -> None:
+    line = "ZZZ \x1b]0;owned\x07 " + "A" * 10_000 + " 1 MB/s"
+    text = (CDM / "cdm8_0_1_default.txt").read_text().replace("\nProfile:", f"\n{line}\nProfile:")
+    [r] = parse(text.encode())
+    [note] = r.problems
+    assert isinstance(note, UnplacedLine)
+    assert note.line.startswith("ZZZ \\x1b]0;owned\\x07 AAA") and note.line.endswith("A…")
+    assert len(note.line) < LINE_SHOWN + 20 and note.line.isprintable()
+
+
+@pytest.mark.parametrize("date", ["0001/01/01 00:00:00", "0001/01/01 23:59:59",
+                                  "9999/12/31 00:00:00", "9999/12/31 23:59:59"])
+def test_a_date_no_zone_can_place_is_left_out_and_named(date: str) -> None:
+    text = (CDM / "cdm8_0_1_default.txt").read_text().replace("2021/06/22 17:19:21", date)
+    [r] = parse(text.encode())
+    assert r.started is None and r.date == date and len(r.tests) == 8
+    assert [n.said() for n in r.problems] == [
+        f"The date {date} cannot be placed in time; the result is kept without a date."]
+
+
+def test_a_text_larger_than_a_result_can_be_is_refused() -> None:
+    text = (CDM / "cdm8_0_1_default.txt").read_bytes()
+    with pytest.raises(CdmTextError, match="larger than 1 MiB"):
+        parse(text + b" " * MAX_TEXT_BYTES)
