@@ -46,10 +46,13 @@ INSTALL_PATHS = {
 # TRANSLATORS: printed as it is, lines and all: keep each line under 92 characters (CJK: 46),
 # and the commands and paths exactly.
 EPILOG = N_("""\
-Install it where the shell looks for it:
+Install it where the shell looks for it, making the directory first:
+  mkdir -p ~/.local/share/bash-completion/completions
   diskmark completion bash > ~/.local/share/bash-completion/completions/diskmark
+  mkdir -p ~/.local/share/zsh/site-functions
   diskmark completion zsh > ~/.local/share/zsh/site-functions/_diskmark
       (and in ~/.zshrc, before compinit: fpath+=~/.local/share/zsh/site-functions)
+  mkdir -p ~/.config/fish/completions
   diskmark completion fish > ~/.config/fish/completions/diskmark.fish
 A new shell then completes commands, options, presets, profiles, units and the names of
 saved baselines. Make it again after adding a user preset.

@@ -375,3 +375,35 @@ def test_a_name_completed_with_tab_reaches_the_command_as_one_word_and_nothing_r
     assert got == lines, prompt.screen.decode(errors="replace")[-3000:]
     assert list(marks.iterdir()) == []
 
+
+def test_the_install_lines_of_completion_help_work_on_a_fresh_account(shell_env, tmp_path):
+    """A fresh account has none of the directories the shells look in: each line of
+    ``completion --help`` run as printed, in order, installs the three scripts; and every
+    language's help prints the same lines."""
+    from diskmark.cli.completion import EPILOG, INSTALL_PATHS
+    from diskmark.locale import LANGUAGES, _, language, set_language
+
+    def commands(text: str) -> list[str]:
+        return [line.strip() for line in text.splitlines()
+                if line.strip().startswith(("mkdir ", "diskmark completion "))]
+
+    shown = subprocess.run(["diskmark", "completion", "--help"], env=shell_env,
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    lines = commands(shown.stdout)
+    assert len(lines) == 6, shown.stdout
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    for line in lines:
+        done = subprocess.run(["sh", "-c", line], env=shell_env | {"HOME": str(fresh)},
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path)
+        assert done.returncode == 0, f"{line}: {done.stderr}"
+    for path in INSTALL_PATHS.values():
+        assert "_shtab_diskmark" in (fresh / path.removeprefix("~/")).read_text()
+    was = language()
+    try:
+        for lang in LANGUAGES:
+            set_language(lang)
+            assert commands(_(EPILOG)) == lines, lang
+    finally:
+        set_language(was)
