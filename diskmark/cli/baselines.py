@@ -106,9 +106,13 @@ def _baselines_list(store: Store) -> int:
 
 
 def _baselines_names(store: Store) -> int:
-    """One name a line, damaged baselines' too (they can be shown and deleted); a name with a
-    line break in it is left out, as it cannot be told from two."""
-    out("".join(f"{entry.name}\n" for entry in store.baselines() if "\n" not in entry.name))
+    """One name a line, damaged baselines' too (they can be shown and deleted). A saved name
+    is printable text (check_name refuses any other as it is saved, imported or renamed), so
+    the only names left out are those of damaged files that are not: a line break cannot be
+    told from two names, a tab is where fish's completion starts a description, and the
+    shells' completion offers these lines (diskmark.cli.completion). ``baselines list``
+    still shows those files, with the reason."""
+    out("".join(f"{entry.name}\n" for entry in store.baselines() if entry.name.isprintable()))
     return EXIT_OK
 
 

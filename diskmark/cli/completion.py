@@ -7,6 +7,18 @@ Tab (about 120 ms here) and adds its import to every start. Only the saved basel
 names change between Tabs: the script asks ``diskmark baselines list --names`` for them.
 The preset and profile names are the ones known when the script is made (a user preset
 added later completes after the script is made again).
+
+What a completion offers came from files (a baseline's name from an import, a preset's id
+from a user's TOML file), and the scripts hold or handle it as shell code: every word must
+reach the command line as itself, whatever it holds. Two rules make it so. A word the script
+holds (presets, profiles, units, languages) is a :func:`~diskmark.locale.text_safety.shell_word`,
+read as itself by every shell even unquoted: the presets refuse any other id where they are
+read, and :func:`annotate` offers no other. A baseline's name is free text (``new NVMe``,
+``$(…)``, quotes): zsh's ``compadd`` and fish's ``complete -a`` take each line of
+``--names`` as a literal and quote it themselves; bash's ``compgen -W`` would expand it as
+code, so bash's helper matches the names itself and quotes them for the line (see
+``_BASELINES_BASH``). A name that is not one printable line is not listed (see
+``diskmark.cli.baselines``).
 """
 
 from __future__ import annotations
@@ -17,8 +29,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from diskmark.cli.arguments import Parser
 
-from diskmark.cli.output import EXIT_OK, out
+from diskmark.cli.output import EXIT_OK, error, out
 from diskmark.locale import LANGUAGES, N_, _
+from diskmark.locale.text_safety import shell_word
 
 SHELLS = ("bash", "zsh", "fish")
 
@@ -33,21 +46,55 @@ INSTALL_PATHS = {
 # TRANSLATORS: printed as it is, lines and all: keep each line under 92 characters (CJK: 46),
 # and the commands and paths exactly.
 EPILOG = N_("""\
-Install it where the shell looks for it:
+Install it where the shell looks for it, making the directory first:
+  mkdir -p ~/.local/share/bash-completion/completions
   diskmark completion bash > ~/.local/share/bash-completion/completions/diskmark
+  mkdir -p ~/.local/share/zsh/site-functions
   diskmark completion zsh > ~/.local/share/zsh/site-functions/_diskmark
       (and in ~/.zshrc, before compinit: fpath+=~/.local/share/zsh/site-functions)
+  mkdir -p ~/.config/fish/completions
   diskmark completion fish > ~/.config/fish/completions/diskmark.fish
 A new shell then completes commands, options, presets, profiles, units and the names of
 saved baselines. Make it again after adding a user preset.
 """)
 
 #: The names of the saved baselines, asked of diskmark at each Tab: one a line, so a name
-#: with spaces is one choice.
-_BASELINES_BASH = """
+#: with spaces is one choice. Never ``compgen -W``, which expands every word it is given
+#: (``$(…)`` in a name would run). The word typed is read as bash will read it, quotes and
+#: backslashes removed, without eval; each name it begins is printed as the line needs it:
+#: every character but letters, digits and ``_ . / + , -`` backslashed (``\ `` for a space,
+#: and ``\:``, ``\=``, ``\@`` so that COMP_WORDBREAKS does not split it at the next Tab), or,
+#: in a quote left open, what follows it written for that quote (readline then closes it).
+_BASELINES_BASH = r"""
 _diskmark_baselines() {
-  local IFS=$'\\n'
-  compgen -W "$(command diskmark baselines list --names 2>/dev/null)" -- "$1"
+  local word=${COMP_WORDS[COMP_CWORD]} typed= before= quote= name rest out c i
+  for ((i = 0; i < ${#word}; i++)); do
+    c=${word:i:1}
+    if [[ $quote == "'" ]]; then
+      if [[ $c == "'" ]]; then quote=; else typed+=$c; fi
+    elif [[ $quote == '"' ]]; then
+      if [[ $c == '"' ]]; then quote=
+      elif [[ $c == '\' && ${word:i+1:1} == [\$\`\"\\] ]]; then typed+=${word:i+1:1}; ((++i))
+      else typed+=$c; fi
+    elif [[ $c == '\' ]]; then typed+=${word:i+1:1}; ((++i))
+    elif [[ $c == [\'\"] ]]; then quote=$c before=$typed
+    else typed+=$c; fi
+  done
+  while IFS= read -r name; do
+    [[ $name == "$typed"* ]] || continue
+    rest=$name out=
+    if [[ -n $quote ]]; then rest=${name:${#before}}; fi
+    for ((i = 0; i < ${#rest}; i++)); do
+      c=${rest:i:1}
+      if [[ $quote == "'" ]]; then
+        if [[ $c == "'" ]]; then c="'\''"; fi
+      elif [[ $quote == '"' ]]; then
+        if [[ $c == [\$\`\"\\] ]]; then c="\\$c"; elif [[ $c == '!' ]]; then c="\"'!'\""; fi
+      elif [[ $c != [[:alnum:]_./+,-] ]]; then c="\\$c"; fi
+      out+=$c
+    done
+    printf '%s\n' "$out"
+  done < <(command diskmark baselines list --names 2>/dev/null)
 }"""
 _BASELINES_ZSH = """
 _diskmark_baselines() {
@@ -78,16 +125,18 @@ def cmd_completion(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
     language in use: zsh and fish show each option's help beside it."""
     import shtab
 
-    annotate(parser)
+    for problem in annotate(parser):
+        error(_("skipped preset {problem}").format(problem=problem))
     out(shtab.complete(parser, args.shell))
     return EXIT_OK
 
 
-def annotate(parser: argparse.ArgumentParser) -> None:
+def annotate(parser: argparse.ArgumentParser) -> list[str]:
     """Tell shtab what each value is: a directory, a file, a baseline's name, or one of a
     list that argparse does not check itself (it reads presets, profiles and units on its
     own terms). ``parser`` is one built for this script alone: its choices change nothing
-    that parses."""
+    that parses. Returns the user presets that were skipped and why, as ``diskmark
+    presets`` says it: a preset missing from the script is named as it is made."""
     import shtab
 
     from diskmark.model.units import Unit
@@ -103,8 +152,9 @@ def annotate(parser: argparse.ArgumentParser) -> None:
             action.complete = shtab.DIRECTORY  # type: ignore[attr-defined]
         elif name in ("output", "file") or action.metavar in ("FILE", "DIR|FILE", "FILE|DIR"):
             action.complete = shtab.FILE  # type: ignore[attr-defined]
-        elif name == "compare" or (command[:1] == ("baselines",) and command != ("baselines", "import")
-                                   and name in ("name", "a", "b")):
+        elif (name == "compare" or (command == ("history", "share") and name == "baseline")
+              or (command[:1] == ("baselines",) and command != ("baselines", "import")
+                  and name in ("name", "a", "b"))):
             action.complete = BASELINES  # type: ignore[attr-defined]
         elif name == "preset":
             action.choices = presets
@@ -114,6 +164,10 @@ def annotate(parser: argparse.ArgumentParser) -> None:
             action.choices = list(dict.fromkeys(units))
         elif name == "lang":
             action.choices = list(LANGUAGES)
+        if action.choices is not None:
+            # the script holds these as code: only words every shell reads as themselves
+            action.choices = [c for c in action.choices if shell_word(str(c))]
+    return catalog.problems
 
 
 def _actions(parser: argparse.ArgumentParser, command: tuple[str, ...]

@@ -85,7 +85,8 @@ EXAMPLES = [
      N_("Measure two hosts over SSH, side by side.")),
     ("diskmark history trend \"SEQ1M Q8T1\" --kind write", N_("A test's figure over time.")),
     ("diskmark history share last --output run.html", N_("The newest run as an HTML page.")),
-    ("diskmark completion bash > ~/.local/share/bash-completion/completions/diskmark",
+    ("mkdir -p ~/.local/share/bash-completion/completions && "
+     "diskmark completion bash > ~/.local/share/bash-completion/completions/diskmark",
      N_("Install bash's completion.")),
 ]
 

@@ -81,3 +81,17 @@ def json_utf8(json_text: str) -> str:
     (the same strings), and bytes that were not UTF-8 become the text ``\\xff``. Outside
     strings JSON is ASCII, so this only ever touches string contents."""
     return _pattern(_UNSAFE_IN_JSON).sub(_escape_in_json, json_text)
+
+
+#: A word that bash, zsh and fish all read as itself when it is typed bare: letters and
+#: digits of any script and ``_``, then also ``. + / -``. None of these is expanded, split,
+#: globbed, quoted or taken as an option by any of them, neither on a command line nor in the
+#: lists of choices a completion script holds (shtab writes those unquoted into bash's
+#: ``compgen -W``, which expands each word, zsh's ``_arguments`` and fish's ``complete -a``,
+#: which evaluate them as code): an id that is one can be offered and typed as it is.
+_SHELL_WORD = re.compile(r"\w[\w.+/-]*")
+
+
+def shell_word(text: str) -> bool:
+    """Whether ``text`` is a word every shell reads as itself (see ``_SHELL_WORD``)."""
+    return _SHELL_WORD.fullmatch(text) is not None

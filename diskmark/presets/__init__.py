@@ -17,6 +17,7 @@ from typing import Any
 from diskmark.files.paths import user_presets_dir
 from diskmark.files.toml_file import line_of, read_table, user_files
 from diskmark.locale import N_, _
+from diskmark.locale.text_safety import shell_word
 from diskmark.model.results import TestSpec
 from diskmark.model.settings import SWEEP_DEPTHS
 from diskmark.model.units import KIB, MIB
@@ -153,6 +154,11 @@ def parse_preset(data: dict[str, Any], source: str, fallback_id: str) -> Preset:
         raise PresetError(_("a preset needs at least one [profiles.<id>] table with tests"))
     profiles = {}
     for pid, p in profiles_raw.items():
+        if not shell_word(pid):  # typed after --profile and held by completion: see _check_id
+            # TRANSLATORS: "_ . + / -" are the characters an id may hold: keep them as they are
+            raise PresetError(_("profile id {value} cannot be typed in a shell as it is: use "
+                                "letters, digits and _ . + / - (starting with a letter, a digit "
+                                "or _)").format(value=repr(pid)))
         if not isinstance(p, dict):
             raise PresetError(_("{key} must be a table").format(key=f"profiles.{pid}"))
         tests = p.get("tests")
@@ -174,12 +180,28 @@ def parse_preset(data: dict[str, Any], source: str, fallback_id: str) -> Preset:
             interval=_seconds(p.get("interval"), f"profiles.{pid}.interval", None),
         )
     pid = str(data.get("id", fallback_id))
+    _check_id(pid, named="id" in data)
     return Preset(
         id=pid, name=str(data.get("name", pid)), description=str(data.get("description", "")),
         measure=_seconds(data.get("measure"), "measure", 5.0) or 5.0,
         interval=_seconds(data.get("interval"), "interval", 5.0) or 0.0,
         profiles=profiles, source=source,
     )
+
+
+def _check_id(pid: str, named: bool) -> None:
+    """A preset's id is typed after ``--preset`` and offered by the shells' completion
+    scripts, which hold it as code: one a shell would read as anything but itself (``$(…)``,
+    a quote, a space, a leading ``-``) is refused here, where the file is read."""
+    if shell_word(pid):
+        return
+    # TRANSLATORS: "_ . + / -" are the characters an id may hold: keep them as they are
+    raise PresetError((_("id {value} cannot be typed in a shell as it is: use letters, digits "
+                         "and _ . + / - (starting with a letter, a digit or _)") if named else
+                       # TRANSLATORS: id = "mine" is a line of the file: keep it as it is
+                       _("id is not given, and the file's name {value} cannot be typed in a "
+                         "shell as it is: add a line such as id = \"mine\"")
+                       ).format(value=repr(pid)))
 
 
 def sweep_profile(pattern: str, threads: int = 1) -> Profile:

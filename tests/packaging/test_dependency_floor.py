@@ -19,12 +19,14 @@ from pathlib import Path
 ROOT = Path(__file__).parents[2]
 
 #: Quick tests that use what each floor must provide: Textual's themes (their ``ansi``),
-#: screens, keys and footer; psutil's mount table (the target picker); shtab's bash script;
-#: no fio.
+#: screens, keys and footer; psutil's mount table (the target picker); shtab's bash script,
+#: whose reading of a baseline helper's lines makes names complete safely; no fio.
 FLOOR_TESTS = ["tests/app/test_themes.py", "tests/app/test_keymap.py",
                "tests/app/test_status_line.py", "tests/app/test_target_picker.py::"
                "test_mount_table_lists_the_mount_of_tmp_path", "tests/packaging/test_completion.py::"
-               "test_bash_completes_commands_options_choices_and_baselines"]
+               "test_bash_completes_commands_options_choices_and_baselines",
+               "tests/packaging/test_completion.py::"
+               "test_bash_offers_each_name_quoted_as_the_line_needs_it"]
 
 #: The packages pyproject.toml gives a range, each installed at its floor.
 RANGED = ("textual", "psutil", "platformdirs", "shtab", "resvg-py")

@@ -1,5 +1,6 @@
 """Presets are data: the built-in TOML files, user presets, and clear errors for broken ones."""
 
+import json
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,27 @@ def test_every_built_in_description_is_marked_for_translation():
 
     built_in = [p.description for p in load_catalog().presets.values() if p.source == "built-in"]
     assert built_in and sorted(built_in) == sorted(DESCRIPTIONS)
+
+
+def test_an_id_a_shell_would_not_read_as_itself_is_refused_naming_the_file(tmp_path):
+    """A preset's and a profile's id are typed after --preset and --profile and held as code
+    by the completion scripts: whatever a shell would expand, split, glob or take as an
+    option is refused, with the file and its line; ids in any script's letters load."""
+    tests = 'tests = [{ pattern = "SEQ", block = "1MiB", queues = 1, threads = 1 }]\n'
+    bad_ids = ["$(touch x)", "`x`", "${HOME}", "a b", "a'b", 'a"b', "-x", "a*", "a?", "~a",
+               "a;b", "a\\b", "a\tb", "a:b", "é\u0301", "a\u202eb", ""]
+    for n, pid in enumerate(bad_ids):
+        (tmp_path / f"id{n:02}.toml").write_text(
+            f'name = "x"\nid = {json.dumps(pid)}\n[profiles.default]\n{tests}')
+    (tmp_path / "profile.toml").write_text(f'id = "p"\n[profiles."$(touch y)"]\n{tests}')
+    (tmp_path / "my preset.toml").write_text(f"[profiles.default]\n{tests}")  # id: the name
+    (tmp_path / "ok.toml").write_text(f'id = "高速_1.0+x/y-z"\n[profiles."速い"]\n{tests}')
+    catalog = load_catalog(tmp_path)
+    assert list(catalog.presets)[-1] == "高速_1.0+x/y-z" and len(catalog.presets) == 4
+    assert list(catalog.get("高速_1.0+x/y-z").profiles) == ["速い"]
+    problems = catalog.problems
+    assert len(problems) == len(bad_ids) + 2, problems
+    for n, pid in enumerate(bad_ids):
+        assert f"id{n:02}.toml:2: id {pid!r} cannot be typed in a shell as it is" in problems[n]
+    assert "my preset.toml:1: id is not given, and the file's name 'my preset'" in problems[-2]
+    assert "profile.toml:2: profile id '$(touch y)' cannot be typed in a shell" in problems[-1]
