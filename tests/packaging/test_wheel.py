@@ -80,6 +80,7 @@ def test_the_wheel_and_the_sdist_hold_what_a_user_needs(dist):
     assert not [m for m in members if m.endswith(".mo")]  # compiled when the sdist is built
 
 
+@pytest.mark.needs("man", "desktop-file-validate")
 def test_the_wheel_installed_in_a_clean_venv_runs_a_benchmark(dist, tmp_path):
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", venv)
