@@ -49,4 +49,4 @@ def unreadable_catalog_notice() -> str | None:
     unreadable = unreadable_catalog()
     if unreadable is None:
         return None
-    return as_sentence(unreadable.message(shown(str(unreadable.path), one_line=True)))
+    return as_sentence(shown(unreadable.warning, one_line=True))

@@ -273,7 +273,7 @@ def _warn_unreadable_catalog() -> None:
     """The language asked for is not spoken, its catalog unreadable: one line, in English."""
     unreadable = unreadable_catalog()
     if unreadable is not None:
-        error(unreadable.message(shown(str(unreadable.path), one_line=True)))
+        error(shown(unreadable.warning, one_line=True))
 
 
 def read_command_line(argv: list[str] | None) -> tuple[argparse.ArgumentParser,

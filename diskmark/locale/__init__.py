@@ -55,14 +55,14 @@ class UnreadableCatalog:
 
     language: str
     path: Path
-    #: Why, in English: "damaged (Bad magic number)", "not a regular file (a character device)".
+    #: Why, in English: "damaged (Bad magic number)", "not a regular file", "missing".
     reason: str
 
-    def message(self, path: str) -> str:
-        """The warning, a clause to follow "diskmark: ". ``path`` is the catalog's path as
-        the caller shows a value from outside (escaped: the escaping rule lives above this
-        layer)."""
-        return (f"cannot read the catalog for {self.language} ({path}): {self.reason}; "
+    @property
+    def warning(self) -> str:
+        """The warning, a clause to follow "diskmark: ", to be shown escaped on one line (the
+        path and the reason come from outside: the escaping rule lives above this layer)."""
+        return (f"cannot read the catalog for {self.language} ({self.path}): {self.reason}; "
                 "speaking English instead. Reinstalling diskmark restores it.")
 
 

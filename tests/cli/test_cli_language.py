@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import time
@@ -174,15 +175,34 @@ def test_run_help_in_each_shipped_language(lang):
 
 #: How a catalog of the installed package is damaged, by language: what its warning says.
 DAMAGED = {"ja": "damaged (", "de": "damaged (Bad magic number)", "fr": "not a regular file",
-           "es": "not a regular file", "ko": "larger than 4 MiB", "ru": "missing"}
+           "es": "not a regular file", "ko": "larger than 4 MiB", "ru": "missing",
+           "zh_TW": "damaged (unknown encoding: \\x1b[31mRED)"}
+
+
+def mo_file(messages: dict[bytes, bytes]) -> bytes:
+    """A catalog in gettext's binary format, made by hand: what no compiler would write."""
+    keys = sorted(messages)
+    ids, strs = b"", b""
+    id_table, str_table = [], []
+    for key in keys:
+        id_table.append((len(key), len(ids)))
+        ids += key + b"\0"
+        str_table.append((len(messages[key]), len(strs)))
+        strs += messages[key] + b"\0"
+    start = 28 + 16 * len(keys)
+    head = struct.pack("<7I", 0x950412DE, 0, len(keys), 28, 28 + 8 * len(keys), 0, start)
+    tables = b"".join(struct.pack("<2I", n, start + at) for n, at in id_table)
+    tables += b"".join(struct.pack("<2I", n, start + len(ids) + at) for n, at in str_table)
+    return head + tables + ids + strs
 
 
 @pytest.fixture(scope="module")
 def damaged_package(tmp_path_factory) -> Path:
     """A copy of the package as it is installed (the compiled catalogs, no sources), in a
     directory whose name holds a newline, with its catalogs damaged: ja truncated, de
-    garbage, fr a link to /dev/zero, es a FIFO, ko larger than any catalog, ru gone. The
-    copy is what ``python -m diskmark`` imports, PYTHONPATH coming before the venv's."""
+    garbage, fr a link to /dev/zero, es a FIFO, ko larger than any catalog, ru gone, zh_TW
+    a hostile one whose charset is a terminal escape. The copy is what ``python -m diskmark``
+    imports, PYTHONPATH coming before the venv's."""
     site = tmp_path_factory.mktemp("pkg") / "site\nFAKE LINE"
     package = Path(locale.__file__).parents[1]
     shutil.copytree(package, site / "diskmark",
@@ -197,6 +217,8 @@ def damaged_package(tmp_path_factory) -> Path:
     os.mkfifo(mo["es"])
     with mo["ko"].open("r+b") as f:
         f.truncate(5 * 1024 * 1024)
+    mo["zh_TW"].write_bytes(mo_file({b"": b"Content-Type: text/plain; charset=\x1b[31mRED\n",
+                                     b"Ready": b"\x1b[31mRED"}))
     return site
 
 

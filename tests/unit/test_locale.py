@@ -132,9 +132,9 @@ def test_a_catalog_that_cannot_be_read_leaves_english_and_says_why(tmp_path, mon
     assert unreadable is not None and unreadable.language == "de"
     assert unreadable.path == tmp_path / "de" / "LC_MESSAGES" / "diskmark.mo"
     assert unreadable.reason.startswith(reason), unreadable.reason
-    assert unreadable.message("P") == (f"cannot read the catalog for de (P): {unreadable.reason}; "
-                                       "speaking English instead. Reinstalling diskmark "
-                                       "restores it.")
+    assert unreadable.warning == (f"cannot read the catalog for de ({unreadable.path}): "
+                                  f"{unreadable.reason}; speaking English instead. "
+                                  "Reinstalling diskmark restores it.")
     assert set_language("en") == "en" and locale.unreadable_catalog() is None
 
 
