@@ -86,6 +86,37 @@ ensure_venv() {
   printf '%s\n' "$extras $hash" >> "$stamp"
 }
 
+# As root, the system's programs the tests "$@" selects use and this machine lacks (each test
+# declares them: tests/support/system_tools.py), installed in one apt transaction (each apt run
+# costs seconds of triggers). The table says first what is missing at all: nothing, and pytest
+# is not asked; else pytest collects what "$@" selects (-m, -k, paths) and names the packages
+# those tests need. Arguments pytest cannot collect with: all that is missing.
+ensure_test_tools() {
+  [ "$(id -u)" -eq 0 ] || return 0
+  local missing asked wanted=() was_active=0 status=0
+  missing="$("$VENV/bin/python" "$ROOT/tests/support/system_tools.py")"
+  [ -n "$missing" ] || return 0
+  asked="$(mktemp -d)"
+  (cd "$ROOT" && "$VENV/bin/python" -m pytest -q "$@" --collect-only -n 0 \
+    --missing-system-packages "$asked/packages" >/dev/null 2>&1) || status=$?
+  if [ -f "$asked/packages" ] && { [ "$status" -eq 0 ] || [ "$status" -eq 5 ]; }; then
+    mapfile -t wanted < "$asked/packages"  # (5: no test selected)
+  else
+    mapfile -t wanted <<< "$missing"
+  fi
+  rm -rf "$asked"
+  [ "${#wanted[@]}" -gt 0 ] || return 0
+  say "installing what the tests use: ${wanted[*]}"
+  # the fleet tests start their own sshd in namespaces; the system's ssh service stays off
+  systemctl is-active --quiet ssh 2>/dev/null && was_active=1
+  install_packages "${wanted[@]}" || for package in "${wanted[@]}"; do
+    install_packages "$package" || true
+  done
+  if [ "$was_active" -eq 0 ] && systemctl is-active --quiet ssh 2>/dev/null; then
+    systemctl disable --now ssh >/dev/null 2>&1 || true
+  fi
+}
+
 link_command() {  # put `diskmark` on PATH: a link in ~/.local/bin, said once
   [ -n "${DISKMARK_NO_LINK:-}" ] && return 0
   local bin="$HOME/.local/bin" link

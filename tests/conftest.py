@@ -11,6 +11,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from system_tools import TOOLS, missing_packages
 
 from diskmark.model.settings import Settings
 from diskmark.model.units import MIB
@@ -151,9 +152,21 @@ ONE_WORKER_MODULES = frozenset({"test_store_damaged", "test_cli_baselines", "tes
                                 "test_cdm_round_trip"})
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--missing-system-packages", metavar="FILE",
+        help="write to FILE the system packages the selected tests need that this machine "
+             "lacks, one a line (./test.sh installs them; see tests/support/system_tools.py)")
+
+
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
 def pytest_collection_modifyitems(items):
     for item in items:
+        for marker in item.iter_markers("needs"):
+            unknown = [tool for tool in marker.args if tool not in TOOLS]
+            if unknown:
+                raise pytest.UsageError(f"{item.nodeid}: needs {unknown}, which "
+                                        f"tests/support/system_tools.py does not know")
         module = item.module.__name__ if item.module is not None else ""
         if module in SLOW_MODULES or item.path.parent.name in SLOW_FOLDERS:
             item.add_marker(pytest.mark.slow)
@@ -168,6 +181,16 @@ def pytest_collection_modifyitems(items):
     # this order (--no-loadscope-reorder); the order within each kind is kept.
     items.sort(key=lambda item: (item.get_closest_marker("serial") is not None,
                                  item.get_closest_marker("slow") is None))
+
+
+def pytest_collection_finish(session):
+    """With --missing-system-packages: the packages of what the tests selected (after -m,
+    -k and the paths given) need and this machine lacks, for ./test.sh to install."""
+    where = session.config.getoption("missing_system_packages")
+    if where:
+        needed = {tool for item in session.items for marker in item.iter_markers("needs")
+                  for tool in marker.args}
+        Path(where).write_text("".join(f"{package}\n" for package in missing_packages(needed)))
 
 
 @contextlib.contextmanager

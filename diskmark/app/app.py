@@ -28,7 +28,7 @@ from diskmark.app import comparing, keys, reporting, theming
 from diskmark.app.commands import DiskmarkCommands, without_ours
 from diskmark.app.ending import Ending
 from diskmark.app.keymap import DEFAULT, resolve
-from diskmark.app.language_switch import switch_language
+from diskmark.app.language_switch import switch_language, unreadable_catalog_notice
 from diskmark.app.preferences import load_preferences, save_preferences
 from diskmark.app.run import Engine, default_engine
 from diskmark.app.screens.main import MainScreen
@@ -90,6 +90,8 @@ class DiskmarkApp(App[int]):
         # (which the command line has set already)
         if language or prefs.language:
             set_language(language or prefs.language)
+        if (notice := unreadable_catalog_notice()) is not None:
+            self._notices.append(notice)
         resolved = resolve(prefs.keymap, str(config_path())) if prefs.keymap else DEFAULT
         self.state = AppState(
             settings=replace(settings) if settings is not None else prefs.settings,

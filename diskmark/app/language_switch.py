@@ -14,18 +14,26 @@ from textual.app import App
 
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.main import MainScreen
-from diskmark.locale import _, set_language
+from diskmark.locale import _, as_sentence, language, set_language, unreadable_catalog
+from diskmark.locale.text_safety import shown
 
 
 def switch_language(app: App[Any], wanted: str) -> bool:
     """Speak ``wanted`` from now on; returns whether the language changed (the app then
-    saves it), False while a run is under way (said in a notice)."""
+    saves it), False while a run is under way or when its catalog cannot be read (said in
+    a notice; the window stays in its language)."""
     dm = diskmark_app(app)
     if dm.state.running:
         app.notify(_("The language cannot change while a test runs; stop it first "
                      "({key}).").format(key=dm.state.keys.key("stop")), severity="warning")
         return False
-    dm.state.language = set_language(wanted)
+    before = language()
+    chosen = set_language(wanted)
+    if (notice := unreadable_catalog_notice()) is not None:
+        set_language(before)  # the window stays as it is
+        app.notify(notice, severity="warning", timeout=12)
+        return False
+    dm.state.language = chosen
     while len(app.screen_stack) > 1:  # a dialog drawn in the old language goes
         app.pop_screen()
     main = app.screen  # the main screen, alone now
@@ -33,3 +41,12 @@ def switch_language(app: App[Any], wanted: str) -> bool:
         app.run_worker(main.speak_again(), group="language", exclusive=True)
     app.refresh_bindings()
     return True
+
+
+def unreadable_catalog_notice() -> str | None:
+    """What the app says when the language last asked for could not be spoken, its catalog
+    unreadable (None: it is spoken): in English, the catalog being what failed."""
+    unreadable = unreadable_catalog()
+    if unreadable is None:
+        return None
+    return as_sentence(shown(unreadable.warning, one_line=True))

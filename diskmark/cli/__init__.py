@@ -31,7 +31,7 @@ from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, out
 from diskmark.cli.run_help import RUN_EPILOG
 from diskmark.cli.streams import ensure_std_streams, stdout_gone
-from diskmark.locale import LANGUAGES, _, match, set_language
+from diskmark.locale import LANGUAGES, _, match, set_language, unreadable_catalog
 from diskmark.locale.text_safety import shown
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings
 from diskmark.model.units import Unit
@@ -249,18 +249,31 @@ def main(argv: list[str] | None = None) -> int:
 def choose_language(words: list[str]) -> str | None:
     """Speak the language ``--lang`` names (anywhere in ``words``), else the environment's,
     before anything is built or printed. Returns the language --lang chose (None: not
-    typed); exits 2 with the languages diskmark speaks for one it does not."""
+    typed), even when its catalog cannot be read, so the app says so too; exits 2 with the
+    languages diskmark speaks for one it does not. A catalog that cannot be read is said in
+    one line, once, and English spoken."""
     set_language(None)  # the environment's, for a refusal of --lang too
     typed = typed_language(words)
     if typed is None or typed.startswith("-"):  # a --lang without its value: argparse says so
+        _warn_unreadable_catalog()
         return None
     chosen = match(typed)
     if chosen is None:
+        _warn_unreadable_catalog()  # the environment's, which the refusal is said in
         error(_("--lang {value}: diskmark does not speak that language; it speaks "
                 "{languages}.").format(value=typed, languages=", ".join(
                     f"{code} ({name})" for code, name in LANGUAGES.items())))
         raise SystemExit(EXIT_USAGE)
-    return set_language(chosen)
+    set_language(chosen)
+    _warn_unreadable_catalog()
+    return chosen
+
+
+def _warn_unreadable_catalog() -> None:
+    """The language asked for is not spoken, its catalog unreadable: one line, in English."""
+    unreadable = unreadable_catalog()
+    if unreadable is not None:
+        error(shown(unreadable.warning, one_line=True))
 
 
 def read_command_line(argv: list[str] | None) -> tuple[argparse.ArgumentParser,

@@ -12,13 +12,21 @@ The language comes from ``--lang``, else the app's saved choice, else the enviro
 gettext reads it (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``, ``LANG``), else English; it can
 change while the app runs (:func:`set_language`). What machines read (JSON and CSV keys,
 the CrystalDiskMark text export) never goes through here.
+
+A catalog that cannot be read (missing, truncated, garbage, a link to ``/dev/zero``) leaves
+diskmark in English, and :func:`unreadable_catalog` says why, for the command line to warn
+and the app to show.
 """
 
 from __future__ import annotations
 
 import gettext
+import io
 import os
 import re
+import stat
+import struct
+from dataclasses import dataclass
 from pathlib import Path
 
 from diskmark.locale.said import Said
@@ -34,9 +42,36 @@ LANGUAGES: dict[str, str] = {
 #: marked, or was glued from pieces, shows up unbracketed in the window.
 PSEUDO = "pseudo"
 
+#: The most a catalog may hold: the largest is a quarter of a MiB; more is not a catalog.
+CATALOG_LIMIT = 4 * 1024 * 1024
+
 _ENV = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 _language = SOURCE
+
+
+@dataclass(frozen=True)
+class UnreadableCatalog:
+    """A shipped language's catalog that could not be read: diskmark speaks English instead.
+    Said in English, since the catalog is what failed."""
+
+    language: str
+    path: Path
+    #: Why, in English: "damaged (Bad magic number)", "not a regular file", "missing".
+    reason: str
+
+    @property
+    def warning(self) -> str:
+        """The warning, a clause to follow "diskmark: ", to be shown escaped on one line (the
+        path and the reason come from outside: the escaping rule lives above this layer)."""
+        return (f"cannot read the catalog for {self.language} ({self.path}): {self.reason}; "
+                "speaking English instead. Reinstalling diskmark restores it.")
+
+
+_unreadable: UnreadableCatalog | None = None
+#: Catalogs read, by path: the command line sets its language twice (the environment's,
+#: then --lang's), the app once more.
+_read: dict[Path, _Catalog] = {}
 
 
 def language() -> str:
@@ -80,17 +115,83 @@ def match(wanted: str) -> str | None:
 
 def set_language(wanted: str | None) -> str:
     """Speak ``wanted`` (a locale name; None: what the environment asks for) from now on;
-    returns the language chosen (English for one not shipped)."""
-    global _translation, _language
+    returns the language spoken: English for one not shipped, or whose catalog cannot be
+    read (then :func:`unreadable_catalog` says why)."""
+    global _translation, _language, _unreadable
     chosen = (match(wanted) if wanted else None) or from_environment()
+    _unreadable = None
     if chosen == PSEUDO:
         _translation = _Pseudo()
     elif chosen == SOURCE:
         _translation = gettext.NullTranslations()
     else:
-        _translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[chosen], fallback=True)
+        path = LOCALE_DIR / chosen / "LC_MESSAGES" / f"{DOMAIN}.mo"
+        try:
+            _translation = _catalog(path)
+        except _Unread as e:
+            _unreadable = UnreadableCatalog(chosen, path, str(e))
+            _translation, chosen = gettext.NullTranslations(), SOURCE
     _language = chosen
     return chosen
+
+
+def unreadable_catalog() -> UnreadableCatalog | None:
+    """Why the language last asked for of :func:`set_language` is not spoken: its catalog
+    could not be read (None: it is spoken)."""
+    return _unreadable
+
+
+class _Unread(Exception):
+    """A catalog not read; the message is why, in English."""
+
+
+def _catalog(path: Path) -> _Catalog:
+    """The catalog at ``path``, read as diskmark reads any file it does not own
+    (diskmark.files.regular_file, which speaks through this module and so cannot serve it):
+    a regular file only, a link to one included, opened without blocking and checked again
+    once open, at most CATALOG_LIMIT bytes. A link to /dev/zero would be read for ever, a
+    FIFO would wait for a writer; a truncated or garbage one made every command in its
+    language end in a traceback."""
+    if path in _read:
+        return _read[path]
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise _Unread("not a regular file")
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise _Unread("not a regular file")
+            data = b""
+            while chunk := os.read(fd, CATALOG_LIMIT + 1 - len(data)):
+                data += chunk
+                if len(data) > CATALOG_LIMIT:
+                    raise _Unread(f"larger than {CATALOG_LIMIT // (1024 * 1024)} MiB")
+        finally:
+            os.close(fd)
+    except FileNotFoundError:
+        raise _Unread("missing") from None
+    except OSError as e:
+        raise _Unread(e.strerror or str(e)) from None
+    try:
+        catalog = _Catalog(io.BytesIO(data))
+    except (OSError, ValueError, LookupError, IndexError, struct.error) as e:
+        # what gettext's parser raises for a bad header, offsets past the end, text that is
+        # not its charset, an unknown charset, a plural rule it cannot compile
+        detail = (e.strerror if isinstance(e, OSError) else None) or str(e) or type(e).__name__
+        raise _Unread(f"damaged ({detail[:120]})") from None
+    _read[path] = catalog
+    return catalog
+
+
+class _Catalog(gettext.GNUTranslations):
+    """A catalog whose plural rule cannot fail where a number is said: one that divides by
+    zero (``plural=n%0``) answers as English does."""
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        try:
+            return super().ngettext(msgid1, msgid2, n)
+        except ArithmeticError:
+            return msgid1 if n == 1 else msgid2
 
 
 def _(message: str) -> str:

@@ -1,17 +1,20 @@
 """The window in other languages: the made-up pseudo language finds any text a person reads
 that was not marked for translation (it would show without brackets and accents), the
-Language command switches everything at once and is remembered, and Japanese and German
-are drawn whole at 80x24."""
+Language command switches everything at once and is remembered, a language whose catalog
+cannot be read is a notice (in English, the window as it was), and Japanese and German are
+drawn whole at 80x24."""
 
 from __future__ import annotations
 
 import html
 import json
 import re
+import shutil
 
 import pytest
 from fakes import FakeEngine, facts
 
+from diskmark import locale
 from diskmark.app.app import DiskmarkApp
 from diskmark.locale import set_language
 from diskmark.model.settings import Settings
@@ -136,5 +139,40 @@ async def test_the_settings_choose_the_language_too(tmp_path):
             await settle(pilot, lambda: "準備完了" in screen_text(app), "the window in Japanese")
             assert "ヘルプ" in screen_text(app)
         assert json.loads(config_path().read_text())["language"] == "ja"
+    finally:
+        set_language("en")
+
+
+async def test_a_catalog_that_cannot_be_read_is_a_notice_and_the_window_stays_readable(
+        tmp_path, monkeypatch):
+    """The installed catalogs copied, Japanese's truncated: asked for at the start, the window
+    is in English with a notice saying why; chosen later, the window stays in the language
+    it was in, and the choice is not kept."""
+    catalogs = tmp_path / "locale"
+    shutil.copytree(locale.LOCALE_DIR, catalogs,
+                    ignore=shutil.ignore_patterns("*.po", "*.pot", "*.py", "__pycache__"))
+    ja = catalogs / "ja" / "LC_MESSAGES" / "diskmark.mo"
+    ja.write_bytes(ja.read_bytes()[:100])
+    monkeypatch.setattr(locale, "LOCALE_DIR", catalogs)
+    app = DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts, language="ja",
+                      settings=Settings(target=str(tmp_path), size=GIB, count=5))
+    notices = lambda: [n.message for n in app._notifications]  # noqa: E731
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, lambda: notices(), "the notice")
+            said = f"Cannot read the catalog for ja ({ja}): damaged ("
+            assert [n for n in notices() if n.startswith(said)] == notices(), notices()
+            assert notices()[0].endswith("; speaking English instead. Reinstalling diskmark "
+                                         "restores it.")
+            assert "Read (MB/s)" in screen_text(app)
+            app.change_language("de")
+            await settle(pilot, lambda: "Lesen (MB/s)" in screen_text(app), "German")
+            app.clear_notifications()
+            app.change_language("ja")
+            await settle(pilot, lambda: notices(), "the notice again")
+            assert notices()[0].startswith(said)
+            await pilot.pause(0.2)
+            assert "Lesen (MB/s)" in screen_text(app) and locale.language() == "de"
+        assert json.loads(config_path().read_text())["language"] == "de"
     finally:
         set_language("en")

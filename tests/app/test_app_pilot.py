@@ -481,6 +481,7 @@ def btrfs(tmp_path):
         yield mnt
 
 
+@pytest.mark.needs("mkfs.btrfs")
 async def test_btrfs_target_offers_nocow_and_a_nocow_run_skips_the_leak(btrfs):
     from textual.widgets import Select
 

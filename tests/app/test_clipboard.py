@@ -29,6 +29,10 @@ def only(tmp_path: Path, *names: str) -> str:
     return str(folder)
 
 
+#: What the tests on the virtual display use (tests/support/system_tools.py: ./test.sh installs it)
+needs_x = pytest.mark.needs("Xvfb", "xclip", "xsel")
+
+
 @pytest.fixture(scope="module")
 def display():
     missing = [p for p in ("Xvfb", "xclip", "xsel") if shutil.which(p) is None]
@@ -67,6 +71,7 @@ def read_back(env: dict[str, str], *argv: str, expected: str, wait: float = 10.0
         time.sleep(0.1)
 
 
+@needs_x
 @pytest.mark.parametrize("program", ["xclip", "xsel"])
 def test_x_clipboard_programs_take_the_text(display, tmp_path, program):
     env = {**BASE, "DISPLAY": display, "PATH": only(tmp_path, program)}
@@ -78,6 +83,7 @@ def test_x_clipboard_programs_take_the_text(display, tmp_path, program):
     assert read_back(env, shutil.which("xclip"), "-selection", "clipboard", "-out", expected=text) == text
 
 
+@needs_x
 def test_a_broken_clipboard_program_falls_through_to_the_next(display, tmp_path):
     """xclip that fails (a broken install) is passed over for xsel, which works."""
     folder = Path(only(tmp_path, "xsel"))
@@ -133,6 +139,7 @@ def test_without_a_program_osc52_and_what_it_likely_did(tmp_path, terminal, sure
     assert (copied.sure, copied.osc52, copied.how) == (sure, True, said)
 
 
+@needs_x
 async def test_the_app_says_which_way_it_copied(display, tmp_path, monkeypatch):
     """The app's copy, as the report's c key makes it: xclip takes the text and the notice
     names it."""

@@ -17,6 +17,9 @@ from faults import Terminal, leftovers, next_start, phase_reached, phase_target,
 from diskmark.model.units import MIB
 from diskmark.store.app_settings import AppConfig, save_config
 
+#: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)
+pytestmark = pytest.mark.needs("mkfs.ext4")
+
 PHASES = ["preparing", "measuring", "interval", "flush"]
 SIGNALS = [signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGKILL]
 

@@ -1,15 +1,20 @@
 """The command line in the user's language: ``--lang`` anywhere on the line (before the
 parser is built, so --help follows it), the environment otherwise, a language diskmark does
 not speak refused with the ones it does, every help text marked (the pseudo language brackets
-each one, so an unmarked or glued text shows up bare), and tables padded by terminal cells."""
+each one, so an unmarked or glued text shows up bare), tables padded by terminal cells, and a
+damaged catalog in the installed package said in one line while diskmark goes on in English."""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
+import struct
 import subprocess
 import sys
+import time
 from datetime import datetime, timezone
+from pathlib import Path
 
 import pytest
 from history_data import EIGHT_TESTS, THREE_PASSES, clone, real_result, write_reports
@@ -166,3 +171,100 @@ def test_run_help_in_each_shipped_language(lang):
         assert translated.strip() in done.stdout, (lang, translated)
     assert done.stdout != english
     assert "--target" in done.stdout and "--size" in done.stdout  # typed words stay
+
+
+#: How a catalog of the installed package is damaged, by language: what its warning says.
+DAMAGED = {"ja": "damaged (", "de": "damaged (Bad magic number)", "fr": "not a regular file",
+           "es": "not a regular file", "ko": "larger than 4 MiB", "ru": "missing",
+           "zh_TW": "damaged (unknown encoding: \\x1b[31mRED)"}
+
+
+def mo_file(messages: dict[bytes, bytes]) -> bytes:
+    """A catalog in gettext's binary format, made by hand: what no compiler would write."""
+    keys = sorted(messages)
+    ids, strs = b"", b""
+    id_table, str_table = [], []
+    for key in keys:
+        id_table.append((len(key), len(ids)))
+        ids += key + b"\0"
+        str_table.append((len(messages[key]), len(strs)))
+        strs += messages[key] + b"\0"
+    start = 28 + 16 * len(keys)
+    head = struct.pack("<7I", 0x950412DE, 0, len(keys), 28, 28 + 8 * len(keys), 0, start)
+    tables = b"".join(struct.pack("<2I", n, start + at) for n, at in id_table)
+    tables += b"".join(struct.pack("<2I", n, start + len(ids) + at) for n, at in str_table)
+    return head + tables + ids + strs
+
+
+@pytest.fixture(scope="module")
+def damaged_package(tmp_path_factory) -> Path:
+    """A copy of the package as it is installed (the compiled catalogs, no sources), in a
+    directory whose name holds a newline, with its catalogs damaged: ja truncated, de
+    garbage, fr a link to /dev/zero, es a FIFO, ko larger than any catalog, ru gone, zh_TW
+    a hostile one whose charset is a terminal escape. The copy is what ``python -m diskmark``
+    imports, PYTHONPATH coming before the venv's."""
+    site = tmp_path_factory.mktemp("pkg") / "site\nFAKE LINE"
+    package = Path(locale.__file__).parents[1]
+    shutil.copytree(package, site / "diskmark",
+                    ignore=shutil.ignore_patterns("*.po", "*.pot", "__pycache__"))
+    catalogs = site / "diskmark" / "locale"
+    mo = {lang: catalogs / lang / "LC_MESSAGES" / "diskmark.mo" for lang in DAMAGED}
+    mo["ja"].write_bytes(mo["ja"].read_bytes()[:100])
+    mo["de"].write_bytes(bytes(range(256)) * 100)
+    for lang in ("fr", "es", "ru"):
+        mo[lang].unlink()
+    mo["fr"].symlink_to("/dev/zero")
+    os.mkfifo(mo["es"])
+    with mo["ko"].open("r+b") as f:
+        f.truncate(5 * 1024 * 1024)
+    mo["zh_TW"].write_bytes(mo_file({b"": b"Content-Type: text/plain; charset=\x1b[31mRED\n",
+                                     b"Ready": b"\x1b[31mRED"}))
+    return site
+
+
+def installed(site: Path, *args: str, **env: str) -> tuple[subprocess.CompletedProcess, float]:
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "diskmark", *args], capture_output=True,
+                          text=True, stdin=subprocess.DEVNULL, timeout=60, cwd=site.parent,
+                          env={**os.environ, "COLUMNS": "100", "PYTHONPATH": str(site), **env})
+    return done, time.monotonic() - started
+
+
+@pytest.mark.parametrize("lang", DAMAGED)
+@pytest.mark.parametrize("how", ["--lang", "LANG"])
+def test_a_damaged_catalog_is_said_in_one_line_and_english_spoken(damaged_package, lang, how):
+    """A truncated or garbage catalog ended every command in its language in a traceback,
+    chosen by --lang or by LANG; a link to /dev/zero or a FIFO hung it. Now: English, the
+    exit status of the command, one line in English naming the catalog (escaped: the
+    package's directory has a newline in its name), in the time a command takes."""
+    english, _took = installed(damaged_package, "--lang", "en", "presets")
+    assert english.returncode == 0 and english.stderr == "", english.stderr
+    if how == "--lang":
+        done, took = installed(damaged_package, "--lang", lang, "presets")
+    else:
+        done, took = installed(damaged_package, "presets", LANG=f"{lang}.UTF-8")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == english.stdout
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, done.stderr
+    path = damaged_package / "diskmark" / "locale" / lang / "LC_MESSAGES" / "diskmark.mo"
+    shown = str(path).replace("\n", "\\n")
+    assert lines[0].startswith(
+        f"diskmark: cannot read the catalog for {lang} ({shown}): {DAMAGED[lang]}"), lines[0]
+    assert lines[0].endswith("; speaking English instead. Reinstalling diskmark restores it.")
+    assert took < 30
+
+
+def test_a_damaged_catalog_asked_for_twice_is_said_once(damaged_package):
+    done, _took = installed(damaged_package, "--lang", "ja", "run", "--help",
+                            LANG="ja_JP.UTF-8")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: diskmark run")
+    assert len(done.stderr.splitlines()) == 1
+    assert "cannot read the catalog for ja" in done.stderr
+
+
+def test_a_damaged_catalog_the_command_line_does_not_use_is_not_said(damaged_package):
+    done, _took = installed(damaged_package, "--lang", "zh_CN", "presets", LANG="de_DE.UTF-8")
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert "测试" in done.stdout

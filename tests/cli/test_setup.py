@@ -1,6 +1,7 @@
 """scripts/bootstrap.sh, the set-up behind ./start.sh and ./test.sh, run for real in bash
 with a stand-in venv whose python only records what it was asked to do (no network, no
-install): start.sh and test.sh never redo each other's work, and the command is linked."""
+install): start.sh and test.sh never redo each other's work, the command is linked, and
+test.sh installs the system's programs the tests it runs use, no more."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import chromium
 import pytest
+from system_tools import TOOLS, missing_packages
 
 ROOT = Path(__file__).parents[2]
 BOOTSTRAP = ROOT / "scripts" / "bootstrap.sh"
@@ -81,6 +84,7 @@ def test_someone_elses_command_is_left_alone(venv, tmp_path):
     assert quiet.returncode == 0 and not (tmp_path / "other" / ".local").exists()
 
 
+@pytest.mark.needs("man", "desktop-file-validate")
 def test_the_man_page_and_the_desktop_entry_are_installed_and_said_so(venv, tmp_path):
     home = tmp_path / "home"
     man1 = venv / "share" / "man" / "man1"
@@ -111,8 +115,9 @@ def test_the_man_page_and_the_desktop_entry_are_installed_and_said_so(venv, tmp_
                                                "PATH": f"{home}/.local/bin:/usr/bin:/bin"})
         assert found.stdout.strip() == str(ja_link.resolve()), found.stderr
     if shutil.which("desktop-file-validate"):
+        # its hints too (two main categories put it twice in a menu), not only its errors
         valid = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True)
-        assert valid.returncode == 0, valid.stdout + valid.stderr
+        assert valid.returncode == 0 and valid.stdout + valid.stderr == "", valid.stdout + valid.stderr
     again = bootstrap(venv, home, "link_manual; install_desktop_entry")
     assert again.returncode == 0 and again.stderr == ""  # done before: nothing to say
 
@@ -131,3 +136,67 @@ def test_someone_elses_man_page_and_desktop_entry_are_left_alone(venv, tmp_path)
     assert all(path.read_text() == text for path, text in theirs.items())
     quiet = bootstrap(venv, tmp_path / "other", "DISKMARK_NO_LINK=1; link_manual; install_desktop_entry")
     assert quiet.returncode == 0 and not (tmp_path / "other" / ".local").exists()
+
+
+#: What ensure_test_tools finds missing where only /usr/bin is hidden (the mkfs tools, sshd and
+#: the fonts are elsewhere): the packages of the programs there, every one a test declares.
+HIDDEN = {"xvfb", "man-db", "xclip", "xsel", "zsh", "fish", "chromium", "desktop-file-utils"}
+
+
+@pytest.fixture
+def test_tools(tmp_path: Path):
+    """ensure_test_tools as test.sh runs it, as root, with "$@" its arguments: the venv's
+    python recorded, then run (pytest collects for real); apt replaced by a record of the
+    packages asked for; /usr/bin off PATH but for what bootstrap.sh itself runs, so its
+    programs (zsh, fish, man, Xvfb, Chromium...) are missing. ``everything``: those
+    programs on PATH too, nothing missing. Returns (packages asked for, pytest asked)."""
+    if os.geteuid() != 0:
+        pytest.skip("test.sh installs the tests' programs as root only")
+    venv = tmp_path / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "bin" / "python").write_text(
+        f'#!/bin/sh\necho "$*" >> "{tmp_path}/calls"\nexec "{sys.executable}" "$@"\n')
+    (venv / "bin" / "python").chmod(0o755)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    for program in ("id", "mktemp", "rm", "dirname"):
+        (bin_dir / program).symlink_to(shutil.which(program))
+
+    def run(*args: str, everything: bool = False) -> tuple[set[str], bool]:
+        if everything:
+            for name in ("zsh", "fish", "man", "Xvfb", "xclip", "xsel", "desktop-file-validate",
+                         *chromium.NAMES):
+                if not (bin_dir / name).exists() and shutil.which(name):
+                    (bin_dir / name).symlink_to(shutil.which(name))
+        (tmp_path / "calls").unlink(missing_ok=True)
+        words = " ".join(f"'{a}'" for a in args)
+        done = subprocess.run(
+            ["/bin/bash", "-c", f'source "{BOOTSTRAP}"; install_packages() {{ echo "$@"; }}; '
+                                f"ensure_test_tools {words}"],
+            env={"PATH": str(bin_dir), "HOME": str(tmp_path), "DISKMARK_VENV": str(venv)},
+            capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        calls = (tmp_path / "calls").read_text() if (tmp_path / "calls").exists() else ""
+        return set(done.stdout.split()), "-m pytest" in calls
+
+    return run
+
+
+def test_what_test_sh_installs_is_what_the_tests_it_runs_use(test_tools):
+    """-m "not slow" installed Chromium, Xvfb, zsh, fish and the mkfs tools that only the
+    slow tests use; it installs what the quick ones use (copying on a virtual display, man
+    for the man page), the whole suite (CI's ./test.sh -q) everything, and arguments pytest
+    cannot collect with everything missing."""
+    assert test_tools("-m", "not slow") == ({"xvfb", "xclip", "xsel", "man-db"}, True)
+    assert test_tools("tests/packaging/test_completion.py") == ({"zsh", "fish"}, True)
+    assert test_tools("tests/unit/test_model.py") == (set(), True)
+    assert test_tools("-q") == (HIDDEN, True)
+    assert test_tools("--no-such-option") == (HIDDEN, True)
+
+
+def test_with_nothing_missing_test_sh_asks_no_collection(test_tools):
+    """Where everything is installed (this machine once test.sh has run), test.sh costs a
+    look at the table, not a collection of the suite."""
+    if missing := missing_packages(TOOLS):
+        pytest.skip(f"this machine lacks {', '.join(missing)}: there is always something to ask")
+    assert test_tools("-m", "not slow", everything=True) == (set(), False)

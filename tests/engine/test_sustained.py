@@ -246,6 +246,7 @@ def _into_group(procs: Path | None):
 
 @pytest.mark.slow
 @pytest.mark.serial
+@pytest.mark.needs("mkfs.ext4")
 def test_real_buffered_write_into_a_slow_disk_has_a_knee(tmp_path, no_leftovers):
     """Through the page cache into an ext4 whose device writes 96 MiB/s: fio writes at
     memory speed until the kernel holds it back, then no faster than the disk takes it.
@@ -290,6 +291,7 @@ def test_real_buffered_write_into_a_slow_disk_has_a_knee(tmp_path, no_leftovers)
 
 @pytest.mark.slow
 @pytest.mark.serial
+@pytest.mark.needs("mkfs.ext4")
 def test_real_direct_write_to_a_memory_disk_is_steady(tmp_path, no_leftovers):
     """O_DIRECT to an ext4 on a memory-backed loop device, through the command line:
     nothing fills up, so no knee; the JSON has the series and says so."""

@@ -20,6 +20,9 @@ from pathlib import Path
 
 import pytest
 
+#: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)
+pytestmark = pytest.mark.needs("zsh", "fish")
+
 ROOT = Path(__file__).parents[2]
 CDM = ROOT / "tests" / "fixtures" / "cdm" / "cdm8_0_1_default.txt"
 

@@ -18,6 +18,9 @@ from diskmark.cli import build_parser
 from diskmark.cli.manpage import SUMMARY, _commands, render
 from diskmark.locale import LANGUAGES
 
+#: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)
+pytestmark = pytest.mark.needs("man")
+
 ROOT = Path(__file__).parents[2]
 
 

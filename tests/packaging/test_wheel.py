@@ -1,7 +1,8 @@
 """The package as the index would get it: ``python -m build`` makes the sdist and, from it,
 the wheel; ``twine check`` passes them; the wheel holds the presets, the themes, the compiled
-catalogs, the man page, the desktop entry and the licence; installed into a clean venv, its
-``diskmark`` runs a real one-test benchmark. One build for the module (about half a minute,
+catalogs (not their sources, which the sdist keeps), the man page, the desktop entry and the
+licence; installed into a clean venv, its ``diskmark`` runs a real one-test benchmark and its
+desktop entry passes desktop-file-validate without a hint. One build for the module (about half a minute,
 most of it pip installing into the build's and the clean venv)."""
 
 from __future__ import annotations
@@ -62,6 +63,8 @@ def test_the_wheel_and_the_sdist_hold_what_a_user_needs(dist):
               f"{data}/icons/hicolor/scalable/apps/diskmark.svg", f"{info}/licenses/LICENSE",
               *(f"diskmark/locale/{lang}/LC_MESSAGES/diskmark.mo" for lang in LANGS)}
     assert wanted <= names, sorted(wanted - names)
+    sources = sorted(n for n in names if n.endswith((".po", ".pot")))
+    assert sources == [], f"the wheel ships the catalogs' sources: {sources}"
     page = wheel.read(f"{data}/man/man1/diskmark.1").decode()
     assert page.startswith(".TH DISKMARK 1") and f'"diskmark {__version__}"' in page
     meta = wheel.read(f"{info}/METADATA").decode()
@@ -72,9 +75,12 @@ def test_the_wheel_and_the_sdist_hold_what_a_user_needs(dist):
     with tarfile.open(dist / f"diskmark-{__version__}.tar.gz") as sdist:
         members = {m.name.split("/", 1)[1] for m in sdist.getmembers() if "/" in m.name}
     assert {"LICENSE", "CHANGELOG.md", "share/man/man1/diskmark.1", "share/man/ja/man1/diskmark.1",
-            "data/diskmark.desktop", "diskmark/locale/ja/LC_MESSAGES/diskmark.po"} <= members
+            "data/diskmark.desktop", "diskmark/locale/diskmark.pot",
+            *(f"diskmark/locale/{lang}/LC_MESSAGES/diskmark.po" for lang in LANGS)} <= members
+    assert not [m for m in members if m.endswith(".mo")]  # compiled when the sdist is built
 
 
+@pytest.mark.needs("man", "desktop-file-validate")
 def test_the_wheel_installed_in_a_clean_venv_runs_a_benchmark(dist, tmp_path):
     venv = tmp_path / "venv"
     run(sys.executable, "-m", "venv", venv)
@@ -84,7 +90,11 @@ def test_the_wheel_installed_in_a_clean_venv_runs_a_benchmark(dist, tmp_path):
     print(f"pip install of the wheel: {time.monotonic() - started:.1f} s")
     assert (venv / "share" / "man" / "man1" / "diskmark.1").is_file()
     assert (venv / "share" / "man" / "ja" / "man1" / "diskmark.1").is_file()
-    assert (venv / "share" / "applications" / "diskmark.desktop").is_file()
+    entry = venv / "share" / "applications" / "diskmark.desktop"
+    assert entry.is_file()
+    if shutil.which("desktop-file-validate"):  # its hints too: one main category, one menu
+        valid = subprocess.run(["desktop-file-validate", str(entry)], capture_output=True, text=True)
+        assert valid.returncode == 0 and valid.stdout + valid.stderr == "", valid.stdout + valid.stderr
     target = tmp_path / "target"
     target.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "PYTEST_"))}

@@ -31,6 +31,9 @@ from diskmark.engine.runner import Engine
 from diskmark.model.settings import Mode, Op
 from diskmark.model.units import MIB
 
+#: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)
+pytestmark = pytest.mark.needs("mkfs.ext4")
+
 IMAGE_MIB = 64
 
 

@@ -36,6 +36,9 @@ from mounts import can_loop_mount, loop_mount
 
 from diskmark.store.store import Store
 
+#: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)
+pytestmark = pytest.mark.needs("mkfs.ext4")
+
 QUICK = ["--profile", "demo", "--count", "1", "--measure", "1", "--interval", "0",
          "--size", "16MiB"]
 

@@ -34,6 +34,9 @@ from diskmark.model.settings import Settings
 from diskmark.report.drive_lines import drive_line
 from diskmark.store.store import Store
 
+#: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)
+pytestmark = pytest.mark.needs("mkfs.ext4")
+
 HEALTHY = '"smartctl": {"version": [7, 3], "exit_status": 0}, "smart_status": {"passed": true}'
 
 

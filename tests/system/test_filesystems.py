@@ -21,6 +21,9 @@ from diskmark.model.results import Status
 from diskmark.model.settings import Settings
 from diskmark.model.units import MIB
 
+#: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)
+pytestmark = pytest.mark.needs("mkfs.ext4", "mkfs.xfs", "mkfs.btrfs")
+
 
 def need(fstype: str) -> None:
     ok, reason = can_loop_mount(fstype)

@@ -23,7 +23,7 @@ from ssh_hosts import TARGET, listening_inodes, make_lab, tree_sockets, why_not
 
 from diskmark.store.store import Store
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.needs("sshd")]
 DEMO = ["--profile", "demo", *TINY_ARGS]
 
 

@@ -60,6 +60,7 @@ def test_the_page_is_self_contained():
 
 
 @needs_chromium
+@pytest.mark.needs("chromium")
 def test_chromium_renders_every_figure(tmp_path):
     doc = real_result(THREE_PASSES)
     session = session_of(doc)
@@ -93,6 +94,7 @@ def shared_pair(tmp_path: Path, env: dict[str, str]):
 
 
 @needs_chromium
+@pytest.mark.needs("chromium")
 def test_cli_shares_a_comparison_as_html(tmp_path):
     cli, new, old, _docs = shared_pair(tmp_path, {**os.environ, "DISKMARK_HOME": str(tmp_path / "h")})
     html_file = tmp_path / "cmp.html"
@@ -125,6 +127,7 @@ def test_cli_shares_a_comparison_as_png_without_a_browser(tmp_path):
 
 
 @needs_chromium
+@pytest.mark.needs("chromium")
 def test_format_characters_in_the_data_are_shown_escaped_on_the_page(tmp_path):
     """U+202E would show "gpj.exe" as "exe.jpg" on the page; a zero-width space and a tab
     hide and shift. The page shows each escaped, as it shows control characters."""

@@ -14,6 +14,9 @@ from diskmark.drive.probe import facts_for, list_mounts
 from diskmark.model.units import MIB
 from diskmark.model.units import format_bytes as human_bytes
 
+#: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)
+pytestmark = pytest.mark.needs("mkfs.ext4", "mkfs.btrfs")
+
 
 def need(fstype: str) -> None:
     ok, reason = can_loop_mount(fstype)

@@ -112,6 +112,7 @@ def test_smartctl_missing_gives_the_install_hint(monkeypatch):
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="smartctl needs root to open a disk")
+@pytest.mark.needs("smartctl")
 def test_real_smartctl_on_this_machine():
     """The real program on this machine's disk: whatever the disk, a reading or a reason."""
     if smart.locate() is None:

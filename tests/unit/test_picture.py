@@ -18,6 +18,9 @@ from diskmark.report.share.picture import WIDTH, render_svg
 from diskmark.report.share.png import PictureError, svg_to_png
 from diskmark.store.schema import validate_result
 
+#: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)
+pytestmark = pytest.mark.needs("dejavu", "cjk-font")
+
 WHEN = datetime(2026, 2, 1, 10, 0, tzinfo=timezone.utc)
 DEJAVU = [Path("/usr/share/fonts/truetype/dejavu") / name
           for name in ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSansMono.ttf",
