@@ -30,7 +30,13 @@ from diskmark.cli.arguments import (
 from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, out
 from diskmark.cli.run_help import RUN_EPILOG
-from diskmark.cli.streams import ensure_std_streams, stdout_gone
+from diskmark.cli.streams import (
+    StdoutFailed,
+    ensure_std_streams,
+    flush_out,
+    stdout_failed,
+    stdout_gone,
+)
 from diskmark.locale import LANGUAGES, _, match, set_language
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings
 from diskmark.model.units import Unit
@@ -232,16 +238,19 @@ def _baselines_actions(bl: argparse.ArgumentParser) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command. Whatever it is, a reader of stdout that has gone (``| head -1``) ends
-    it quietly with status 141 instead of a traceback (see diskmark.cli.streams)."""
+    it quietly with status 141, and a stdout that cannot be written (``> /dev/full``) with
+    one line and status 1, instead of a traceback (see diskmark.cli.streams)."""
     ensure_std_streams()
     try:
         try:
             status = _command(argv)
         except SystemExit as e:  # argparse after --help, --version or a usage error
             status = e.code if isinstance(e.code, int) else EXIT_USAGE if e.code else EXIT_OK
-        sys.stdout.flush()
+        flush_out()
     except BrokenPipeError:
         return stdout_gone()
+    except StdoutFailed as e:
+        return stdout_failed(e)
     return status
 
 

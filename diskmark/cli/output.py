@@ -8,7 +8,14 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from diskmark.cli.streams import stdout_gone, write_binary, write_err, write_out
+from diskmark.cli.streams import (
+    StdoutFailed,
+    stdout_failed,
+    stdout_gone,
+    write_binary,
+    write_err,
+    write_out,
+)
 from diskmark.files.text_safety import json_utf8, shown
 from diskmark.locale import _
 from diskmark.model.units import Unit
@@ -89,8 +96,9 @@ def gate(comparison: Comparison, pct: float, against: str, quiet: bool = False,
 
 def deliver(text: str, destination: Destination | None, quiet: bool, as_json: bool = False) -> int:
     """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
-    so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
-    gone, which ends nothing else: the run is kept all the same."""
+    so it is not lost) when --output cannot be written, and (after saying so) when stdout
+    cannot; EXIT_PIPE when stdout's reader has gone. Neither ends anything else: the run
+    is kept all the same."""
     from diskmark.files.destination import DestinationError
 
     if destination is None:
@@ -98,6 +106,8 @@ def deliver(text: str, destination: Destination | None, quiet: bool, as_json: bo
             (out_json if as_json else out)(text)
         except BrokenPipeError:
             return stdout_gone()
+        except StdoutFailed as e:
+            return stdout_failed(e)
         return EXIT_OK
     try:
         destination.write(text)

@@ -100,11 +100,11 @@ def _run_here(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
         say(comparison_text(comparison).rstrip("\n"))
     delivered = deliver(render(session, args.format, args.unit, comparison, history_id),
                         destination, args.quiet, args.format == "json")
-    if delivered == EXIT_FAILED:
-        return EXIT_FAILED
-    if history_id is not None and not args.quiet:
+    if history_id is not None and not args.quiet:  # also when the report could not be given
         notice(_("kept in the history as {id}; share it with `diskmark history share {id} "
                  "--output run.html`.").format(id=history_id))
+    if delivered == EXIT_FAILED:
+        return EXIT_FAILED
     if session.status is Status.CANCELLED or interrupted:
         error(_("interrupted; fio stopped and the device closed (nothing was laid out on it).")
               if session.system.target_kind else
