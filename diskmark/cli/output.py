@@ -94,6 +94,18 @@ def gate(comparison: Comparison, pct: float, against: str, quiet: bool = False,
     return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
 
 
+def refuse_destination(problem: Exception, exists: bool | None = None) -> None:
+    """Why a file was not written, in the words of diskmark.files.destination, the same for
+    every command; for a file that exists (``exists``, or a DestinationExists), how to
+    replace it."""
+    from diskmark.files.destination import DestinationExists
+
+    if exists or (exists is None and isinstance(problem, DestinationExists)):
+        error(_("{problem}; add --replace to replace it.").format(problem=problem))
+    else:
+        error(str(problem))
+
+
 def deliver(text: str, destination: Destination | None, quiet: bool, as_json: bool = False) -> int:
     """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
     so it is not lost) when --output cannot be written, and (after saying so) when stdout
@@ -111,14 +123,9 @@ def deliver(text: str, destination: Destination | None, quiet: bool, as_json: bo
         return EXIT_OK
     try:
         destination.write(text)
-    except FileExistsError:
-        error(_("{path} appeared meanwhile; not replaced. The report:").format(
-            path=destination.path))
-        out(text)
-        return EXIT_FAILED
-    except (OSError, DestinationError) as e:
-        error(_("cannot write {path}: {reason}. The report:").format(
-            path=destination.path, reason=getattr(e, "strerror", None) or e))
+    except DestinationError as e:
+        # TRANSLATORS: {problem} says why a file was not written; the report follows
+        error(_("{problem}. The report:").format(problem=e))
         out(text)
         return EXIT_FAILED
     if not quiet:
