@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from diskmark.app.protocol import diskmark_app
-from diskmark.files.atomic import write_atomic
 from diskmark.files.paths import reports_dir
-from diskmark.locale import N_, _
+from diskmark.locale import N_, _, as_sentence
 from diskmark.locale.text_safety import shown
 
 if TYPE_CHECKING:
@@ -88,16 +87,20 @@ def save_report(app: App[Any]) -> None:
 
 
 def write_report(app: App[Any], path: Path, text: str, *, replace_existing: bool = False) -> bool:
+    """Write the report at ``path`` by the rule of every file diskmark writes
+    (diskmark.files.destination): a FIFO or character device is written into, an existing
+    file replaced only when the user said so, no directory made on the way."""
+    from diskmark.files.destination import Destination, DestinationError, DestinationExists
+
     try:
-        write_atomic(path, text, exclusive=not replace_existing)
-    except FileExistsError:
-        app.notify(_("{path} appeared meanwhile; not replaced.").format(path=path),
-                   severity="warning")
-        return False
-    except OSError as e:
-        # TRANSLATORS: {error} is the system's message (No space left on device)
-        app.notify(_("Could not save {path}: {error}").format(path=path, error=e.strerror or e),
-                   severity="error")
+        destination = Destination(path, replace=replace_existing)
+        try:
+            destination.write(text)
+        finally:
+            destination.close()
+    except DestinationError as e:
+        app.notify(as_sentence(str(e)),
+                   severity="warning" if isinstance(e, DestinationExists) else "error")
         return False
     app.notify(_("Saved to {path}").format(path=path), title=_("Report saved"))
     return True
@@ -140,24 +143,18 @@ def save_screenshot(app: App[Any], kind: str = "png") -> None:
 def _write_free(app: App[Any], folder: Path, stem: str, suffix: str, data: str | bytes) -> None:
     """Write ``data`` as ``<stem><suffix>`` in ``folder``, or ``<stem>-2<suffix>``… when that
     is taken, and say where."""
+    from diskmark.files.destination import DestinationError, write_new
+
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)  # the reports directory, made on first use
     except OSError as e:
         app.notify(_("Could not create {folder}: {error}").format(folder=folder,
                                                                   error=e.strerror or e),
                    severity="error")
         return
-    for n in range(1, 100):
-        path = folder / (f"{stem}{suffix}" if n == 1 else f"{stem}-{n}{suffix}")
-        try:
-            write_atomic(path, data, exclusive=True)
-        except FileExistsError:
-            continue
-        except OSError as e:
-            app.notify(_("Could not save the screenshot: {error}").format(error=e.strerror or e),
-                       severity="error")
-            return
-        app.notify(_("Saved to {path}").format(path=path), title=_("Screenshot saved"))
+    try:
+        path = write_new(folder, f"{stem}{suffix}", data)
+    except DestinationError as e:
+        app.notify(as_sentence(str(e)), severity="error")
         return
-    app.notify(_("Could not find a free name for {name} in {folder}.")
-               .format(name=f"{stem}{suffix}", folder=folder), severity="error")
+    app.notify(_("Saved to {path}").format(path=path), title=_("Screenshot saved"))

@@ -9,7 +9,7 @@ from typing import Any
 
 from textual.screen import Screen
 
-from diskmark.locale import _
+from diskmark.locale import _, as_sentence
 from diskmark.model.results import SessionResult
 
 
@@ -17,7 +17,7 @@ def share_page(screen: Screen[Any], session: SessionResult, stem: str, title: st
                reference: SessionResult | None = None, reference_name: str = "") -> Path | None:
     """Write the page as ``<stem>.html`` (``<stem>-2.html``… when taken); say where on
     ``screen``. Returns the HTML's path, or None when it could not be written."""
-    from diskmark.files.atomic import write_atomic
+    from diskmark.files.destination import DestinationError, write_new
     from diskmark.files.paths import reports_dir
     from diskmark.report.share.colours import UnknownTheme, theme_colours
     from diskmark.report.share.page import render_html
@@ -29,20 +29,18 @@ def share_page(screen: Screen[Any], session: SessionResult, stem: str, title: st
     html = render_html(session, colours, reference=reference, reference_name=reference_name,
                        title=title)
     folder = reports_dir()
-    path, n = folder / f"{stem}.html", 1
-    while path.exists():
-        n += 1
-        path = folder / f"{stem}-{n}.html"
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, html, exclusive=True)
+        folder.mkdir(parents=True, exist_ok=True)  # the reports directory, made on first use
+        path = write_new(folder, f"{stem}.html", html)
     except OSError as e:
-        # TRANSLATORS: {error} is the system's message (No space left on device)
-        screen.notify(_("Could not save {path}: {error}").format(path=path, error=e.strerror or e),
+        screen.notify(_("Could not create {folder}: {error}").format(folder=folder,
+                                                                     error=e.strerror or e),
                       severity="error")
         return None
+    except DestinationError as e:
+        screen.notify(as_sentence(str(e)), severity="error")
+        return None
     screen.notify(_("Saved to {path}; drawing the PNG…").format(path=path), title=_("Page saved"))
-    dest = path.with_suffix(".png")
 
     def draw() -> None:
         from diskmark.report.share.picture import render_svg
@@ -52,8 +50,8 @@ def share_page(screen: Screen[Any], session: SessionResult, stem: str, title: st
                          title=title)
         try:
             picture, note = svg_to_png(svg)
-            write_atomic(dest, picture, exclusive=True)
-        except (PictureError, OSError) as e:
+            dest = write_new(folder, f"{path.stem}.png", picture)  # beside the page
+        except (PictureError, DestinationError) as e:
             screen.app.call_from_thread(screen.notify, _("No PNG: {error}").format(error=e),
                                         severity="error")
             return

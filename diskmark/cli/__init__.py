@@ -19,6 +19,7 @@ from diskmark.cli.arguments import (
     Parser,
     RawDescriptionHelpFormatter,
     Typed,
+    add_replace,
     command_parser,
     options_before_command,
     percent,
@@ -30,7 +31,13 @@ from diskmark.cli.arguments import (
 from diskmark.cli.baselines import cmd_baselines
 from diskmark.cli.output import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error, out
 from diskmark.cli.run_help import RUN_EPILOG
-from diskmark.cli.streams import ensure_std_streams, stdout_gone
+from diskmark.cli.streams import (
+    StdoutFailed,
+    ensure_std_streams,
+    flush_out,
+    stdout_failed,
+    stdout_gone,
+)
 from diskmark.locale import LANGUAGES, _, match, set_language, unreadable_catalog
 from diskmark.locale.text_safety import shown
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN, UNSTABLE_PCT, DataPattern, Mode, Settings
@@ -164,10 +171,11 @@ def _run_options(run: argparse.ArgumentParser) -> None:
                             "csv: one row per pass; markdown: a table"))
     run.add_argument("--output", metavar="FILE",
                      help=_("write the report to FILE instead of stdout (- is stdout), checked "
-                            "before the run: an existing file is replaced only with --force; a "
-                            "FIFO or character device (/dev/stdout) is written into, never replaced"))
-    run.add_argument("--force", action="store_true",
-                     help=_("let --output replace an existing regular file"))
+                            "before the run: FILE's directory must exist, and an existing file "
+                            "is replaced only with --replace; a FIFO or character device "
+                            "(/dev/stdout) is written into, never replaced"))
+    add_replace(run, _("let --output replace an existing regular file, and --save-baseline a "
+                       "baseline of the same name"))
     run.add_argument("--comment", default="", help=_("a comment to include in the report"))
     run.add_argument("-q", "--quiet", action="store_true",
                      help=_("no progress on stderr; warnings and errors (a file left on disk, "
@@ -179,8 +187,6 @@ def _run_options(run: argparse.ArgumentParser) -> None:
                               "not replaced unless --replace"))
     saved.add_argument("--note", metavar="TEXT", default="",
                        help=_("a note stored with --save-baseline"))
-    saved.add_argument("--replace", action="store_true",
-                       help=_("let --save-baseline replace a baseline of the same name"))
     saved.add_argument("--compare", metavar="NAME",
                        help=_("compare with baseline NAME: the report gains baseline and delta "
                               "columns (JSON: a `comparison` section)"))
@@ -215,7 +221,7 @@ def _baselines_actions(bl: argparse.ArgumentParser) -> None:
     export = bsub.add_parser("export", help=_("write a baseline to a file to share it"))
     export.add_argument("name", metavar="NAME")
     export.add_argument("file", metavar="FILE", help=_("the file to write, or - for stdout"))
-    export.add_argument("--force", action="store_true", help=_("replace FILE if it exists"))
+    add_replace(export, _("replace FILE if it exists"))
     imp = bsub.add_parser("import", help=_("import a baseline file (an export, the JSON "
                                            "report of `diskmark run --format json`, or a "
                                            "CrystalDiskMark text result)"),
@@ -227,22 +233,24 @@ def _baselines_actions(bl: argparse.ArgumentParser) -> None:
                                         "--name gives another."))
     imp.add_argument("file", metavar="FILE")
     imp.add_argument("--name", metavar="N", help=_("save it under this name instead of its own"))
-    imp.add_argument("--force", action="store_true",
-                     help=_("replace a baseline of the same name"))
+    add_replace(imp, _("replace a baseline of the same name"))
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command. Whatever it is, a reader of stdout that has gone (``| head -1``) ends
-    it quietly with status 141 instead of a traceback (see diskmark.cli.streams)."""
+    it quietly with status 141, and a stdout that cannot be written (``> /dev/full``) with
+    one line and status 1, instead of a traceback (see diskmark.cli.streams)."""
     ensure_std_streams()
     try:
         try:
             status = _command(argv)
         except SystemExit as e:  # argparse after --help, --version or a usage error
             status = e.code if isinstance(e.code, int) else EXIT_USAGE if e.code else EXIT_OK
-        sys.stdout.flush()
+        flush_out()
     except BrokenPipeError:
         return stdout_gone()
+    except StdoutFailed as e:
+        return stdout_failed(e)
     return status
 
 

@@ -189,7 +189,8 @@ class Parser(argparse.ArgumentParser):
     def _unknown(self, extras: list[str]) -> str:
         import difflib
 
-        known = [s for action in self._actions for s in action.option_strings]
+        known = [s for action in self._actions if action.help != argparse.SUPPRESS
+                 for s in action.option_strings]
         for word in extras:
             option = word.split("=", 1)[0]
             if not option.startswith("-") or option == "-":
@@ -199,6 +200,15 @@ class Parser(argparse.ArgumentParser):
                 return _("unknown option {option}; did you mean {near}?").format(
                     option=option, near=near[0])
         return _("unrecognized arguments: %s") % " ".join(extras)
+
+
+def add_replace(parser: argparse.ArgumentParser | argparse._ArgumentGroup, help: str) -> None:
+    """``--replace``: the one word, on every command, for letting what is written take the
+    place of what is there (a file, a baseline of the same name). ``--force``, which some
+    commands used for files, is kept as a hidden alias so that scripts keep working, and
+    is neither offered by completion nor suggested for a typo."""
+    parser.add_argument("--replace", action="store_true", help=help)
+    parser.add_argument("--force", dest="replace", action="store_true", help=argparse.SUPPRESS)
 
 
 def command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:

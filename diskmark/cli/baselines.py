@@ -20,6 +20,7 @@ from diskmark.cli.output import (
     notice,
     out,
     out_json,
+    refuse_destination,
     say,
 )
 from diskmark.locale import _
@@ -55,20 +56,20 @@ def cmd_baselines(args: argparse.Namespace) -> int:
                 out_json(export_text(store, args.name))
                 return EXIT_OK
             try:
-                dest = export_baseline(store, args.name, Path(args.file), force=args.force)
+                dest = export_baseline(store, args.name, Path(args.file), replace=args.replace)
             except ExportExists as e:
-                error(_("{problem} (--force replaces it)").format(problem=e))
+                refuse_destination(e, exists=True)
                 return exit_code_for(e)
             notice(_("exported baseline {name} to {path}").format(
                 name=repr(args.name), path=dest))
             return EXIT_OK
         if args.action == "import":
             try:
-                entry = import_baseline(store, Path(args.file), args.name, replace=args.force,
+                entry = import_baseline(store, Path(args.file), args.name, replace=args.replace,
                                         on_problem=notice)
             except NameTaken as e:
-                error(_("{problem}; import it under another name with --name N, or replace it "
-                        "with --force").format(problem=e))
+                error(_("{problem}; import it under another name with --name N, or add "
+                        "--replace to replace it").format(problem=e))
                 return exit_code_for(e)
             notice(_("imported {file} as baseline {name} ({path})").format(
                 file=args.file, name=repr(entry.name), path=entry.path))

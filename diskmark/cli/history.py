@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -45,7 +46,7 @@ the two figures' range over their mean is within the runs' noise (their R/Avg %,
 EXPORT_EPILOG = N_("""\
 exit status: 0 every run written; 1 a run left out because it is damaged in the database
 (each is named), or a file could not be written; 2 a file that exists was not replaced
-(--force replaces it), or nothing was written: an unknown or damaged ID, or DIR|FILE names
+(--replace replaces it), or nothing was written: an unknown or damaged ID, or DIR|FILE names
 a file that is not a .json one.
 """)
 
@@ -55,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
     """The ``history`` command and its actions; ``types`` holds the CLI's argument types
     (``unit``), so every command reads a unit the same way. ``declare=False``: the command
     alone, named with its help (nothing on the command line uses it)."""
-    from diskmark.cli.arguments import RawDescriptionHelpFormatter, Typed
+    from diskmark.cli.arguments import RawDescriptionHelpFormatter, Typed, add_replace
 
     hist = sub.add_parser(
         "history", help=_("list, show, import, export, delete, prune, trend and share past runs"),
@@ -95,11 +96,12 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
                           description=_("Write runs as JSON reports, what `history import` reads."),
                           epilog=_(EXPORT_EPILOG))
     exp.add_argument("dest", metavar="DIR|FILE",
-                     help=_("a directory (one <id>.json per run), a .json file for one run, or - "
+                     help=_("a directory (one <id>.json per run; made if its parent exists), a "
+                            ".json file, a FIFO or a character device for one run, or - "
                             "(stdout) for one run"))
     exp.add_argument("ids", nargs="*", metavar="ID", help=_("these runs (default: all that match)"))
     filters(exp)
-    exp.add_argument("--force", action="store_true", help=_("replace files that exist"))
+    add_replace(exp, _("replace files that exist"))
 
     dele = hsub.add_parser("delete", help=_("remove runs from the history (baselines stay)"))
     dele.add_argument("ids", nargs="+", metavar="ID")
@@ -144,7 +146,7 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
     share.add_argument("--theme", default="diskmark",
                        help=_("colours: diskmark (default), diskmark-dark, diskmark-contrast, "
                               "diskmark-mono or a user theme"))
-    share.add_argument("--force", action="store_true", help=_("replace FILE if it exists"))
+    add_replace(share, _("replace FILE if it exists"))
 
 
 def cmd_history(args: argparse.Namespace,
@@ -330,11 +332,23 @@ def _import(store: Store, args: argparse.Namespace) -> int:
 
 
 def _export(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, notice
+    from diskmark.cli.output import (
+        EXIT_FAILED,
+        EXIT_OK,
+        EXIT_USAGE,
+        error,
+        notice,
+        refuse_destination,
+    )
+    from diskmark.files.destination import (
+        DestinationError,
+        DestinationUnwritable,
+        make_directory,
+        writes_into,
+    )
     from diskmark.locale.text_safety import json_utf8
     from diskmark.store.errors import ExportExists, StoreIOError
     from diskmark.store.exchange import export
-    from diskmark.store.failures import write_failure
 
     if args.ids:
         entries = [store.get_history(i) for i in args.ids]
@@ -343,22 +357,26 @@ def _export(store: Store, args: argparse.Namespace) -> int:
     if args.dest == "-":
         return _export_to_stdout(entries)
     dest = Path(args.dest)
-    single = dest.suffix == ".json" and not dest.is_dir()
+    # one run to a file: a .json one, or a FIFO or character device, written into
+    single = not dest.is_dir() and (dest.suffix == ".json" or writes_into(dest))
     if single and len(entries) != 1:
         error(ngettext("{path} is one file, but {count} run matches; name a directory",
                        "{path} is one file, but {count} runs match; name a directory",
                        len(entries)).format(path=dest, count=len(entries)))
         return EXIT_USAGE
     if not single:
-        try:
-            dest.mkdir(parents=True, exist_ok=True)
-        except FileExistsError:
+        if os.path.lexists(dest) and not dest.is_dir():
             error(_("{path} exists and is not a directory; name a directory (one <id>.json "
                     "per run) or a .json file for one run. Nothing was exported.").format(
                         path=dest))
             return EXIT_USAGE
-        except OSError as e:
-            raise StoreIOError(write_failure(dest, e)) from None
+        try:
+            make_directory(dest)
+        except DestinationUnwritable as e:
+            raise StoreIOError(str(e)) from None
+        except DestinationError as e:
+            refuse_destination(e)
+            return EXIT_USAGE
     written = damaged = 0
     for entry in entries:
         if entry.damaged:  # never written as "null": named, and the exit status says so
@@ -368,9 +386,9 @@ def _export(store: Store, args: argparse.Namespace) -> int:
             continue
         text = json_utf8(json.dumps(entry.document, indent=2, ensure_ascii=False)) + "\n"
         try:
-            export(entry, dest, text, force=args.force)
+            export(entry, dest, text, replace=args.replace)
         except ExportExists as e:
-            error(_("{problem} (--force replaces it)").format(problem=e))
+            refuse_destination(e, exists=True)
             continue
         written += 1
     if written == len(entries):

@@ -53,9 +53,8 @@ SHARE_FORMATS = {".html": "html", ".htm": "html", ".png": "png"}
 
 
 def share_command(store: Store, args: argparse.Namespace) -> int:
-    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, error, notice
-    from diskmark.files.atomic import write_atomic
-    from diskmark.files.destination import Destination, DestinationError
+    from diskmark.cli.output import EXIT_FAILED, EXIT_OK, EXIT_USAGE, notice, refuse_destination
+    from diskmark.files.destination import Destination, DestinationError, DestinationUnwritable
     from diskmark.report.share.colours import theme_colours
     from diskmark.report.share.page import render_html
     from diskmark.report.share.picture import render_svg
@@ -80,29 +79,21 @@ def share_command(store: Store, args: argparse.Namespace) -> int:
     if args.output == "-":
         return _share_to_stdout(page(), kind)
     dest = Path(args.output)
-    if kind == "png":
-        if dest.exists() and not args.force:
-            error(_("{path} exists; not replacing it (--force replaces it)").format(path=dest))
-            return EXIT_USAGE
-        picture = _png(page())
-        if picture is None:
+    try:  # before the drawing: a mistyped FILE costs no wait
+        destination = Destination(dest, replace=args.replace)
+    except DestinationError as e:
+        refuse_destination(e)
+        return EXIT_FAILED if isinstance(e, DestinationUnwritable) else EXIT_USAGE
+    try:
+        data = page() if kind == "html" else _png(page())
+        if data is None:
             return EXIT_FAILED
-        try:
-            write_atomic(dest, picture, exclusive=not args.force)
-        except OSError as e:
-            error(_("no PNG written: {problem}").format(problem=e))
-            return EXIT_FAILED
-    else:
-        try:
-            destination = Destination(dest, force=args.force, make_parents=True)
-            try:
-                destination.write(page())
-            finally:
-                destination.close()
-        except (DestinationError, OSError) as e:
-            error(_("{problem} (--force replaces it)").format(problem=e) if dest.exists()
-                  else str(e))
-            return EXIT_USAGE
+        destination.write(data)
+    except DestinationError as e:
+        refuse_destination(e)
+        return EXIT_FAILED if isinstance(e, DestinationUnwritable) else EXIT_USAGE
+    finally:
+        destination.close()
     notice(_("wrote {path}").format(path=dest))
     return EXIT_OK
 

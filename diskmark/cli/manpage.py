@@ -25,8 +25,8 @@ SUMMARY = N_("CrystalDiskMark for the Linux terminal")
 #: translated as the page is written.
 EXIT_STATUS = [
     ("0", N_("Done.")),
-    ("1", N_("The benchmark failed, or a file or the database could not be read or written; "
-             "diskmark keys: the keymap has problems.")),
+    ("1", N_("The benchmark failed, or a file, the database or standard output could not be "
+             "read or written; diskmark keys: the keymap has problems.")),
     ("2", N_("Bad arguments, an unusable target, an unknown baseline or run, or a file that "
              "cannot be imported: nothing was started or changed.")),
     ("3", N_("A regression beyond --fail-on-regression.")),

@@ -8,7 +8,14 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from diskmark.cli.streams import stdout_gone, write_binary, write_err, write_out
+from diskmark.cli.streams import (
+    StdoutFailed,
+    stdout_failed,
+    stdout_gone,
+    write_binary,
+    write_err,
+    write_out,
+)
 from diskmark.locale import _
 from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.units import Unit
@@ -87,10 +94,23 @@ def gate(comparison: Comparison, pct: float, against: str, quiet: bool = False,
     return EXIT_REGRESSION if verdict == "fail" else EXIT_USAGE
 
 
+def refuse_destination(problem: Exception, exists: bool | None = None) -> None:
+    """Why a file was not written, in the words of diskmark.files.destination, the same for
+    every command; for a file that exists (``exists``, or a DestinationExists), how to
+    replace it."""
+    from diskmark.files.destination import DestinationExists
+
+    if exists or (exists is None and isinstance(problem, DestinationExists)):
+        error(_("{problem}; add --replace to replace it.").format(problem=problem))
+    else:
+        error(str(problem))
+
+
 def deliver(text: str, destination: Destination | None, quiet: bool, as_json: bool = False) -> int:
     """Write the report to --output or stdout. EXIT_FAILED (after printing it to stdout,
-    so it is not lost) when --output cannot be written; EXIT_PIPE when stdout's reader has
-    gone, which ends nothing else: the run is kept all the same."""
+    so it is not lost) when --output cannot be written, and (after saying so) when stdout
+    cannot; EXIT_PIPE when stdout's reader has gone. Neither ends anything else: the run
+    is kept all the same."""
     from diskmark.files.destination import DestinationError
 
     if destination is None:
@@ -98,17 +118,14 @@ def deliver(text: str, destination: Destination | None, quiet: bool, as_json: bo
             (out_json if as_json else out)(text)
         except BrokenPipeError:
             return stdout_gone()
+        except StdoutFailed as e:
+            return stdout_failed(e)
         return EXIT_OK
     try:
         destination.write(text)
-    except FileExistsError:
-        error(_("{path} appeared meanwhile; not replaced. The report:").format(
-            path=destination.path))
-        out(text)
-        return EXIT_FAILED
-    except (OSError, DestinationError) as e:
-        error(_("cannot write {path}: {reason}. The report:").format(
-            path=destination.path, reason=getattr(e, "strerror", None) or e))
+    except DestinationError as e:
+        # TRANSLATORS: {problem} says why a file was not written; the report follows
+        error(_("{problem}. The report:").format(problem=e))
         out(text)
         return EXIT_FAILED
     if not quiet:

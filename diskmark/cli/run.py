@@ -20,6 +20,7 @@ from diskmark.cli.output import (
     error,
     exit_code_for,
     notice,
+    refuse_destination,
     render,
     say,
 )
@@ -52,16 +53,12 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(str(e))  # exits 2
     destination = None
     if args.output and args.output != "-":  # "-": stdout, as in curl and tar
-        from diskmark.files.destination import Destination, DestinationError, DestinationExists
+        from diskmark.files.destination import Destination, DestinationError
 
         try:
-            destination = Destination(Path(args.output), force=args.force)
-        except DestinationExists as e:
-            error(_("{problem}; diskmark does not replace files it did not create (use "
-                    "--force to allow it).").format(problem=e))
-            return EXIT_USAGE
+            destination = Destination(Path(args.output), replace=args.replace)
         except DestinationError as e:
-            error(str(e))
+            refuse_destination(e)
             return EXIT_USAGE
     try:
         run = run_fleet.cmd_fleet if run_fleet.wanted(args) else _run_here
@@ -100,11 +97,11 @@ def _run_here(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
         say(comparison_text(comparison).rstrip("\n"))
     delivered = deliver(render(session, args.format, args.unit, comparison, history_id),
                         destination, args.quiet, args.format == "json")
-    if delivered == EXIT_FAILED:
-        return EXIT_FAILED
-    if history_id is not None and not args.quiet:
+    if history_id is not None and not args.quiet:  # also when the report could not be given
         notice(_("kept in the history as {id}; share it with `diskmark history share {id} "
                  "--output run.html`.").format(id=history_id))
+    if delivered == EXIT_FAILED:
+        return EXIT_FAILED
     if session.status is Status.CANCELLED or interrupted:
         error(_("interrupted; fio stopped and the device closed (nothing was laid out on it).")
               if session.system.target_kind else

@@ -170,11 +170,11 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     kept = keep(store, pairs, args)
     comparisons = compare_all(pairs, references)
     delivered = _deliver_report(result, args, comparisons, destination)
-    if delivered == EXIT_FAILED:
-        return EXIT_FAILED
-    if not args.quiet:
+    if not args.quiet:  # also when the report could not be given
         for label, history_id in args.history_ids.items():
             notice(_("{host} kept in the history as {id}.").format(host=label, id=history_id))
+    if delivered == EXIT_FAILED:
+        return EXIT_FAILED
     if interrupted or result.cancelled():
         error(_("interrupted; fio stopped on every host and the test files removed."))
         return EXIT_INTERRUPTED

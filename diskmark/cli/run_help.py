@@ -39,7 +39,8 @@ fell 70% from one to the other, so a 97% fall (189% apart) is worse, never same.
 --fail-on-regression counts only figures the comparison calls worse: a fall within the
 noise is named as not counted, and the table and the exit status always agree.
 
-exit status: 0 done, 1 benchmark failed, 2 bad arguments, unusable target or unknown
+exit status: 0 done, 1 benchmark failed, or its report could not be written (to --output
+or stdout; the run is still kept), 2 bad arguments, unusable target or unknown
 baseline (nothing started), 3 a test worse than the --compare baseline by more than
 --fail-on-regression PCT, 4 the run finished and its report was printed but it could not be
 kept in the history (the data directory could not be written; the message says why; a

@@ -50,8 +50,10 @@ def open_store(args: argparse.Namespace, parser: argparse.ArgumentParser,
 
     if args.fail_on_regression is not None and not args.compare:
         parser.error(_("--fail-on-regression needs --compare NAME"))  # exits 2
-    if (args.note or args.replace) and not args.save_baseline:
-        parser.error(_("--note and --replace go with --save-baseline NAME"))
+    if args.note and not args.save_baseline:
+        parser.error(_("--note goes with --save-baseline NAME"))
+    if args.replace and not args.save_baseline and args.output in (None, "-"):
+        parser.error(_("--replace goes with --output FILE or --save-baseline NAME"))
     store = Store()
     references: dict[Label, tuple[Entry, str]] = {}
     try:

@@ -9,7 +9,11 @@
   and exits with :data:`EXIT_PIPE` (141, what a shell reports for a process killed by
   SIGPIPE, as ``cat`` or ``yes`` would be), following the Python documentation's recipe
   ("Note on SIGPIPE" in the signal module): /dev/null goes over stdout so that Python's own
-  flush at exit does not fail again.
+  flush at exit does not fail again. When stdout refuses what is written for another reason
+  (``> /dev/full``: no space left, an I/O error), that is a failure a script must see: one
+  line on stderr, "cannot write to standard output: <the system's reason>", and exit status
+  1 (:data:`EXIT_STDOUT_FAILED`), never a traceback; what was done is kept (a run is in the
+  history before its report is printed).
 - Either may be unable to encode a character (``PYTHONIOENCODING=ascii``, a Latin-1
   terminal): what it cannot encode is written as ASCII that reads the same (``x`` for ``×``,
   ``u`` for ``µ``, ``-`` for ``—``) or, for anything else, as a backslash escape
@@ -26,7 +30,22 @@ import os
 import sys
 from typing import TextIO
 
+from diskmark.locale import _
+
 EXIT_PIPE = 141  # 128 + SIGPIPE
+#: stdout could not take what was written (a full disk, an I/O error): a failure, as
+#: diskmark's EXIT_FAILED.
+EXIT_STDOUT_FAILED = 1
+
+
+class StdoutFailed(Exception):
+    """stdout refused a write for a reason other than its reader gone (that is
+    BrokenPipeError); ``main`` ends the command with :func:`stdout_failed`. Not an OSError,
+    so that no handler of a file's errors takes it for one."""
+
+    def __init__(self, error: OSError):
+        super().__init__(error.strerror or str(error))
+        self.error = error
 
 #: ASCII that reads as the characters diskmark's own words and charts use: what a stream
 #: that cannot encode them shows instead.
@@ -121,22 +140,53 @@ def write_out(text: str, json: bool = False) -> None:
     (``\\u00e9``, the same JSON) unless stdout is UTF-8, as JSON must be one or the other."""
     if json and not _utf8(sys.stdout):
         text = text.encode("ascii", JSON).decode("ascii")
-    sys.stdout.write(text)
-    sys.stdout.flush()
+    try:
+        if text:  # "" would write zero bytes, which /dev/full refuses
+            sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise StdoutFailed(e) from None
 
 
 def write_binary(data: bytes) -> None:
     """Write bytes (a PNG, a UTF-8 page) to stdout after the text before them; as
     :func:`write_out`."""
-    sys.stdout.flush()
-    sys.stdout.buffer.write(data)
-    sys.stdout.buffer.flush()
+    try:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise StdoutFailed(e) from None
+
+
+def flush_out() -> None:
+    """Flush stdout at the end of a command; raises as :func:`write_out`."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as e:
+        raise StdoutFailed(e) from None
 
 
 def stdout_gone() -> int:
     """After a BrokenPipeError on stdout: discard what is still buffered; returns EXIT_PIPE."""
     _to_devnull(sys.stdout)
     return EXIT_PIPE
+
+
+def stdout_failed(failure: StdoutFailed) -> int:
+    """After :class:`StdoutFailed`: discard what is still buffered, say so in one line on
+    stderr, and return EXIT_STDOUT_FAILED."""
+    _to_devnull(sys.stdout)
+    # TRANSLATORS: {error} is the system's reason (No space left on device)
+    write_err("diskmark: " + _("cannot write to standard output: {error}").format(
+        error=failure) + "\n")
+    return EXIT_STDOUT_FAILED
 
 
 def _to_devnull(stream: TextIO) -> None:

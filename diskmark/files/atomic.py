@@ -27,11 +27,15 @@ TEMP_NAME = re.compile(r"\.[^/]+\.json\.[0-9a-f]{8}\.tmp")
 STALE_AFTER_S = 300
 
 
-def write_atomic(path: Path, text: str | bytes, *, exclusive: bool = False) -> None:
+def write_atomic(path: Path, text: str | bytes, *, exclusive: bool = False,
+                 make_parents: bool = True) -> None:
     """Replace ``path`` with ``text`` (UTF-8, or bytes as they are: a PNG) atomically. With
-    ``exclusive``, fail with FileExistsError instead of replacing a file that exists."""
+    ``exclusive``, fail with FileExistsError instead of replacing a file that exists.
+    ``make_parents``: create the directories on the way, as diskmark's own files' are made
+    on first use; a file a person named (diskmark.files.destination) is refused instead."""
     data = text.encode("utf-8") if isinstance(text, str) else text
-    path.parent.mkdir(parents=True, exist_ok=True)
+    if make_parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
     # os.urandom is what secrets.token_hex reads; importing secrets (hmac, hashlib) cost
     # every start of the app a millisecond and a half
     tmp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")

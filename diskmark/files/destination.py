@@ -1,9 +1,13 @@
-"""Where a report (``run --output``) or an export (``baselines export``) goes, checked before
-any work and written without ever replacing what diskmark did not create.
+"""The one rule for every file diskmark writes where a person tells it to: ``run --output``,
+``history share --output``, ``history export``, ``baselines export``, and the app's saved
+reports, pages and screenshots. Checked before any work, with one set of messages.
 
-- A new file is created exclusively (atomically: temporary file, then a link).
-- An existing regular file is replaced only with ``force``, atomically; through a symbolic
-  link the file it points to is replaced and the link stays.
+- A new file is created exclusively (atomically: temporary file, then a link), in a
+  directory that exists: diskmark creates no directory on the way to a file (a mistyped
+  directory is refused, not made). A directory named to hold files (``history export DIR``)
+  is made only where its parent exists, as a file would be.
+- An existing regular file is replaced only with ``replace`` (``--replace``), atomically;
+  through a symbolic link the file it points to is replaced and the link stays.
 - A character device or a FIFO (``/dev/null``, a terminal, ``mkfifo``) is written into as a
   shell redirection would: opened for writing, neither truncated nor renamed over. It is
   opened at once, so a FIFO nobody reads is refused before a long run rather than blocking
@@ -12,6 +16,8 @@ any work and written without ever replacing what diskmark did not create.
   whatever it is (a pipe, a terminal, a file the shell opened): it is written into, after
   what is there, never replaced.
 - A directory, a block device, a socket or a symbolic link to nothing is refused.
+- A file diskmark names itself (a screenshot, a page) is written under a name nothing has
+  yet (``name-2.png``…): never replacing anything, nor writing into a FIFO that has it.
 
 Nothing here imports Textual.
 """
@@ -83,59 +89,132 @@ def _not_writable(path: Path, mode: int) -> str:
     return refusal.format(path=path)
 
 
+def writes_into(path: Path) -> bool:
+    """Whether ``path`` is written into, never created or replaced: a FIFO, a character
+    device, or a descriptor diskmark was given (``/dev/stdout``). False for anything else,
+    including what cannot be looked at."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return _names_open_descriptor(Path(path)) or stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)
+
+
+def check(path: Path, replace: bool = False) -> None:
+    """Raise what :class:`Destination` would refuse for ``path``, without opening anything
+    (a dialog asks before it writes: :class:`DestinationExists` is the question to ask).
+    A FIFO nobody reads is found only when it is opened."""
+    Destination(path, replace, open_streams=False)
+
+
+def make_directory(path: Path) -> Path:
+    """``path`` as a directory to write files into (``history export DIR``): one that exists,
+    or made now (mode 0777 less the umask, as ``mkdir`` makes it) where its parent exists.
+    Raises DestinationError, DestinationUnwritable for a parent that is missing or cannot
+    be written, as a new file's would be."""
+    path = Path(path)
+    if path.is_dir():
+        return path
+    if os.path.lexists(path):
+        raise DestinationError(_("{path} exists and is not a directory").format(path=path))
+    _check_parent(path)
+    try:
+        os.mkdir(path)
+    except FileExistsError:
+        if not path.is_dir():
+            raise DestinationError(_("{path} exists and is not a directory").format(
+                path=path)) from None
+    except OSError as e:
+        raise _write_failure(path, e) from None
+    return path
+
+
+def write_new(folder: Path, name: str, data: str | bytes, tries: int = 99) -> Path:
+    """Write ``data`` as a new file ``name`` in ``folder``, or ``<stem>-2<suffix>``… when
+    anything has that name (a file, a FIFO, a link): for files diskmark names itself, which
+    never replace nor write into what is there. Returns the path written; raises
+    DestinationError (DestinationUnwritable for the folder) when it cannot."""
+    stem, suffix = os.path.splitext(name)
+    for n in range(1, tries + 1):
+        path = Path(folder) / (name if n == 1 else f"{stem}-{n}{suffix}")
+        if os.path.lexists(path):
+            continue
+        _check_parent(path)
+        try:
+            write_atomic(path, data, exclusive=True, make_parents=False)
+        except FileExistsError:
+            continue  # taken meanwhile
+        except OSError as e:
+            raise _write_failure(path, e) from None
+        return path
+    raise DestinationError(_("no free name for {name} in {folder}").format(name=name,
+                                                                         folder=folder))
+
+
+def _check_parent(path: Path) -> None:
+    """The directory a new ``path`` goes into exists, is one, and may be written."""
+    parent = path.parent
+    if not parent.exists():
+        raise DestinationUnwritable(_("cannot write {path}: the directory {parent} does not "
+                                      "exist").format(path=path, parent=parent))
+    if not parent.is_dir():
+        raise DestinationUnwritable(_("cannot write {path}: {culprit} is not a "
+                                      "directory").format(path=path, culprit=parent))
+    if not _can_write(parent, directory=True):
+        raise DestinationUnwritable(_("cannot write {path}: no permission to create files in "
+                                      "{parent} (or it is read-only)").format(
+                                          path=path, parent=parent))
+
+
+def _write_failure(path: Path, e: OSError) -> DestinationUnwritable:
+    """A write that failed, in the words of the checks before it."""
+    if e.errno == errno.ENOTDIR:
+        culprit = next((p for p in path.parents if p.exists() and not p.is_dir()), path.parent)
+        return DestinationUnwritable(_("cannot write {path}: {culprit} is not a "
+                                       "directory").format(path=path, culprit=culprit))
+    if e.errno == errno.ENOENT:
+        return DestinationUnwritable(_("cannot write {path}: the directory {parent} does not "
+                                       "exist").format(path=path, parent=path.parent))
+    return DestinationUnwritable(_("cannot write {path}: {error}").format(
+        path=path, error=e.strerror or e))
+
+
 class Destination:
     """A checked place to write to; ``write`` once, then ``close``."""
 
-    def __init__(self, path: Path, force: bool = False, make_parents: bool = False):
+    def __init__(self, path: Path, replace: bool = False, *, open_streams: bool = True):
         self.path = Path(path)
-        self.force = force
+        self.replace = replace
         self._fd: int | None = None
         self._replace = False  # an existing regular file, at self._real
         self._real = self.path
         try:
             st = os.stat(self.path)  # follows symbolic links, as a redirection does
         except FileNotFoundError:
-            self._check_new(make_parents)
+            self._check_new()
             return
-        except NotADirectoryError:
-            culprit = next((p for p in self.path.parents if p.exists() and not p.is_dir()),
-                           self.path.parent)
-            raise DestinationUnwritable(_("cannot write {path}: {culprit} is not a "
-                                          "directory").format(path=self.path,
-                                                              culprit=culprit)) from None
         except OSError as e:
-            raise DestinationUnwritable(_("cannot write {path}: {error}").format(
-                path=self.path, error=e.strerror or e)) from None
+            raise _write_failure(self.path, e) from None
         if _names_open_descriptor(self.path):
-            self._fd = self._open_stream(descriptor=True)
+            if open_streams:
+                self._fd = self._open_stream(descriptor=True)
         elif stat.S_ISREG(st.st_mode):
             self._check_replace()
         elif stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode):
-            self._fd = self._open_stream()
+            if open_streams:
+                self._fd = self._open_stream()
         else:
             raise DestinationError(_not_writable(self.path, st.st_mode))
 
-    def _check_new(self, make_parents: bool) -> None:
+    def _check_new(self) -> None:
         if os.path.islink(self.path):
             raise DestinationError(_("{path} is a symbolic link to {link}, which does not exist; "
                                      "diskmark does not create files through links").format(
                                          path=self.path, link=os.readlink(self.path)))
-        parent = self.path.parent
-        while make_parents and not os.path.lexists(parent) and parent != parent.parent:
-            parent = parent.parent
-        if not parent.exists():
-            raise DestinationUnwritable(_("cannot write {path}: the directory {parent} does not "
-                                          "exist").format(path=self.path, parent=parent))
-        if not parent.is_dir():
-            raise DestinationUnwritable(_("cannot write {path}: {culprit} is not a "
-                                          "directory").format(path=self.path, culprit=parent))
-        if not _can_write(parent, directory=True):
-            raise DestinationUnwritable(_("cannot write {path}: no permission to create files in "
-                                          "{parent} (or it is read-only)").format(
-                                              path=self.path, parent=parent))
+        _check_parent(self.path)
 
     def _check_replace(self) -> None:
-        if not self.force:
+        if not self.replace:
             raise DestinationExists(_("{path} exists").format(path=self.path))
         self._real = Path(os.path.realpath(self.path))
         if not _can_write(self._real):
@@ -158,8 +237,7 @@ class Destination:
             if e.errno == errno.ENXIO:
                 raise DestinationError(_("nothing reads the FIFO {path}; start its reader "
                                          "first").format(path=self.path)) from None
-            raise DestinationUnwritable(_("cannot write {path}: {error}").format(
-                path=self.path, error=e.strerror or e)) from None
+            raise _write_failure(self.path, e) from None
         mode = os.fstat(fd).st_mode
         if not (stat.S_ISCHR(mode) or stat.S_ISFIFO(mode) or descriptor):  # swapped meanwhile
             os.close(fd)
@@ -168,13 +246,19 @@ class Destination:
         fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
         return fd
 
-    def write(self, text: str) -> Path:
-        """Write ``text``; returns the file written (the link's target for a link). Raises
-        OSError (FileExistsError when a new file appeared meanwhile) or DestinationError."""
+    def write(self, data: str | bytes) -> Path:
+        """Write ``data`` (text as UTF-8, or bytes as they are: a PNG); returns the file
+        written (the link's target for a link). Raises DestinationError only:
+        DestinationExists when a new file appeared meanwhile, DestinationUnwritable when
+        the system refused the write (a full disk, a reader gone)."""
+        raw = data.encode("utf-8") if isinstance(data, str) else data
         if self._fd is not None:
-            data = memoryview(text.encode("utf-8"))
-            while data:
-                data = data[os.write(self._fd, data):]
+            view = memoryview(raw)
+            try:
+                while view:
+                    view = view[os.write(self._fd, view):]
+            except OSError as e:
+                raise _write_failure(self.path, e) from None
             return self.path
         if self._replace:
             try:
@@ -184,7 +268,13 @@ class Destination:
             if not stat.S_ISREG(mode):
                 raise DestinationError(_("{path} is no longer a regular file; not replacing "
                                          "it").format(path=self.path))
-        write_atomic(self._real, text, exclusive=not self._replace)
+        try:
+            write_atomic(self._real, raw, exclusive=not self._replace, make_parents=False)
+        except FileExistsError:
+            raise DestinationExists(_("{path} appeared meanwhile; not replaced").format(
+                path=self.path)) from None
+        except OSError as e:
+            raise _write_failure(self.path, e) from None
         return self._real
 
     def close(self) -> None:

@@ -23,7 +23,7 @@ class Damaged(StoreError):
 
 
 class ExportExists(StoreError):
-    """An export would replace an existing file (``--force`` replaces it)."""
+    """An export would replace an existing file (``--replace`` replaces it)."""
 
 
 class InvalidFile(StoreError):

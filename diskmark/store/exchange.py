@@ -25,7 +25,6 @@ from diskmark.locale.text_safety import json_utf8
 from diskmark.store import database
 from diskmark.store.entry import Entry
 from diskmark.store.errors import ExportExists, InvalidFile, NotFound, StoreError, StoreIOError
-from diskmark.store.failures import write_failure
 from diskmark.store.indexed import digest
 from diskmark.store.schema import check_name
 from diskmark.store.store import Store
@@ -81,43 +80,38 @@ def _add_history(store: Store, conn: sqlite3.Connection, src: Path, header: dict
             *(Outcome(src, "problem", text, part) for text in header.get("problems", []))]
 
 
-def export_baseline(store: Store, name: str, dest: Path, force: bool = False) -> Path:
+def export_baseline(store: Store, name: str, dest: Path, replace: bool = False) -> Path:
     """Write baseline ``name`` to ``dest`` (a file, or an existing directory to put it
-    in) as a ``diskmark.saved/1`` file. Never replaces an existing file unless
-    ``force``; a FIFO or character device (``/dev/stdout``) is written into, never
-    replaced (see diskmark.files.destination). Returns the path written."""
+    in) as a ``diskmark.saved/1`` file, by the rule of every file diskmark writes
+    (diskmark.files.destination): an existing file is replaced only with ``replace``; a
+    FIFO or character device (``/dev/stdout``) is written into, never replaced; no
+    directory is made on the way. Returns the path written."""
     entry = store.get_baseline(name)
-    return export(entry, Path(dest), _dumps(entry.to_file_dict()), force)
+    return export(entry, Path(dest), _dumps(entry.to_file_dict()), replace)
 
 def export_text(store: Store, name: str) -> str:
     """What an export of baseline ``name`` holds (``baselines export NAME -`` prints it)."""
     return _dumps(store.get_baseline(name).to_file_dict())
 
-def export(entry: Entry, dest: Path, text: str, force: bool = False) -> Path:
+def export(entry: Entry, dest: Path, text: str, replace: bool = False) -> Path:
     """Write ``text`` (an export of ``entry``) to ``dest``, or into it when it is a
-    directory, by the rules of :meth:`export_baseline`."""
+    directory, by the rules of :meth:`export_baseline`. Raises ExportExists (its message
+    the destination's own) for a file that exists, StoreIOError when the place cannot be
+    written, StoreError when it is not a place for a file."""
     if dest.is_dir():
         dest = dest / entry.file_name
     try:
-        destination = Destination(dest, force=force, make_parents=True)
-    except FileInTheWay:
-        raise ExportExists(_("{path} exists; not replacing it").format(path=dest)) from None
+        destination = Destination(dest, replace=replace)
+        try:
+            destination.write(text)
+        finally:
+            destination.close()
+    except FileInTheWay as e:
+        raise ExportExists(str(e)) from None
     except DestinationUnwritable as e:
         raise StoreIOError(str(e)) from None
     except UnusableDestination as e:
         raise StoreError(str(e)) from None
-    try:
-        destination.write(text)
-    except FileExistsError as e:
-        if not dest.exists():
-            raise StoreIOError(write_failure(dest, e)) from None
-        raise ExportExists(_("{path} exists; not replacing it").format(path=dest)) from None
-    except UnusableDestination as e:
-        raise StoreError(str(e)) from None
-    except OSError as e:
-        raise StoreIOError(write_failure(dest, e)) from None
-    finally:
-        destination.close()
     return dest
 
 def import_baseline(store: Store, src: Path, name: str | None = None, replace: bool = False,

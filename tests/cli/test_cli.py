@@ -68,9 +68,28 @@ def test_output_never_replaces_an_existing_file(tmp_path):
     precious = tmp_path / "precious.txt"
     precious.write_text("do not touch")
     out = diskmark("run", "--target", str(tmp_path), *TINY, "--output", str(precious))
-    assert out.returncode == 2 and "--force" in out.stderr
+    assert out.returncode == 2 and "--replace" in out.stderr
     assert precious.read_text() == "do not touch"
     assert leftovers(tmp_path) == []
+
+
+def test_a_second_output_to_the_same_file_says_it_exists_and_how_to_replace_it(tmp_path):
+    """The file diskmark wrote a minute ago is not one "it did not create": the refusal says
+    what is true, and the word that replaces it is the one every command uses."""
+    target = tmp_path / "target"
+    target.mkdir()
+    usb = tmp_path / "usb.txt"
+    run = ["run", "--target", str(target), *TINY, "--mode", "read", "-q", "--output", str(usb)]
+    assert diskmark(*run).returncode == 0
+    first = usb.read_text()
+    out = diskmark(*run)
+    assert out.returncode == 2
+    assert out.stderr.splitlines() == [f"diskmark: {usb} exists; add --replace to replace it."]
+    assert usb.read_text() == first
+    out = diskmark(*run, "--replace")
+    assert out.returncode == 0, out.stderr
+    assert usb.read_text() != first and "Test:" in usb.read_text()
+    assert leftovers(target) == []
 
 
 @pytest.mark.parametrize("args, message", [

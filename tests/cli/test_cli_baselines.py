@@ -157,7 +157,8 @@ def test_replace_an_existing_baseline(tmp_path, real_baseline):
 @pytest.mark.parametrize("args,message", [
     (["--compare", "nope"], "no baseline named 'nope'"),
     (["--fail-on-regression", "5"], "--fail-on-regression needs --compare"),
-    (["--note", "x"], "--note and --replace go with --save-baseline"),
+    (["--note", "x"], "--note goes with --save-baseline"),
+    (["--replace"], "--replace goes with --output FILE or --save-baseline NAME"),
     (["--save-baseline", "two\nlines"], "printable"),
     (["--compare", "real", "--fail-on-regression", "-1"], "0 or more"),
 ])
@@ -274,17 +275,20 @@ def test_export_and_import(tmp_path, real_baseline):
 
     dest.write_text("someone else's file")
     out = diskmark("baselines", "export", "real", str(dest))
-    assert out.returncode == 2 and "exists; not replacing it (--force replaces it)" in out.stderr
+    assert out.returncode == 2 and f"{dest} exists; add --replace to replace it." in out.stderr
     assert dest.read_text() == "someone else's file"
-    out = diskmark("baselines", "export", "real", str(dest), "--force")
+    out = diskmark("baselines", "export", "real", str(dest), "--replace")
     assert out.returncode == 0 and json.loads(dest.read_text())["name"] == "real"
 
     out = diskmark("baselines", "import", str(dest))
-    assert out.returncode == 2 and "exists already" in out.stderr and "--force" in out.stderr
+    assert out.returncode == 2 and "exists already" in out.stderr
+    assert "or add --replace to replace it" in out.stderr
     out = diskmark("baselines", "import", str(dest), "--name", "colleague's SSD")
     assert out.returncode == 0, out.stderr
     assert "as baseline \"colleague's SSD\"" in out.stderr
-    out = diskmark("baselines", "import", str(dest), "--force")
+    out = diskmark("baselines", "import", str(dest), "--replace")
+    assert out.returncode == 0, out.stderr
+    out = diskmark("baselines", "import", str(dest), "--force")  # the word it had, kept
     assert out.returncode == 0, out.stderr
     names = sorted(e.name for e in Store().baselines())
     assert names == ["colleague's SSD", "real"]

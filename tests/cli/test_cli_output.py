@@ -1,4 +1,5 @@
-"""Where `run --output` and `baselines export` write: device nodes and FIFOs are written into
+"""Where `run --output` and `baselines export` write (every other command that writes a file
+follows the same rule: test_cli_destinations.py): device nodes and FIFOs are written into
 as a shell redirection would and never replaced; directories, block devices and dangling
 links are refused; an unwritable destination is refused before anything runs. Real
 processes, real fio, real device nodes (made with mknod in a temporary directory, so the
@@ -11,11 +12,11 @@ import os
 import stat
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
+from destinations import FifoReader, is_null_node, make_null_node
 from mounts import _mounted, can_loop_mount
 
 from diskmark.store.store import Store
@@ -47,56 +48,18 @@ def null_node(tmp_path) -> Path:
     """A private character device equal to /dev/null (1, 3)."""
     if not ROOT:
         pytest.skip("making a device node needs root")
-    node = tmp_path / "null"
-    os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, 3))
-    return node
-
-
-def is_null_node(path: Path) -> bool:
-    st = os.lstat(path)
-    return stat.S_ISCHR(st.st_mode) and st.st_rdev == os.makedev(1, 3)
-
-
-class FifoReader:
-    """A reader on a FIFO in a thread, as `cat fifo` would be."""
-
-    def __init__(self, path: Path):
-        os.mkfifo(path)
-        self.path, self.data = path, b""
-        opened = threading.Event()
-        self.thread = threading.Thread(target=self._read, args=(opened,), daemon=True)
-        self.thread.start()
-        opened.wait(5)
-
-    def _read(self, opened: threading.Event) -> None:
-        fd = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)  # does not wait for a writer
-        opened.set()
-        os.set_blocking(fd, True)
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            chunk = os.read(fd, 65536)
-            if chunk:
-                self.data += chunk
-            elif self.data:
-                break  # the writer closed it
-            else:
-                time.sleep(0.05)  # no writer yet
-        os.close(fd)
-
-    def text(self) -> str:
-        self.thread.join(60)
-        return self.data.decode()
+    return make_null_node(tmp_path / "null")
 
 
 def test_output_into_a_device_node_writes_into_it_and_never_replaces_it(target, null_node,
                                                                        isolated_home):
     out = diskmark("run", "--target", str(target), *QUICK, "--output", str(null_node),
-                   "--force")
+                   "--replace")
     assert out.returncode == 0, out.stderr
     assert is_null_node(null_node), "the device node was replaced"
     assert [p.name for p in null_node.parent.iterdir() if p.name.startswith(".null")] == []
     out = diskmark("run", "--target", str(target), *QUICK, "--output", str(null_node))
-    assert out.returncode == 0, out.stderr  # nothing is replaced, so no --force is needed
+    assert out.returncode == 0, out.stderr  # nothing is replaced, so no --replace is needed
     assert is_null_node(null_node)
 
 
@@ -104,7 +67,7 @@ def test_output_into_a_fifo_reaches_its_reader(target, tmp_path):
     fifo = tmp_path / "fifo"
     reader = FifoReader(fifo)
     out = diskmark("run", "--target", str(target), *QUICK, "--format", "json", "--output",
-                   str(fifo), "--force")
+                   str(fifo), "--replace")
     assert out.returncode == 0, out.stderr
     assert json.loads(reader.text())["status"] == "complete"
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
@@ -130,14 +93,14 @@ def refused(target: Path, output: Path | str, *extra: str) -> subprocess.Complet
 def test_odd_destinations_are_refused_before_anything_runs(target, tmp_path, isolated_home):
     somewhere = tmp_path / "somewhere"
     somewhere.mkdir()
-    assert "is a directory" in refused(target, somewhere, "--force").stderr
+    assert "is a directory" in refused(target, somewhere, "--replace").stderr
     dangling = tmp_path / "dangling"
     dangling.symlink_to(tmp_path / "nowhere" / "x")
-    assert "symbolic link" in refused(target, dangling, "--force").stderr
+    assert "symbolic link" in refused(target, dangling, "--replace").stderr
     assert not (tmp_path / "nowhere").exists()
     to_dir = tmp_path / "to-dir"
     to_dir.symlink_to(somewhere)
-    assert "is a directory" in refused(target, to_dir, "--force").stderr
+    assert "is a directory" in refused(target, to_dir, "--replace").stderr
     missing = tmp_path / "no-such-dir" / "report.txt"
     assert "does not exist" in refused(target, missing).stderr
     afile = tmp_path / "afile"
@@ -146,7 +109,7 @@ def test_odd_destinations_are_refused_before_anything_runs(target, tmp_path, iso
     if ROOT:
         block = tmp_path / "block"
         os.mknod(block, stat.S_IFBLK | 0o600, os.makedev(7, 250))  # never opened
-        assert "block device" in refused(target, block, "--force").stderr
+        assert "block device" in refused(target, block, "--replace").stderr
         assert stat.S_ISBLK(os.lstat(block).st_mode)
     assert history(isolated_home) == [] and afile.read_text() == "keep"
 
@@ -167,12 +130,12 @@ def test_an_unwritable_directory_is_refused_before_anything_runs(target, tmp_pat
     assert history(isolated_home) == []
 
 
-def test_force_through_a_link_replaces_the_file_it_points_to(target, tmp_path):
+def test_replace_through_a_link_replaces_the_file_it_points_to(target, tmp_path):
     real = tmp_path / "real.txt"
     real.write_text("old")
     link = tmp_path / "link.txt"
     link.symlink_to(real)
-    out = diskmark("run", "--target", str(target), *QUICK, "--output", str(link), "--force")
+    out = diskmark("run", "--target", str(target), *QUICK, "--output", str(link), "--replace")
     assert out.returncode == 0, out.stderr
     assert link.is_symlink() and os.readlink(link) == str(real)
     assert "Test:" in real.read_text()
@@ -181,7 +144,7 @@ def test_force_through_a_link_replaces_the_file_it_points_to(target, tmp_path):
 def test_export_into_a_device_node_or_fifo_and_refusals(target, tmp_path, null_node):
     out = diskmark("run", "--target", str(target), *QUICK, "--save-baseline", "b", "-q")
     assert out.returncode == 0, out.stderr
-    out = diskmark("baselines", "export", "b", str(null_node), "--force")
+    out = diskmark("baselines", "export", "b", str(null_node), "--replace")
     assert out.returncode == 0, out.stderr
     assert is_null_node(null_node)
     fifo = tmp_path / "fifo"
@@ -191,14 +154,14 @@ def test_export_into_a_device_node_or_fifo_and_refusals(target, tmp_path, null_n
     assert json.loads(reader.text())["name"] == "b"
     dangling = tmp_path / "dangling"
     dangling.symlink_to(tmp_path / "nowhere.json")
-    out = diskmark("baselines", "export", "b", str(dangling), "--force")
+    out = diskmark("baselines", "export", "b", str(dangling), "--replace")
     assert out.returncode == 2 and "symbolic link" in out.stderr
     assert not (tmp_path / "nowhere.json").exists() and dangling.is_symlink()
 
 
 def test_dev_stdout_is_the_callers_own_stdout_whatever_it_is(target, tmp_path):
     """`--output /dev/stdout` and `export NAME /dev/stdout` write into the descriptor the
-    caller gave, as a redirection would, even when that is a regular file: no --force, and
+    caller gave, as a redirection would, even when that is a regular file: no --replace, and
     the file is neither refused nor replaced."""
     report = tmp_path / "report.csv"
     with open(report, "w") as stdout:

@@ -1,6 +1,6 @@
-"""Closed and broken stdout/stderr, as `| head -1`, `2>&1 | head -0` and `2>&-` make them, with
-real processes and real fio: no traceback, the benchmark still runs to the end and is kept
-in the history, and the exit status says what happened."""
+"""Closed, broken and full stdout/stderr, as `| head -1`, `2>&1 | head -0`, `2>&-` and
+`> /dev/full` make them, with real processes and real fio: no traceback, the benchmark still
+runs to the end and is kept in the history, and the exit status says what happened."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import fio_processes, leftovers
+from history_data import EIGHT_TESTS, real_result, write_reports
 
 from diskmark.store.store import Store
 
@@ -105,3 +106,60 @@ def test_a_closed_stderr_neither_stops_the_run_nor_spills_into_the_report(tmp_pa
     (baseline,) = Store(isolated_home / "data").baselines()
     assert baseline.to_file_dict()["name"] == "closed"
     assert fio_processes(tmp_path) == [] and leftovers(tmp_path) == []
+
+
+#: What every command says, in one line, when stdout cannot be written.
+FULL = "diskmark: cannot write to standard output: No space left on device"
+
+
+def full_stdout(*args: str, timeout: float = 300) -> tuple[int, list[str]]:
+    """Run diskmark with stdout on /dev/full (every write fails with ENOSPC); its exit
+    status and the lines of its stderr."""
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "diskmark", *args], stdout=full,
+                              stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL,
+                              timeout=timeout)
+    return done.returncode, done.stderr.splitlines()
+
+
+@pytest.fixture(scope="module")
+def kept_home(tmp_path_factory) -> Path:
+    """A home with one real result in the history and as baseline b (imported: no fio), for
+    the commands that print them; they only read it."""
+    home = tmp_path_factory.mktemp("home")
+    (report,) = write_reports(tmp_path_factory.mktemp("reports"), [real_result(EIGHT_TESTS)])
+    env = dict(os.environ, DISKMARK_HOME=str(home))
+    for args in (["history", "import"], ["baselines", "import", "--name", "b"]):
+        subprocess.run([sys.executable, "-m", "diskmark", *args, str(report)], env=env,
+                       check=True, capture_output=True, stdin=subprocess.DEVNULL, timeout=120)
+    return home
+
+
+@pytest.mark.parametrize("args", [
+    ["presets"], ["keys"], ["--help"], ["run", "--help"], ["--version"], ["completion", "bash"],
+    ["baselines", "list"], ["baselines", "list", "--names"], ["baselines", "show", "b"],
+    ["baselines", "compare", "b", "b"], ["baselines", "export", "b", "-"],
+    ["history", "list"], ["history", "show", "last"], ["history", "export", "-", "last"],
+    ["history", "share", "last", "--output", "-"],
+    ["history", "share", "last", "--output", "-", "--format", "png"],
+    ["history", "trend", "SEQ1M Q8T1"]], ids=" ".join)
+def test_every_command_says_in_one_line_that_stdout_is_full(args, kept_home, monkeypatch):
+    monkeypatch.setenv("DISKMARK_HOME", str(kept_home))
+    status, errors = full_stdout(*args)
+    assert errors == [FULL], errors
+    assert status == 1
+
+
+@pytest.mark.parametrize("output", [[], ["--output", "-", "--format", "json"]],
+                         ids=["grid", "json to -"])
+def test_a_run_whose_report_cannot_be_printed_is_kept(output, tmp_path, isolated_home,
+                                                       no_leftovers):
+    no_leftovers.append(tmp_path)
+    status, errors = full_stdout("run", "--target", str(tmp_path), *QUICK, "-q", *output)
+    assert errors == [FULL], errors
+    assert status == 1
+    done = subprocess.run([sys.executable, "-m", "diskmark", "history", "list", "--format",
+                           "json"], capture_output=True, text=True, stdin=subprocess.DEVNULL,
+                          timeout=60)
+    (run,) = json.loads(done.stdout)["runs"]
+    assert run["target"] == str(tmp_path)

@@ -400,6 +400,10 @@ def test_export_import_round_trip(store, tmp_path):
     session = make_session(mb=777)
     store.save_baseline(session, "shared", "someone's drive")
     dest = tmp_path / "out" / "shared.json"
+    with pytest.raises(StoreIOError, match="the directory .*out does not exist"):
+        export_baseline(store, "shared", dest)  # made by no one: a mistyped name is refused
+    assert not dest.parent.exists()
+    dest.parent.mkdir()
     assert export_baseline(store, "shared", dest) == dest
     with pytest.raises(StoreError, match="exists"):
         export_baseline(store, "shared", dest)
@@ -407,7 +411,7 @@ def test_export_import_round_trip(store, tmp_path):
     with pytest.raises(StoreError):
         export_baseline(store, "shared", dest)
     assert dest.read_text() == "keep me"
-    export_baseline(store, "shared", dest, force=True)
+    export_baseline(store, "shared", dest, replace=True)
     in_dir = export_baseline(store, "shared", tmp_path)
     assert in_dir.parent == tmp_path and in_dir.name == store.baseline_path("shared").name
 

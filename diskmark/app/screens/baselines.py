@@ -150,7 +150,7 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
                 return
             path, replace = answer
             try:
-                written = export_baseline(self.store, entry.name, path, force=replace)
+                written = export_baseline(self.store, entry.name, path, replace=replace)
             except ExportExists:
                 self.notify(_("{path} appeared meanwhile; not replaced.").format(path=path),
                             severity="warning")

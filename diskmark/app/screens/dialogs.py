@@ -21,7 +21,7 @@ from textual.widgets.input import Selection
 from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
-from diskmark.locale import N_, _
+from diskmark.locale import N_, _, as_sentence
 
 
 @dataclass(frozen=True)
@@ -132,17 +132,20 @@ class SaveFileDialog(Dialog[tuple[Path, bool]]):
                     _("Could not create {directory}: {error}").format(
                         directory=self.directory, error=e.strerror or e))
                 return None
-        if not path.parent.is_dir():
-            self.query_one("#problem", Static).update(
-                _("The directory {path} does not exist.").format(path=path.parent))
-            return None
         return path
 
     def _save(self) -> None:
+        """Ask only where a file would be replaced; a FIFO or character device is written
+        into, and anything else the rule of every file diskmark writes refuses is said
+        here, in its words (diskmark.files.destination)."""
+        from diskmark.files.destination import DestinationError, DestinationExists, check
+
         path = self._path()
         if path is None:
             return
-        if path.exists():
+        try:
+            check(path)
+        except DestinationExists:
             def answered(replace: bool | None) -> None:
                 if replace:
                     self.dismiss((path, True))
@@ -151,6 +154,9 @@ class SaveFileDialog(Dialog[tuple[Path, bool]]):
                                                _("{path} already exists. Replace it?")
                                                .format(path=path),
                                                yes=_("Replace"), no=_("Keep it")), answered)
+            return
+        except DestinationError as e:
+            self.query_one("#problem", Static).update(as_sentence(str(e)))
             return
         self.dismiss((path, False))
 
