@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from diskmark.engine.errors import TargetError
 from diskmark.files.regular_file import NotRegularFile, read_regular_file
 from diskmark.locale import _
+from diskmark.model.numerals import digits_only
 
 DEFAULT_PORT = 8765  # fio's own default for --server and --client
 CONNECT_TIMEOUT_S = 5.0
@@ -82,10 +83,7 @@ def _parse_ssh(text: str, raw: str) -> Host:
                           "an alias of your SSH configuration, an IPv6 address as "
                           "[ADDRESS]:PORT, or fio://HOST[:PORT] for a host running fio "
                           "--server itself.").format(host=repr(text)))
-    if port and (not port.isdigit() or not 0 < int(port) < 65536):
-        raise HostError(_("host {host}: the port must be a number from 1 to 65535.").format(
-            host=repr(text)))
-    return Host(name, int(port) if port else 0, ssh=True, user=user)
+    return Host(name, _port(text, port) if port else 0, ssh=True, user=user)
 
 
 def _address(text: str, written: str, default_port: str) -> tuple[str, str, bool]:
@@ -118,10 +116,17 @@ def _parse_raw(text: str, raw: str) -> Host:
                           "address (letters, digits, . and -), with :PORT when the server "
                           "does not listen on {port}; an IPv6 address as "
                           "fio://[ADDRESS]:PORT.").format(host=repr(text), port=DEFAULT_PORT))
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise HostError(_("host {host}: the port must be a number from 1 to 65535.").format(
-            host=repr(text)))
-    return Host(name, int(port))
+    return Host(name, _port(text, port))
+
+
+def _port(text: str, port: str) -> int:
+    """The port written in host ``text``: the digits 0 to 9 only, as ssh and fio read it
+    (``٢٢`` or ``２２`` would be 22 to Python and an error to ssh; ``²`` a traceback)."""
+    if not digits_only(port) or not 0 < int(port) < 65536:
+        raise HostError(_("host {host}: the port {port} must be a number from 1 to 65535, "
+                          "written with the digits 0 to 9.").format(host=repr(text),
+                                                                   port=repr(port)))
+    return int(port)
 
 
 def read_hosts_file(path: str) -> list[str]:

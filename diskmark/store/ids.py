@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
-HISTORY_ID = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
+HISTORY_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}")
 
 
 def _stamp() -> str:

@@ -461,3 +461,30 @@ def test_markdown_marks_a_cpu_limited_figure_without_emphasis():
     md = fleet_report.fleet_markdown(result)
     row = next(line for line in md.splitlines() if line.startswith("| RND4K"))
     assert row.count("\\*") == 2 and "\\* the CPU, not the drive, set this figure" in md
+
+
+# Digits of other scripts: str.isdigit() is true for "²" (then int() raised a traceback), and
+# int() read "٢٢٤١" and "２２" as 2241 and 22, which ssh and fio would never take.
+OTHER_DIGITS = ["²", "٢٢٤١", "２２", "２２４１", "꘢꘢", "①"]
+
+
+@pytest.mark.parametrize("port", OTHER_DIGITS)
+@pytest.mark.parametrize("form", ["h1:{}", "ops@h1:{}", "ssh://h1:{}", "[::1]:{}",
+                                  "ssh://[fd00::7]:{}", "fio://h1:{}", "fio://[::1]:{}"])
+def test_a_port_in_other_digits_is_refused_naming_it(form, port):
+    text = form.format(port)
+    with pytest.raises(HostError) as refused:
+        parse_host(text)
+    assert str(refused.value) == (f"host {text!r}: the port {port!r} must be a number from 1 "
+                                  "to 65535, written with the digits 0 to 9.")
+
+
+def test_a_port_in_other_digits_is_refused_on_the_command_line_and_in_a_hosts_file(tmp_path):
+    hosts = tmp_path / "hosts"
+    hosts.write_text("h0\nh1:٢٢٤١\n", encoding="utf-8")
+    for args in (["--host", "h1:²"], ["--host", "fio://h1:２２"], ["--hosts-file", str(hosts)]):
+        done = _cli(*args, "--target", "/mnt/x")
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr and done.stdout == ""
+        assert "written with the digits 0 to 9." in done.stderr, done.stderr
+    assert "host 'h1:٢٢٤١': the port '٢٢٤١' must be" in done.stderr
