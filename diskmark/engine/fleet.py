@@ -38,7 +38,7 @@ from diskmark.engine.fio import Fio, locate
 from diskmark.engine.fleet_client import PROBING, client_problem, disk, entries, host_entries, on_host
 from diskmark.engine.fleet_jobs import JobsDir
 from diskmark.engine.fleet_privacy import Access
-from diskmark.engine.hosts import Host, unreachable
+from diskmark.engine.hosts import Host, check_ssh_config, unreachable
 from diskmark.engine.plan import Plan, PlannedTest, build_plan, not_measured
 from diskmark.engine.process import FioProcess, Outcome
 from diskmark.engine.sentence import Sentence
@@ -138,6 +138,8 @@ class Fleet:
                      else check_ssh_target(settings.target))
         if any(h.ssh for h in self.hosts):
             check_ssh_target(directory)
+            if self.ssh.config:
+                await asyncio.to_thread(check_ssh_config, self.ssh.config)
         if self._fio is None:
             self._fio = await asyncio.to_thread(locate)
         plan = await asyncio.to_thread(self.plan, settings)

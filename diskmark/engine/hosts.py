@@ -19,12 +19,17 @@ from dataclasses import dataclass
 
 from diskmark.engine.errors import TargetError
 from diskmark.files.regular_file import NotRegularFile, read_regular_file
+from diskmark.files.text_safety import shown
 from diskmark.locale import _
 from diskmark.model.numerals import digits_only
 
 DEFAULT_PORT = 8765  # fio's own default for --server and --client
 CONNECT_TIMEOUT_S = 5.0
 HOSTS_FILE_MAX_BYTES = 1024 * 1024  # some 50,000 hosts
+#: ssh reads its configuration a line at a time with no bound of its own: a sparse file of
+#: a few GB with no newline is one line it holds whole. A generated config for some 100,000
+#: hosts fits.
+SSH_CONFIG_MAX_BYTES = 16 * 1024 * 1024
 _NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 #: An SSH host or alias: no leading "-" (ssh would read an option), no "%" (a token of ssh's).
 _SSH_NAME = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9._-]{0,251}[A-Za-z0-9_])?$")
@@ -33,7 +38,8 @@ RAW, SSH = "fio://", "ssh://"
 
 
 class HostError(TargetError):
-    """A host written wrongly, or a hosts file that cannot be read; nothing was started."""
+    """A host written wrongly, or a hosts file or SSH configuration that cannot be read;
+    nothing was started."""
 
 
 @dataclass(frozen=True)
@@ -146,6 +152,24 @@ def read_hosts_file(path: str) -> list[str]:
             path=path, error=e.strerror or e)) from None
     return [line.split("#", 1)[0].strip() for line in text.splitlines()
             if line.split("#", 1)[0].strip()]
+
+
+def check_ssh_config(path: str) -> None:
+    """Refuse an SSH configuration (``--ssh-config``, ssh's ``-F``) that ssh could not read
+    and end: it is read as the hosts file is, before ssh sees it. ssh itself would read a
+    link to /dev/zero as one endless line until the machine ran out of memory, and wait on
+    a FIFO until the host was blamed for not answering."""
+    try:
+        read_regular_file(path, SSH_CONFIG_MAX_BYTES)
+    except NotRegularFile as e:
+        why = str(e)
+    except OSError as e:
+        why = e.strerror or str(e)
+    else:
+        return
+    # TRANSLATORS: {error} is why, e.g. "not a regular file (a FIFO)" or "larger than 16 MiB"
+    raise HostError(_("cannot use {path} as the SSH configuration (--ssh-config): "
+                      "{error}.").format(path=shown(path, one_line=True), error=why))
 
 
 def hosts_from(texts: list[str]) -> list[Host]:
