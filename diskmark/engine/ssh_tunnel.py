@@ -38,6 +38,8 @@ OPTIONS = ("BatchMode=yes", "ExitOnForwardFailure=yes", "StreamLocalBindUnlink=y
 _FINGERPRINT = re.compile(r"(?:Server host key: |key sent by the remote host is\s*)"
                           r"(?:(\S+) )?(SHA256:[A-Za-z0-9+/=]+)")
 INSTALL = "sudo apt install fio, sudo dnf install fio"
+#: strerror(ENOSPC) as the host's tools print it (the script runs them with LC_ALL=C)
+NO_SPACE = "No space left on device"
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,12 @@ class Tunnel:
     async def _why_not(self, fio_version: str) -> str:
         host, said = self.host.label, self.ssh_said()
         for line in self._lines:
+            if (line.startswith((ssh_remote.MKDIR, ssh_remote.WRITE, ssh_remote.NO_SERVER))
+                    and NO_SPACE in line):
+                # the script's tools speak English there (LC_ALL=C): ENOSPC, blocks or inodes
+                return _("{host}: no space left on the file system of {directory} there: "
+                         "diskmark cannot make or fill its private directory.").format(
+                             host=host, directory=self.target)
             if line == ssh_remote.NO_FIO:
                 return _("{host}: fio is not installed there; install {version}, the same "
                          "version as here (e.g. {command}).").format(
@@ -195,6 +203,10 @@ class Tunnel:
                 return _("{host}: cannot make diskmark's private directory in {directory}: "
                          "{error}").format(host=host, directory=self.target,
                                            error=line.removeprefix(ssh_remote.MKDIR))
+            if line.startswith(ssh_remote.WRITE):
+                return _("{host}: cannot write in diskmark's private directory in "
+                         "{directory}: {error}").format(host=host, directory=self.target,
+                                                        error=line.removeprefix(ssh_remote.WRITE))
             if line.startswith(ssh_remote.NO_SERVER):
                 return _("{host}: fio's server did not start there: {error}").format(
                     host=host, error=line.removeprefix(ssh_remote.NO_SERVER) or _("no reason given"))

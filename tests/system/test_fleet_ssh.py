@@ -208,6 +208,43 @@ def test_no_space_on_a_host_fails_it_clearly(lab):
     clean(a, b)
 
 
+#: A tmpfs's limits and the bytes that fill it, so that the host's script fails at each of
+#: its steps in turn: (what fails, the mount's limits, the filling's size).
+FULL = [("the directory (no inode)", "size=64k,nr_inodes=2", "1M"),
+        ("the pid file (no byte)", "size=64k", "1M"),
+        ("fio's error file (no inode)", "size=64k,nr_inodes=4", "4k"),
+        ("fio's socket (no inode)", "size=64k,nr_inodes=6", "4k"),
+        ("the server's pid file, fio started (one page free)", "size=64k", "60k")]
+
+
+@pytest.mark.parametrize("step, limits, fill", FULL, ids=[f[0] for f in FULL])
+def test_a_target_on_a_full_file_system_leaves_nothing_and_names_no_space(lab, step, limits,
+                                                                           fill):
+    """The host's script fails at each step it takes in a full file system: it gave up on the
+    pid file it could not write and left fio's server running, orphaned in a deleted
+    directory, and diskmark said 'no reason given'."""
+    a = lab.hosts[0]
+    where = f"{TARGET}/full"
+    filled = a.nsenter("sh", "-c", f"mkdir {where} && mount -t tmpfs -o {limits},mode=0755 "
+                       f"diskmark-full {where} && {{ head -c {fill} /dev/zero > {where}/fill; "
+                       f"test -s {where}/fill; }}")
+    assert filled.returncode == 0, filled.stderr
+    try:
+        code, out, err = finish(fleet(lab, "--host", "h0", "--target", where, *DEMO))
+        left = a.nsenter("ls", "-A", where, text=True).stdout.split()
+        fio = a.fio_processes()
+    finally:  # what a failed run left, away before the next test
+        for pid in a.fio_processes():
+            os.kill(pid, signal.SIGKILL)
+        a.nsenter("umount", "--lazy", where)
+        a.nsenter("rmdir", where)
+    assert code == 2, err
+    assert (f"h0: no space left on the file system of {where} there: diskmark cannot make or "
+            "fill its private directory.") in err, err
+    assert fio == [] and left == ["fill"], (step, fio, left)
+    clean(a)
+
+
 def test_a_connection_dropped_mid_run_fails_that_host_and_keeps_the_other(lab):
     a, b = lab.hosts[:2]
     proc = fleet(lab, "--host", "h0", "--host", "h1", "--target", str(TARGET), *TINY_ARGS,
