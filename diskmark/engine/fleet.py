@@ -170,14 +170,18 @@ class Fleet:
         """Every host answers, can run the probe job, and lets no other user write in the
         target (over SSH: in fio's private directory there), or nothing starts anywhere."""
         async def check(index: int, host: Host) -> str | None:
-            if host.ssh:
-                emit(host, Progress(Phase.CHECKING, on_host(host, _("starting fio's server "
-                                                                    "over SSH"))))
-                why = await self._open(index, host, directory)
-            else:
-                emit(host, Progress(Phase.CHECKING, on_host(host, _("checking fio's server"))))
-                why = await unreachable(host)
-                why = on_host(host, why) if why else None
+            try:
+                if host.ssh:
+                    emit(host, Progress(Phase.CHECKING, on_host(host, _("starting fio's server "
+                                                                        "over SSH"))))
+                    why = await self._control.until_stopped(self._open(index, host, directory))
+                else:
+                    emit(host, Progress(Phase.CHECKING, on_host(host,
+                                                                _("checking fio's server"))))
+                    why = await self._control.until_stopped(unreachable(host))
+                    why = on_host(host, why) if why else None
+            except Stopped:
+                return None  # said by the sessions, each cancelled before it started
             if why or self._control.stopping:
                 return why
             try:
@@ -192,7 +196,7 @@ class Fleet:
 
         problems = [(h, why) for h, why in zip(self.hosts, await asyncio.gather(
             *(check(i, h) for i, h in enumerate(self.hosts)))) if why]
-        if problems:
+        if problems and not self._control.stopping:  # a stop is no host's fault
             raise FleetNotStarted(problems)
 
     async def _private(self, host: Host, directory: str) -> str | None:

@@ -45,8 +45,9 @@ READY, REMOVED, SWEPT, NO_FIO, VERSION, NO_TARGET, SHARED, MKDIR, WRITE, NO_SERV
 # whatever it started and removes its directory, from the moment the directory exists; the
 # tools' words in English (LC_ALL=C), so that diskmark can tell "No space left on device".
 # Files are written with tee, which names the error (dash's echo says "I/O error" for all).
-# The server tells its own pid through a pipe, before anything it needs is written (no
-# `$!`: a csh would read `!`); `setsid` makes it lead its own process group, killed whole.
+# The server's pid is `$!`, known before anything is written and its zombie reaped by `wait`
+# at once; spelled with printf's \041, as a csh login shell would expand a `!` even in the
+# quoted word. `setsid` makes the server lead its own process group, killed whole.
 SCRIPT = (
     'LC_ALL=C; export LC_ALL; umask 077; '
     'command -v fio >/dev/null 2>&1 || { echo diskmark:nofio; exit 0; }; '
@@ -68,16 +69,15 @@ SCRIPT = (
     'd=$PWD/$2; s=; '
     'c() { trap "" HUP INT TERM PIPE; '
     'if test -n "$s"; then kill -KILL -- "-$s" 2>/dev/null || kill -KILL "$s" 2>/dev/null; '
-    'i=0; while kill -0 "$s" 2>/dev/null && test "$i" -lt 100; do i=$((i+1)); sleep 0.05; '
-    'done; fi; '
+    'wait "$s" 2>/dev/null; fi; '
     'cd / && rm -rf -- "$d" && echo diskmark:removed; }; '
     'trap c EXIT; trap "exit 1" HUP INT TERM PIPE; '
     'cd -P -- "$2" || { echo "diskmark:write:cannot enter $2"; exit 0; }; '
     'e=$(echo $$ | tee pid 2>&1 >/dev/null) || { echo "diskmark:write:$e"; exit 0; }; '
     'e=$(tee server.err </dev/null 2>&1 >/dev/null) || { echo "diskmark:write:$e"; exit 0; }; '
     'g=; if command -v setsid >/dev/null 2>&1; then g=setsid; fi; '
-    's=$(sh -c "echo \\$\\$; exec $g fio --server=sock:fio.sock </dev/null >/dev/null '
-    '2>>server.err" &); '
+    '$g fio --server=sock:fio.sock </dev/null >/dev/null 2>>server.err & '
+    "eval \"s=\\$$(printf '\\041')\"; "
     'e=$(echo "$s" | tee server 2>&1 >/dev/null) || { echo "diskmark:write:$e"; exit 0; }; '
     'i=0; until test -S fio.sock; do '
     'kill -0 "$s" 2>/dev/null || { echo "diskmark:noserver:$(head -c 300 server.err)"; exit 0; }; '

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import TINY_ARGS
 from faults import finish_run as finish
-from ssh_hosts import TARGET, listening_inodes, make_lab, tree_sockets, why_not
+from ssh_hosts import TARGET, host_processes, listening_inodes, make_lab, tree_sockets, why_not
 
 from diskmark.store.store import Store
 
@@ -274,6 +274,56 @@ def test_stop_leaves_no_fio_and_no_file_on_any_host(lab, sig):
     assert time.monotonic() - started < 20
     assert "fio stopped on every host" in err
     clean(a, b, wait=0)
+
+
+def _processes(pred) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if pred(Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")):
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def _hangs_as(pid: int) -> bool:
+    """Whether ``pid`` is a hung login of the tests' (its ForceCommand, ``sleep 600``)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes() == b"sleep\0" + b"600\0"
+    except OSError:
+        return False
+
+
+def _hangs(host) -> bool:
+    return any(_hangs_as(pid) for pid in host_processes(host))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_while_a_hosts_login_hangs_ends_at_once(lab, sig):
+    """The hosts are being checked, one of them logs in and hangs there: a stop was ignored
+    until ssh's 60 s were out (exit 2); it ends the run at once, as later in the run."""
+    a = lab.hosts[0]
+    hung = next((h for h in lab.hosts if h.login), None) or lab.start(1, login="sleep 600")[0]
+    for pid in host_processes(hung):  # an earlier test's login, hung there still
+        if _hangs_as(pid):
+            os.kill(pid, signal.SIGKILL)
+    proc = fleet(lab, "--host", "h0", "--host", hung.alias, "--target", str(TARGET), *DEMO)
+    deadline = time.monotonic() + 30
+    while not _hangs(hung) or not a.fio_processes():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)  # h0's server is up and the other host's login hangs
+    started = time.monotonic()
+    proc.send_signal(sig)
+    code, out, err = finish(proc, timeout=90)
+    assert code == 130, err
+    assert time.monotonic() - started < 3, err
+    assert "interrupted" in err, err
+    mine = str(lab.config).encode()
+    assert _processes(lambda argv: argv[0] == b"ssh" and mine in argv) == []
+    assert Store().history() == []
+    clean(a, hung, wait=5)
 
 
 def test_a_run_killed_outright_is_cleaned_by_the_hosts_and_the_next_start(lab):

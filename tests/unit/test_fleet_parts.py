@@ -535,3 +535,34 @@ def test_a_port_in_other_digits_is_refused_on_the_command_line_and_in_a_hosts_fi
         assert "Traceback" not in done.stderr and done.stdout == ""
         assert "written with the digits 0 to 9." in done.stderr, done.stderr
     assert "host 'h1:٢٢٤١': the port '٢٢٤١' must be" in done.stderr
+
+
+def test_a_stop_ends_a_wait_at_once_and_lets_it_clean_up():
+    """The hosts' checks wait on ssh and on connections through RunControl.until_stopped: a
+    stop cancels what waits (which ends what it started) and says Stopped at once."""
+    import asyncio
+
+    from diskmark.engine.control import RunControl, Stopped
+
+    cleaned = []
+
+    async def hangs() -> str:
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            cleaned.append("ssh killed")
+            raise
+        return "ready"
+
+    async def main() -> float:
+        control = RunControl()
+        assert await control.until_stopped(asyncio.sleep(0, "answered")) == "answered"
+        asyncio.get_running_loop().call_later(0.1, control.stop)
+        started = time.monotonic()
+        with pytest.raises(Stopped):
+            await control.until_stopped(hangs())
+        with pytest.raises(Stopped):  # after a stop, nothing more waits
+            await control.until_stopped(hangs())
+        return time.monotonic() - started
+
+    assert asyncio.run(main()) < 1 and cleaned == ["ssh killed"]
