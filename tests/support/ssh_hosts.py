@@ -196,12 +196,15 @@ class SshLab:
 
     def stop(self) -> None:
         for host in self.hosts:
+            # named while the namespace's first process lives: a login that hangs is in a
+            # session of its own, which killing that process's group does not reach
+            left = host_processes(host)
             try:
                 os.killpg(host.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             host.proc.wait(timeout=10)
-            for pid in host_processes(host):
+            for pid in left:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:

@@ -324,6 +324,9 @@ def test_a_stop_while_a_hosts_login_hangs_ends_at_once(lab, sig):
     assert _processes(lambda argv: argv[0] == b"ssh" and mine in argv) == []
     assert Store().history() == []
     clean(a, hung, wait=5)
+    for pid in host_processes(hung):  # the host's own hung login, not diskmark's
+        if _hangs_as(pid):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_a_run_killed_outright_is_cleaned_by_the_hosts_and_the_next_start(lab):
