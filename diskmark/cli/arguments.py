@@ -32,6 +32,7 @@ from diskmark.cli.output import out
 from diskmark.cli.streams import write_err
 from diskmark.locale import LANGUAGES, _, ngettext
 from diskmark.locale.text_safety import shown
+from diskmark.model.numerals import decimal_number, other_digits, whole_number
 from diskmark.model.settings import text_parser
 from diskmark.model.units import Unit
 from diskmark.report.cells import char_cells, text_cells
@@ -280,12 +281,31 @@ def unit(text: str) -> Unit:
         raise argparse.ArgumentTypeError(str(e)) from None
 
 
-def percent(text: str) -> float:
+def whole(text: str) -> int:
+    """A whole number of the command line (``--limit N``), in the digits 0 to 9 as every
+    number diskmark reads (:mod:`diskmark.model.numerals`)."""
     try:
-        value = float(text.rstrip("%"))
+        return whole_number(text)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            _("not a percentage: {text}").format(text=repr(text))) from None
+            other_digits(text) or _("not a whole number: {text}").format(text=repr(text))) from None
+
+
+def number(text: str) -> float:
+    """A number with or without a decimal point (``--older-than DAYS``), in the digits 0 to 9."""
+    try:
+        return decimal_number(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            other_digits(text) or _("not a number: {text}").format(text=repr(text))) from None
+
+
+def percent(text: str) -> float:
+    try:
+        value = decimal_number(text.rstrip("%"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            other_digits(text) or _("not a percentage: {text}").format(text=repr(text))) from None
     if not 0 <= value < float("inf"):
         raise argparse.ArgumentTypeError(_("the percentage must be 0 or more"))
     return value

@@ -56,7 +56,7 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
     """The ``history`` command and its actions; ``types`` holds the CLI's argument types
     (``unit``), so every command reads a unit the same way. ``declare=False``: the command
     alone, named with its help (nothing on the command line uses it)."""
-    from diskmark.cli.arguments import RawDescriptionHelpFormatter, Typed, add_replace
+    from diskmark.cli.arguments import RawDescriptionHelpFormatter, Typed, add_replace, number, whole
 
     hist = sub.add_parser(
         "history", help=_("list, show, import, export, delete, prune, trend and share past runs"),
@@ -75,9 +75,9 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
         p.add_argument("--host", default="", help=_("only runs measured on this host"))
 
     ls = hsub.add_parser("list", help=_("runs, newest first: id, date, host, device, headline MB/s"))
-    ls.add_argument("--limit", type=int, default=50, metavar="N",
+    ls.add_argument("--limit", type=whole, default=50, metavar="N",
                     help=_("show the N newest (default 50; 0 shows all)"))
-    ls.add_argument("--offset", type=int, default=0, metavar="N", help=_("skip the N newest first"))
+    ls.add_argument("--offset", type=whole, default=0, metavar="N", help=_("skip the N newest first"))
     filters(ls)
     ls.add_argument("--format", choices=["text", "json"], default="text")
 
@@ -108,8 +108,8 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
 
     prune = hsub.add_parser("prune", help=_("remove old runs (baselines stay)"))
     how = prune.add_mutually_exclusive_group(required=True)
-    how.add_argument("--keep", type=int, metavar="N", help=_("keep the N newest runs"))
-    how.add_argument("--older-than", type=float, metavar="DAYS",
+    how.add_argument("--keep", type=whole, metavar="N", help=_("keep the N newest runs"))
+    how.add_argument("--older-than", type=number, metavar="DAYS",
                      help=_("remove runs that started more than DAYS days ago"))
     filters(prune)
     prune.add_argument("--dry-run", action="store_true", help=_("say what would go; remove nothing"))
@@ -125,7 +125,7 @@ def add_parser(sub: argparse._SubParsersAction[Parser], types: dict[str, Any],
                     help=_("MB/s (default), GB/s, IOPS or µs (also us)"))
     filters(tr)
     tr.add_argument("--format", choices=["text", "json"], default="text")
-    tr.add_argument("--width", type=int, default=0, metavar="COLS",
+    tr.add_argument("--width", type=whole, default=0, metavar="COLS",
                     help=_("width of the chart (default: the terminal's)"))
 
     share = hsub.add_parser("share", help=_("a run, or a comparison, as one HTML file or a PNG"),

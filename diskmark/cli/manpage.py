@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 
 from diskmark import __version__
 from diskmark.locale import N_, _, language, pgettext
+from diskmark.model.numerals import digits_only
 
 SUMMARY = N_("CrystalDiskMark for the Linux terminal")
 
@@ -134,7 +135,7 @@ def render(parser: argparse.ArgumentParser) -> str:
     command's options declared)."""
     # a build's own date, or the one SOURCE_DATE_EPOCH fixes (the same page from the same source)
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    when = datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
+    when = datetime.fromtimestamp(int(epoch), UTC) if digits_only(epoch) else datetime.now(UTC)
     date = when.strftime("%Y-%m-%d")
     # TRANSLATORS: the man page's header; the manual it belongs to, as man pages name it
     manual = escape(pgettext("man page", "User Commands"))

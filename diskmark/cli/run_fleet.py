@@ -122,7 +122,7 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
               destination: Destination | None) -> int:
     from diskmark.engine.errors import DiskmarkError
     from diskmark.engine.fleet import Fleet
-    from diskmark.engine.hosts import hosts_from, read_hosts_file
+    from diskmark.engine.hosts import check_ssh_config, hosts_from, read_hosts_file
     from diskmark.engine.jobfile import check_remote_target
     from diskmark.engine.ssh_remote import check_ssh_target
 
@@ -140,6 +140,8 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
             check_remote_target(settings.target)
         else:
             check_ssh_target(settings.target)
+        if args.ssh_config and any(h.ssh for h in hosts):
+            check_ssh_config(args.ssh_config)
     except DiskmarkError as e:
         error(str(e))
         return EXIT_USAGE

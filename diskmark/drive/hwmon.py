@@ -49,7 +49,7 @@ def _hwmon_dirs(device: Path) -> list[Path]:
 def _first_input(hwmon: Path) -> Path | None:
     """``temp1_input`` (NVMe's Composite, drivetemp's only input), else the lowest one."""
     inputs = sorted(hwmon.glob("temp*_input"),
-                    key=lambda p: int(m.group()) if (m := re.search(r"\d+", p.name)) else 0)
+                    key=lambda p: int(m.group()) if (m := re.search(r"[0-9]+", p.name)) else 0)
     return inputs[0] if inputs else None
 
 
@@ -58,8 +58,8 @@ def _controllers(disk: Path, sys_root: Path) -> list[Path]:
     native multipath the ``nvmeN`` controllers beside it or in /sys/class/nvme."""
     places = [disk / "device"]
     places += [c for c in sorted(disk.resolve().parent.glob("nvme[0-9]*"))
-               if re.fullmatch(r"nvme\d+", c.name)]
-    m = re.match(r"nvme(\d+)", disk.name)
+               if re.fullmatch(r"nvme[0-9]+", c.name)]
+    m = re.match(r"nvme([0-9]+)", disk.name)
     if m:
         places.append(sys_root / "class" / "nvme" / f"nvme{m.group(1)}")
     return places
@@ -94,7 +94,7 @@ def _psutil_read(kind: str, label: str) -> float | None:
 
 def _disks_of_kind(nvme: bool, sys_root: Path) -> int:
     if nvme:
-        return sum(1 for c in (sys_root / "class" / "nvme").glob("nvme*") if re.fullmatch(r"nvme\d+", c.name))
+        return sum(1 for c in (sys_root / "class" / "nvme").glob("nvme*") if re.fullmatch(r"nvme[0-9]+", c.name))
     return sum(1 for b in (sys_root / "class" / "block").glob("sd*") if re.fullmatch(r"sd[a-z]+", b.name))
 
 

@@ -19,6 +19,7 @@ from diskmark.drive.mounts import MountInfo
 from diskmark.drive.sysfs import read_sys
 from diskmark.locale import _
 from diskmark.model.facts import SystemFacts
+from diskmark.model.numerals import digits_only
 
 #: Where sysfs is mounted; the /sys readers take a ``sys_root`` so tests can point them at a tree.
 _SYS = Path("/sys")
@@ -122,7 +123,7 @@ _LOOP_DEPTH = 3  # a loop on a file on a loop on a file…: give up after this m
 
 
 def _number(text: str) -> float | None:
-    m = re.search(r"\d+(?:\.\d+)?", text)
+    m = re.search(r"[0-9]+(?:\.[0-9]+)?", text)
     return float(m.group()) if m else None
 
 
@@ -168,8 +169,8 @@ def _nvme_interface(real: Path, disk_name: str, sys_root: Path) -> tuple[str, fl
         return _pcie_link(pci)
     # native multipath: the namespace sits under /sys/devices/virtual/nvme-subsystem/nvme-subsysN,
     # beside links to its controllers; the paths may be used together, so their links add up
-    controllers = [c for c in sorted(real.parent.glob("nvme[0-9]*")) if re.fullmatch(r"nvme\d+", c.name)]
-    m = re.match(r"nvme(\d+)", disk_name)
+    controllers = [c for c in sorted(real.parent.glob("nvme[0-9]*")) if re.fullmatch(r"nvme[0-9]+", c.name)]
+    m = re.match(r"nvme([0-9]+)", disk_name)
     if not controllers and m:
         controllers = [sys_root / "class" / "nvme" / f"nvme{m.group(1)}"]
     links = [_pcie_link(c / "device") for c in controllers]
@@ -199,7 +200,7 @@ def _usb_interface(real: Path, sys_root: Path) -> tuple[str, float | None]:
         mbps = _number(read_sys(p / "speed"))
         if mbps:
             break
-        if re.fullmatch(r"usb\d+", p.name):  # the root hub had no speed either
+        if re.fullmatch(r"usb[0-9]+", p.name):  # the root hub had no speed either
             return "", None
     else:
         return "", None
@@ -223,11 +224,11 @@ def _disk_interface(disk: Path, sys_root: Path, depth: int) -> tuple[str, float 
     text = str(real) + "/"
     if _emulated(real, sys_root):  # virtio, QEMU's NVMe/AHCI/xHCI…: no physical link
         return "", None
-    if re.search(r"/usb\d+/", text):
+    if re.search(r"/usb[0-9]+/", text):
         return _usb_interface(real, sys_root)
-    if m := re.search(r"/ata(\d+)/", text):
+    if m := re.search(r"/ata([0-9]+)/", text):
         return _sata_interface(real, m.group(1), sys_root)
-    if re.match(r"nvme\d+(c\d+)?n\d+$", disk.name) or re.search(r"/nvme/nvme\d+/", text):
+    if re.match(r"nvme[0-9]+(c[0-9]+)?n[0-9]+$", disk.name) or re.search(r"/nvme/nvme[0-9]+/", text):
         return _nvme_interface(real, disk.name, sys_root)
     return "", None  # virtio, mmc, zram, nbd, an md/dm without classifiable members…
 
@@ -383,7 +384,7 @@ def facts_for_device(path: str | Path) -> SystemFacts:
     _name, facts.model, facts.rotational, facts.scheduler, facts.virtual = _block_facts(block)
     if block is not None:
         sectors = read_sys(block / "size")
-        facts.total_bytes = int(sectors) * 512 if sectors.isdigit() else 0
+        facts.total_bytes = int(sectors) * 512 if digits_only(sectors) else 0
         facts.interface, facts.interface_mb_s = interface_of_block(block)
     return facts
 
@@ -452,7 +453,7 @@ def list_block_devices(sys_root: Path = _SYS) -> list[MountInfo]:
     for entry in entries:
         sectors = read_sys(entry / "size")
         path = Path("/dev") / entry.name
-        if not sectors.isdigit() or int(sectors) == 0 or not path.exists():
+        if not digits_only(sectors) or int(sectors) == 0 or not path.exists():
             continue
         block = entry.resolve()
         disk = _whole_disk(block)

@@ -10,10 +10,13 @@ it the same way instead of keeping a flag of its own.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Awaitable, Iterator
+from contextlib import contextmanager, suppress
+from typing import TypeVar
 
 from diskmark.engine.process import FioProcess
+
+T = TypeVar("T")
 
 
 class Stopped(Exception):
@@ -52,6 +55,28 @@ class RunControl:
         except TimeoutError:
             pass
         self.check()
+
+    async def until_stopped(self, work: Awaitable[T]) -> T:
+        """``work``'s result, or :class:`Stopped` as soon as a stop comes: ``work`` is then
+        cancelled and awaited, so that it ends what it started as a cancelled task does (an
+        SSH login that hangs, a host that does not answer)."""
+        if self.stopping:
+            if asyncio.iscoroutine(work):
+                work.close()  # never started: nothing to end
+            raise Stopped
+        task = asyncio.ensure_future(work)
+        woken = asyncio.ensure_future(self.wake.wait())
+        try:
+            await asyncio.wait((task, woken), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            woken.cancel()
+            if not task.done():  # stopped, or this task itself cancelled
+                task.cancel()
+                with suppress(asyncio.CancelledError):
+                    await task
+        if task.cancelled():
+            raise Stopped
+        return task.result()
 
     @contextmanager
     def running(self, proc: FioProcess) -> Iterator[FioProcess]:

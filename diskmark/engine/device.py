@@ -40,6 +40,7 @@ from diskmark.engine.errors import TargetError
 from diskmark.engine.plan import Plan
 from diskmark.engine.sentence import Sentence, said_together
 from diskmark.locale import N_, _
+from diskmark.model.numerals import digits_only
 from diskmark.model.settings import Mode, Op
 from diskmark.model.units import SIZE_MIN, SIZE_STEP, format_size
 from diskmark.model.units import format_bytes as human_bytes
@@ -325,4 +326,4 @@ def _size(fd: int, sysdir: Path | None) -> int:
     except OSError:
         pass
     sectors = read_sys(sysdir / "size") if sysdir is not None else ""
-    return int(sectors) * 512 if sectors.isdigit() else 0
+    return int(sectors) * 512 if digits_only(sectors) else 0

@@ -29,7 +29,7 @@ class Fio:
 
 
 def parse_version(text: str) -> tuple[int, ...]:
-    m = re.search(r"(\d+)\.(\d+)", text)
+    m = re.search(r"([0-9]+)\.([0-9]+)", text)
     return (int(m.group(1)), int(m.group(2))) if m else (0, 0)
 
 

@@ -38,7 +38,7 @@ from diskmark.engine.fio import Fio, locate
 from diskmark.engine.fleet_client import PROBING, client_problem, disk, entries, host_entries, on_host
 from diskmark.engine.fleet_jobs import JobsDir
 from diskmark.engine.fleet_privacy import Access
-from diskmark.engine.hosts import Host, unreachable
+from diskmark.engine.hosts import Host, check_ssh_config, unreachable
 from diskmark.engine.plan import Plan, PlannedTest, build_plan, not_measured
 from diskmark.engine.process import FioProcess, Outcome
 from diskmark.engine.sentence import Sentence
@@ -140,6 +140,8 @@ class Fleet:
                      else check_ssh_target(settings.target))
         if any(h.ssh for h in self.hosts):
             check_ssh_target(directory)
+            if self.ssh.config:
+                await asyncio.to_thread(check_ssh_config, self.ssh.config)
         if self._fio is None:
             self._fio = await asyncio.to_thread(locate)
         plan = await asyncio.to_thread(self.plan, settings)
@@ -170,14 +172,18 @@ class Fleet:
         """Every host answers, can run the probe job, and lets no other user write in the
         target (over SSH: in fio's private directory there), or nothing starts anywhere."""
         async def check(index: int, host: Host) -> str | None:
-            if host.ssh:
-                emit(host, Progress(Phase.CHECKING, on_host(host, _("starting fio's server "
-                                                                    "over SSH"))))
-                why = await self._open(index, host, directory)
-            else:
-                emit(host, Progress(Phase.CHECKING, on_host(host, _("checking fio's server"))))
-                why = await unreachable(host)
-                why = on_host(host, why) if why else None
+            try:
+                if host.ssh:
+                    emit(host, Progress(Phase.CHECKING, on_host(host, _("starting fio's server "
+                                                                        "over SSH"))))
+                    why = await self._control.until_stopped(self._open(index, host, directory))
+                else:
+                    emit(host, Progress(Phase.CHECKING, on_host(host,
+                                                                _("checking fio's server"))))
+                    why = await self._control.until_stopped(unreachable(host))
+                    why = on_host(host, why) if why else None
+            except Stopped:
+                return None  # said by the sessions, each cancelled before it started
             if why or self._control.stopping:
                 return why
             try:
@@ -192,7 +198,7 @@ class Fleet:
 
         problems = [(h, why) for h, why in zip(self.hosts, await asyncio.gather(
             *(check(i, h) for i, h in enumerate(self.hosts)))) if why]
-        if problems:
+        if problems and not self._control.stopping:  # a stop is no host's fault
             raise FleetNotStarted(problems)
 
     async def _private(self, host: Host, directory: str) -> str | None:

@@ -20,10 +20,16 @@ from dataclasses import dataclass
 from diskmark.engine.errors import TargetError
 from diskmark.files.regular_file import NotRegularFile, read_regular_file
 from diskmark.locale import _
+from diskmark.locale.text_safety import shown
+from diskmark.model.numerals import digits_only
 
 DEFAULT_PORT = 8765  # fio's own default for --server and --client
 CONNECT_TIMEOUT_S = 5.0
 HOSTS_FILE_MAX_BYTES = 1024 * 1024  # some 50,000 hosts
+#: ssh reads its configuration a line at a time with no bound of its own: a sparse file of
+#: a few GB with no newline is one line it holds whole. A generated config for some 100,000
+#: hosts fits.
+SSH_CONFIG_MAX_BYTES = 16 * 1024 * 1024
 _NAME = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$")
 #: An SSH host or alias: no leading "-" (ssh would read an option), no "%" (a token of ssh's).
 _SSH_NAME = re.compile(r"^[A-Za-z0-9_](?:[A-Za-z0-9._-]{0,251}[A-Za-z0-9_])?$")
@@ -32,7 +38,8 @@ RAW, SSH = "fio://", "ssh://"
 
 
 class HostError(TargetError):
-    """A host written wrongly, or a hosts file that cannot be read; nothing was started."""
+    """A host written wrongly, or a hosts file or SSH configuration that cannot be read;
+    nothing was started."""
 
 
 @dataclass(frozen=True)
@@ -82,10 +89,7 @@ def _parse_ssh(text: str, raw: str) -> Host:
                           "an alias of your SSH configuration, an IPv6 address as "
                           "[ADDRESS]:PORT, or fio://HOST[:PORT] for a host running fio "
                           "--server itself.").format(host=repr(text)))
-    if port and (not port.isdigit() or not 0 < int(port) < 65536):
-        raise HostError(_("host {host}: the port must be a number from 1 to 65535.").format(
-            host=repr(text)))
-    return Host(name, int(port) if port else 0, ssh=True, user=user)
+    return Host(name, _port(text, port) if port else 0, ssh=True, user=user)
 
 
 def _address(text: str, written: str, default_port: str) -> tuple[str, str, bool]:
@@ -118,10 +122,17 @@ def _parse_raw(text: str, raw: str) -> Host:
                           "address (letters, digits, . and -), with :PORT when the server "
                           "does not listen on {port}; an IPv6 address as "
                           "fio://[ADDRESS]:PORT.").format(host=repr(text), port=DEFAULT_PORT))
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise HostError(_("host {host}: the port must be a number from 1 to 65535.").format(
-            host=repr(text)))
-    return Host(name, int(port))
+    return Host(name, _port(text, port))
+
+
+def _port(text: str, port: str) -> int:
+    """The port written in host ``text``: the digits 0 to 9 only, as ssh and fio read it
+    (``٢٢`` or ``２２`` would be 22 to Python and an error to ssh; ``²`` a traceback)."""
+    if not digits_only(port) or not 0 < int(port) < 65536:
+        raise HostError(_("host {host}: the port {port} must be a number from 1 to 65535, "
+                          "written with the digits 0 to 9.").format(host=repr(text),
+                                                                   port=repr(port)))
+    return int(port)
 
 
 def read_hosts_file(path: str) -> list[str]:
@@ -141,6 +152,24 @@ def read_hosts_file(path: str) -> list[str]:
             path=path, error=e.strerror or e)) from None
     return [line.split("#", 1)[0].strip() for line in text.splitlines()
             if line.split("#", 1)[0].strip()]
+
+
+def check_ssh_config(path: str) -> None:
+    """Refuse an SSH configuration (``--ssh-config``, ssh's ``-F``) that ssh could not read
+    and end: it is read as the hosts file is, before ssh sees it. ssh itself would read a
+    link to /dev/zero as one endless line until the machine ran out of memory, and wait on
+    a FIFO until the host was blamed for not answering."""
+    try:
+        read_regular_file(path, SSH_CONFIG_MAX_BYTES)
+    except NotRegularFile as e:
+        why = str(e)
+    except OSError as e:
+        why = e.strerror or str(e)
+    else:
+        return
+    # TRANSLATORS: {error} is why, e.g. "not a regular file (a FIFO)" or "larger than 16 MiB"
+    raise HostError(_("cannot use {path} as the SSH configuration (--ssh-config): "
+                      "{error}.").format(path=shown(path, one_line=True), error=why))
 
 
 def hosts_from(texts: list[str]) -> list[Host]:

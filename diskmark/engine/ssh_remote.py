@@ -16,7 +16,9 @@ Unix socket inside it, with the directory as its working directory: every job na
 test file relative to it, so no other user can see, swap or redirect the file, and nobody
 but this user can reach the socket. It says ``ready`` and waits for the end of its input:
 when diskmark closes it, or the connection is lost, or diskmark dies, the script kills the
-server and its jobs (their own process group) and removes the directory with all in it.
+server and its jobs (their own process group) and removes the directory with all in it. A
+step that fails once the directory exists (a pid file the full file system refuses, fio's
+server not starting) says why and ends the script the same way: nothing it made stays.
 """
 
 from __future__ import annotations
@@ -33,16 +35,21 @@ SOCKET = "fio.sock"
 #: What Linux allows in a Unix socket's path, its final NUL included.
 SUN_PATH_MAX = 108
 #: What the script prints, one a line, for diskmark to read.
-READY, REMOVED, SWEPT, NO_FIO, VERSION, NO_TARGET, SHARED, MKDIR, NO_SERVER = (
+READY, REMOVED, SWEPT, NO_FIO, VERSION, NO_TARGET, SHARED, MKDIR, WRITE, NO_SERVER = (
     "diskmark:ready", "diskmark:removed", "diskmark:swept:", "diskmark:nofio",
     "diskmark:version:", "diskmark:notarget", "diskmark:shared", "diskmark:mkdir:",
-    "diskmark:noserver:")
+    "diskmark:write:", "diskmark:noserver:")
 
 # One line, no "!", no value of the user's: $1 the target, $2 the directory's name, $3 fio's
-# version here. The server writes its own pid (no `$!`: a csh would read `!`); `setsid` makes
-# it lead its own process group, killed whole at the end.
+# version here. Every step that can fail says so and ends the script, whose EXIT trap kills
+# whatever it started and removes its directory, from the moment the directory exists; the
+# tools' words in English (LC_ALL=C), so that diskmark can tell "No space left on device".
+# Files are written with tee, which names the error (dash's echo says "I/O error" for all).
+# The server's pid is `$!`, known before anything is written and its zombie reaped by `wait`
+# at once; spelled with printf's \041, as a csh login shell would expand a `!` even in the
+# quoted word. `setsid` makes the server lead its own process group, killed whole.
 SCRIPT = (
-    'umask 077; '
+    'LC_ALL=C; export LC_ALL; umask 077; '
     'command -v fio >/dev/null 2>&1 || { echo diskmark:nofio; exit 0; }; '
     'v=$(fio --version 2>/dev/null); '
     'test "$v" = "$3" || { echo "diskmark:version:$v"; exit 0; }; '
@@ -59,20 +66,20 @@ SCRIPT = (
     'kill -KILL -- "-$s" 2>/dev/null || kill -KILL "$s" 2>/dev/null; fi; '
     'rm -rf -- "$x" && echo "diskmark:swept:$x"; done; '
     'e=$(mkdir -m 0700 -- "$2" 2>&1) || { echo "diskmark:mkdir:$e"; exit 0; }; '
-    'cd -P -- "$2" || exit 0; d=$PWD; s=; '
+    'd=$PWD/$2; s=; '
     'c() { trap "" HUP INT TERM PIPE; '
     'if test -n "$s"; then kill -KILL -- "-$s" 2>/dev/null || kill -KILL "$s" 2>/dev/null; '
     'wait "$s" 2>/dev/null; fi; '
     'cd / && rm -rf -- "$d" && echo diskmark:removed; }; '
     'trap c EXIT; trap "exit 1" HUP INT TERM PIPE; '
-    'echo $$ > pid; '
+    'cd -P -- "$2" || { echo "diskmark:write:cannot enter $2"; exit 0; }; '
+    'e=$(echo $$ | tee pid 2>&1 >/dev/null) || { echo "diskmark:write:$e"; exit 0; }; '
+    'e=$(tee server.err </dev/null 2>&1 >/dev/null) || { echo "diskmark:write:$e"; exit 0; }; '
     'g=; if command -v setsid >/dev/null 2>&1; then g=setsid; fi; '
-    'sh -c "echo \\$\\$ > server; exec $g fio --server=sock:fio.sock" '
-    '</dev/null >/dev/null 2>server.err & '
-    'i=0; until test -s server; do i=$((i+1)); '
-    'test "$i" -gt 200 && { echo "diskmark:noserver:"; exit 0; }; sleep 0.05; done; '
-    's=$(cat server); i=0; '
-    'until test -S fio.sock; do '
+    '$g fio --server=sock:fio.sock </dev/null >/dev/null 2>>server.err & '
+    "eval \"s=\\$$(printf '\\041')\"; "
+    'e=$(echo "$s" | tee server 2>&1 >/dev/null) || { echo "diskmark:write:$e"; exit 0; }; '
+    'i=0; until test -S fio.sock; do '
     'kill -0 "$s" 2>/dev/null || { echo "diskmark:noserver:$(head -c 300 server.err)"; exit 0; }; '
     'i=$((i+1)); test "$i" -gt 200 && { echo "diskmark:noserver:"; exit 0; }; '
     'sleep 0.05; done; '

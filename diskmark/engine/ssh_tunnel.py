@@ -39,6 +39,8 @@ OPTIONS = ("BatchMode=yes", "ExitOnForwardFailure=yes", "StreamLocalBindUnlink=y
 _FINGERPRINT = re.compile(r"(?:Server host key: |key sent by the remote host is\s*)"
                           r"(?:(\S+) )?(SHA256:[A-Za-z0-9+/=]+)")
 INSTALL = "sudo apt install fio, sudo dnf install fio"
+#: strerror(ENOSPC) as the host's tools print it (the script runs them with LC_ALL=C)
+NO_SPACE = "No space left on device"
 
 
 @dataclass(frozen=True)
@@ -105,9 +107,20 @@ class Tunnel:
         except OSError as e:
             return _("{host}: cannot run ssh: {error}.").format(host=self.host.label,
                                                                 error=e.strerror or e)
-        assert self.proc.stdout is not None and self.proc.stderr is not None
-        self._readers.append(asyncio.ensure_future(self._read_stderr(self.proc.stderr)))
-        ready = asyncio.ensure_future(self._read_until_ready(self.proc.stdout))
+        try:
+            return await self._ready(self.proc, fio_version)
+        except asyncio.CancelledError:
+            # A stop (RunControl.until_stopped) while the host is checked: ssh is killed at
+            # once. The script there reads its input only once it is ready, so nothing is
+            # gained by waiting; when it next speaks it finds the connection gone, and its
+            # trap kills what it started and removes its directory.
+            await self.close(0)
+            raise
+
+    async def _ready(self, proc: asyncio.subprocess.Process, fio_version: str) -> str | None:
+        assert proc.stdout is not None and proc.stderr is not None
+        self._readers.append(asyncio.ensure_future(self._read_stderr(proc.stderr)))
+        ready = asyncio.ensure_future(self._read_until_ready(proc.stdout))
         self._readers.append(ready)
         try:
             await asyncio.wait_for(asyncio.shield(ready), READY_TIMEOUT_S)
@@ -121,7 +134,7 @@ class Tunnel:
             await self.close()
         else:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.proc.wait(), 10)
+                await asyncio.wait_for(proc.wait(), 10)
             await self.close()
         return await self._why_not(fio_version)
 
@@ -150,16 +163,17 @@ class Tunnel:
             if len(self._stderr) < 65536:
                 self._stderr += chunk
 
-    async def close(self) -> bool:
+    async def close(self, timeout: float = CLOSE_TIMEOUT_S) -> bool:
         """End the script there (it kills fio's server and removes its directory); True
-        when it said it did. ssh is killed when it does not end in time."""
+        when it said it did. ssh is killed when it does not end within ``timeout`` (the
+        script, if it runs, then sees its connection end and does the same)."""
         proc = self.proc
         if proc is None:
             return False
         if proc.stdin is not None and not proc.stdin.is_closing():
             proc.stdin.close()
         try:
-            await asyncio.wait_for(proc.wait(), CLOSE_TIMEOUT_S)
+            await asyncio.wait_for(proc.wait(), timeout)
         except TimeoutError:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
@@ -174,6 +188,12 @@ class Tunnel:
     async def _why_not(self, fio_version: str) -> str:
         host, said = self.host.label, self.ssh_said()
         for line in self._lines:
+            if (line.startswith((ssh_remote.MKDIR, ssh_remote.WRITE, ssh_remote.NO_SERVER))
+                    and NO_SPACE in line):
+                # the script's tools speak English there (LC_ALL=C): ENOSPC, blocks or inodes
+                return _("{host}: no space left on the file system of {directory} there: "
+                         "diskmark cannot make or fill its private directory.").format(
+                             host=host, directory=self.target)
             if line == ssh_remote.NO_FIO:
                 return _("{host}: fio is not installed there; install {version}, the same "
                          "version as here (e.g. {command}).").format(
@@ -197,6 +217,10 @@ class Tunnel:
                 return _("{host}: cannot make diskmark's private directory in {directory}: "
                          "{error}").format(host=host, directory=self.target,
                                            error=line.removeprefix(ssh_remote.MKDIR))
+            if line.startswith(ssh_remote.WRITE):
+                return _("{host}: cannot write in diskmark's private directory in "
+                         "{directory}: {error}").format(host=host, directory=self.target,
+                                                        error=line.removeprefix(ssh_remote.WRITE))
             if line.startswith(ssh_remote.NO_SERVER):
                 return _("{host}: fio's server did not start there: {error}").format(
                     host=host, error=line.removeprefix(ssh_remote.NO_SERVER) or _("no reason given"))
@@ -221,14 +245,22 @@ class Tunnel:
         with -v, which names it before the check (nothing is accepted)."""
         found = _FINGERPRINT.search(said)
         if found is None:
-            with contextlib.suppress(OSError, TimeoutError):
-                proc = await asyncio.create_subprocess_exec(
-                    *self.setup.base(), "-v", *self.setup.destination(self.host), "true",
-                    stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                    stderr=asyncio.subprocess.PIPE, start_new_session=True)
-                _out, err = await asyncio.wait_for(proc.communicate(), 30)
-                said += "\n" + err.decode("utf-8", "replace")
-                found = _FINGERPRINT.search(said)
+            proc = None
+            try:
+                with contextlib.suppress(OSError, TimeoutError):
+                    proc = await asyncio.create_subprocess_exec(
+                        *self.setup.base(), "-v", *self.setup.destination(self.host), "true",
+                        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
+                        stderr=asyncio.subprocess.PIPE, start_new_session=True,
+                        preexec_fn=child_setup(os.getpid(), None))
+                    _out, err = await asyncio.wait_for(proc.communicate(), 30)
+                    said += "\n" + err.decode("utf-8", "replace")
+                    found = _FINGERPRINT.search(said)
+            finally:  # timed out, or stopped: this ssh goes too
+                if proc is not None and proc.returncode is None:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.killpg(proc.pid, signal.SIGKILL)
+                    await proc.wait()
         fingerprint = " ".join(g for g in found.groups() if g) if found else _("not known")
         config = ["-F", self.setup.config] if self.setup.config else []
         destination = shlex.join(["ssh", *config, *self.setup.destination(self.host)[:-2],

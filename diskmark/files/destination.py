@@ -55,7 +55,7 @@ def _can_write(path: Path | str, directory: bool = False) -> bool:
     return os.access(path, mode)
 
 
-_OPEN_DESCRIPTOR = re.compile(r"/(?:dev|proc/self|proc/thread-self)/fd/\d+")
+_OPEN_DESCRIPTOR = re.compile(r"/(?:dev|proc/self|proc/thread-self)/fd/[0-9]+")
 
 
 def _names_open_descriptor(path: Path) -> bool:

@@ -50,7 +50,7 @@ def read_table(path: Path, max_bytes: int, what: str,
             raise
         line = getattr(e, "lineno", None)  # Python 3.14+; before, only in the message
         msg = getattr(e, "msg", None) or str(e)
-        m = re.search(r"\s*\(at line (\d+), column \d+\)$", msg)
+        m = re.search(r"\s*\(at line ([0-9]+), column [0-9]+\)$", msg)
         if m:
             line = line or int(m.group(1))
             msg = msg[:m.start()]

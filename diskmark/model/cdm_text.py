@@ -33,7 +33,7 @@ _UNIT_BYTES = {"KiB": 1024, "MiB": 1024**2, "GiB": 1024**3, "TiB": 1024**4}
 _BLOCK_NAMES = {"KiB": "K", "MiB": "M"}
 _SECTIONS = {"read": Op.READ, "write": Op.WRITE, "mix": Op.MIX}
 
-_TITLE = re.compile(r"CrystalDiskMark\s+(\d+(?:\.\d+)*\w*)")
+_TITLE = re.compile(r"CrystalDiskMark\s+([0-9]+(?:\.[0-9]+)*\w*)")
 # diskmark's own text report: "diskmark 0.2.0 (fio-3.33) Linux storage benchmark"
 _DISKMARK_TITLE = re.compile(r"^diskmark\s+(\S+)(?:\s+\((fio-[^)]*)\))?\s+Linux storage benchmark")
 # its block after CrystalDiskMark's: "   Preset: NVMe SSD [nvme], profile Peak Performance [peak]"
@@ -42,20 +42,20 @@ _DISKMARK_IO = re.compile(r"^\s*I/O:\s*(.*)$")
 _DISKMARK_FACTS = "diskmark: what CrystalDiskMark's lines above leave out"
 # 7.x, 8.x, 9.x: the pattern and block, then queues and threads; the section gives the op
 _MODERN = re.compile(
-    r"^\s*(SEQ|RND|Sequential|Random)\s+(\d+)\s*(KiB|MiB)\s*\(Q=\s*(\d+),\s*T=\s*(\d+)\)\s*:(.*)$")
+    r"^\s*(SEQ|RND|Sequential|Random)\s+([0-9]+)\s*(KiB|MiB)\s*\(Q=\s*([0-9]+),\s*T=\s*([0-9]+)\)\s*:(.*)$")
 # 5.x, 6.x: the op in the name; "Sequential Read (T= 1)" has neither block nor queues
 _LEGACY = re.compile(
-    r"^\s*(Sequential|Random)\s+(Read|Write)(?:\s+(\d+)\s*(KiB|MiB))?\s*"
-    r"\((?:Q=\s*(\d+),\s*)?T=\s*(\d+)\)\s*:(.*)$")
+    r"^\s*(Sequential|Random)\s+(Read|Write)(?:\s+([0-9]+)\s*(KiB|MiB))?\s*"
+    r"\((?:Q=\s*([0-9]+),\s*)?T=\s*([0-9]+)\)\s*:(.*)$")
 _FIGURES = re.compile(
-    r"^\s*(\d+(?:\.\d+)?)\s*MB/s(?:\s*\[\s*(\d+(?:\.\d+)?)\s*IOPS\s*\])?"
-    r"(?:\s*<\s*(\d+(?:\.\d+)?)\s*us\s*>)?")
-_SECTION = re.compile(r"^\s*\[(Read|Write|Mix)\](?:\s*Read\s+(\d+)%\s*/\s*Write\s+\d+%)?\s*$", re.I)
+    r"^\s*([0-9]+(?:\.[0-9]+)?)\s*MB/s(?:\s*\[\s*([0-9]+(?:\.[0-9]+)?)\s*IOPS\s*\])?"
+    r"(?:\s*<\s*([0-9]+(?:\.[0-9]+)?)\s*us\s*>)?")
+_SECTION = re.compile(r"^\s*\[(Read|Write|Mix)\](?:\s*Read\s+([0-9]+)%\s*/\s*Write\s+[0-9]+%)?\s*$", re.I)
 _FIELD = re.compile(r"^\s*(Profile|Test|Mode|Time|Date|OS|Comment)\s*:\s?(.*)$")
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(KiB|MiB|GiB|TiB)")
-_COUNT = re.compile(r"\(x(\d+)\)")
-_INTERVAL = re.compile(r"Interval\s*[=:]?\s*(\d+(?:\.\d+)?)\s*sec", re.I)
-_MEASURE = re.compile(r"Measure\s*[=:]?\s*(\d+(?:\.\d+)?)\s*sec", re.I)
+_SIZE = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(KiB|MiB|GiB|TiB)")
+_COUNT = re.compile(r"\(x([0-9]+)\)")
+_INTERVAL = re.compile(r"Interval\s*[=:]?\s*([0-9]+(?:\.[0-9]+)?)\s*sec", re.I)
+_MEASURE = re.compile(r"Measure\s*[=:]?\s*([0-9]+(?:\.[0-9]+)?)\s*sec", re.I)
 _DRIVE = re.compile(r"\[(?!Interval)([^\[\]]+?):\s+([^\[\]]*)\]")
 _QUOTE = re.compile(r"^\s*(?:>\s?)+")
 _DATE_FORMATS = ("%Y/%m/%d %H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y/%m/%d %H:%M")

@@ -23,6 +23,7 @@ from enum import StrEnum
 from typing import Any, TypeGuard
 
 from diskmark.locale import N_, _
+from diskmark.model.numerals import decimal_number, other_digits, whole_number
 from diskmark.model.units import GIB, SIZE_MAX, SIZE_MIN, SIZE_STEP, TIB, format_size, parse_size
 from diskmark.model.voice import ENGLISH, LOCAL, Voice
 
@@ -197,9 +198,10 @@ def _seconds_from_text(low: float) -> Callable[[str], float]:
     """The command line's seconds: one message for the whole range, NaN included."""
     def seconds(text: str) -> float:
         try:
-            value = float(text)
+            value = decimal_number(text)
         except ValueError:
-            raise ValueError(_("not a number of seconds: {text}").format(text=repr(text))) from None
+            raise ValueError(other_digits(text) or _("not a number of seconds: {text}").format(
+                text=repr(text))) from None
         if not low <= value <= SECONDS_MAX:
             raise ValueError(_("must be between {low} and {high} seconds, not {value}").format(
                 low=f"{low:g}", high=f"{SECONDS_MAX:g}", value=text))
@@ -209,24 +211,27 @@ def _seconds_from_text(low: float) -> Callable[[str], float]:
 
 def _mix_from_text(text: str) -> int:
     try:
-        return int(text.rstrip("%"))
+        return whole_number(text.rstrip("%"))
     except ValueError:
-        raise ValueError(_("{option} takes a read percentage, not {text}").format(
-            option="--mix", text=repr(text))) from None
+        raise ValueError(other_digits(text) or _("{option} takes a read percentage, not "
+                                                 "{text}").format(option="--mix",
+                                                                  text=repr(text))) from None
 
 
 def _percent_from_text(text: str) -> float:
     try:
-        return float(text.rstrip("%"))
+        return decimal_number(text.rstrip("%"))
     except ValueError:
-        raise ValueError(_("not a percentage: {text}").format(text=repr(text))) from None
+        raise ValueError(other_digits(text) or _("not a percentage: {text}").format(
+            text=repr(text))) from None
 
 
 def _count_from_text(text: str) -> int:
     try:
-        return int(text)
+        return whole_number(text)
     except ValueError:
-        raise ValueError(_("not a whole number: {text}").format(text=repr(text))) from None
+        raise ValueError(other_digits(text) or _("not a whole number: {text}").format(
+            text=repr(text))) from None
 
 
 def _amount_from_text(text: str) -> int:

@@ -13,6 +13,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from diskmark.locale import _
+from diskmark.model.numerals import other_digits
 
 KIB = 1024
 MIB = 1024 * KIB
@@ -75,7 +76,7 @@ def format_size(nbytes: int) -> str:
     return f"{nbytes}B"
 
 
-_SIZE_RE = re.compile(r"(?P<num>\d+(?:\.\d*)?|\.\d+)(?:[eE](?P<exp>[+-]?\d+))?"
+_SIZE_RE = re.compile(r"(?P<num>[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE](?P<exp>[+-]?[0-9]+))?"
                       r"\s*(?P<unit>[A-Za-z]*)")
 _BINARY_UNITS = {"": 1, "b": 1, "k": KIB, "kib": KIB, "m": MIB, "mib": MIB,
                  "g": GIB, "gib": GIB, "t": TIB, "tib": TIB}
@@ -92,7 +93,7 @@ def parse_size(text: str, low: int = SIZE_MIN, high: int = SIZE_MAX) -> int:
     last block fails the run after the user has waited for it."""
     m = _SIZE_RE.fullmatch(text.strip())
     if not m:
-        raise ValueError(_not_a_size(text))
+        raise ValueError(other_digits(text) or _not_a_size(text))
     unit, exponent = m.group("unit").lower(), int(m.group("exp") or 0)
     if abs(exponent) > 30:  # far past 64 GiB either way; 10**huge would not finish
         raise ValueError(_not_a_size(text))

@@ -78,7 +78,7 @@ class PresetError(ValueError):
     pass
 
 
-_BLOCK_RE = re.compile(r"^\s*(\d+)\s*([KkMm])(?:i?B)?\s*$")
+_BLOCK_RE = re.compile(r"^\s*([0-9]+)\s*([KkMm])(?:i?B)?\s*$")
 
 
 def _block(value: Any) -> int:
@@ -207,7 +207,7 @@ def _check_id(pid: str, named: bool) -> None:
 def sweep_profile(pattern: str, threads: int = 1) -> Profile:
     """A queue-depth sweep (after the RAID6 offset/fragmentation article): one pattern such
     as ``RND4K`` or ``SEQ128K`` at each depth of SWEEP_DEPTHS, shown as a curve."""
-    m = re.fullmatch(r"\s*(SEQ|RND)\s*(\d+\s*[KkMm])\s*", pattern.upper())
+    m = re.fullmatch(r"\s*(SEQ|RND)\s*([0-9]+\s*[KkMm])\s*", pattern.upper())
     if not m:
         raise PresetError(_("sweep pattern {pattern} should look like RND4K, SEQ1M or "
                             "SEQ128K").format(pattern=repr(pattern)))

@@ -29,7 +29,7 @@ from diskmark.report.compare import judge, noise_from
 from diskmark.report.formatting import BETTER, SAME, WORSE, format_figure, verdict_word
 from diskmark.store import database
 
-_TEST_RE = re.compile(r"\s*(SEQ|RND)\s*(\d+)\s*([KM])(?:I?B)?[\s_-]*Q\s*(\d+)\s*T\s*(\d+)\s*"
+_TEST_RE = re.compile(r"\s*(SEQ|RND)\s*([0-9]+)\s*([KM])(?:I?B)?[\s_-]*Q\s*([0-9]+)\s*T\s*([0-9]+)\s*"
                       r"(?:/\s*(read|write|mix)\s*)?", re.I)
 KINDS = ("read", "write", "mix")
 # Roles of the chart's cells (the app colours them).

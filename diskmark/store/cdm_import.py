@@ -22,7 +22,7 @@ from diskmark.model.settings import DataPattern, Mode, Settings
 from diskmark.model.units import KIB, MIB
 from diskmark.model.voice import ENGLISH
 
-_LABEL = re.compile(r"^(SEQ|RND)(\d+)([KM]) Q(\d+)T(\d+)$")
+_LABEL = re.compile(r"^(SEQ|RND)([0-9]+)([KM]) Q([0-9]+)T([0-9]+)$")
 # CrystalDiskMark's profile words (8.x/9.x: Peak, Real; diskmark: Peak Performance, …)
 _PROFILES = (("peak", "peak"), ("real", "real"), ("demo", "demo"))
 

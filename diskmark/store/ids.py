@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 
 from diskmark.model.moments import timestamp
 
-HISTORY_ID = re.compile(r"\d{8}T\d{6}Z-[0-9a-f]{6}")
+HISTORY_ID = re.compile(r"[0-9]{8}T[0-9]{6}Z-[0-9a-f]{6}")
 
 
 def _stamp() -> str:

@@ -23,6 +23,7 @@ from typing import Any
 
 from diskmark.files.regular_file import read_regular_file
 from diskmark.locale import _
+from diskmark.model.numerals import digits_only
 from diskmark.model.results import RESULT_SCHEMA, SessionResult, Status
 from diskmark.model.settings import RULES as SETTINGS_RULES
 from diskmark.model.settings import Op, Rule, from_json
@@ -296,7 +297,7 @@ def _schema_problem(schema: Any) -> str | None:
         return None
     if isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX):
         version = schema[len(SCHEMA_PREFIX):]
-        if version.isdigit() and int(version) > SCHEMA_VERSION:
+        if digits_only(version) and int(version) > SCHEMA_VERSION:
             return _("written by a newer diskmark (schema {schema}); this version reads "
                      "{ours}").format(schema=schema, ours=SCHEMA)
         return _("unknown schema version {schema}").format(schema=_brief(schema))

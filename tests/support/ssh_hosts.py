@@ -52,6 +52,7 @@ class SshHost:
     alias: str
     proc: subprocess.Popen
     mode: str
+    login: str = ""  # the ForceCommand every login runs instead of what ssh asks, if any
 
     @property
     def pid(self) -> int:
@@ -124,9 +125,11 @@ class SshLab:
     def args(self) -> list[str]:
         return ["--ssh-config", self.config]
 
-    def start(self, n: int, mode: str = "0755", fio: str | None = None) -> list[SshHost]:
+    def start(self, n: int, mode: str = "0755", fio: str | None = None,
+              login: str = "") -> list[SshHost]:
         """``n`` more hosts, their target with ``mode``; ``fio`` is ``"missing"`` or a script
-        put in place of fio there."""
+        put in place of fio there; ``login`` a command every login runs instead (sshd's
+        ForceCommand: ``sleep 600`` is a login shell that hangs)."""
         TARGET.mkdir(exist_ok=True)
         started = []
         for _ in range(n):
@@ -138,7 +141,7 @@ class SshLab:
                 f"AuthorizedKeysFile {self.root / 'authorized_keys'}\nPidFile none\nUsePAM no\n"
                 "StrictModes no\nPermitRootLogin prohibit-password\nPasswordAuthentication no\n"
                 "KbdInteractiveAuthentication no\nAllowStreamLocalForwarding yes\n"
-                "LogLevel ERROR\n")
+                "LogLevel ERROR\n" + (f"ForceCommand {login}\n" if login else ""))
             fake = ""
             if fio == "missing":
                 fake = f"mount --bind /dev/null {shutil.which('fio')} && "
@@ -156,7 +159,7 @@ class SshLab:
                                     stdout=subprocess.DEVNULL,
                                     stderr=open(self.root / f"sshd_{alias}.log", "w"),
                                     start_new_session=True)
-            host = SshHost(alias, proc, mode)
+            host = SshHost(alias, proc, mode, login)
             self.hosts.append(host)
             started.append(host)
             with open(self.root / "known_hosts", "a") as f:
@@ -193,12 +196,15 @@ class SshLab:
 
     def stop(self) -> None:
         for host in self.hosts:
+            # named while the namespace's first process lives: a login that hangs is in a
+            # session of its own, which killing that process's group does not reach
+            left = host_processes(host)
             try:
                 os.killpg(host.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
             host.proc.wait(timeout=10)
-            for pid in host_processes(host):
+            for pid in left:
                 try:
                     os.kill(pid, signal.SIGKILL)
                 except ProcessLookupError:

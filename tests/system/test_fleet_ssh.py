@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from conftest import TINY_ARGS
 from faults import finish_run as finish
-from ssh_hosts import TARGET, listening_inodes, make_lab, tree_sockets, why_not
+from ssh_hosts import TARGET, host_processes, listening_inodes, make_lab, tree_sockets, why_not
 
 from diskmark.store.store import Store
 
@@ -208,6 +208,43 @@ def test_no_space_on_a_host_fails_it_clearly(lab):
     clean(a, b)
 
 
+#: A tmpfs's limits and the bytes that fill it, so that the host's script fails at each of
+#: its steps in turn: (what fails, the mount's limits, the filling's size).
+FULL = [("the directory (no inode)", "size=64k,nr_inodes=2", "1M"),
+        ("the pid file (no byte)", "size=64k", "1M"),
+        ("fio's error file (no inode)", "size=64k,nr_inodes=4", "4k"),
+        ("fio's socket (no inode)", "size=64k,nr_inodes=6", "4k"),
+        ("the server's pid file, fio started (one page free)", "size=64k", "60k")]
+
+
+@pytest.mark.parametrize("step, limits, fill", FULL, ids=[f[0] for f in FULL])
+def test_a_target_on_a_full_file_system_leaves_nothing_and_names_no_space(lab, step, limits,
+                                                                           fill):
+    """The host's script fails at each step it takes in a full file system: it gave up on the
+    pid file it could not write and left fio's server running, orphaned in a deleted
+    directory, and diskmark said 'no reason given'."""
+    a = lab.hosts[0]
+    where = f"{TARGET}/full"
+    filled = a.nsenter("sh", "-c", f"mkdir {where} && mount -t tmpfs -o {limits},mode=0755 "
+                       f"diskmark-full {where} && {{ head -c {fill} /dev/zero > {where}/fill; "
+                       f"test -s {where}/fill; }}")
+    assert filled.returncode == 0, filled.stderr
+    try:
+        code, out, err = finish(fleet(lab, "--host", "h0", "--target", where, *DEMO))
+        left = a.nsenter("ls", "-A", where, text=True).stdout.split()
+        fio = a.fio_processes()
+    finally:  # what a failed run left, away before the next test
+        for pid in a.fio_processes():
+            os.kill(pid, signal.SIGKILL)
+        a.nsenter("umount", "--lazy", where)
+        a.nsenter("rmdir", where)
+    assert code == 2, err
+    assert (f"h0: no space left on the file system of {where} there: diskmark cannot make or "
+            "fill its private directory.") in err, err
+    assert fio == [] and left == ["fill"], (step, fio, left)
+    clean(a)
+
+
 def test_a_connection_dropped_mid_run_fails_that_host_and_keeps_the_other(lab):
     a, b = lab.hosts[:2]
     proc = fleet(lab, "--host", "h0", "--host", "h1", "--target", str(TARGET), *TINY_ARGS,
@@ -237,6 +274,59 @@ def test_stop_leaves_no_fio_and_no_file_on_any_host(lab, sig):
     assert time.monotonic() - started < 20
     assert "fio stopped on every host" in err
     clean(a, b, wait=0)
+
+
+def _processes(pred) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if pred(Path(f"/proc/{entry}/cmdline").read_bytes().split(b"\0")):
+                    found.append(int(entry))
+            except OSError:
+                continue
+    return found
+
+
+def _hangs_as(pid: int) -> bool:
+    """Whether ``pid`` is a hung login of the tests' (its ForceCommand, ``sleep 600``)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes() == b"sleep\0" + b"600\0"
+    except OSError:
+        return False
+
+
+def _hangs(host) -> bool:
+    return any(_hangs_as(pid) for pid in host_processes(host))
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_while_a_hosts_login_hangs_ends_at_once(lab, sig):
+    """The hosts are being checked, one of them logs in and hangs there: a stop was ignored
+    until ssh's 60 s were out (exit 2); it ends the run at once, as later in the run."""
+    a = lab.hosts[0]
+    hung = next((h for h in lab.hosts if h.login), None) or lab.start(1, login="sleep 600")[0]
+    for pid in host_processes(hung):  # an earlier test's login, hung there still
+        if _hangs_as(pid):
+            os.kill(pid, signal.SIGKILL)
+    proc = fleet(lab, "--host", "h0", "--host", hung.alias, "--target", str(TARGET), *DEMO)
+    deadline = time.monotonic() + 30
+    while not _hangs(hung) or not a.fio_processes():
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.1)  # h0's server is up and the other host's login hangs
+    started = time.monotonic()
+    proc.send_signal(sig)
+    code, out, err = finish(proc, timeout=90)
+    assert code == 130, err
+    assert time.monotonic() - started < 3, err
+    assert "interrupted" in err, err
+    mine = str(lab.config).encode()
+    assert _processes(lambda argv: argv[0] == b"ssh" and mine in argv) == []
+    assert Store().history() == []
+    clean(a, hung, wait=5)
+    for pid in host_processes(hung):  # the host's own hung login, not diskmark's
+        if _hangs_as(pid):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_a_run_killed_outright_is_cleaned_by_the_hosts_and_the_next_start(lab):

@@ -8,11 +8,13 @@ import csv
 import io
 import json
 import os
+import re
 import resource
 import signal
 import stat
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,7 @@ from diskmark.engine.fleet_privacy import Access, access
 from diskmark.engine.hosts import (
     DEFAULT_PORT,
     HOSTS_FILE_MAX_BYTES,
+    SSH_CONFIG_MAX_BYTES,
     Host,
     HostError,
     hosts_from,
@@ -218,6 +221,50 @@ def test_a_huge_hosts_file_is_refused_and_a_linked_one_read(tmp_path):
     real.write_text("db1\n")
     (tmp_path / "link").symlink_to(real)
     assert read_hosts_file(str(tmp_path / "link")) == ["db1"]
+
+
+def _ssh_configs(tmp_path) -> dict[str, tuple[str, str]]:
+    """--ssh-config FILE that ssh must never be given, and why each is refused."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    huge = tmp_path / "huge"  # sparse and without a newline: one endless line to ssh
+    with open(huge, "wb") as f:
+        f.truncate(SSH_CONFIG_MAX_BYTES + 1)
+    link = tmp_path / "config"
+    link.symlink_to("/dev/zero")
+    return {"/dev/zero": ("/dev/zero", "not a regular file (a character device)"),
+            "link to /dev/zero": (str(link), "not a regular file (a character device)"),
+            "FIFO": (str(fifo), "not a regular file (a FIFO)"),
+            "directory": (str(tmp_path), "not a regular file (a directory)"),
+            "too large": (str(huge), "larger than 16 MiB"),
+            "missing": (str(tmp_path / "none"), "No such file or directory")}
+
+
+def test_an_ssh_config_ssh_could_not_read_is_refused_before_ssh_runs(tmp_path):
+    """ssh read /dev/zero as one endless line (17 GB, then the OOM killer) and waited 60 s on
+    a FIFO, then blamed the host; the child here has 1 GiB and 20 s."""
+    for kind, (path, why) in _ssh_configs(tmp_path).items():
+        started = time.monotonic()
+        try:
+            done = _cli("--host", "h1", "--ssh-config", path, "--target", "/mnt/x")
+        except subprocess.TimeoutExpired:
+            raise AssertionError(f"diskmark waited on --ssh-config {kind}") from None
+        assert done.returncode == 2, (kind, done.stderr[-2000:])
+        assert done.stderr == (f"diskmark: cannot use {path} as the SSH configuration "
+                               f"(--ssh-config): {why}.\n"), kind
+        assert done.stdout == "" and time.monotonic() - started < 10, kind
+
+
+def test_the_engine_refuses_an_ssh_config_ssh_could_not_read(tmp_path):
+    import asyncio
+
+    from diskmark.engine.fleet import Fleet
+    from diskmark.engine.ssh_tunnel import SshSetup
+
+    for path, why in _ssh_configs(tmp_path).values():
+        fleet = Fleet([parse_host("h1")], ssh=SshSetup(path))
+        with pytest.raises(HostError, match=re.escape(why)):
+            asyncio.run(fleet.run(Settings(target="/mnt/x")))
 
 
 # --- the job files' directory on this machine -------------------------------------------
@@ -461,3 +508,61 @@ def test_markdown_marks_a_cpu_limited_figure_without_emphasis():
     md = fleet_report.fleet_markdown(result)
     row = next(line for line in md.splitlines() if line.startswith("| RND4K"))
     assert row.count("\\*") == 2 and "\\* the CPU, not the drive, set this figure" in md
+
+
+# Digits of other scripts: str.isdigit() is true for "²" (then int() raised a traceback), and
+# int() read "٢٢٤١" and "２２" as 2241 and 22, which ssh and fio would never take.
+OTHER_DIGITS = ["²", "٢٢٤١", "２２", "２２４１", "꘢꘢", "①"]
+
+
+@pytest.mark.parametrize("port", OTHER_DIGITS)
+@pytest.mark.parametrize("form", ["h1:{}", "ops@h1:{}", "ssh://h1:{}", "[::1]:{}",
+                                  "ssh://[fd00::7]:{}", "fio://h1:{}", "fio://[::1]:{}"])
+def test_a_port_in_other_digits_is_refused_naming_it(form, port):
+    text = form.format(port)
+    with pytest.raises(HostError) as refused:
+        parse_host(text)
+    assert str(refused.value) == (f"host {text!r}: the port {port!r} must be a number from 1 "
+                                  "to 65535, written with the digits 0 to 9.")
+
+
+def test_a_port_in_other_digits_is_refused_on_the_command_line_and_in_a_hosts_file(tmp_path):
+    hosts = tmp_path / "hosts"
+    hosts.write_text("h0\nh1:٢٢٤١\n", encoding="utf-8")
+    for args in (["--host", "h1:²"], ["--host", "fio://h1:２２"], ["--hosts-file", str(hosts)]):
+        done = _cli(*args, "--target", "/mnt/x")
+        assert done.returncode == 2, done.stderr
+        assert "Traceback" not in done.stderr and done.stdout == ""
+        assert "written with the digits 0 to 9." in done.stderr, done.stderr
+    assert "host 'h1:٢٢٤١': the port '٢٢٤١' must be" in done.stderr
+
+
+def test_a_stop_ends_a_wait_at_once_and_lets_it_clean_up():
+    """The hosts' checks wait on ssh and on connections through RunControl.until_stopped: a
+    stop cancels what waits (which ends what it started) and says Stopped at once."""
+    import asyncio
+
+    from diskmark.engine.control import RunControl, Stopped
+
+    cleaned = []
+
+    async def hangs() -> str:
+        try:
+            await asyncio.sleep(60)
+        except asyncio.CancelledError:
+            cleaned.append("ssh killed")
+            raise
+        return "ready"
+
+    async def main() -> float:
+        control = RunControl()
+        assert await control.until_stopped(asyncio.sleep(0, "answered")) == "answered"
+        asyncio.get_running_loop().call_later(0.1, control.stop)
+        started = time.monotonic()
+        with pytest.raises(Stopped):
+            await control.until_stopped(hangs())
+        with pytest.raises(Stopped):  # after a stop, nothing more waits
+            await control.until_stopped(hangs())
+        return time.monotonic() - started
+
+    assert asyncio.run(main()) < 1 and cleaned == ["ssh killed"]

@@ -16,6 +16,7 @@ from diskmark.app.reporting import COMPARISON_COPIED, copy_with_notice
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shown
+from diskmark.model.numerals import digits_only
 from diskmark.model.results import SessionResult
 from diskmark.model.settings import DEFAULT_NOISE_PCT
 from diskmark.model.units import format_size
@@ -183,7 +184,7 @@ class ComparisonScreen(ModalScreen[None]):
         if self.sessions is None:
             return
         current, reference = self.sessions
-        stamp = "".join(ch for ch in current.started[:16] if ch.isdigit()) or "now"
+        stamp = "".join(ch for ch in current.started[:16] if digits_only(ch)) or "now"
         share_page(self, current, f"diskmark-comparison-{stamp}",
                    _("diskmark: {current} against {baseline}").format(
                        current=self.current_name, baseline=self.baseline_name),
