@@ -115,7 +115,7 @@ class FleetProgress(ProgressLine):
                 self._shown = time.monotonic()
                 self.live(" | ".join(self._steps.values()))
         elif isinstance(event, TestFinished):
-            self.finished(event.result, f"{host.label}: ")
+            self.finished(event.result, f"{shown(host.label, one_line=True)}: ")
 
 
 def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Settings,
@@ -222,6 +222,6 @@ def _deliver_report(result: FleetResult, args: argparse.Namespace,
             from diskmark.report.compare import comparison_text
 
             for label, (c, _name) in comparisons.items():
-                text += f"\n{label}:\n{comparison_text(c)}"
+                text += f"\n{shown(str(label), one_line=True)}:\n{comparison_text(c)}"
         text = shown(text)
     return deliver(text, destination, args.quiet, args.format == "json")

@@ -24,6 +24,7 @@ from diskmark.cli.output import (
     notice,
 )
 from diskmark.locale import _
+from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult, Status
 
 if TYPE_CHECKING:
@@ -144,7 +145,7 @@ def gate_all(comparisons: dict[Label, tuple[Comparison, str]], pct: float, quiet
     EXIT_USAGE when one had nothing to compare, else EXIT_OK."""
     worst = EXIT_OK
     for label, (comparison, name) in comparisons.items():
-        where = "diskmark: " if label is None else f"diskmark: {label}: "
+        where = "diskmark: " if label is None else f"diskmark: {shown(label, one_line=True)}: "
         # TRANSLATORS: a noun phrase put in the gate's sentences ("worse than baseline 'x'")
         code = gate(comparison, pct, _("baseline {name}").format(name=repr(name)), quiet, where)
         if code == EXIT_REGRESSION or worst == EXIT_OK:

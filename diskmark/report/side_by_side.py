@@ -13,7 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from diskmark.locale import _, ngettext, pgettext
-from diskmark.locale.text_safety import json_utf8
+from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.names import test_title
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Op
@@ -108,7 +108,7 @@ def fleet_text(result: FleetResult, unit: Unit = Unit.MB_S) -> str:
             lines.append("  " + _("{host}: {status}, {device}").format(
                 host=host.label, status=status_text(session), device=session.system.device))
         else:
-            lines.append(f"  {host.label}: {status_text(session)}")
+            lines.append(f"  {shown(host.label, one_line=True)}: {status_text(session)}")
         notes = [w for w in session.warnings[1:]]
         lines += ["    " + _("note: {note}").format(note=w.splitlines()[0]) for w in notes]
     if result.sessions:
