@@ -1,4 +1,4 @@
-"""The key lists a user reads (the help screen, the README's table of binding ids) against
+"""The key lists a user reads (the help screen, docs/app.md's table of binding ids) against
 the bindings the app really has, and a keymap from the settings file remapping them."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from diskmark.model.settings import Settings
 from diskmark.model.units import MIB
 from diskmark.store.app_settings import parse_config
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+README = Path(__file__).resolve().parents[2] / "docs" / "app.md"
 #: How the help screen spells a key, as Textual names it.
 SPELLED = {"Esc": "escape", "F1": "f1", "F2": "f2", "?": "question_mark"}
 #: Keys the help lists that belong to a widget or to Textual, not to the app's bindings.
