@@ -108,6 +108,8 @@ class CdmResult:
     drive: str = ""
     usage: str = ""
     mode: str = ""
+    #: ``[Admin]`` on the Mode line: it ran elevated (None: the file has no Mode line)
+    admin: bool | None = None
     mix_read: int | None = None
     comment: str = ""
     tests: tuple[CdmTest, ...] = ()
@@ -202,6 +204,7 @@ def _footer(values: dict[str, str]) -> CdmResult:
             continue
     return CdmResult(
         profile=values.get("Profile", ""), mode=values.get("Mode", ""), date=date,
+        admin="[admin]" in values["Mode"].lower() if "Mode" in values else None,
         started=started, os=values.get("OS", ""), comment=values.get("Comment", ""),
         size_bytes=round(float(size[1]) * _UNIT_BYTES[size[2]]) if size else None,
         count=int(count[1]) if count else None,
