@@ -32,6 +32,7 @@ import os
 import selectors
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
@@ -141,7 +142,11 @@ def _input(data: bytes | None) -> Iterator[int]:
     if data is None:
         yield subprocess.DEVNULL
         return
-    fd = os.memfd_create("diskmark-input", os.MFD_CLOEXEC)
+    try:
+        fd = os.memfd_create("diskmark-input", os.MFD_CLOEXEC)
+    except OSError:  # a sandbox that forbids it: an unnamed file in the temporary directory
+        with tempfile.TemporaryFile() as spare:
+            fd = os.dup(spare.fileno())
     try:
         view = memoryview(data)
         while view:
