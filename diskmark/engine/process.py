@@ -162,4 +162,3 @@ class FioProcess:
 async def _discard(reader: asyncio.StreamReader) -> None:
     while await reader.read(65536):
         pass
-

@@ -225,7 +225,7 @@ def _follow(proc: subprocess.Popen[bytes], timeout: float, limit: int,
                 os.close(exit_fd)
 
 
-def child_setup(parent: int, cwd_fd: int | None) -> Callable[[], None]:
+def _child_setup(parent: int, cwd_fd: int | None) -> Callable[[], None]:
     """Runs in the child between fork and exec: die with the parent, work in the
     session's private directory (reached by descriptor, never by path)."""
 
@@ -253,7 +253,7 @@ async def start(argv: Sequence[str], *, stdin: bool = False, cwd_fd: int | None 
     return await asyncio.create_subprocess_exec(
         *argv, stdin=asyncio.subprocess.PIPE if stdin else asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True,
-        pass_fds=fds, preexec_fn=child_setup(os.getpid(), cwd_fd))
+        pass_fds=fds, preexec_fn=_child_setup(os.getpid(), cwd_fd))
 
 
 async def keep_tail(reader: asyncio.StreamReader, kept: bytearray, keep: int) -> None:
