@@ -11,23 +11,31 @@ sent in any case (the app does it); when none of the programs took the text, the
 says whether this terminal is known to take OSC 52, known to ignore it, or neither,
 offering to save the text instead.
 
-Each program gets an argument list (never a shell), the text on its standard input, its
-standard output closed (the X and Wayland programs stay in the background to serve the
-clipboard, and must not hold a pipe the app waits on) and a time limit.
+Each program is started the one way diskmark starts a program
+(:func:`diskmark.files.program.run`): an argument list (never a shell), the text on its
+standard input, its standard output closed and a time limit. The X and Wayland programs
+leave a process behind to serve the clipboard: once the program has exited it is not waited
+for, and it is left to serve; a program that does not exit in time is ended with every
+process it started. When the programs found did not take the text, the notice says which
+and why, never that none was found.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from diskmark.files import program
+from diskmark.files.program import Ending
 from diskmark.locale import _
+from diskmark.locale.text_safety import shown
 
 TIMEOUT_S = 3.0
+#: What is kept of what a program says when it fails, for the notice.
+SAID_MAX = 4096
+SAID_SHOWN = 200
 
 #: Terminals that set the clipboard from OSC 52 as they are installed, by what they set.
 OSC52_TERMS = ("xterm-kitty", "alacritty", "foot", "xterm-ghostty", "wezterm", "contour")
@@ -61,19 +69,28 @@ def programs(env: Mapping[str, str]) -> list[tuple[str, list[str]]]:
 
 
 def run(argv: list[str], text: str, env: Mapping[str, str]) -> str | None:
-    """Give ``text`` to the program; None when it took it, else what went wrong."""
-    with tempfile.TemporaryFile() as said:
-        try:
-            done = subprocess.run(argv, input=text.encode("utf-8"), stdout=subprocess.DEVNULL,
-                                  stderr=said, timeout=TIMEOUT_S, env=dict(env), close_fds=True)
-        except subprocess.TimeoutExpired:
-            return f"no answer within {TIMEOUT_S:g} s"
-        except OSError as e:
-            return e.strerror or str(e)
-        if done.returncode == 0:
-            return None
-        said.seek(0)
-        return said.read()[-300:].decode("utf-8", "replace").strip() or f"exit {done.returncode}"
+    """Give ``text`` to the program; None when it took it, else what went wrong, in a
+    sentence naming the program."""
+    name = os.path.basename(argv[0])
+    try:
+        done = program.run(argv, timeout=TIMEOUT_S, limit=SAID_MAX, stdin=text.encode("utf-8"),
+                           stdout=False, env=env, leave_behind=True)
+    except OSError as e:
+        return _("{program} could not be run: {error}").format(program=name,
+                                                                 error=e.strerror or str(e))
+    if done.ending is Ending.TIMEOUT:
+        # TRANSLATORS: {program} is wl-copy, xclip, xsel or tmux
+        return _("{program} did not answer within {seconds} s").format(
+            program=name, seconds=f"{TIMEOUT_S:g}")
+    if done.succeeded:
+        return None
+    said = shown(done.stderr.decode("utf-8", "replace").strip(), one_line=True)
+    if len(said) > SAID_SHOWN:
+        said = said[:SAID_SHOWN - 1] + "…"
+    if done.ending is Ending.TOO_LONG or not said:
+        return _("{program} failed (exit status {status})").format(
+            program=name, status=done.returncode)
+    return _("{program} failed: {error}").format(program=name, error=said)
 
 
 def terminal_takes_osc52(env: Mapping[str, str]) -> bool | None:
@@ -92,8 +109,9 @@ def terminal_takes_osc52(env: Mapping[str, str]) -> bool | None:
 
 def copy_text(text: str, env: Mapping[str, str] | None = None) -> Copied:
     """Copy ``text`` by the first program that takes it; when none does, ``how`` says what
-    the OSC 52 the app sends is likely to have done."""
+    the OSC 52 the app sends is likely to have done, and what the programs found did."""
     env = os.environ if env is None else env
+    failures: list[str] = []
     for name, argv in programs(env):
         failed = run(argv, text, env)
         if failed and name == "tmux" and "-w" in argv:  # tmux before 3.2 has no -w
@@ -105,14 +123,28 @@ def copy_text(text: str, env: Mapping[str, str] | None = None) -> Copied:
             # TRANSLATORS: {program} is wl-copy, xclip or xsel
             return Copied(_("It is on the clipboard: {program} put it there.").format(
                 program=name), True, False)
+        failures.append(failed)
     takes = terminal_takes_osc52(env)
     if takes:
         return Copied(_("It was sent to the terminal's clipboard with OSC 52, which this "
                         "terminal takes."), True, True)
+    # TRANSLATORS: what separates sentences given in a row (the uses of a device, say)
+    tried = _("; ").join(failures)
     if takes is False:
+        if failures:
+            # TRANSLATORS: {tried} says what each program did, e.g. "xsel did not answer
+            # within 3 s; xclip failed: Error: Can't open display"
+            return Copied(_("This terminal ignores OSC 52, and the clipboard programs found did "
+                            "not take the text ({tried}), so nothing was copied: save it to a "
+                            "file instead.").format(tried=tried), False, True)
         return Copied(_("This terminal ignores OSC 52 and no clipboard program (wl-copy, xclip "
                         "or xsel) was found, so nothing was copied: save it to a file "
                         "instead."), False, True)
+    if failures:
+        return Copied(_("It was sent to the terminal's clipboard with OSC 52, but this terminal "
+                        "may ignore that, and the clipboard programs found did not take the "
+                        "text ({tried}): if it does not paste, save it to a file instead.").format(
+                            tried=tried), False, True)
     return Copied(_("It was sent to the terminal's clipboard with OSC 52, but this terminal "
                     "may ignore that and no clipboard program (wl-copy, xclip or xsel) was "
                     "found: if it does not paste, save it to a file instead."), False, True)

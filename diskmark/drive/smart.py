@@ -16,21 +16,17 @@ from __future__ import annotations
 import json
 import math
 import os
-import selectors
 import shutil
-import signal
-import subprocess
 import threading
-import time
 from typing import Any
 
 from diskmark.drive.readings import implausible_text
+from diskmark.files import program
+from diskmark.files.program import Ending
 from diskmark.locale import N_
 from diskmark.model.drive_record import TEMPERATURE_RANGE_C, Health, plausible_c
 
 TIMEOUT_S = 20.0
-#: How often a wait for smartctl looks whether the run is being stopped.
-STOP_POLL_S = 0.1
 #: The longest answer read: ``smartctl --json -x`` of a drive is some 100 KiB.
 ANSWER_MAX = 4 * 1024 * 1024
 #: The most digits a number in the answer may have: smartctl's widest counters are 128-bit
@@ -82,49 +78,12 @@ def read(device: str, stop: threading.Event | None = None) -> Health:
 
 def _ask(argv: list[str], stop: threading.Event | None = None) -> tuple[bytes, int, str]:
     """Run smartctl: (its output, its exit status, "" or what went wrong: "timeout", "too
-    long", "stopped": ``stop`` was set, looked at every :data:`STOP_POLL_S`). It leads a
-    process group of its own, and the whole group is ended when it hangs or floods (a
-    wrapper's children hold the pipe too); the group is ended before smartctl is reaped,
-    so its id cannot have been reused by then."""
-    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                            stderr=subprocess.DEVNULL, start_new_session=True)
-    assert proc.stdout is not None
-    deadline = time.monotonic() + TIMEOUT_S
-    chunks: list[bytes] = []
-    size, problem = 0, ""
-    with proc.stdout, selectors.DefaultSelector() as sel:
-        sel.register(proc.stdout, selectors.EVENT_READ)
-        while not problem:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                problem = "timeout"
-            elif stop is not None and stop.is_set():
-                problem = "stopped"
-            elif sel.select(min(left, STOP_POLL_S)):
-                chunk = os.read(proc.stdout.fileno(), 65536)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-                size += len(chunk)
-                if size > ANSWER_MAX:
-                    problem = "too long"
-        while not problem and proc.poll() is None:  # output closed: wait for it to exit
-            if time.monotonic() >= deadline:
-                problem = "timeout"
-            elif stop is not None and stop.is_set():
-                problem = "stopped"
-            else:
-                time.sleep(min(STOP_POLL_S / 10, max(0.0, deadline - time.monotonic())))
-        if problem:
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
-            try:
-                proc.wait(5)
-            except subprocess.TimeoutExpired:  # stuck in the kernel: reaped when it returns
-                pass
-    return b"".join(chunks), proc.returncode or 0, problem
+    long", "stopped": ``stop`` was set). Started the one way diskmark starts a program
+    (:func:`diskmark.files.program.run`): a hung or flooding smartctl is ended with every
+    process it started (a wrapper's children hold the pipe too)."""
+    done = program.run(argv, timeout=TIMEOUT_S, limit=ANSWER_MAX, stderr=False, stop=stop)
+    problem = "" if done.ending is Ending.EXITED else done.ending.value
+    return done.stdout, done.returncode or 0, problem
 
 
 def _obj(doc: Any, key: str) -> dict[str, Any]:

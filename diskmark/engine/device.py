@@ -18,7 +18,8 @@ stays untouched unless the user names the device to be destroyed.
   the same device number and the same disk sequence number (``diskseq``, which the kernel
   increments whenever a disk or a loop device is attached anew).
 - diskmark never asks for root. A user who may not open the device is told which group
-  owns it, so they know what to ask for.
+  owns it, so they know what to ask for; one refused by a policy that binds root too (a
+  container's device cgroup, a security module) is told that, not to become root.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from pathlib import Path
 
 from diskmark.drive.sysfs import read_sys
 from diskmark.engine import device_use
+from diskmark.engine.denied import by_policy, refused
 from diskmark.engine.errors import TargetError
 from diskmark.engine.plan import Plan
 from diskmark.engine.sentence import Sentence, said_together
@@ -272,7 +274,8 @@ def _open(path: Path, st: os.stat_result, write: bool, users: list[Sentence]) ->
         return os.open(path, flags)
     except OSError as e:
         if e.errno in (errno.EACCES, errno.EPERM):
-            raise _denied(path, st, write) from None
+            raise (refused(path, e, device=True) if by_policy(e.errno)
+                   else _denied(path, st, write)) from None
         if e.errno == errno.EBUSY:
             # TRANSLATORS: {uses} are sentences such as "/dev/sdb1 is mounted at /mnt"
             in_use = (_("{path} is in use: {uses}, so diskmark will not write to it, even with "
@@ -294,7 +297,8 @@ def _open(path: Path, st: os.stat_result, write: bool, users: list[Sentence]) ->
 
 
 def _denied(path: Path, st: os.stat_result, write: bool) -> TargetError:
-    """Which privilege is missing, so the user knows what to ask for."""
+    """Which privilege is missing, so the user knows what to ask for: the file's permissions
+    refused this user (a refusal root would meet too is :func:`~diskmark.engine.denied.refused`)."""
     bits = (stat.S_IRGRP | stat.S_IWGRP) if write else stat.S_IRGRP
     try:
         group = grp.getgrgid(st.st_gid).gr_name

@@ -116,7 +116,7 @@ class DriveWatch:
                 finally:
                     waiter.cancel()
                 if not work.done():
-                    stop.set()  # the run is stopping: smartctl is ended within STOP_POLL_S
+                    stop.set()  # the run is stopping: smartctl is ended within program.POLL_S
             return await work
         except asyncio.CancelledError:
             stop.set()

@@ -17,15 +17,19 @@ from __future__ import annotations
 import ctypes
 import errno
 import os
-import subprocess
 from functools import lru_cache
 
 from diskmark.engine.sentence import Sentence
+from diskmark.files import program
+from diskmark.files.program import Ending
 from diskmark.locale import N_
 
 IO_URING, LIBAIO = "io_uring", "libaio"
 SYS_IO_URING_SETUP = 425  # the same number on every architecture (unified syscall table)
 _PARAMS_SIZE = 120  # struct io_uring_params
+ENGHELP_TIMEOUT_S = 3.0
+#: fio's list of its engines is some 40 short lines
+ENGHELP_MAX = 256 * 1024
 
 
 def kernel_allows_io_uring() -> tuple[bool, Sentence | None]:
@@ -54,14 +58,23 @@ def kernel_allows_io_uring() -> tuple[bool, Sentence | None]:
 
 
 @lru_cache(maxsize=8)
-def fio_engines(fio: str) -> frozenset[str]:
-    """The I/O engines a fio binary was built with (``fio --enghelp``)."""
+def fio_engines(fio: str) -> tuple[frozenset[str], Sentence | None]:
+    """The I/O engines a fio binary was built with (``fio --enghelp``), or none and why its
+    list could not be read."""
     try:
-        out = subprocess.run([fio, "--enghelp"], capture_output=True, text=True, timeout=3,
-                             stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
-        return frozenset()
-    return frozenset(line.strip() for line in out.stdout.splitlines()[1:] if line.strip())
+        said = program.run([fio, "--enghelp"], timeout=ENGHELP_TIMEOUT_S, limit=ENGHELP_MAX)
+    except OSError as e:
+        return frozenset(), Sentence(N_("fio --enghelp could not be run: {error}"),
+                                     error=e.strerror or str(e))
+    if said.ending is Ending.TOO_LONG:
+        return frozenset(), Sentence(N_("fio's answer to --enghelp was longer than {size}, which "
+                                        "no fio says: it was not read"),
+                                     size=f"{ENGHELP_MAX // 1024} KiB")
+    if said.ending is not Ending.EXITED:
+        return frozenset(), Sentence(N_("fio did not answer --enghelp within {seconds} s"),
+                                     seconds=f"{ENGHELP_TIMEOUT_S:g}")
+    lines = said.stdout.decode("utf-8", "replace").splitlines()[1:]
+    return frozenset(line.strip() for line in lines if line.strip()), None
 
 
 def choose(fio: str) -> tuple[str, Sentence | None]:
@@ -69,6 +82,9 @@ def choose(fio: str) -> tuple[str, Sentence | None]:
     ok, why = kernel_allows_io_uring()
     if not ok:
         return LIBAIO, why
-    if IO_URING not in fio_engines(fio):
+    engines, unread = fio_engines(fio)
+    if unread is not None:
+        return LIBAIO, unread
+    if IO_URING not in engines:
         return LIBAIO, Sentence(N_("this fio was built without io_uring"))
     return IO_URING, None

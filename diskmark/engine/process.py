@@ -22,40 +22,18 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-import ctypes
-import os
 import signal
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from diskmark.engine import parse
+from diskmark.files import program
 
 WATCHDOG_S = 10.0
 KILL_GRACE_S = 1.5
 REAP_S = 5.0  # after SIGKILL: a process in uninterruptible sleep (a dead device) may never go
 STDERR_KEEP = 64 * 1024
-PR_SET_PDEATHSIG = 1
-
-try:
-    _libc: ctypes.CDLL | None = ctypes.CDLL(None, use_errno=True)
-except OSError:  # pragma: no cover - every Linux libc has prctl
-    _libc = None
-
-
-def child_setup(parent: int, cwd_fd: int | None) -> Callable[[], None]:
-    """Runs in the child between fork and exec: die with the parent, work in the
-    session's private directory (reached by descriptor, never by path)."""
-
-    def setup() -> None:
-        if _libc is not None:
-            _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        if os.getppid() != parent:  # the parent died before prctl took effect
-            os._exit(1)
-        if cwd_fd is not None:
-            os.fchdir(cwd_fd)
-
-    return setup
 
 
 @dataclass
@@ -95,13 +73,7 @@ class FioProcess:
         if not self.alive:
             return
         assert self.proc is not None
-        try:  # fio leads its own session: the group is fio (and a wrapper's children)
-            os.killpg(self.proc.pid, sig)
-        except (ProcessLookupError, PermissionError):
-            try:
-                os.kill(self.proc.pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
+        program.signal_group(self.proc.pid, sig)  # fio and a wrapper's children
 
     def interrupt(self) -> None:
         """SIGINT now (fio ends its jobs and prints its last object), SIGKILL if it is still
@@ -119,13 +91,11 @@ class FioProcess:
 
     async def run(self, on_object: Callable[[dict[str, Any]], None]) -> Outcome:
         """Run fio to its end, calling ``on_object`` for every status object."""
-        fds = (self.cwd_fd,) if self.cwd_fd is not None else ()
-        self.proc = await asyncio.create_subprocess_exec(
-            *self.args, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE, start_new_session=True, pass_fds=fds,
-            preexec_fn=child_setup(os.getpid(), self.cwd_fd))
+        self.proc = await program.start(self.args, cwd_fd=self.cwd_fd)
         assert self.proc.stdout is not None and self.proc.stderr is not None
-        stderr_task = asyncio.ensure_future(_read_capped(self.proc.stderr))
+        said = bytearray()  # all of stderr is read, only its end kept
+        stderr_task = asyncio.ensure_future(program.keep_tail(self.proc.stderr, said,
+                                                              STDERR_KEEP))
         stream = parse.JsonStream()
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         last: dict[str, Any] | None = None
@@ -161,7 +131,9 @@ class FioProcess:
             if self._escalation is not None:
                 self._escalation.cancel()
         try:
-            stderr = await asyncio.wait_for(stderr_task, 1.0) if returncode is not None else ""
+            if returncode is not None:
+                await asyncio.wait_for(stderr_task, 1.0)
+            stderr = said.decode("utf-8", errors="replace") if stderr_task.done() else ""
         except TimeoutError:
             stderr = ""
         if not stderr_task.done():
@@ -190,11 +162,3 @@ class FioProcess:
 async def _discard(reader: asyncio.StreamReader) -> None:
     while await reader.read(65536):
         pass
-
-
-async def _read_capped(reader: asyncio.StreamReader) -> str:
-    """All of stderr, keeping only the end: a fio that floods it cannot fill memory."""
-    kept = b""
-    while chunk := await reader.read(65536):
-        kept = (kept + chunk)[-STDERR_KEEP:]
-    return kept.decode("utf-8", errors="replace")

@@ -128,6 +128,7 @@ class Engine:
                 emit(Notice(note.said(), "information"))
             facts = await asyncio.to_thread(check.facts)
             facts.cpus = usable_cpus()
+            facts.as_root = os.geteuid() == 0
             engine, why_not = await asyncio.to_thread(ioengine.choose, fio.path)
             if why_not:
                 check.notes.append(Sentence(N_("fio uses libaio: {why}."), why=why_not))

@@ -21,12 +21,11 @@ import contextlib
 import os
 import re
 import shlex
-import signal
 from dataclasses import dataclass, field
 
 from diskmark.engine import ssh_remote
 from diskmark.engine.hosts import Host
-from diskmark.engine.process import child_setup
+from diskmark.files import program
 from diskmark.locale import _
 from diskmark.locale.said import lines_said
 
@@ -41,6 +40,11 @@ _FINGERPRINT = re.compile(r"(?:Server host key: |key sent by the remote host is\
 INSTALL = "sudo apt install fio, sudo dnf install fio"
 #: strerror(ENOSPC) as the host's tools print it (the script runs them with LC_ALL=C)
 NO_SPACE = "No space left on device"
+#: What is kept of what ssh and the host say: the script's lines (a handful), each cut to
+#: LINE_MAX; the end of ssh's stderr. A host's login files may print anything.
+LINES_KEPT = 256
+LINE_MAX = 4096
+STDERR_KEEP = 64 * 1024
 
 
 @dataclass(frozen=True)
@@ -73,7 +77,9 @@ class Tunnel:
     proc: asyncio.subprocess.Process | None = None
     swept: list[str] = field(default_factory=list)
     removed: bool = False
+    ready: bool = False  # the script said READY
     _lines: list[str] = field(default_factory=list)
+    _said: asyncio.Event = field(default_factory=asyncio.Event)  # READY, or the stream's end
     _stderr: bytearray = field(default_factory=bytearray)
     _readers: list[asyncio.Future[None]] = field(default_factory=list)
 
@@ -100,10 +106,7 @@ class Tunnel:
         args = [*self.setup.base(), "-L", forward, *self.setup.destination(self.host),
                 ssh_remote.remote_command(self.target, self.name, fio_version)]
         try:
-            self.proc = await asyncio.create_subprocess_exec(
-                *args, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE, start_new_session=True,
-                preexec_fn=child_setup(os.getpid(), None))
+            self.proc = await program.start(args, stdin=True)
         except OSError as e:
             return _("{host}: cannot run ssh: {error}.").format(host=self.host.label,
                                                                 error=e.strerror or e)
@@ -119,18 +122,18 @@ class Tunnel:
 
     async def _ready(self, proc: asyncio.subprocess.Process, fio_version: str) -> str | None:
         assert proc.stdout is not None and proc.stderr is not None
-        self._readers.append(asyncio.ensure_future(self._read_stderr(proc.stderr)))
-        ready = asyncio.ensure_future(self._read_until_ready(proc.stdout))
-        self._readers.append(ready)
+        self._readers.append(asyncio.ensure_future(
+            program.keep_tail(proc.stderr, self._stderr, STDERR_KEEP)))
+        self._readers.append(asyncio.ensure_future(self._read_script(proc.stdout)))
         try:
-            await asyncio.wait_for(asyncio.shield(ready), READY_TIMEOUT_S)
+            await asyncio.wait_for(self._said.wait(), READY_TIMEOUT_S)
         except TimeoutError:
             await self.close()
             return _("{host}: the host did not get fio's server ready within {seconds} s over "
                      "SSH.").format(host=self.host.label, seconds=f"{READY_TIMEOUT_S:.0f}")
-        if ssh_remote.READY in self._lines and os.path.exists(self.local_socket):
+        if self.ready and os.path.exists(self.local_socket):
             return None
-        if ssh_remote.READY in self._lines:  # the script is ready; ssh's forward is not
+        if self.ready:  # the script is ready; ssh's forward is not
             await self.close()
         else:
             with contextlib.suppress(TimeoutError):
@@ -138,30 +141,23 @@ class Tunnel:
             await self.close()
         return await self._why_not(fio_version)
 
-    async def _read_until_ready(self, stream: asyncio.StreamReader) -> None:
-        while True:
-            raw = await stream.readline()
-            if not raw:
-                return
-            line = raw.decode("utf-8", "replace").rstrip("\n")
-            self._lines.append(line)
-            if line.startswith(ssh_remote.SWEPT):
+    async def _read_script(self, stream: asyncio.StreamReader) -> None:
+        """The script's lines to the end of the stream: what it found until it said READY
+        (kept, at most :data:`LINES_KEPT`), then only whether it removed its directory."""
+        async for raw in program.read_lines(stream, LINE_MAX):
+            line = raw.decode("utf-8", "replace")
+            if line.strip() == ssh_remote.REMOVED:
+                self.removed = True
+            if self.ready:
+                continue
+            if len(self._lines) < LINES_KEPT:
+                self._lines.append(line)
+            if line.startswith(ssh_remote.SWEPT) and len(self.swept) < LINES_KEPT:
                 self.swept.append(line.removeprefix(ssh_remote.SWEPT))
-            if line == ssh_remote.REMOVED:
-                self.removed = True
             if line == ssh_remote.READY:
-                self._readers.append(asyncio.ensure_future(self._read_rest(stream)))
-                return
-
-    async def _read_rest(self, stream: asyncio.StreamReader) -> None:
-        while raw := await stream.readline():
-            if raw.decode("utf-8", "replace").strip() == ssh_remote.REMOVED:
-                self.removed = True
-
-    async def _read_stderr(self, stream: asyncio.StreamReader) -> None:
-        while chunk := await stream.read(4096):
-            if len(self._stderr) < 65536:
-                self._stderr += chunk
+                self.ready = True
+                self._said.set()
+        self._said.set()
 
     async def close(self, timeout: float = CLOSE_TIMEOUT_S) -> bool:
         """End the script there (it kills fio's server and removes its directory); True
@@ -175,8 +171,7 @@ class Tunnel:
         try:
             await asyncio.wait_for(proc.wait(), timeout)
         except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
+            program.signal_group(proc.pid)
             await proc.wait()
         for reader in self._readers:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError):
@@ -234,7 +229,7 @@ class Tunnel:
         if "forwarding" in said.lower() or "forward" in said.lower():
             return _("{host}: ssh could not forward fio's socket (the server may forbid it: "
                      "AllowStreamLocalForwarding).\n{said}").format(host=host, said=said)
-        if ssh_remote.READY in self._lines:
+        if self.ready:
             return _("{host}: the SSH connection ended as fio's server started.\n{said}").format(
                 host=host, said=said)
         return _("{host}: cannot reach the host over SSH.\n{said}").format(
@@ -245,22 +240,12 @@ class Tunnel:
         with -v, which names it before the check (nothing is accepted)."""
         found = _FINGERPRINT.search(said)
         if found is None:
-            proc = None
-            try:
-                with contextlib.suppress(OSError, TimeoutError):
-                    proc = await asyncio.create_subprocess_exec(
-                        *self.setup.base(), "-v", *self.setup.destination(self.host), "true",
-                        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.DEVNULL,
-                        stderr=asyncio.subprocess.PIPE, start_new_session=True,
-                        preexec_fn=child_setup(os.getpid(), None))
-                    _out, err = await asyncio.wait_for(proc.communicate(), 30)
-                    said += "\n" + err.decode("utf-8", "replace")
-                    found = _FINGERPRINT.search(said)
-            finally:  # timed out, or stopped: this ssh goes too
-                if proc is not None and proc.returncode is None:
-                    with contextlib.suppress(ProcessLookupError):
-                        os.killpg(proc.pid, signal.SIGKILL)
-                    await proc.wait()
+            with contextlib.suppress(OSError):
+                asked = await program.run_async(
+                    [*self.setup.base(), "-v", *self.setup.destination(self.host), "true"],
+                    timeout=30, limit=STDERR_KEEP, stdout=False)
+                said += "\n" + asked.stderr.decode("utf-8", "replace")
+                found = _FINGERPRINT.search(said)
         fingerprint = " ".join(g for g in found.groups() if g) if found else _("not known")
         config = ["-F", self.setup.config] if self.setup.config else []
         destination = shlex.join(["ssh", *config, *self.setup.destination(self.host)[:-2],

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from diskmark.drive.probe import facts_for, facts_for_device
+from diskmark.engine.denied import by_policy, refused
 from diskmark.engine.device import DeviceWorkspace, block_device, open_device
 from diskmark.engine.errors import TargetError
 from diskmark.engine.leftovers import sweep_target
@@ -56,9 +57,14 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
     TargetError with a helpful message (and nothing left behind) if a run there cannot
     work or must not happen. Blocking: call it off the event loop."""
     raw = Path(target).expanduser()
-    if not raw.exists():
+    try:
+        os.stat(raw)
+    except (FileNotFoundError, NotADirectoryError):
         raise TargetError(_("Target {path} does not exist.").format(path=raw),
-                          _("Create the directory first or choose another target."))
+                          _("Create the directory first or choose another target.")) from None
+    except OSError as e:  # a directory on the way this user may not enter, a loop of links
+        raise TargetError(_("Cannot open the target {path}: {error}.").format(
+            path=raw, error=e.strerror)) from None
     device = block_device(raw)
     if device is not None and plan is not None:
         if nocow:
@@ -130,7 +136,9 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
 def _make_workspace(path: Path, target_fd: int) -> Workspace:
     try:
         return Workspace.create(path, target_fd)
-    except PermissionError:
+    except PermissionError as e:
+        if by_policy(e.errno or 0):
+            raise refused(path, e, device=False) from None
         raise TargetError(_("Target {path} is not writable by this user.").format(path=path),
                           _("Choose a directory you can write to, or change its "
                             "permissions.")) from None

@@ -199,6 +199,8 @@ class CdmResult:
     drive: str = ""
     usage: str = ""
     mode: str = ""
+    #: ``[Admin]`` on the Mode line: it ran elevated (None: the file has no Mode line)
+    admin: bool | None = None
     mix_read: int | None = None
     comment: str = ""
     tests: tuple[CdmTest, ...] = ()
@@ -300,6 +302,7 @@ def _footer(values: dict[str, str]) -> CdmResult:
         started = None  # kept without a date, and said (_Reader.notes)
     return CdmResult(
         profile=values.get("Profile", ""), mode=values.get("Mode", ""), date=date,
+        admin="[admin]" in values["Mode"].lower() if "Mode" in values else None,
         started=started, os=values.get("OS", ""), comment=values.get("Comment", ""),
         # exact, as a whole number: a size no float holds is refused where it is checked
         size_bytes=round(Decimal(size[1]) * _UNIT_BYTES[size[2]]) if size else None,

@@ -32,6 +32,9 @@ class SystemFacts:
     os: str = ""
     cpus: int | None = None  # CPU cores diskmark could use, for the CPU-limited verdict
     hostname: str = ""  # the machine that measured, so a history gathered from many can be told apart
+    #: whether diskmark measured as root (CrystalDiskMark's ``Mode: [Admin]``); None when not
+    #: known: a result of an earlier version, a fleet's host, a file without a Mode line
+    as_root: bool | None = None
 
     @property
     def spinning(self) -> bool:

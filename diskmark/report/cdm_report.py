@@ -99,10 +99,12 @@ def _title(session: SessionResult) -> str:
 
 
 def _mode(session: SessionResult) -> str:
-    """CrystalDiskMark's ``Mode:`` line: `` [Admin]`` when it ran as administrator, ``
-    <0Fill>`` when it wrote zeros. diskmark writes the second; the rest of how it measured
-    (direct or buffered, read or write only) is in its own block."""
-    return "   Mode:" + (" <0Fill>" if session.settings.data is DataPattern.ZEROS else "")
+    """CrystalDiskMark's ``Mode:`` line: `` [Admin]`` when it ran as administrator (diskmark:
+    as root), then `` <0Fill>`` when it wrote zeros, as CrystalDiskMark 8 and 9 write them;
+    the rest of how it measured (direct or buffered, read or write only) is in diskmark's
+    own block."""
+    return ("   Mode:" + (" [Admin]" if session.system.as_root else "")
+            + (" <0Fill>" if session.settings.data is DataPattern.ZEROS else ""))
 
 
 def _date(iso: str) -> str:

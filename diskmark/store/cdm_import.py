@@ -122,7 +122,7 @@ def cdm_document(cdm: CdmResult) -> dict[str, Any]:
         tests.append(TestResult(index=index, spec=spec, op=test.op, mix_read=test.mix_read,
                                 runs=[_run(test, spec, measure)] if test.measured else []))
     session = SessionResult(
-        settings=settings, system=SystemFacts(target=cdm.drive, os=cdm.os),
+        settings=settings, system=SystemFacts(target=cdm.drive, os=cdm.os, as_root=cdm.admin),
         preset_name=preset_name, profile_name=(cdm.profile_name if ours else "") or cdm.profile,
         measure=measure,
         interval=cdm.interval_s or 0.0, started=cdm.started.isoformat() if cdm.started else "",

@@ -142,7 +142,7 @@ def _check_percent(value: Any, where: str) -> None:
     _check_whole(value, where, 0, 100)
 
 
-def _check_rotational(value: Any, where: str) -> None:
+def _check_maybe_flag(value: Any, where: str) -> None:
     if value is not None and not isinstance(value, bool):
         raise ValueError(_("{where} must be true, false or null, not {value}").format(
             where=where, value=_brief(value)))
@@ -221,7 +221,8 @@ _SYSTEM_FIELDS = {
     **{name: _check_text for name in ("target", "mountpoint", "device", "fstype",
                                       "mount_options", "model", "scheduler", "interface",
                                       "kernel", "os", "virtual", "hostname", "target_kind")},
-    "total_bytes": _figure, "free_bytes": _figure, "rotational": _check_rotational,
+    "total_bytes": _figure, "free_bytes": _figure, "rotational": _check_maybe_flag,
+    "as_root": _check_maybe_flag,
     "interface_mb_s": _maybe_figure, "cpus": _optional(_check_positive),
 }
 _LAYOUT_FIELDS = {

@@ -10,6 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from conftest import wait_until
 
@@ -163,3 +164,57 @@ async def test_the_app_says_which_way_it_copied(display, tmp_path, monkeypatch):
     env = {**BASE, "DISPLAY": display}
     assert read_back(env, shutil.which("xclip", path=os.environ["PATH"]) or "xclip",
                      "-selection", "clipboard", "-out", expected=text) == text
+
+
+def processes_with(tag: str) -> list[psutil.Process]:
+    """The processes (not yet reaped) whose command line holds ``tag``."""
+    found = []
+    for p in psutil.process_iter():
+        try:
+            if tag in " ".join(p.cmdline()) and p.status() != psutil.STATUS_ZOMBIE:
+                found.append(p)
+        except psutil.Error:
+            pass
+    return found
+
+
+@pytest.mark.parametrize(("terminal", "said"), [
+    ({"TERM": "xterm-256color"},
+     "It was sent to the terminal's clipboard with OSC 52, but this terminal may ignore that, "
+     "and the clipboard programs found did not take the text (wl-copy did not answer within "
+     "1 s; xclip did not answer within 1 s; xsel did not answer within 1 s): if it does not "
+     "paste, save it to a file instead."),
+    ({"TERM": "xterm-256color", "VTE_VERSION": "7006"},
+     "This terminal ignores OSC 52, and the clipboard programs found did not take the text "
+     "(wl-copy did not answer within 1 s; xclip did not answer within 1 s; xsel did not answer "
+     "within 1 s), so nothing was copied: save it to a file instead."),
+], ids=["may take OSC 52", "ignores OSC 52"])
+def test_hung_clipboard_programs_are_ended_with_their_children_and_named(
+        tmp_path, monkeypatch, terminal, said):
+    """wl-copy, xclip and xsel found, each hanging after it started a child of its own (as
+    they start one to serve the clipboard): each is ended with its child, and the notice says
+    they were found and did not answer, not that none was."""
+    import diskmark.app.clipboard as clipboard
+
+    monkeypatch.setattr(clipboard, "TIMEOUT_S", 1.0)
+    tag = f"{os.getpid()}{time.monotonic_ns() % 100000}"
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    for n, name in enumerate(("wl-copy", "xclip", "xsel")):
+        (folder / name).write_text(f"#!/bin/sh\ncat >/dev/null\nsleep 300.{tag}{n} &\nwait\n")
+        (folder / name).chmod(0o755)
+    env = {**BASE, **terminal, "WAYLAND_DISPLAY": "wayland-9", "DISPLAY": ":99",
+           "PATH": f"{folder}{os.pathsep}{os.defpath}"}
+    try:
+        started = time.monotonic()
+        copied = copy_text(TEXT, env)
+        took = time.monotonic() - started
+        gone_by = time.monotonic() + 3  # SIGKILL is sent; a loaded kernel may take a moment
+        while (left := processes_with(f"300.{tag}")) and time.monotonic() < gone_by:
+            time.sleep(0.05)
+    finally:
+        for p in processes_with(f"300.{tag}"):
+            p.kill()
+    assert left == [], "a hung clipboard program's child was left running"
+    assert (copied.sure, copied.osc52, copied.how) == (False, True, said)
+    assert took < 6

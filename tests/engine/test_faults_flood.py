@@ -11,6 +11,7 @@ loop (100 % CPU, SIGTERM ignored for minutes).
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sys
 import textwrap
@@ -172,3 +173,106 @@ def test_a_stop_signal_ends_a_flooding_run_within_two_seconds(tmp_path, sig):
     assert took < 2.5, f"stopping took {took:.1f} s"
     assert theirs(fio) == [], "the fake fio (or its child) outlived the run"
     assert leftovers(target) == []
+
+
+# --- fio's probes: its answers to --version and --enghelp --------------------------------
+
+#: What the fake fio floods a probe's answer with (no line break), before it hangs: read
+#: whole, it is this much of diskmark's memory; diskmark reads 64 KiB of it at most.
+PROBE_FLOOD_MIB = 320
+
+
+def probing_fio(tmp_path: Path, flooded: str) -> Path:
+    """A directory holding a ``fio`` that answers ``flooded`` (``--version`` or
+    ``--enghelp``) with a flood and then hangs; anything else it hands to the real fio."""
+    real = shutil.which("fio")
+    if real is None:
+        pytest.skip("fio is not installed")
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    fio = bindir / "fio"
+    fio.write_text(f"#!{sys.executable}\n" + textwrap.dedent(f"""\
+        import os, sys, time
+        if sys.argv[1:2] == [{flooded!r}]:
+            for _ in range({PROBE_FLOOD_MIB * 16}):
+                os.write(1, b"x" * 65536)
+            time.sleep(600)
+        os.execv({real!r}, [{real!r}, *sys.argv[1:]])
+        """))
+    fio.chmod(0o755)
+    return bindir
+
+
+def on_path(bindir: Path) -> dict[str, str]:
+    env = dict(os.environ, PATH=f"{bindir}{os.pathsep}{os.environ['PATH']}")
+    env.pop("DISKMARK_FIO", None)
+    return env
+
+
+def peak_rss(pid: int) -> int:
+    """The most memory ``pid`` has held so far (VmHWM, the kernel's high-water mark), 0 when
+    it is gone: polled, it misses no peak."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            return next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmHWM:"))
+    except (OSError, StopIteration, ValueError):
+        return 0
+
+
+def watch_peak(proc, bindir: Path, timeout: float) -> tuple[int, str, float, int]:
+    """Wait for ``diskmark run`` to end: (exit code, stderr, seconds, its peak memory)."""
+    started, peak = time.monotonic(), 0
+    while proc.poll() is None and time.monotonic() - started < timeout:
+        peak = max(peak, peak_rss(proc.pid))
+        time.sleep(0.02)
+    took = time.monotonic() - started
+    if proc.poll() is None:
+        proc.kill()
+        for p in theirs(bindir):
+            p.kill()
+        pytest.fail(f"diskmark was still running {timeout:.0f} s into the flood "
+                    f"(holding {peak >> 20} MiB)")
+    _, err = proc.communicate()
+    return proc.returncode, err, took, peak
+
+
+@pytest.mark.serial
+def test_a_flood_in_answer_to_version_is_cut_short(tmp_path):
+    """fio --version answered with an endless line: before, read whole for the probe's 10 s
+    (2.5 GB on the machine it was found on; this fake stops at 320 MiB)."""
+    target = tmp_path / "target"
+    target.mkdir()
+    bindir = probing_fio(tmp_path, "--version")
+    proc = diskmark_cli("run", "--target", str(target), *QUICK, env=on_path(bindir))
+    code, err, took, peak = watch_peak(proc, bindir, 60)
+    assert peak < RSS_LIMIT, f"diskmark grew to {peak >> 20} MiB"
+    assert took < 5, f"the flood went on for {took:.1f} s"
+    assert code == 2, err
+    assert (f"diskmark: {bindir}/fio does not look like fio: its answer to --version was "
+            f"longer than 64 KiB, which no fio says.") in err, err
+    assert theirs(bindir) == [], "the fake fio outlived the probe"
+    assert leftovers(target) == [] and Store().history() == []
+
+
+@pytest.mark.serial
+def test_a_flood_in_answer_to_enghelp_is_cut_short_and_the_run_goes_on(tmp_path):
+    """fio --enghelp answered with an endless line: before, read whole for 3 s; now the list
+    is not read, the run says why it uses libaio, and measures with it."""
+    from diskmark.engine.ioengine import kernel_allows_io_uring
+
+    allowed, why = kernel_allows_io_uring()
+    if not allowed:
+        pytest.skip(f"fio --enghelp is asked only where io_uring is allowed, and here {why}")
+    target = tmp_path / "target"
+    target.mkdir()
+    bindir = probing_fio(tmp_path, "--enghelp")
+    proc = diskmark_cli("run", "--target", str(target), *QUICK, env=on_path(bindir))
+    code, err, took, peak = watch_peak(proc, bindir, 120)
+    assert peak < RSS_LIMIT, f"diskmark grew to {peak >> 20} MiB"
+    assert code == 0, err
+    assert ("fio uses libaio: fio's answer to --enghelp was longer than 256 KiB, which no fio "
+            "says: it was not read.") in err, err
+    assert theirs(bindir) == [], "the fake fio outlived the probe"
+    assert leftovers(target) == []
+    [entry] = Store().history()
+    assert entry.session.ioengine == "libaio" and entry.session.tests

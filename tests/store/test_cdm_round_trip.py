@@ -99,7 +99,8 @@ def test_crystaldiskmark_parser_reads_every_figure_diskmark_saved(sessions, case
                                             if session.system.kernel else ""))
     assert read.time.startswith("Measure ")
     assert read.comment == (session.settings.comment or None)
-    assert read.mode is None  # "   Mode:" with nothing after it: random data, as CrystalDiskMark
+    # "   Mode:" with nothing after it: random data, not elevated; "[Admin]" for a run as root
+    assert read.mode == ("[Admin]" if session.system.as_root else None)
 
 
 @pytest.mark.parametrize("case", CASES)
