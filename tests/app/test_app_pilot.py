@@ -208,7 +208,9 @@ async def test_missing_target_shows_a_dialog_and_nothing_runs(tmp_path):
     app = make_app(missing)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
-        await wait_until(pilot, lambda: isinstance(app.screen, ErrorDialog), 10, "the dialog")
+        # the dialog and its buttons: a loaded machine shows the screen a frame before them
+        await wait_until(pilot, lambda: isinstance(app.screen, ErrorDialog)
+                         and bool(app.screen.query("#target")), 10, "the dialog")
         dialog = app.screen
         assert dialog.title_text == "The target cannot be used"
         assert "does not exist" in dialog.message
