@@ -17,10 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from diskmark.cli.saving import Label
-    from diskmark.engine.fleet import FleetResult
-    from diskmark.engine.hosts import Host
     from diskmark.files.destination import Destination
     from diskmark.model.events import Event
+    from diskmark.model.fleet import FleetResult, Host
     from diskmark.model.settings import Settings
     from diskmark.report.compare import Comparison
 
@@ -121,10 +120,10 @@ class FleetProgress(ProgressLine):
 def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, settings: Settings,
               destination: Destination | None) -> int:
     from diskmark.engine.errors import DiskmarkError
-    from diskmark.engine.fleet import Fleet
-    from diskmark.engine.hosts import check_ssh_config, hosts_from, read_hosts_file
-    from diskmark.engine.jobfile import check_remote_target
-    from diskmark.engine.ssh_remote import check_ssh_target
+    from diskmark.engine.fleet.hosts import check_ssh_config, hosts_from, read_hosts_file
+    from diskmark.engine.fleet.jobfile import check_remote_target
+    from diskmark.engine.fleet.run import Fleet
+    from diskmark.engine.fleet.ssh_remote import check_ssh_target
 
     if args.nocow:
         parser.error(_("--nocow changes a local directory; it cannot be used with --host"))
@@ -149,7 +148,7 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
     if isinstance(opened, int):
         return opened
     store, references = opened
-    from diskmark.engine.ssh_tunnel import SshSetup
+    from diskmark.engine.fleet.ssh_tunnel import SshSetup
 
     bad = [o for o in args.ssh_option if not o.isprintable() or "=" not in o.lstrip("=")]
     if bad:

@@ -5,7 +5,7 @@ descriptor, holds it too, so a directory nobody holds belongs to a diskmark that
 register in the state directory (written by :mod:`diskmark.engine.workspace` just before each
 directory is made) finds it wherever it was; the target directory itself is searched before
 each run, for a diskmark whose state directory was elsewhere. A fleet run's job-file
-directory (:mod:`diskmark.engine.fleet_jobs`) is registered and held the same way; its
+directory (:mod:`diskmark.engine.fleet.jobs_dir`) is registered and held the same way; its
 register entry names the hosts and the test file a killed fleet run leaves on each.
 """
 
@@ -22,9 +22,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from diskmark.engine.fleet_jobs import JOB_FILE_RE
-from diskmark.engine.fleet_jobs import KIND as FLEET_KIND
-from diskmark.engine.fleet_jobs import NAME_RE as FLEET_NAME_RE
+from diskmark.engine.fleet.jobs_dir import JOB_FILE_RE
+from diskmark.engine.fleet.jobs_dir import KIND as FLEET_KIND
+from diskmark.engine.fleet.jobs_dir import NAME_RE as FLEET_NAME_RE
 from diskmark.engine.sentence import Sentence
 from diskmark.engine.workspace import DIR_FLAGS, NAME_RE, OWN_NAMES, forget_record, register_dir, same_file
 from diskmark.locale import N_, _

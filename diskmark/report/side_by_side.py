@@ -23,7 +23,7 @@ from diskmark.report.cells import text_cells
 from diskmark.report.formatting import format_figure, ljust_cells, rjust_cells, size_text
 
 if TYPE_CHECKING:
-    from diskmark.engine.fleet import FleetResult
+    from diskmark.model.fleet import FleetResult
 
 FLEET_SCHEMA = "diskmark.fleet/1"
 _ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}

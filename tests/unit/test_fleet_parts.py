@@ -19,23 +19,22 @@ from pathlib import Path
 
 import pytest
 
-from diskmark.engine import jobfile, parse
-from diskmark.engine.fleet import FleetResult
-from diskmark.engine.fleet_client import client_problem, host_entries
-from diskmark.engine.fleet_privacy import Access, access
-from diskmark.engine.hosts import (
-    DEFAULT_PORT,
+from diskmark.engine import parse
+from diskmark.engine.fleet import jobfile
+from diskmark.engine.fleet.client import client_arg, client_problem, host_entries
+from diskmark.engine.fleet.hosts import (
     HOSTS_FILE_MAX_BYTES,
     SSH_CONFIG_MAX_BYTES,
-    Host,
     HostError,
     hosts_from,
     parse_host,
     read_hosts_file,
 )
+from diskmark.engine.fleet.privacy import Access, access
 from diskmark.engine.plan import build_plan, run_args
 from diskmark.engine.process import Outcome
 from diskmark.model.facts import SystemFacts
+from diskmark.model.fleet import DEFAULT_PORT, FleetResult, Host
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Op, Settings
 from diskmark.model.units import MIB
@@ -152,8 +151,8 @@ def test_ssh_hosts_as_written(text, destination, port, label):
 
 
 def test_client_argument():
-    assert Host("10.0.0.7", 9000).client_arg() == "--client=ip:10.0.0.7,9000"
-    assert Host("fd00::7").client_arg() == "--client=ip6:fd00::7,8765"
+    assert client_arg(Host("10.0.0.7", 9000)) == "--client=ip:10.0.0.7,9000"
+    assert client_arg(Host("fd00::7")) == "--client=ip6:fd00::7,8765"
 
 
 @pytest.mark.parametrize("text", ["", "db 1", "db1:0", "db1:70000", "db1:x", "-db", "::1",
@@ -258,8 +257,8 @@ def test_an_ssh_config_ssh_could_not_read_is_refused_before_ssh_runs(tmp_path):
 def test_the_engine_refuses_an_ssh_config_ssh_could_not_read(tmp_path):
     import asyncio
 
-    from diskmark.engine.fleet import Fleet
-    from diskmark.engine.ssh_tunnel import SshSetup
+    from diskmark.engine.fleet.run import Fleet
+    from diskmark.engine.fleet.ssh_tunnel import SshSetup
 
     for path, why in _ssh_configs(tmp_path).values():
         fleet = Fleet([parse_host("h1")], ssh=SshSetup(path))
@@ -283,7 +282,7 @@ def tmpdir_env(tmp_path, monkeypatch):
 
 
 def test_a_live_fleets_job_files_stay_and_a_dead_ones_go_saying_where(tmpdir_env):
-    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.fleet.jobs_dir import JobsDir
     from diskmark.engine.leftovers import sweep_register
 
     live = JobsDir.create(["db1", "db2:9000"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
@@ -300,7 +299,7 @@ def test_a_live_fleets_job_files_stay_and_a_dead_ones_go_saying_where(tmpdir_env
 
 
 def test_a_dead_fleets_directory_holding_another_file_stays(tmpdir_env):
-    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.fleet.jobs_dir import JobsDir
     from diskmark.engine.leftovers import sweep_register
 
     dead = JobsDir.create(["db1"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
@@ -313,7 +312,7 @@ def test_a_dead_fleets_directory_holding_another_file_stays(tmpdir_env):
 
 
 def test_a_fleet_that_ends_leaves_no_register_entry(tmpdir_env, isolated_home):
-    from diskmark.engine.fleet_jobs import JobsDir
+    from diskmark.engine.fleet.jobs_dir import JobsDir
     from diskmark.engine.workspace import register_dir
 
     jobs = JobsDir.create(["db1"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
@@ -490,7 +489,7 @@ def test_unreachable_says_why():
     import asyncio
     import socket
 
-    from diskmark.engine.hosts import unreachable
+    from diskmark.engine.fleet.hosts import unreachable
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from diskmark.engine.hosts import parse_host
-from diskmark.engine.ssh_remote import SCRIPT, forward_path, remote_command
-from diskmark.engine.ssh_tunnel import SshSetup
+from diskmark.engine.fleet.hosts import parse_host
+from diskmark.engine.fleet.ssh_remote import SCRIPT, forward_path, remote_command
+from diskmark.engine.fleet.ssh_tunnel import SshSetup
 
 HOSTILE = [";touch P;", "$(touch P)", "`touch P`", "'\"q", "-x", "a b\tc",
            os.fsdecode(b"\xff\xfe"), "%d:x\\y"]

@@ -27,8 +27,8 @@ from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.report.formatting import format_figure
 
 if TYPE_CHECKING:
-    from diskmark.engine.hosts import Host
     from diskmark.model.events import Event
+    from diskmark.model.fleet import Host
     from diskmark.model.settings import Settings
 
 ALL = "__all__"
@@ -102,9 +102,9 @@ class FleetScreen(ModalScreen[None]):
 
     def start(self) -> None:
         from diskmark.engine.errors import DiskmarkError
-        from diskmark.engine.fleet import Fleet
-        from diskmark.engine.hosts import hosts_from
-        from diskmark.engine.jobfile import check_remote_target
+        from diskmark.engine.fleet.hosts import hosts_from
+        from diskmark.engine.fleet.jobfile import check_remote_target
+        from diskmark.engine.fleet.run import Fleet
 
         state = diskmark_app(self).state
         if self.running or state.running:

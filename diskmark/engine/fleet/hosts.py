@@ -2,10 +2,10 @@
 fio's client, and a hosts file (one a line, ``#`` comments).
 
 ``[user@]host[:port]``, ``ssh://[user@]host[:port]`` or an alias of ``~/.ssh/config``: the host
-is reached over SSH (:mod:`diskmark.engine.ssh_tunnel`), which starts fio's server there on a
-private socket. ``fio://host[:port]``: the host runs ``fio --server`` on a TCP port itself,
-and diskmark only connects to it as fio's client does (the labs' raw mode, no
-authentication).
+is reached over SSH (:mod:`diskmark.engine.fleet.ssh_tunnel`), which starts fio's server there
+on a private socket. ``fio://host[:port]``: the host runs ``fio --server`` on a TCP port
+itself, and diskmark only connects to it as fio's client does (the labs' raw mode, no
+authentication). A host read is a :class:`diskmark.model.fleet.Host`, which the results keep.
 """
 
 from __future__ import annotations
@@ -15,15 +15,14 @@ import ipaddress
 import os
 import re
 import socket
-from dataclasses import dataclass
 
 from diskmark.engine.errors import TargetError
 from diskmark.files.regular_file import NotRegularFile, read_regular_file
 from diskmark.locale import _
 from diskmark.locale.text_safety import shown
+from diskmark.model.fleet import DEFAULT_PORT, Host
 from diskmark.model.numerals import digits_only
 
-DEFAULT_PORT = 8765  # fio's own default for --server and --client
 CONNECT_TIMEOUT_S = 5.0
 HOSTS_FILE_MAX_BYTES = 1024 * 1024  # some 50,000 hosts
 #: ssh reads its configuration a line at a time with no bound of its own: a sparse file of
@@ -40,34 +39,6 @@ RAW, SSH = "fio://", "ssh://"
 class HostError(TargetError):
     """A host written wrongly, or a hosts file or SSH configuration that cannot be read;
     nothing was started."""
-
-
-@dataclass(frozen=True)
-class Host:
-    name: str  # a host name or alias, an IPv4 address or an IPv6 address (without brackets)
-    port: int = DEFAULT_PORT  # fio's server's TCP port; over SSH, SSH's port (0: ssh's choice)
-    ssh: bool = False
-    user: str = ""  # over SSH, the user when written (else ssh's choice)
-
-    @property
-    def ipv6(self) -> bool:
-        return ":" in self.name
-
-    @property
-    def label(self) -> str:
-        """How reports and the history name the host: as the user wrote it, without the user
-        or the scheme, the port only when written (fio's: when not its default)."""
-        name = f"[{self.name}]" if self.ipv6 else self.name
-        shown = 0 if self.port == DEFAULT_PORT and not self.ssh else self.port
-        return f"{name}:{shown}" if shown else name
-
-    @property
-    def destination(self) -> str:
-        """What ssh is given as the destination."""
-        return f"{self.user}@{self.name}" if self.user else self.name
-
-    def client_arg(self) -> str:
-        return f"--client={'ip6' if self.ipv6 else 'ip'}:{self.name},{self.port}"
 
 
 def parse_host(text: str) -> Host:

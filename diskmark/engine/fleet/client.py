@@ -1,5 +1,6 @@
-"""What fio's client said about one host of a fleet, in words a user can act on, and the
-figures of that host in fio's final JSON (:mod:`diskmark.engine.fleet`)."""
+"""fio's client and one host of a fleet: how the host is named to it (a raw server's address),
+what it said about the host in words a user can act on, and the figures of that host in
+fio's final JSON (:mod:`diskmark.engine.fleet.run`)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,19 @@ import signal
 from typing import Any
 
 from diskmark.engine.errors import FioFailed, fio_failure
-from diskmark.engine.hosts import Host
 from diskmark.engine.process import Outcome
 from diskmark.locale import N_, _
+from diskmark.model.fleet import Host
 
 ALL_CLIENTS = "All clients"
 # TRANSLATORS: what fio was doing, put where {what} stands in "… while {what}."
 PROBING = N_("checking the target")
+
+
+def client_arg(host: Host) -> str:
+    """fio's client's option for a raw server (``fio://``); over SSH the tunnel's socket is
+    named instead (:attr:`diskmark.engine.fleet.ssh_tunnel.Tunnel.client_arg`)."""
+    return f"--client={'ip6' if host.ipv6 else 'ip'}:{host.name},{host.port}"
 
 
 def on_host(host: Host, message: str) -> str:

@@ -1,7 +1,7 @@
 """One host reached over SSH with the system's OpenSSH client: the user's keys, agent,
 ``~/.ssh/config`` (aliases, jump hosts) and ``known_hosts`` apply as they do for ``ssh``.
 
-One ``ssh`` process per host runs :mod:`diskmark.engine.ssh_remote`'s script there and
+One ``ssh`` process per host runs :mod:`diskmark.engine.fleet.ssh_remote`'s script there and
 forwards a Unix socket here (in the run's private job directory) to fio's socket in the
 host's private directory, so fio's client here connects to ``sock:`` and no TCP port is
 opened anywhere. ssh is told ``BatchMode=yes`` (a password or passphrase prompt would hang a
@@ -23,11 +23,11 @@ import re
 import shlex
 from dataclasses import dataclass, field
 
-from diskmark.engine import ssh_remote
-from diskmark.engine.hosts import Host
+from diskmark.engine.fleet import ssh_remote
 from diskmark.files import program
 from diskmark.locale import _
 from diskmark.locale.said import lines_said
+from diskmark.model.fleet import Host
 
 READY_TIMEOUT_S = 60.0  # connecting, the checks and fio's server starting
 CLOSE_TIMEOUT_S = 15.0  # the script kills the server and removes its directory

@@ -1,12 +1,12 @@
 """Many hosts from one place, on fio's own client/server mode: each host runs ``fio
---server``, started over SSH on a private socket (:mod:`diskmark.engine.ssh_tunnel`), or by
+--server``, started over SSH on a private socket (:mod:`diskmark.engine.fleet.ssh_tunnel`), or by
 the host's owner on a TCP port (``fio://``); diskmark runs fio's client here, once per host
 and step, with job files rendered from the same plan as a local run
-(:mod:`diskmark.engine.jobfile`).
+(:mod:`diskmark.engine.fleet.jobfile`).
 
 A session per host: a probe before anything starts on any host (SSH connects and fio's
 server starts in a private directory, or the raw server answers and no other user can write
-in its target: :mod:`diskmark.engine.fleet_privacy`; the target exists, O_DIRECT is
+in its target: :mod:`diskmark.engine.fleet.privacy`; the target exists, O_DIRECT is
 accepted), then the test file laid out, every test, and the file removed by fio itself,
 whatever happened; over SSH the private directory goes with it. Hosts run at once or one at a time; one host
 failing ends only its own session. Each host's figures come from the ``client_stats`` of
@@ -25,29 +25,38 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from diskmark import __version__
-from diskmark.engine import fleet_privacy, jobfile, parse
+from diskmark.engine import parse
 from diskmark.engine.clock import now_iso
 from diskmark.engine.control import RunControl, Stopped
 from diskmark.engine.errors import PREPARING, FioFailed, NotStarted, TargetError, doing
 from diskmark.engine.fio import Fio, locate
-from diskmark.engine.fleet_client import PROBING, client_problem, disk, entries, host_entries, on_host
-from diskmark.engine.fleet_jobs import JobsDir
-from diskmark.engine.fleet_privacy import Access
-from diskmark.engine.hosts import Host, check_ssh_config, unreachable
+from diskmark.engine.fleet import jobfile, privacy
+from diskmark.engine.fleet.client import (
+    PROBING,
+    client_arg,
+    client_problem,
+    disk,
+    entries,
+    host_entries,
+    on_host,
+)
+from diskmark.engine.fleet.hosts import check_ssh_config, unreachable
+from diskmark.engine.fleet.jobs_dir import JobsDir
+from diskmark.engine.fleet.privacy import Access
+from diskmark.engine.fleet.ssh_remote import SUN_PATH_MAX, check_ssh_target
+from diskmark.engine.fleet.ssh_tunnel import SshSetup, Tunnel
 from diskmark.engine.plan import Plan, PlannedTest, build_plan, not_measured
 from diskmark.engine.process import FioProcess, Outcome
 from diskmark.engine.sentence import Sentence
-from diskmark.engine.ssh_remote import SUN_PATH_MAX, check_ssh_target
-from diskmark.engine.ssh_tunnel import SshSetup, Tunnel
 from diskmark.locale import N_, _
 from diskmark.locale.said import Said, joined, lines_said
 from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.facts import SystemFacts
+from diskmark.model.fleet import FleetResult, Host
 from diskmark.model.notes import cpu_limit_text
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Settings
@@ -77,24 +86,6 @@ class FleetNotStarted(NotStarted):
             hosts=", ".join(h.label for h in self.hosts), problems=joined("\n", lines)))
 
 
-@dataclass
-class FleetResult:
-    """One session per host, in the order the hosts were given."""
-
-    hosts: list[Host]
-    sessions: list[SessionResult] = field(default_factory=list)
-    one_at_a_time: bool = False
-
-    def pairs(self) -> list[tuple[Host, SessionResult]]:
-        return list(zip(self.hosts, self.sessions))
-
-    def failed(self) -> list[Host]:
-        return [h for h, s in self.pairs() if s.status is Status.FAILED]
-
-    def cancelled(self) -> bool:
-        return any(s.status is Status.CANCELLED for s in self.sessions)
-
-
 class Fleet:
     """Runs one diskmark session on every host. :meth:`stop` stops every host's jobs."""
 
@@ -107,7 +98,7 @@ class Fleet:
         self.catalog = catalog
         self.one_at_a_time = one_at_a_time
         #: the user states that only the server's user can write in the target, for hosts
-        #: where that cannot be checked (:mod:`diskmark.engine.fleet_privacy`)
+        #: where that cannot be checked (:mod:`diskmark.engine.fleet.privacy`)
         self.target_private = target_private
         #: the user accepts that other users can write in a raw server's target
         self.accept_shared_target = accept_shared_target
@@ -205,15 +196,15 @@ class Fleet:
         """Why ``directory`` on ``host`` is not private enough for the test file, or None."""
         outcome = await self._run_client(
             host, jobfile.others_probe_job(directory, jobfile.fresh_file_name()), _(PROBING), 0.0)
-        found = fleet_privacy.access(outcome, host_entries(outcome.last, host))
+        found = privacy.access(outcome, host_entries(outcome.last, host))
         if found in (Access.OTHERS, Access.UNKNOWN) and self.accept_shared_target:
-            self._notes.setdefault(host, []).append(fleet_privacy.risk_accepted(
+            self._notes.setdefault(host, []).append(privacy.risk_accepted(
                 host.label, directory))
             return None
         if found is Access.OTHERS:
-            return fleet_privacy.others_can_write(host.label, directory)
+            return privacy.others_can_write(host.label, directory)
         if found is Access.UNKNOWN and not self.target_private:
-            return fleet_privacy.cannot_check(host.label, directory)
+            return privacy.cannot_check(host.label, directory)
         if found is Access.FAILED:
             return (client_problem(host, _(PROBING), outcome)
                     or on_host(host, _("fio's client ended unexpectedly while {what}.").format(
@@ -422,7 +413,7 @@ class Fleet:
         with open(fd, "w", encoding="utf-8") as f:
             f.write(job)
         tunnel = self._tunnels.get(host)
-        client = tunnel.client_arg if tunnel else host.client_arg()
+        client = tunnel.client_arg if tunnel else client_arg(host)
         proc = FioProcess([self.fio_path, client, "--output-format=json", str(path)],
                           watchdog=seconds + CLIENT_SLACK_S)
         if stoppable:

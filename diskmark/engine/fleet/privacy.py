@@ -1,6 +1,6 @@
 """Whether other users can write in a raw server's target directory (``fio://``), asked before
 anything starts. Over SSH the test file lives in a private directory instead
-(:mod:`diskmark.engine.ssh_remote`) and this question does not arise.
+(:mod:`diskmark.engine.fleet.ssh_remote`) and this question does not arise.
 
 fio's server opens the test file by name in the target directory itself at every step
 (``<client address>..diskmark-fleet-<hex>.tmp``), following symbolic links. A user who can
@@ -12,7 +12,7 @@ runs as root. Such a target is refused, unless the user accepts that risk
 fio's protocol cannot report a directory's permissions, and a root server's own writes
 succeed whatever they are, so the host is asked by a job that runs as another user: fio's
 ``uid`` and ``gid`` options make the job's process user nobody before it creates its file
-(:func:`diskmark.engine.jobfile.others_probe_job`). The file is refused (only the server's
+(:func:`diskmark.engine.fleet.jobfile.others_probe_job`). The file is refused (only the server's
 user can write there: fine) or made (others can: refused, whatever the user states). A
 sticky directory such as /tmp is refused too: the sticky bit stops others removing the test
 file, but fio's clean-up re-creates a missing file by name, and whether the host's kernel
@@ -31,7 +31,7 @@ import errno
 from enum import Enum
 from typing import Any
 
-from diskmark.engine.jobfile import NOBODY
+from diskmark.engine.fleet.jobfile import NOBODY
 from diskmark.engine.process import Outcome
 from diskmark.engine.sentence import Sentence
 from diskmark.locale import N_, _
@@ -45,7 +45,7 @@ class Access(Enum):
 
 
 def access(outcome: Outcome, entries: list[dict[str, Any]]) -> Access:
-    """What the probe of :func:`~diskmark.engine.jobfile.others_probe_job` found, from fio's
+    """What the probe of :func:`~diskmark.engine.fleet.jobfile.others_probe_job` found, from fio's
     client's outcome and the host's job entries. Only a refusal to create (EACCES) counts
     as private; a failure to change the user (EPERM, or EINVAL for a user a container does
     not map), or an EPERM whose cause fio did not name, is unknown."""

@@ -13,7 +13,7 @@ address in front of a relative file name (``127.0.0.1..diskmark-fleet-….tmp``)
 controllers sharing a directory cannot collide; diskmark only ever names it through
 ``filename`` and lets fio lay it out, measure it and remove it (``unlink``). Over SSH a job
 has no ``directory`` (``None`` here): the file is named relative to the server's working
-directory, diskmark's private directory on the host (:mod:`diskmark.engine.ssh_remote`).
+directory, diskmark's private directory on the host (:mod:`diskmark.engine.fleet.ssh_remote`).
 """
 
 from __future__ import annotations
@@ -105,7 +105,7 @@ def others_probe_job(directory: str | None, filename: str) -> str:
     """A tiny job that tries to make a file in the target as user nobody (fio's ``uid`` and
     ``gid``; the file is made after the job has changed its user only with
     ``create_serialize=0``): whether another user can write there
-    (:mod:`diskmark.engine.fleet_privacy`). Buffered: O_DIRECT was the first probe's
+    (:mod:`diskmark.engine.fleet.privacy`). Buffered: O_DIRECT was the first probe's
     question. It removes its file when it could make one."""
     return render([["[diskmark-others]", *_where(directory, filename), "rw=write", f"bs={PROBE_BYTES}",
                     f"size={PROBE_BYTES}", "direct=0", f"uid={NOBODY}", f"gid={NOBODY}",
