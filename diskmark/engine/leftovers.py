@@ -4,9 +4,13 @@ A live session holds an exclusive ``flock`` on its directory, and fio, which inh
 descriptor, holds it too, so a directory nobody holds belongs to a diskmark that died. The
 register in the state directory (written by :mod:`diskmark.engine.workspace` just before each
 directory is made) finds it wherever it was; the target directory itself is searched before
-each run, for a diskmark whose state directory was elsewhere. A fleet run's job-file
-directory (:mod:`diskmark.engine.fleet.jobs_dir`) is registered and held the same way; its
-register entry names the hosts and the test file a killed fleet run leaves on each.
+each run, for a diskmark whose state directory was elsewhere.
+
+Another directory a run holds (a fleet run's job files, :mod:`diskmark.engine.fleet.jobs_dir`)
+is registered and held the same way, its entry saying what it is (:class:`Held`): the word
+its name carries, how the files its maker puts in it end, the hosts its run went on and the
+test file it leaves on each. The sweep reads only that, so the next start finds and removes
+it whatever that start runs, and the engine's core knows no name its makers choose.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import fcntl
 import json
 import os
 import re
+import secrets
 import stat
 import time
 from collections.abc import Callable
@@ -22,11 +27,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from diskmark.engine.fleet.jobs_dir import JOB_FILE_RE
-from diskmark.engine.fleet.jobs_dir import KIND as FLEET_KIND
-from diskmark.engine.fleet.jobs_dir import NAME_RE as FLEET_NAME_RE
 from diskmark.engine.sentence import Sentence
 from diskmark.engine.workspace import DIR_FLAGS, NAME_RE, OWN_NAMES, forget_record, register_dir, same_file
+from diskmark.files.atomic import write_atomic
 from diskmark.locale import N_, _
 
 #: A register entry is written just before its directory is made: one this young whose
@@ -34,6 +37,85 @@ from diskmark.locale import N_, _
 YOUNG_S = 5.0
 #: A register entry whose target has been unreachable this long is forgotten.
 FORGET_S = 90 * 24 * 3600.0
+#: The word a held directory's name carries: ``diskmark-<kind>-`` and 12 hexadecimal digits.
+KIND_RE = re.compile(r"[a-z]{1,16}")
+#: How the files a held directory's maker puts in it end (``.fio``), after a name of what
+#: :func:`tempfile.mkstemp` or a counter makes.
+SUFFIX_RE = re.compile(r"\.[a-z]{1,8}")
+_STEM = r"[a-z0-9_]{1,32}"
+
+
+@dataclass(frozen=True)
+class Held:
+    """A directory a run holds besides its test directory (a fleet run's job files), as its
+    register entry describes it to a later start. Its maker fills it in and registers it
+    (:meth:`register`) before the directory is made; the sweep knows nothing else of it.
+
+    ``kind`` is the word in the directory's name; only files whose names end in one of
+    ``suffixes`` are removed from it. A run on other hosts names them (``hosts``) and, when
+    a killed run leaves its test file there, the ``directory`` it is in and its ``file``
+    name, which fio's server puts this machine's address before."""
+
+    kind: str
+    suffixes: tuple[str, ...]
+    hosts: tuple[str, ...] = ()
+    directory: str = ""
+    file: str = ""
+
+    def new_name(self) -> str:
+        return f"diskmark-{self.kind}-{secrets.token_hex(6)}"
+
+    def names(self, name: str) -> bool:
+        """``name`` is one :meth:`new_name` gives."""
+        return re.fullmatch(rf"diskmark-{re.escape(self.kind)}-[0-9a-f]{{12}}", name) is not None
+
+    def owns(self, name: str) -> bool:
+        """``name`` is a file the maker puts in the directory."""
+        return any(re.fullmatch(_STEM + re.escape(s), name) for s in self.suffixes)
+
+    def left_file(self) -> str:
+        """Where the test file a killed run leaves stays on each host, or "" for none."""
+        if not self.file:
+            return ""
+        # TRANSLATORS: stands for this machine's network address in a file name
+        address = _("<this machine's address>")
+        return f"{self.directory}/{address}.{self.file}"
+
+    def register(self, where: Path, name: str, st_where: os.stat_result) -> Path | None:
+        """Note the directory ``name`` in ``where`` before it exists. A register that cannot
+        be written only loses the sweep's help."""
+        record = register_dir() / f"{name}.json"
+        directory = self.directory if self.directory.isprintable() else ascii(self.directory)
+        entry = {"kind": self.kind, "target": os.fsencode(where).decode("utf-8", "surrogateescape"),
+                 "name": name, "target_dev": st_where.st_dev, "target_ino": st_where.st_ino,
+                 "uid": os.geteuid(), "pid": os.getpid(), "created": time.time(),
+                 "suffixes": list(self.suffixes), "hosts": list(self.hosts),
+                 "directory": directory, "file": self.file}
+        try:
+            write_atomic(record, json.dumps(entry, ensure_ascii=True), exclusive=True)
+        except (OSError, UnicodeError):
+            return None
+        return record
+
+    @classmethod
+    def read(cls, entry: dict[str, Any]) -> Held | None:
+        """What a register entry says of its held directory; None for a test directory's.
+        Raises ValueError for an entry diskmark did not write."""
+        if "kind" not in entry:
+            return None
+        kind, suffixes, hosts = entry["kind"], entry["suffixes"], entry["hosts"]
+        directory, file = entry["directory"], entry["file"]
+        if not (isinstance(kind, str) and KIND_RE.fullmatch(kind)
+                and isinstance(suffixes, list) and suffixes
+                and all(isinstance(s, str) and SUFFIX_RE.fullmatch(s) for s in suffixes)
+                and isinstance(hosts, list) and all(_text(h) for h in hosts)
+                and _text(directory) and _text(file)):
+            raise ValueError("not a held directory's entry")
+        return cls(kind, tuple(suffixes), tuple(hosts), directory, file)
+
+
+def _text(value: object) -> bool:
+    return isinstance(value, str) and value.isprintable()
 
 
 @dataclass(frozen=True)
@@ -169,8 +251,9 @@ def sweep_register() -> list[Swept]:
             target = Path(os.fsdecode(entry["target"].encode("utf-8", "surrogateescape")))
             name, ident = entry["name"], (int(entry["target_dev"]), int(entry["target_ino"]))
             created = float(entry.get("created", 0))
-            fleet = _fleet(entry)
-            if not (fleet or NAME_RE).match(name) or int(entry.get("uid", -1)) != os.geteuid():
+            held = Held.read(entry)
+            if (not (held.names(name) if held else NAME_RE.match(name))
+                    or int(entry.get("uid", -1)) != os.geteuid()):
                 raise ValueError(name)
         except FileNotFoundError:
             continue
@@ -197,15 +280,10 @@ def sweep_register() -> list[Swept]:
             if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
                 forget_record(record)  # something else has the name now: not ours to touch
                 continue
-            if fleet:
-                found = _reap(target, target_fd, name, JOB_FILE_RE.match)
+            if held:
+                found = _reap(target, target_fd, name, held.owns)
                 if found:
-                    # TRANSLATORS: stands for this machine's network address in a file name
-                    address = _("<this machine's address>")
-                    remote = (f"{entry['directory']}/{address}.{entry['file']}"
-                              if entry["file"] else "")
-                    found = replace(found, size=0, hosts=tuple(entry["hosts"]),
-                                    remote_file=remote)
+                    found = replace(found, size=0, hosts=held.hosts, remote_file=held.left_file())
             else:
                 found = _reap(target, target_fd, name)
             if found:
@@ -216,15 +294,3 @@ def sweep_register() -> list[Swept]:
             os.close(target_fd)
     return out
 
-
-def _fleet(entry: dict[str, Any]) -> re.Pattern[str] | None:
-    """The name a fleet run's job-file directory has, when ``entry`` registers one (its
-    hosts, target and test file checked as text); None for a local run's test directory."""
-    if entry.get("kind") != FLEET_KIND:
-        return None
-    hosts, directory, file = entry["hosts"], entry["directory"], entry["file"]
-    if not (isinstance(hosts, list) and all(isinstance(h, str) and h.isprintable() for h in hosts)
-            and isinstance(directory, str) and directory.isprintable()
-            and isinstance(file, str) and file.isprintable()):
-        raise ValueError("not a fleet entry")
-    return FLEET_NAME_RE

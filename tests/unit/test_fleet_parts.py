@@ -311,6 +311,65 @@ def test_a_dead_fleets_directory_holding_another_file_stays(tmpdir_env):
     assert (dead.path / "notes.txt").read_text() == "mine\n"
 
 
+def test_a_start_that_loads_no_fleet_module_removes_a_dead_fleets_job_files(tmpdir_env):
+    """What the next start knows of a killed fleet's job files is what their register entry
+    says: the sweep finds and removes them, and names the hosts and what stays there, in a
+    process that loads none of the fleet (the engine's core does not import it)."""
+    from diskmark.engine.fleet.jobs_dir import JobsDir
+
+    dead = JobsDir.create(["db1", "[fd00::7]:9000"], "/srv/data", ".diskmark-fleet-0123456789ab.tmp")
+    (dead.path / "tmpabcdefgh.fio").write_text("[job]\n")
+    (dead.path / "1.sock").touch()
+    os.close(dead._fd)  # its diskmark killed
+    sweep = ("import sys; from diskmark.engine.leftovers import sweep_register; "
+             "print([f.describe() for f in sweep_register()]); "
+             "print(sorted(m for m in sys.modules if m.startswith('diskmark.engine.fleet')))")
+    done = subprocess.run([sys.executable, "-c", sweep], capture_output=True, text=True,
+                          timeout=60, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stderr
+    said, loaded = done.stdout.splitlines()
+    assert said == repr([
+        f"Removed {dead.path}, the job files of a fleet run that was stopped abruptly; its test "
+        f"file may remain on db1, [fd00::7]:9000 as /srv/data/<this machine's address>."
+        f".diskmark-fleet-0123456789ab.tmp: remove it there."])
+    assert loaded == "[]", "the sweep loaded the fleet's modules"
+    assert list(tmpdir_env.iterdir()) == []
+
+
+@pytest.mark.parametrize("forged", [
+    {"name": "notes"},  # not a name its kind gives
+    {"name": "diskmark-other-0123456789ab"},  # another kind's
+    {"suffixes": [".txt/../x"]},
+    {"suffixes": []},
+    {"kind": "Fleet"},
+    {"hosts": ["db1\nforged line"]},
+])
+def test_a_register_entry_diskmark_did_not_write_touches_nothing(tmpdir_env, forged):
+    """The sweep trusts a held directory's entry only as far as its rules go: a name its
+    kind does not give, a file ending that is not one, a host that is not one line, and the
+    entry is forgotten with its directory left as it is."""
+    from diskmark.engine.leftovers import Held, sweep_register
+    from diskmark.engine.workspace import register_dir
+
+    def dead(name: str) -> tuple[Path, Path]:
+        """A killed fleet's directory, with a job file, and its register entry."""
+        folder = tmpdir_env / name
+        folder.mkdir()
+        (folder / "tmpabcdefgh.fio").write_text("[job]\n")
+        record = Held("fleet", (".fio",), ("db1",), "/srv/data", "").register(
+            tmpdir_env, name, tmpdir_env.stat())
+        assert record is not None
+        return folder, record
+
+    dead("diskmark-fleet-0123456789ab")
+    assert [f.removed for f in sweep_register()] == [True]  # as written, it goes
+    changes = dict(forged)
+    folder, record = dead(changes.pop("name", "diskmark-fleet-0123456789ab"))
+    record.write_text(json.dumps(json.loads(record.read_text()) | changes))
+    assert sweep_register() == []
+    assert (folder / "tmpabcdefgh.fio").is_file() and list(register_dir().glob("*.json")) == []
+
+
 def test_a_fleet_that_ends_leaves_no_register_entry(tmpdir_env, isolated_home):
     from diskmark.engine.fleet.jobs_dir import JobsDir
     from diskmark.engine.workspace import register_dir

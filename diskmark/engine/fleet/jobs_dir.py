@@ -6,36 +6,33 @@ directory. As a local run's test directory (:mod:`diskmark.engine.workspace`), i
 the register before it is made and held with an exclusive ``flock`` while the run lives (fio's
 clients do not inherit the descriptor: a client reads its job file once, at its start), so
 :mod:`diskmark.engine.leftovers` can tell one whose diskmark died (``kill -9``, a power cut)
-and remove it at the next start. The register entry also names the hosts, their target and
-the test file, which a killed run leaves on every raw server's host: the sweep says where
-(over SSH the host removes its private directory itself once the connection ends, and the
-next run there removes what a lost connection left; the entry's test file is then empty).
+and remove it at the next start, whatever that start runs: the register entry says what
+the directory is (:class:`~diskmark.engine.leftovers.Held`: its name, its job files and
+sockets), which hosts the run went on, their target and the test file, which a killed run
+leaves on every raw server's host: the sweep says where (over SSH the host removes its
+private directory itself once the connection ends, and the next run there removes what a
+lost connection left; the entry's test file is then empty).
 """
 
 from __future__ import annotations
 
 import fcntl
-import json
 import os
-import re
-import secrets
 import shutil
 import stat
 import tempfile
-import time
 from pathlib import Path
 
 from diskmark.engine.errors import TargetError
-from diskmark.engine.workspace import DIR_FLAGS, forget_record, register_dir, same_file
-from diskmark.files.atomic import write_atomic
+from diskmark.engine.leftovers import Held
+from diskmark.engine.workspace import DIR_FLAGS, forget_record, same_file
 from diskmark.locale import _
 
-PREFIX = "diskmark-fleet-"
-NAME_RE = re.compile(r"^diskmark-fleet-[0-9a-f]{12}$")
-#: What :func:`tempfile.mkstemp` names a job file (``tmp`` and 8 characters, ``.fio``), and
-#: the socket forwarded to a host over SSH (its index among the hosts, ``.sock``).
-JOB_FILE_RE = re.compile(r"^(?:tmp[a-z0-9_]{8}\.fio|[0-9]{1,6}\.sock)$")
+#: The directory is named ``diskmark-fleet-`` and 12 hexadecimal digits.
 KIND = "fleet"
+#: What the run puts in it: the job files :func:`tempfile.mkstemp` names (``tmp``, 8
+#: characters, ``.fio``) and the socket forwarded to a host over SSH (``<index>.sock``).
+SUFFIXES = (".fio", ".sock")
 
 
 class JobsDir:
@@ -56,11 +53,12 @@ class JobsDir:
         except OSError as e:
             raise TargetError(_("Cannot use the temporary directory {path} for fio's job files: "
                                 "{error}.").format(path=tmp, error=e.strerror)) from None
+        held = Held(KIND, SUFFIXES, tuple(hosts), directory, filename)
         try:
             st_tmp = os.fstat(tmp_fd)
             for _i in range(100):
-                name = f"{PREFIX}{secrets.token_hex(6)}"
-                record = _register(tmp, name, st_tmp, hosts, directory, filename)
+                name = held.new_name()
+                record = held.register(tmp, name, st_tmp)
                 try:
                     os.mkdir(name, 0o700, dir_fd=tmp_fd)
                 except FileExistsError:
@@ -111,19 +109,3 @@ def _locked(tmp_fd: int, name: str) -> int | None:
         return None
     return fd
 
-
-def _register(tmp: Path, name: str, st_tmp: os.stat_result, hosts: list[str], directory: str,
-              filename: str) -> Path | None:
-    """Note the directory before it exists, with what the run leaves on its hosts if it is
-    killed. A register that cannot be written only loses that convenience."""
-    record = register_dir() / f"{name}.json"
-    entry = {"kind": KIND, "target": os.fsencode(tmp).decode("utf-8", "surrogateescape"),
-             "name": name, "target_dev": st_tmp.st_dev, "target_ino": st_tmp.st_ino,
-             "uid": os.geteuid(), "pid": os.getpid(), "created": time.time(),
-             "hosts": hosts, "directory": directory if directory.isprintable() else ascii(directory),
-             "file": filename}
-    try:
-        write_atomic(record, json.dumps(entry, ensure_ascii=True), exclusive=True)
-    except (OSError, UnicodeError):
-        return None
-    return record
