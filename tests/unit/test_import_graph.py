@@ -1,7 +1,8 @@
 """The package's imports read one way: no module needs, however indirectly, a module that
-needs it (type-only imports included), and in the app nothing imports the app's own
-module: its screens and its palette reach it through a protocol. Read with grimp, which the
-layer checks (import-linter) use."""
+needs it (type-only imports included), in the app nothing imports the app's own module
+(its screens and its palette reach it through a protocol), and the engine's folders (its
+core and its fleet) do not import each other. Read with grimp, which the layer checks
+(import-linter) use."""
 
 from __future__ import annotations
 
@@ -68,6 +69,39 @@ def test_nothing_in_the_app_imports_the_app_module(graph):
     assert importers == set(), "the app's screens and palette type the app by its protocol"
 
 
+def folders(graph: grimp.ImportGraph, package: str) -> grimp.ImportGraph:
+    """The folders of ``package`` (itself, for its own modules, and each package in it) and
+    which imports which: a module's folder is the package it is in, a package's itself."""
+    inside = {m for m in graph.modules if m == package or m.startswith(package + ".")}
+    packages = {m.rpartition(".")[0] for m in inside if m != package} | {package}
+
+    def folder(module: str) -> str:
+        return module if module in packages else module.rpartition(".")[0]
+
+    made = grimp.ImportGraph()
+    for name in packages:
+        made.add_module(name)
+    for module in inside:
+        for other in graph.find_modules_directly_imported_by(module) & inside:
+            if folder(module) != folder(other):
+                made.add_import(importer=folder(module), imported=folder(other))
+    return made
+
+
+def test_the_engines_folders_import_one_way_and_only_the_cli_and_the_app_import_the_fleet(graph):
+    """The engine's core and its fleet (``engine/fleet/``): the fleet imports the core, never
+    the other way (a killed fleet run's job files are swept by what their register entry
+    says), and outside the fleet only the command line and the app import it (the fleet's
+    result is the model's). lint-imports keeps the second too; this keeps the folders from
+    importing each other, at any depth of folders the engine grows."""
+    engine = folders(graph, "diskmark.engine")
+    assert "diskmark.engine.fleet" in engine.modules, "the fleet is a folder of the engine"
+    assert circles(engine) == [], "the engine's folders import each other"
+    importers = {m for m in graph.find_modules_that_directly_import("diskmark.engine.fleet", as_package=True)
+                 if not m.startswith(("diskmark.engine.fleet.", "diskmark.cli.", "diskmark.app."))}
+    assert importers == set(), "only the command line and the app import the fleet"
+
+
 def test_the_circle_finder_finds_a_circle():
     """The check above can fail: a graph with one circle gives it back."""
     made = grimp.ImportGraph()
@@ -77,3 +111,15 @@ def test_the_circle_finder_finds_a_circle():
     made.add_import(importer="pkg.b", imported="pkg.a")
     made.add_import(importer="pkg.c", imported="pkg.a")
     assert circles(made) == [["pkg.a", "pkg.b"]]
+
+
+def test_the_folder_finder_finds_two_folders_that_import_each_other():
+    """The engine's check above can fail: a core module importing the fleet, which imports
+    the core, is a circle of folders though no module imports back the one that imports it."""
+    made = grimp.ImportGraph()
+    for module in ("pkg", "pkg.core", "pkg.room", "pkg.room.a", "pkg.room.b"):
+        made.add_module(module)
+    made.add_import(importer="pkg.room.a", imported="pkg.core")
+    made.add_import(importer="pkg.core", imported="pkg.room.b")
+    assert circles(made) == []
+    assert circles(folders(made, "pkg")) == [["pkg", "pkg.room"]]
