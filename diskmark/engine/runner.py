@@ -22,7 +22,14 @@ from diskmark.engine import fileinfo, ioengine, parse
 from diskmark.engine.clock import Eta, MachineLoad, now_iso, usable_cpus
 from diskmark.engine.control import RunControl, Stopped
 from diskmark.engine.drive_watch import DriveWatch
-from diskmark.engine.errors import PREPARING, DiskmarkError, FioFailed, TargetError, doing
+from diskmark.engine.errors import (
+    PREPARING,
+    DiskmarkError,
+    FioFailed,
+    TargetError,
+    doing,
+    reading_output,
+)
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.fio_run import run_fio
 from diskmark.engine.parse import pass_bounds
@@ -375,7 +382,7 @@ class Engine:
         what = doing(test.spec.label, test.op)
         final = await run_fio(self._ctl, ws, continuous_args(fio.path, plan, test, session.ioengine),
                                     on_status, what)
-        try:
+        with reading_output(what):
             end = parse.snapshot(parse.job(final), test.op, threads)
             if not snaps or snaps[-1] != end:
                 snaps.append(end)
@@ -399,9 +406,6 @@ class Engine:
                 a = snaps[starts[k]] if starts[k] >= 0 else parse.ZERO
                 b = snaps[bounds[k] if k < count else len(snaps) - 1]
                 runs.append(self._window(test, a, b, seconds, job_load))
-        except parse.FioOutputError as e:
-            raise FioFailed(_("fio's output could not be read while running {what}: "
-                              "{problem}").format(what=what, problem=e)) from None
         for n in range(len(live) - 1, count + 1):  # passes not announced while running
             self._record(test, result, n, runs[n], emit)
         result.warmup, result.runs = runs[0], runs[1:]
@@ -440,11 +444,8 @@ class Engine:
         what = doing(test.spec.label, test.op)
         final = await run_fio(self._ctl, ws, run_args(fio.path, plan, test, session.ioengine),
                                     on_status, what)
-        try:
+        with reading_output(what):
             run = parse.run_result(parse.job(final), test.op, rate.samples)
-        except parse.FioOutputError as e:
-            raise FioFailed(_("fio's output could not be read while running {what}: "
-                              "{problem}").format(what=what, problem=e)) from None
         run.machine_busy_pct = load.pct
         eta.end()
         return run
