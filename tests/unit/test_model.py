@@ -54,7 +54,7 @@ def test_every_spelling_of_microseconds_that_diskmark_prints_is_accepted(text):
 
 
 def test_the_command_line_takes_the_unit_as_the_app_prints_it():
-    from diskmark.cli import build_parser
+    from diskmark.cli.parser import build_parser
 
     for unit in Unit:
         args = build_parser().parse_args(["run", "--unit", unit.label])
@@ -64,7 +64,7 @@ def test_the_command_line_takes_the_unit_as_the_app_prints_it():
 @pytest.mark.parametrize("text", ["\u00b5s", "\u03bcs", "us"])
 @pytest.mark.parametrize("command", [["run"], ["history", "trend", "SEQ1M Q8T1"]])
 def test_every_command_with_a_unit_takes_either_micro_sign(command, text):
-    from diskmark.cli import build_parser
+    from diskmark.cli.parser import build_parser
 
     assert build_parser().parse_args([*command, "--unit", text]).unit is Unit.US
 
