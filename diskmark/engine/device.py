@@ -39,7 +39,7 @@ from diskmark.drive.sysfs import read_sys
 from diskmark.engine import device_use
 from diskmark.engine.denied import by_policy, refused
 from diskmark.engine.errors import TargetError
-from diskmark.engine.plan import Plan
+from diskmark.engine.plan import Plan, on_device
 from diskmark.engine.sentence import Sentence, said_together
 from diskmark.locale import N_, _
 from diskmark.model.numerals import digits_only
@@ -236,7 +236,8 @@ def _device_plan(plan: Plan, path: Path, consent: bool,
     if len(reads) == len(plan.tests):
         return plan, []
     settings = plan.settings
-    explicit = settings.mode is Mode.WRITE or settings.mix is not None or not reads
+    runs = on_device(settings)  # without consent: no +Mix (NOCOW was refused before)
+    explicit = settings.mode is Mode.WRITE or runs.mix != settings.mix or not reads
     if read_only and (consent or explicit):
         raise _read_only(path)
     if consent:
@@ -254,7 +255,7 @@ def _device_plan(plan: Plan, path: Path, consent: bool,
                         "the read tests ran (diskmark run --destroy-data {path} runs them, "
                         "destroying everything on {path})."), path=path))
     tests = tuple(dataclasses.replace(t, index=i) for i, t in enumerate(reads))
-    ran = dataclasses.replace(settings, mode=Mode.READ, mix=None)  # what the result says
+    ran = dataclasses.replace(runs, mode=Mode.READ)  # what the result says
     return dataclasses.replace(plan, tests=tests, settings=ran), [note]
 
 

@@ -22,7 +22,7 @@ from diskmark.engine.denied import by_policy, refused
 from diskmark.engine.device import DeviceWorkspace, block_device, open_device
 from diskmark.engine.errors import TargetError
 from diskmark.engine.leftovers import sweep_target
-from diskmark.engine.plan import Plan
+from diskmark.engine.plan import Plan, on_device
 from diskmark.engine.sentence import Sentence
 from diskmark.engine.workspace import Workspace, no_space_left
 from diskmark.locale import N_, _
@@ -66,7 +66,7 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
         raise _cannot_open(raw, e) from None
     device = block_device(raw)
     if device is not None and plan is not None:
-        if nocow:
+        if on_device(plan.settings, consent=True).nocow != nocow:  # typed: refused, not dropped
             raise TargetError(_("--nocow is for a test directory on btrfs; {path} is a block "
                                 "device, measured itself, with no copy-on-write to turn off: "
                                 "leave --nocow out.").format(path=raw))
