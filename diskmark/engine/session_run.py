@@ -190,11 +190,11 @@ class SessionRun:
         end = time.monotonic() + total
         while (left := end - time.monotonic()) > 0:
             # TRANSLATORS: CrystalDiskMark's rest between tests: seconds rested of seconds
-            self.emit(Progress(Phase.INTERVAL, _("Interval Time {done}/{total} sec").format(
-                                   done=f"{total - left:.0f}", total=f"{total:.0f}"),
-                               test_index=test.index, test_key=test.key,
-                               percent=100.0 * (1 - left / total), eta_s=eta.remaining(),
-                               session_percent=eta.percent()))
+            message = _("Interval Time {done}/{total} sec").format(done=f"{total - left:.0f}",
+                                                                   total=f"{total:.0f}")
+            self.emit(Progress(Phase.INTERVAL, message, test_index=test.index,
+                               test_key=test.key, percent=100.0 * (1 - left / total),
+                               eta_s=eta.remaining(), session_percent=eta.percent()))
             await self.control.sleep(min(1.0, left))
         eta.end()
 
