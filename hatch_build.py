@@ -67,8 +67,8 @@ class CatalogsHook(BuildHookInterface):  # type: ignore[misc]
         made file with where it goes."""
         sys.path.insert(0, self.root)
         try:
-            from diskmark.cli import build_parser
             from diskmark.cli.manpage import render
+            from diskmark.cli.parser import build_parser
             from diskmark.locale import LANGUAGES, SOURCE, set_language
 
             pages = []

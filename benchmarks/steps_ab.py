@@ -22,8 +22,9 @@ from pathlib import Path
 from unittest import mock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from diskmark.engine import ioengine, runner, workspace
+from diskmark.engine import fileinfo, ioengine, workspace
 from diskmark.engine.runner import Engine
+from diskmark.engine.session_run import SessionRun
 from diskmark.model.settings import Mode, Settings
 from diskmark.model.units import GIB
 
@@ -34,9 +35,9 @@ async def _no_settle(self, *args, **kwargs) -> None:
 
 VARIANTS = {
     "full session": [],
-    "no settle": [(runner.Engine, "_settle", _no_settle)],
+    "no settle": [(SessionRun, "_settle", _no_settle)],
     "no io_uring probe": [(ioengine, "choose", lambda fio: ("io_uring", ""))],
-    "no extent map": [(runner, "_layout", lambda ws, facts: None)],
+    "no extent map": [(fileinfo, "layout_of", lambda open_file, total: None)],
     "no O_DIRECT probe": [(workspace.Workspace, "probe_direct", lambda self, fstype: None)],
     "no identity checks": [(workspace.Workspace, "lost", lambda self: None)],
 }

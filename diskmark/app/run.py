@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
@@ -97,12 +96,10 @@ async def bench(engine: Engine, settings: Settings, receiver: MessagePump) -> No
     stop in time)."""
     receiver.post_message(RunStarted(settings))
     from diskmark.engine.device import block_device
+    from diskmark.engine.plan import on_device
 
-    if (settings.mix is not None or settings.nocow) and block_device(
-            Path(settings.target).expanduser()):
-        # no consent here: a device runs reads only; the saved NOCOW choice is for a
-        # directory on btrfs (the engine refuses it for a device, as --nocow)
-        settings = replace(settings, mix=None, nocow=False)
+    if block_device(Path(settings.target).expanduser()):
+        settings = on_device(settings)  # no consent here: the engine's rule for a device
 
     def forward(event: Event) -> None:
         """Called by the engine on the app's loop; queued, so the engine never waits on

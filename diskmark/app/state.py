@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from diskmark.app.keymap import Keymap
 from diskmark.engine.times import times
 from diskmark.locale import _
-from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.results import SessionResult, Status, TestResult, in_order
 from diskmark.model.settings import Mode, Op, Settings
 from diskmark.model.units import Unit
 from diskmark.presets import Preset, PresetCatalog, Profile
@@ -25,15 +25,6 @@ if TYPE_CHECKING:
     from diskmark.model.facts import SystemFacts
     from diskmark.report.compare import Comparison
     from diskmark.store.entry import Entry
-
-#: The order of a result's tests: reads, writes, mixes (each by plan index).
-OP_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
-
-
-def in_order(tests: list[TestResult]) -> list[TestResult]:
-    """A result's tests as every view of it lists them: reads, writes, mixes."""
-    return sorted(tests, key=lambda t: (OP_ORDER[t.op], t.index))
-
 
 @dataclass
 class AppState:

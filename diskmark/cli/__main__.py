@@ -1,5 +1,5 @@
 import sys
 
-from diskmark.cli import main
+from diskmark.cli.main import main
 
 sys.exit(main())

@@ -39,7 +39,7 @@ from diskmark.drive.sysfs import read_sys
 from diskmark.engine import device_use
 from diskmark.engine.denied import by_policy, refused
 from diskmark.engine.errors import TargetError
-from diskmark.engine.plan import Plan
+from diskmark.engine.plan import Plan, on_device
 from diskmark.engine.sentence import Sentence, said_together
 from diskmark.locale import N_, _
 from diskmark.model.numerals import digits_only
@@ -124,12 +124,7 @@ def open_device(given: Path, st: os.stat_result, size: int, plan: Plan,
     write = any(t.op is not Op.READ for t in plan.tests)
     users = device_use.users(sysdir) if sysdir is not None else []
     if write and users:
-        raise TargetError(
-            # TRANSLATORS: {uses} are sentences such as "/dev/sdb1 is mounted at /mnt"
-            _("{path} is in use, so diskmark will not write to it, even with --destroy-data: "
-              "{uses}.").format(path=path, uses=said_together(users)),
-            _("Unmount it and its partitions, turn its swap off or stop what holds it, then "
-              "run again; or run the read tests only (--mode read)."))
+        raise _in_use(path, users)
     fd = _open(path, st, write, users)
     try:
         opened = os.fstat(fd)
@@ -241,11 +236,10 @@ def _device_plan(plan: Plan, path: Path, consent: bool,
     if len(reads) == len(plan.tests):
         return plan, []
     settings = plan.settings
-    explicit = settings.mode is Mode.WRITE or settings.mix is not None or not reads
+    runs = on_device(settings)  # without consent: no +Mix (NOCOW was refused before)
+    explicit = settings.mode is Mode.WRITE or runs.mix != settings.mix or not reads
     if read_only and (consent or explicit):
-        raise TargetError(_("{path} is read-only (the kernel's read-only flag is set), so the "
-                            "write tests cannot run on it; nothing was started: run the read "
-                            "tests only (--mode read).").format(path=path))
+        raise _read_only(path)
     if consent:
         return plan, []
     if explicit:
@@ -261,7 +255,7 @@ def _device_plan(plan: Plan, path: Path, consent: bool,
                         "the read tests ran (diskmark run --destroy-data {path} runs them, "
                         "destroying everything on {path})."), path=path))
     tests = tuple(dataclasses.replace(t, index=i) for i, t in enumerate(reads))
-    ran = dataclasses.replace(settings, mode=Mode.READ, mix=None)  # what the result says
+    ran = dataclasses.replace(runs, mode=Mode.READ)  # what the result says
     return dataclasses.replace(plan, tests=tests, settings=ran), [note]
 
 
@@ -276,24 +270,37 @@ def _open(path: Path, st: os.stat_result, write: bool, users: list[Sentence]) ->
         if e.errno in (errno.EACCES, errno.EPERM):
             raise (refused(path, e, device=True) if by_policy(e.errno)
                    else _denied(path, st, write)) from None
-        if e.errno == errno.EBUSY:
-            # TRANSLATORS: {uses} are sentences such as "/dev/sdb1 is mounted at /mnt"
-            in_use = (_("{path} is in use: {uses}, so diskmark will not write to it, even with "
-                        "--destroy-data.") if users else
-                      _("{path} is in use, so diskmark will not write to it, even with "
-                        "--destroy-data."))
-            raise TargetError(
-                in_use.format(path=path, uses=said_together(users)),
-                _("Unmount it and its partitions, turn its swap off or stop what holds it "
-                  "(LVM, RAID, another program), then run again.")) from None
-        if e.errno == errno.EROFS:
-            raise TargetError(_("{path} is read-only: the write tests cannot run on it.").format(
-                path=path), _("Run the read tests only (--mode read).")) from None
+        if e.errno == errno.EBUSY:  # another exclusive opener, or a use that came since
+            raise _in_use(path, users) from None
+        if e.errno == errno.EROFS:  # the read-only flag, set since it was read
+            raise _read_only(path) from None
         if e.errno in (errno.ENOMEDIUM, errno.ENXIO, errno.ENODEV):
             raise TargetError(_("{path} has no medium or is not attached: {error}.").format(
                 path=path, error=e.strerror)) from None
         raise TargetError(_("Cannot open the device {path}: {error}.").format(
             path=path, error=e.strerror)) from None
+
+
+def _in_use(path: Path, users: list[Sentence]) -> TargetError:
+    """Writing to ``path`` is refused while something uses it (``users``, as far as they
+    are known), whether seen before it was opened or by the kernel as it was."""
+    # TRANSLATORS: {uses} are sentences such as "/dev/sdb1 is mounted at /mnt"
+    in_use = (_("{path} is in use, so diskmark will not write to it, even with --destroy-data: "
+                "{uses}.") if users else
+              _("{path} is in use, so diskmark will not write to it, even with "
+                "--destroy-data."))
+    return TargetError(in_use.format(path=path, uses=said_together(users)),
+                       _("Unmount it and its partitions, turn its swap off or stop what holds "
+                         "it (LVM, RAID, another program), then run again; or run the read "
+                         "tests only (--mode read)."))
+
+
+def _read_only(path: Path) -> TargetError:
+    """Writes asked for on a device the kernel holds read-only, whether its flag was read
+    before it was opened or the kernel refused the opening for it."""
+    return TargetError(_("{path} is read-only (the kernel's read-only flag is set), so the "
+                         "write tests cannot run on it; nothing was started: run the read "
+                         "tests only (--mode read).").format(path=path))
 
 
 def _denied(path: Path, st: os.stat_result, write: bool) -> TargetError:

@@ -6,6 +6,8 @@ CLI's to say.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from diskmark.locale import N_, _
@@ -94,3 +96,23 @@ def fio_failure(what: str, rc: int, stderr: str, noise: list[str], last: dict[st
     else:
         head = _("fio failed while {what} (exit status {status}).").format(what=what, status=rc)
     return f"{head}\n{text}" if text else head
+
+
+@contextmanager
+def reading_output(what: str) -> Iterator[None]:
+    """Read what fio said while doing ``what`` (a status object as it comes, or the last
+    one once fio has ended): output that is not fio's ends the session with one sentence,
+    wherever it was found."""
+    from diskmark.engine.parse import FioOutputError  # fio's JSON reader: not at the app's start
+
+    try:
+        yield
+    except FioOutputError as e:
+        raise FioFailed(unreadable_output(what, e)) from None
+
+
+def unreadable_output(what: str, problem: Exception) -> str:
+    """The one sentence for fio's output that is not fio's, here or on a fleet's host."""
+    # TRANSLATORS: {what} is what fio was doing; {problem} what was wrong with its output
+    return _("fio's output could not be read while {what}: {problem}").format(
+        what=what, problem=problem)

@@ -10,7 +10,7 @@ from typing import Any
 
 from diskmark.engine import parse
 from diskmark.engine.control import RunControl
-from diskmark.engine.errors import FioFailed, fio_failure, no_space
+from diskmark.engine.errors import FioFailed, fio_failure, no_space, reading_output
 from diskmark.engine.place import Place
 from diskmark.engine.process import WATCHDOG_S, FioProcess
 from diskmark.locale import _
@@ -22,13 +22,8 @@ async def run_fio(control: RunControl, ws: Place, args: list[str],
     :class:`Stopped` when a stop came, :class:`FioFailed` saying what went wrong (``what``
     it was doing: "measuring SEQ1M Q8T1 read")."""
     control.check()
-    try:
-        with control.running(FioProcess(args, ws.fd)) as proc:
-            outcome = await proc.run(on_status)
-    except parse.FioOutputError as e:
-        # TRANSLATORS: {what} is what fio was doing; {problem} what was wrong with its output
-        raise FioFailed(_("fio's output could not be read while {what}: {problem}").format(
-            what=what, problem=e)) from None
+    with reading_output(what), control.running(FioProcess(args, ws.fd)) as proc:
+        outcome = await proc.run(on_status)
     control.check()
     if outcome.hung:
         if outcome.returncode is not None:

@@ -123,10 +123,15 @@ def _incomplete(e: json.JSONDecodeError, text: str) -> bool:
     return e.msg.startswith("Unterminated string") or "\n" not in text[e.pos:]
 
 
+def _not_object(where: str) -> FioOutputError:
+    """A place in fio's output (``where``) should hold an object and does not."""
+    # TRANSLATORS: {where} is a place in fio's JSON output, in English ("a job", "read.lat_ns")
+    return FioOutputError(_("fio's output has {where} that is not an object").format(where=where))
+
+
 def _num(d: Any, key: str, where: str, default: float = 0) -> float:
     if not isinstance(d, dict):
-        # TRANSLATORS: {where} is a place in fio's JSON output, in English ("a job", "read.lat_ns")
-        raise FioOutputError(_("fio's output has {where} that is not an object").format(where=where))
+        raise _not_object(where)
     value = d.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         raise FioOutputError(_("fio's output has {where} = {value}, not a number").format(
@@ -213,8 +218,7 @@ def completed(side: dict[str, Any], name: str) -> int:
 def _lat(side: dict[str, Any], name: str) -> dict[str, Any]:
     lat = side.get("lat_ns", {})
     if not isinstance(lat, dict):
-        raise FioOutputError(_("fio's output has {where} that is not an object").format(
-            where=f"{name}.lat_ns"))
+        raise _not_object(f"{name}.lat_ns")
     return lat
 
 
@@ -331,8 +335,7 @@ def _bins(side: dict[str, Any], name: str) -> dict[int, int]:
     clat = side.get("clat_ns", {})
     raw = clat.get("bins", {}) if isinstance(clat, dict) else {}
     if not isinstance(raw, dict):
-        raise FioOutputError(_("fio's output has {where} that is not an object").format(
-            where=f"{name}.clat_ns.bins"))
+        raise _not_object(f"{name}.clat_ns.bins")
     try:
         return {int(k): int(v) for k, v in raw.items()}
     except (TypeError, ValueError):

@@ -27,7 +27,7 @@ than any other test; a drive may treat rewritten blocks differently from new one
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from diskmark.engine.times import times
 from diskmark.locale import _
@@ -116,6 +116,20 @@ def operations(mode: Mode) -> list[Op]:
     """The operations a mode runs, in CDM's order (reads before writes)."""
     return [op for op, modes in ((Op.READ, (Mode.READ_WRITE, Mode.READ)),
                                  (Op.WRITE, (Mode.READ_WRITE, Mode.WRITE))) if mode in modes]
+
+
+def on_device(settings: Settings, consent: bool = False) -> Settings:
+    """``settings`` as a block device target runs them. NOCOW turns copy-on-write off in
+    the test directory diskmark makes on btrfs; a device is measured itself, with neither,
+    so it runs without. The +Mix tests write over the device: without consent to destroy
+    its data (``--destroy-data``) they do not run, like the other writes
+    (:mod:`diskmark.engine.device`).
+
+    The command line refuses what this takes away from what was typed for a device, so
+    nothing typed is dropped without a word (:func:`diskmark.engine.target.open_target`);
+    the app, which asks for no consent and keeps its +Mix and NOCOW choices for
+    directories, runs a device with what this leaves."""
+    return replace(settings, nocow=False, mix=settings.mix if consent else None)
 
 
 def build_plan(preset: Preset, settings: Settings) -> Plan:

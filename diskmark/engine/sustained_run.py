@@ -16,7 +16,7 @@ from typing import Any
 from diskmark.engine import parse
 from diskmark.engine.clock import Eta, MachineLoad
 from diskmark.engine.control import RunControl
-from diskmark.engine.errors import FioFailed
+from diskmark.engine.errors import reading_output
 from diskmark.engine.fio_run import run_fio
 from diskmark.engine.place import Place, Throttle, check_place
 from diskmark.engine.plan import PROCESS_OVERHEAD_S, Plan, PlannedTest, sustained_args
@@ -67,14 +67,11 @@ async def run_sustained(control: RunControl, fio_path: str, plan: Plan, ioengine
     what = _("the sustained {test} write").format(test=test.spec.label)
     final = await run_fio(control, ws, sustained_args(fio_path, plan, test, ioengine),
                           on_status, what)
-    try:
+    with reading_output(what):
         end = parse.snapshot(parse.job(final), Op.WRITE, threads)
         if end.t_ms > points[-1][0]:
             points.append((end.t_ms, sum(end.bytes)))
         run = parse.run_result(parse.job(final), Op.WRITE)
-    except parse.FioOutputError as e:
-        raise FioFailed(_("fio's output could not be read while running {what}: "
-                          "{problem}").format(what=what, problem=e)) from None
     load = MachineLoad()
     load.add(cpu0, MachineLoad.now())
     run.machine_busy_pct = load.pct

@@ -22,9 +22,9 @@ from diskmark.engine.denied import by_policy, refused
 from diskmark.engine.device import DeviceWorkspace, block_device, open_device
 from diskmark.engine.errors import TargetError
 from diskmark.engine.leftovers import sweep_target
-from diskmark.engine.plan import Plan
+from diskmark.engine.plan import Plan, on_device
 from diskmark.engine.sentence import Sentence
-from diskmark.engine.workspace import Workspace
+from diskmark.engine.workspace import Workspace, no_space_left
 from diskmark.locale import N_, _
 from diskmark.model.facts import SystemFacts
 from diskmark.model.units import format_bytes as human_bytes
@@ -63,11 +63,10 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
         raise TargetError(_("Target {path} does not exist.").format(path=raw),
                           _("Create the directory first or choose another target.")) from None
     except OSError as e:  # a directory on the way this user may not enter, a loop of links
-        raise TargetError(_("Cannot open the target {path}: {error}.").format(
-            path=raw, error=e.strerror)) from None
+        raise _cannot_open(raw, e) from None
     device = block_device(raw)
     if device is not None and plan is not None:
-        if nocow:
+        if on_device(plan.settings, consent=True).nocow != nocow:  # typed: refused, not dropped
             raise TargetError(_("--nocow is for a test directory on btrfs; {path} is a block "
                                 "device, measured itself, with no copy-on-write to turn off: "
                                 "leave --nocow out.").format(path=raw))
@@ -89,8 +88,7 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
     try:
         target_fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as e:
-        raise TargetError(_("Cannot open the target {path}: {error}.").format(
-            path=path, error=e.strerror)) from None
+        raise _cannot_open(path, e) from None
     try:
         fstype = facts_for(path).fstype
         notes = [s.sentence() for s in sweep_target(path, target_fd)]
@@ -133,6 +131,12 @@ def open_target(target: str | Path, size: int, direct: bool, nocow: bool = False
     return TargetCheck(path, free_or_none, workspace, fstype, notes, plan)
 
 
+def _cannot_open(path: Path, e: OSError) -> TargetError:
+    """The target, or a directory on the way to it, cannot be opened: the system's reason."""
+    return TargetError(_("Cannot open the target {path}: {error}.").format(path=path,
+                                                                          error=e.strerror))
+
+
 def _make_workspace(path: Path, target_fd: int) -> Workspace:
     try:
         return Workspace.create(path, target_fd)
@@ -147,7 +151,7 @@ def _make_workspace(path: Path, target_fd: int) -> Workspace:
             raise TargetError(_("Target {path} is on a read-only filesystem.").format(path=path),
                               _("Remount it read-write or choose another target.")) from None
         if e.errno in (errno.ENOSPC, errno.EDQUOT):
-            raise TargetError(_("Target {path} has no free space left.").format(path=path)) from None
+            raise no_space_left(path) from None
         raise TargetError(_("Cannot create a directory in {path}: {error}.").format(
             path=path, error=e.strerror)) from None
 

@@ -175,8 +175,7 @@ class Workspace:
                     if e.errno == errno.EINVAL:
                         raise _no_direct(self.target, fstype) from None
                     if e.errno == errno.ENOSPC:
-                        raise TargetError(_("Target {path} has no free space left.").format(
-                            path=self.target)) from None
+                        raise no_space_left(self.target) from None
                     raise TargetError(_("Writing with O_DIRECT to {path} failed: {error}.").format(
                         path=self.target, error=e.strerror)) from None
                 finally:
@@ -318,6 +317,11 @@ class Workspace:
         except OSError:
             pass
         return None
+
+
+def no_space_left(target: Path) -> TargetError:
+    """The target is full: no room for the test directory, or for the probe of O_DIRECT."""
+    return TargetError(_("Target {path} has no free space left.").format(path=target))
 
 
 def _no_direct(target: Path, fstype: str) -> DirectIOUnsupported:

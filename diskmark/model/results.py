@@ -231,6 +231,13 @@ class TestResult:
         return test_key(self.spec.label, self.op, self.mix_read)
 
     @property
+    def order(self) -> tuple[int, int, int]:
+        """Where the test comes among a result's, in CrystalDiskMark's order: the reads,
+        then the writes, then the mixes (by their share of reads), each in the profile's
+        row order. Every view of a result lists its tests so (:func:`in_order`)."""
+        return self.op.rank, self.mix_read or 0, self.index
+
+    @property
     def complete(self) -> bool:
         return bool(self.runs) and self.error is None
 
@@ -343,6 +350,11 @@ class Status(StrEnum):
 
 RESULT_SCHEMA = "diskmark.result/1"
 
+
+
+def in_order(tests: list[TestResult]) -> list[TestResult]:
+    """``tests`` in CrystalDiskMark's order (:attr:`TestResult.order`)."""
+    return sorted(tests, key=lambda t: t.order)
 
 @dataclass
 class SessionResult:

@@ -56,6 +56,15 @@ class Op(StrEnum):
     WRITE = "write"
     MIX = "mix"
 
+    @property
+    def rank(self) -> int:
+        """Where the operation comes in CrystalDiskMark's order: its reads, then its writes,
+        then its mixes (in the window, the text report, and every table of diskmark's)."""
+        return _OP_RANK[self]
+
+
+_OP_RANK = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
+
 
 class Mode(StrEnum):
     """Which operations a session runs (CDM's "Read & Write", "Read only", "Write only")."""

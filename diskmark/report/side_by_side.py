@@ -16,7 +16,6 @@ from diskmark.locale import _, ngettext, pgettext
 from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.names import test_title
 from diskmark.model.results import SessionResult, Status, TestResult
-from diskmark.model.settings import Op
 from diskmark.model.units import Unit
 from diskmark.report import text as report
 from diskmark.report.cells import text_cells
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
     from diskmark.model.fleet import FleetResult
 
 FLEET_SCHEMA = "diskmark.fleet/1"
-_ORDER = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
 
 
 def _rows(result: FleetResult) -> list[tuple[str, str]]:
@@ -34,8 +32,7 @@ def _rows(result: FleetResult) -> list[tuple[str, str]]:
     found: dict[str, tuple[tuple[int, int, int], str]] = {}
     for session in result.sessions:
         for t in session.tests:
-            found.setdefault(t.key, ((_ORDER[t.op], t.mix_read or 0, t.index),
-                                     test_title(t.label, t.op, t.mix_read)))
+            found.setdefault(t.key, (t.order, test_title(t.label, t.op, t.mix_read)))
     return [(key, title) for key, (_order, title) in sorted(found.items(), key=lambda kv: kv[1][0])]
 
 

@@ -19,7 +19,7 @@ from diskmark.locale import N_, _, pgettext
 from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.events import Phase, Progress
 from diskmark.model.notes import cpu_limit_text
-from diskmark.model.results import SessionResult, Status, TestResult
+from diskmark.model.results import SessionResult, Status, TestResult, in_order
 from diskmark.model.settings import Op
 from diskmark.model.units import GIB, MIB, Unit, format_bytes
 from diskmark.model.voice import LOCAL, Voice
@@ -68,14 +68,12 @@ def io_mode_text(session: SessionResult, voice: Voice = LOCAL) -> str:
 
 
 def op_groups(session: SessionResult) -> list[tuple[Op, int | None, list[TestResult]]]:
-    """Tests grouped by (op, mix ratio), reads first, then writes, then mixes (CDM's order),
-    each group in the profile's row order."""
-    order = {Op.READ: 0, Op.WRITE: 1, Op.MIX: 2}
+    """Tests grouped by (op, mix ratio), in CrystalDiskMark's order (reads, then writes,
+    then mixes, each group in the profile's row order: :attr:`TestResult.order`)."""
     groups: dict[tuple[Op, int | None], list[TestResult]] = {}
-    for t in sorted(session.tests, key=lambda t: t.index):
+    for t in in_order(session.tests):
         groups.setdefault((t.op, t.mix_read if t.op is Op.MIX else None), []).append(t)
-    keys = sorted(groups, key=lambda k: (order[k[0]], k[1] or 0))
-    return [(op, mix, groups[(op, mix)]) for op, mix in keys]
+    return [(op, mix, tests) for (op, mix), tests in groups.items()]
 
 
 # --- terminal grid (the user's language from here on) -------------------------------------

@@ -14,7 +14,7 @@ import pytest
 
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.keymap import DEFAULT, IDS, KEYS, resolve
-from diskmark.cli import main
+from diskmark.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -123,7 +123,7 @@ def test_diskmark_keys_reports_a_damaged_settings_file_and_leaves_it(isolated_ho
 @pytest.mark.parametrize("data", [{}, {"keymap": {"run_all": "r"}}])
 def test_diskmark_keys_does_not_load_textual(isolated_home, data):
     settings_file(isolated_home, data)
-    code = ("import sys; from diskmark.cli import main; code = main(['keys']); "
+    code = ("import sys; from diskmark.cli.main import main; code = main(['keys']); "
             "assert not [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')], "
             "sorted(m for m in sys.modules if m.startswith(('textual', 'rich')))[:5]; "
             "sys.exit(code)")

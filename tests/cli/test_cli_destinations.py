@@ -156,7 +156,7 @@ def test_history_export_makes_the_directory_it_is_given_but_not_its_parents(save
 def test_one_word_replaces_in_every_command_and_force_is_its_hidden_alias():
     """--replace wherever something may be replaced (a file, a baseline of the same name);
     --force, which some commands had, still works but is neither shown nor completed."""
-    from diskmark.cli import build_parser
+    from diskmark.cli.parser import build_parser
 
     replacing: dict[tuple[str, ...], set[str]] = {}
 

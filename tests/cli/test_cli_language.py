@@ -20,7 +20,7 @@ import pytest
 from history_data import EIGHT_TESTS, THREE_PASSES, clone, real_result, write_reports
 
 from diskmark import locale
-from diskmark.cli import choose_language, read_command_line
+from diskmark.cli.main import choose_language, read_command_line
 from diskmark.report.cells import text_cells
 
 

@@ -276,3 +276,38 @@ def test_a_flood_in_answer_to_enghelp_is_cut_short_and_the_run_goes_on(tmp_path)
     assert leftovers(target) == []
     [entry] = Store().history()
     assert entry.session.ioengine == "libaio" and entry.session.tests
+
+
+#: fio's output, well formed, that cannot be read as a test: a status object with no job in
+#: it, as fio runs; and a last object alone, whose passes cannot be told apart, once it has
+#: ended. The test file is laid out by the fake as by fio (its final object of a real one).
+UNREADABLE = {
+    "while fio runs": "print(json.dumps({'jobs': []}), flush=True)\ntime.sleep(1)\n",
+    "in its last object": "print(SEQREAD, flush=True)\n",
+}
+
+
+@pytest.mark.parametrize("body", UNREADABLE.values(), ids=UNREADABLE.keys())
+def test_output_that_is_not_fios_is_one_sentence_wherever_it_is_read(tmp_path, body):
+    """The same failure, fio's output that cannot be read, is said in one sentence, whether
+    a status object fails as fio runs or its last one once it has ended (it was worded two
+    ways: "while SEQ1M Q8T1 read" and "while running SEQ1M Q8T1 read")."""
+    fixtures = Path(__file__).parents[1] / "fixtures"
+    target = tmp_path / "target"
+    target.mkdir()
+    fio = fake_fio(tmp_path, textwrap.dedent(f"""\
+        import json
+        PREPARED = {(fixtures / "fio_prepare.json").read_text()!r}
+        SEQREAD = {(fixtures / "fio_seqread.json").read_text()!r}
+        if "--name=diskmark-prepare" in sys.argv:
+            print(PREPARED, flush=True)
+            sys.exit(0)
+        """) + body)
+    proc = diskmark_cli("run", "--target", str(target), *QUICK,
+                        env=dict(os.environ, DISKMARK_FIO=str(fio)))
+    code, err, took, _ = watch(proc, fio, 60)
+    assert code == 1, err
+    failure = [line for line in err.splitlines() if "could not be read" in line]
+    assert failure and failure[0].startswith(
+        "diskmark: fio's output could not be read while SEQ1M Q8T1 read: fio's "), err
+    assert leftovers(target) == []

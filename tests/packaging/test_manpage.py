@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from diskmark import locale
-from diskmark.cli import build_parser
 from diskmark.cli.manpage import SUMMARY, _commands, render
+from diskmark.cli.parser import build_parser
 from diskmark.locale import LANGUAGES
 
 #: What these tests use of the system (tests/support/system_tools.py: ./test.sh installs it)

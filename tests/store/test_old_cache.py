@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import os
 
-from diskmark.cli import main
+from diskmark.cli.main import main
 from diskmark.files.old_cache import FILE_NAME, remove_toml_cache
 from diskmark.files.paths import cache_dir
 

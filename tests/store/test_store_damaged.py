@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
-from diskmark import cli
 from diskmark.app.screens import details
 from diskmark.app.screens.comparison import describe_session
+from diskmark.cli import main as cli
 from diskmark.model.results import SessionResult
 from diskmark.model.units import Unit
 from diskmark.report import text as report

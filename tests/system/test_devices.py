@@ -202,6 +202,37 @@ def test_writes_are_refused_while_the_device_is_swap(loop_device):
         subprocess.run(["swapoff", str(device)], capture_output=True)
 
 
+#: What a refusal to write to a device in use says next, however the use was found.
+IN_USE_HINT = ("Unmount it and its partitions, turn its swap off or stop what holds it (LVM, "
+               "RAID, another program), then run again; or run the read tests only (--mode "
+               "read).")
+
+
+def test_a_device_in_use_is_refused_in_one_wording_however_the_use_is_found(loop_device):
+    """Found before it is opened (swap) or by the kernel as it is (another program holds it
+    exclusively): the same refusal, and the same way out (it was worded two ways, the
+    second without the read tests)."""
+    device, _ = loop_device()
+    if not shutil.which("mkswap") or not shutil.which("swapon"):
+        pytest.skip("mkswap/swapon not found")
+    held = os.open(device, os.O_RDONLY | os.O_EXCL)  # what the kernel says EBUSY for
+    try:
+        said = refused_write(device)
+    finally:
+        os.close(held)
+    assert said == (f"diskmark: {device} is in use, so diskmark will not write to it, even "
+                    f"with --destroy-data.\n{IN_USE_HINT}\n")
+    subprocess.run(["mkswap", str(device)], check=True, capture_output=True)
+    if subprocess.run(["swapon", str(device)], capture_output=True).returncode != 0:
+        pytest.skip("swapon refused the loop device here")
+    try:
+        said = refused_write(device)
+    finally:
+        subprocess.run(["swapoff", str(device)], capture_output=True)
+    assert said == (f"diskmark: {device} is in use, so diskmark will not write to it, even "
+                    f"with --destroy-data: {device} is in use as swap.\n{IN_USE_HINT}\n")
+
+
 @pytest.mark.slow
 def test_with_consent_a_write_test_runs_on_a_throwaway_device(loop_device):
     device, image = loop_device()

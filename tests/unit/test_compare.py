@@ -318,7 +318,7 @@ def test_comparison_text_table():
 def test_help_and_readme_state_the_rule():
     from pathlib import Path
 
-    from diskmark.cli import build_parser
+    from diskmark.cli.parser import build_parser
 
     parser = build_parser()
     run = parser._subparsers._group_actions[0].choices["run"]  # type: ignore[union-attr]

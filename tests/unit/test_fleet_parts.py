@@ -537,7 +537,7 @@ def test_a_test_with_delays_can_run_a_pass_at_a_time():
     (["--host", "db1", "--target", "/mnt/x", "--sweep", "RND4K"], "--sweep"),
 ])
 def test_bad_fleet_arguments_exit_2_before_anything_starts(args, message, capsys):
-    from diskmark.cli import main
+    from diskmark.cli.main import main
 
     assert main(["run", *args]) == 2
     captured = capsys.readouterr()

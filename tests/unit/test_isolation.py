@@ -7,7 +7,7 @@ import pytest
 
 CORE = ["diskmark.model.results", "diskmark.engine", "diskmark.presets", "diskmark.report.text",
         "diskmark.drive.probe", "diskmark.themes", "diskmark.store.store",
-        "diskmark.report.compare", "diskmark.store.app_settings", "diskmark.cli",
+        "diskmark.report.compare", "diskmark.store.app_settings", "diskmark.cli.main",
         "diskmark.store.database", "diskmark.store.legacy", "diskmark.report.trend",
         "diskmark.report.share", "diskmark.cli.history"]
 

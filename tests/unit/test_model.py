@@ -54,7 +54,7 @@ def test_every_spelling_of_microseconds_that_diskmark_prints_is_accepted(text):
 
 
 def test_the_command_line_takes_the_unit_as_the_app_prints_it():
-    from diskmark.cli import build_parser
+    from diskmark.cli.parser import build_parser
 
     for unit in Unit:
         args = build_parser().parse_args(["run", "--unit", unit.label])
@@ -64,7 +64,7 @@ def test_the_command_line_takes_the_unit_as_the_app_prints_it():
 @pytest.mark.parametrize("text", ["\u00b5s", "\u03bcs", "us"])
 @pytest.mark.parametrize("command", [["run"], ["history", "trend", "SEQ1M Q8T1"]])
 def test_every_command_with_a_unit_takes_either_micro_sign(command, text):
-    from diskmark.cli import build_parser
+    from diskmark.cli.parser import build_parser
 
     assert build_parser().parse_args([*command, "--unit", text]).unit is Unit.US
 
@@ -110,3 +110,26 @@ def test_settings_validation():
                 dict(measure=0.5), dict(interval=-1)):
         with pytest.raises(ValueError):
             Settings(**bad).validate()
+
+
+def test_a_results_tests_have_one_order_every_view_lists_them_in():
+    """CrystalDiskMark's order, one rule on the model: reads, then writes, then mixes (by
+    their share of reads), each in the profile's row order. The app's result and the text
+    grid each wrote their own (the app's ignored the mix's share, so mixes of two shares
+    came in one order on screen and another in the report)."""
+    from diskmark.model.results import in_order
+    from diskmark.report.text import op_groups
+
+    seq, rnd = TestSpec("SEQ", MIB, 8, 1), TestSpec("RND", 4096, 1, 1)
+    made = [TestResult(index=1, spec=rnd, op=Op.MIX, mix_read=30),
+            TestResult(index=0, spec=seq, op=Op.MIX, mix_read=70),
+            TestResult(index=1, spec=rnd, op=Op.WRITE),
+            TestResult(index=1, spec=rnd, op=Op.READ),
+            TestResult(index=0, spec=seq, op=Op.WRITE),
+            TestResult(index=0, spec=seq, op=Op.READ)]
+    expected = ["SEQ1M Q8T1/read", "RND4K Q1T1/read", "SEQ1M Q8T1/write", "RND4K Q1T1/write",
+                "RND4K Q1T1/mix30", "SEQ1M Q8T1/mix70"]
+    assert [t.key for t in in_order(made)] == expected
+    session = SessionResult(settings=Settings(), system=SystemFacts(), tests=made)
+    assert [t.key for _op, _mix, tests in op_groups(session) for t in tests] == expected
+    assert [op.rank for op in Op] == [0, 1, 2]

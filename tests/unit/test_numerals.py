@@ -52,7 +52,7 @@ def test_ascii_numbers_read_as_before():
     ["history", "trend", "SEQ1M Q8T1", "--width", "８０"],
 ])
 def test_every_option_refuses_other_digits_naming_them(args, capsys):
-    from diskmark.cli import main
+    from diskmark.cli.main import main
 
     assert main(args) == 2
     err = capsys.readouterr().err

@@ -120,3 +120,21 @@ def test_an_id_a_shell_would_not_read_as_itself_is_refused_naming_the_file(tmp_p
         assert f"id{n:02}.toml:2: id {pid!r} cannot be typed in a shell as it is" in problems[n]
     assert "my preset.toml:1: id is not given, and the file's name 'my preset'" in problems[-2]
     assert "profile.toml:2: profile id '$(touch y)' cannot be typed in a shell" in problems[-1]
+
+
+def test_a_block_device_runs_without_nocow_and_without_a_mix_unless_consented():
+    """One rule for what a device runs, in the engine's plan: the app runs a device with
+    what it leaves (it asks for no consent), the command line refuses what it takes away
+    from what was typed."""
+    from dataclasses import replace
+
+    from diskmark.engine.plan import on_device
+
+    asked = Settings(target="/dev/sdb", mix=70, nocow=True)
+    assert on_device(asked) == replace(asked, mix=None, nocow=False)
+    assert on_device(asked, consent=True) == replace(asked, nocow=False)
+    plain = Settings(target="/dev/sdb")
+    assert on_device(plain) == plain
+    ops = {t.op for t in build_plan(load_catalog(Path("/nonexistent")).get("default"),
+                                    on_device(asked)).tests}
+    assert Op.MIX not in ops

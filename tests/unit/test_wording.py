@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from diskmark.cli import build_parser
+from diskmark.cli.parser import build_parser
 
 ROOT = Path(__file__).parents[2]
 INTERNAL = re.compile(r"\bseeds?\b(?:\s+\d{3}|'s|\s+scripts)", re.IGNORECASE)

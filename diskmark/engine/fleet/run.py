@@ -32,7 +32,7 @@ from diskmark import __version__
 from diskmark.engine import parse
 from diskmark.engine.clock import now_iso
 from diskmark.engine.control import RunControl, Stopped
-from diskmark.engine.errors import PREPARING, FioFailed, NotStarted, TargetError, doing
+from diskmark.engine.errors import PREPARING, FioFailed, NotStarted, TargetError, doing, unreadable_output
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.fleet import jobfile, privacy
 from diskmark.engine.fleet.client import (
@@ -329,8 +329,7 @@ class Fleet:
                 runs += [parse.run_result(e, test.op)
                          for e in entries(final, host, len(passes), what)]
             except parse.FioOutputError as e:
-                raise FioFailed(on_host(host, _("fio's output could not be read for {what}: "
-                                                "{problem}").format(what=what, problem=e))) from None
+                raise FioFailed(on_host(host, unreadable_output(what, e))) from None
         result.warmup, result.runs = runs[0], runs[1:]
         for n in range(count + 1):
             emit(host, RunFinished(test.index, result, warmup=n == 0))
@@ -426,8 +425,7 @@ class Fleet:
                     tick()
             outcome = run.result()
         except parse.FioOutputError as e:
-            raise FioFailed(on_host(host, _("fio's output could not be read while {what}: "
-                                            "{problem}").format(what=what, problem=e))) from None
+            raise FioFailed(on_host(host, unreadable_output(what, e))) from None
         finally:
             if not run.done():
                 proc.kill()
