@@ -318,7 +318,9 @@ def test_a_stop_while_a_hosts_login_hangs_ends_at_once(lab, sig):
     proc.send_signal(sig)
     code, out, err = finish(proc, timeout=90)
     assert code == 130, err
-    assert time.monotonic() - started < 3, err
+    # at once, against ssh's 60 s before: h0's server is stopped and its directory removed
+    # first, which a loaded machine stretched to 3.3 s
+    assert time.monotonic() - started < 6, err
     assert "interrupted" in err, err
     mine = str(lab.config).encode()
     assert _processes(lambda argv: argv[0] == b"ssh" and mine in argv) == []
