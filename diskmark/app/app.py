@@ -1,12 +1,15 @@
 """The full-screen app: CrystalDiskMark's window, driving the same engine as the CLI.
 
 :class:`DiskmarkApp` is what only the app can be: the owner of one
-:class:`~diskmark.app.state.AppState`, which its main screen
-(:class:`~diskmark.app.screens.main.MainScreen`) draws and runs from; the target of every
-key's action; the one place the settings change (refused while a run is on) and are saved;
-the maker of the engine and the store when first needed; Textual's hooks for a first frame
-drawn at once. The app never builds fio options; the engine stops fio and removes the test
-file itself, and the app only waits.
+:class:`~diskmark.app.core.state.AppState` and the one that changes it, announcing each
+change (:class:`~diskmark.app.core.news.AppSignals`) to the screens that draw it, its main
+screen (:class:`~diskmark.app.screens.main.MainScreen`) first; the owner of the run
+controller (:class:`~diskmark.app.runs.Runs`) and the comparison
+(:class:`~diskmark.app.comparing.Comparing`); the target of every key's action; the one
+place the settings change (refused while a run is on) and are saved; the maker of the
+engine and the store when first needed; Textual's hooks for a first frame drawn at once.
+Screens ask; the app changes and tells; it never calls into a screen. The app never builds
+fio options; the engine stops fio and removes the test file itself, and the app only waits.
 """
 
 from __future__ import annotations
@@ -22,19 +25,22 @@ from textual.binding import BindingType
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widget import AwaitMount
-from textual.widgets import Input
 
-from diskmark.app import comparing, keys, reporting, theming
+from diskmark.app import keys, reporting, theming
 from diskmark.app.commands import DiskmarkCommands, without_ours
+from diskmark.app.comparing import Comparing
+from diskmark.app.core.keymap import DEFAULT, resolve
+from diskmark.app.core.news import AppSignals
+from diskmark.app.core.protocol import Engine
+from diskmark.app.core.state import AppState
 from diskmark.app.ending import Ending
-from diskmark.app.keymap import DEFAULT, resolve
 from diskmark.app.language_switch import switch_language, unreadable_catalog_notice
 from diskmark.app.preferences import load_preferences, save_preferences
-from diskmark.app.run import Engine, default_engine
+from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, default_engine
+from diskmark.app.runs import Runs
 from diskmark.app.screens.main import MainScreen
 from diskmark.app.startup import EarlyKeys, after_first_frame
-from diskmark.app.state import AppState
-from diskmark.app.target import default_facts
+from diskmark.app.target import default_facts, read_facts
 from diskmark.app.themes import variable_defaults
 from diskmark.locale import _, set_language
 from diskmark.locale.text_safety import shown
@@ -46,17 +52,17 @@ from diskmark.store.app_settings import config_path
 
 if TYPE_CHECKING:
     from diskmark.app.commands import PaletteApp
+    from diskmark.model.settings import Mode
     from diskmark.store.entry import Entry
     from diskmark.store.store import Store
 
 EngineFactory = Callable[[], Engine]
 FactsProvider = Callable[[str], SystemFacts]
 
-UNITS = list(Unit)
 DIALOGS_CSS = Path(__file__).with_name("dialogs.tcss")
 
 
-class DiskmarkApp(App[int]):
+class DiskmarkApp(keys.KeyActions, App[int]):
     """CrystalDiskMark for the terminal: its state, its keys and its lifetime; the main
     screen draws the state."""
 
@@ -105,7 +111,10 @@ class DiskmarkApp(App[int]):
         self.facts_provider: FactsProvider = facts_provider or default_facts
         self._store = store
         self._wanted_baseline = prefs.compare
+        self.signals = AppSignals(self)
+        self.comparing = Comparing(self)
         self._ending = Ending(self)
+        self.runs = Runs(self, self, self.comparing, self._ending)
         self._notices.extend(resolved.problems)
         if prefs.keymap:
             self._bindings = keys.bindings_map(resolved, self._bindings)
@@ -139,7 +148,8 @@ class DiskmarkApp(App[int]):
 
     @property
     def main(self) -> MainScreen:
-        """The main screen (the tiles), whatever screen is on top of it."""
+        """The main screen (the tiles), whatever screen is on top of it: for the app to
+        mount, and for tests and scripts to look at; the app tells it, never calls it."""
         assert self._main is not None, "the app has not started"
         return self._main
 
@@ -179,10 +189,8 @@ class DiskmarkApp(App[int]):
     def on_resize(self, event: events.Resize) -> None:
         """Adapt to the terminal: narrower controls below 100 columns, borderless tiles and
         a one-line comment below 34 lines."""
-        width, height = event.size
-        self._size_classes(width, height)
-        if self._main is not None and self._main.is_mounted:
-            self._main.adapt(width, height)
+        self._size_classes(*event.size)
+        self.signals.size.publish(event.size)
 
     def _size_classes(self, width: int, height: int, update: bool = True) -> None:
         self.set_class(width < 100, "-narrow", update=update)
@@ -234,18 +242,13 @@ class DiskmarkApp(App[int]):
         self._main_up = True
         self.call_after_refresh(self._early_keys.replay, self)
         self._start_theme()
-        after_first_frame(self, self._notices, self._wanted_baseline, self.main.load_facts)
+        after_first_frame(self, self._notices, self._wanted_baseline, self.load_facts)
 
     async def action_quit(self) -> None:
         """Quitting mid-run stops fio and waits for the test file to be removed."""
         if self._ending.quit():
-            self.main.status.show(_("Quitting · stopping fio and removing the test file first…"))
-
-    def run_ended(self) -> None:
-        """The worker of a run or a sweep has ended (the engine has cleaned up): the
-        controls come back, or the app leaves as it was asked to."""
-        self._ending.run_ended()
-        self.set_running(False)
+            self.signals.said.publish(_("Quitting · stopping fio and removing the test file "
+                                        "first…"))
 
     def on_unmount(self) -> None:
         """Last line of defence (the app ended some other way mid-run): fio's process group
@@ -253,7 +256,7 @@ class DiskmarkApp(App[int]):
         if self.state.running:
             self.engine.stop()
 
-    # --- the settings -------------------------------------------------------------------
+    # --- the state: changed here, then announced ------------------------------------------
 
     def _save(self) -> None:
         problem = save_preferences(self.state, self.theme) if self.persist else None
@@ -262,21 +265,30 @@ class DiskmarkApp(App[int]):
 
     def change_settings(self, **changes: Any) -> None:
         """Apply setting changes from any control; refused while a run is under way."""
-        if self.state.running:
+        state = self.state
+        if state.running:
             # TRANSLATORS: {key} is the key that stops the run (Esc)
             self.notify(_("Settings cannot change while a test runs; stop it first ({key}).")
-                        .format(key=self.state.keys.key("stop")), severity="warning")
+                        .format(key=state.keys.key("stop")), severity="warning")
             return
-        new = self.state.changed(**changes)
-        if new == self.state.settings:
+        new = state.changed(**changes)
+        if new == state.settings:
             return
-        old, self.state.settings = self.state.settings, new
-        self.main.settings_changed(old)
+        old, state.settings = state.settings, new
+        if old.target != new.target:
+            self.load_facts()
+        if (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix):
+            state.result_on_tiles()  # the grid takes another shape: the result's, or none
+            self.comparing.refresh()
+        elif state.result is None:
+            self.comparing.refresh()  # before any run, the line compares the settings
+        self.signals.settings.publish(old)
         self.refresh_bindings()
         self._save()
 
     def change_language(self, wanted: str) -> None:
         """Speak ``wanted`` from now on, the whole window at once, and remember it."""
+        self.comparing.refresh()
         if switch_language(self, wanted):
             self._save()
 
@@ -285,118 +297,55 @@ class DiskmarkApp(App[int]):
         if unit == self.state.unit:
             return
         self.state.unit = unit
-        self.main.unit_changed()
+        self.comparing.refresh()
+        self.signals.unit.publish(unit)
         self._save()
+
+    def set_comment(self, comment: str) -> None:
+        self.state.comment = comment
 
     def set_baseline(self, entry: Entry | None) -> None:
         """Compare the tiles with ``entry`` from now on (None: stop comparing)."""
         self.state.baseline = entry if entry is not None and entry.ok else None
         self.set_class(self.state.baseline is not None, "-comparing")
-        self.main.show_comparison()
+        self.comparing.refresh()
+        self.signals.baseline.publish(None)
         self._save()
 
-    def set_running(self, running: bool) -> None:
-        """A run or a sweep begins or ends: All turns into Stop, the selectors wait, and
-        the keys that change settings leave the footer."""
-        if running == self.state.running:
-            return
-        self.state.running = running
-        self.set_class(running, "-running")
-        self.main.show_running(running)
-        self.refresh_bindings()
+    def load_facts(self) -> None:
+        """The target's facts, read in a thread, kept and announced."""
+        read_facts(self, self.comparing.refresh)
 
-    # --- what the screens ask for -------------------------------------------------------
+    def copy(self, text: str, title: str) -> None:
+        reporting.copy_with_notice(self, text, title)
 
-    def show_error(self, error: BaseException | None, settings: Settings | None = None) -> None:
-        """Every engine error as a dialog whose buttons are the next steps (run the same
-        tests buffered, choose another target)."""
-        from diskmark.app.screens.dialogs import show_error
+    # --- a run: the screens ask, the run controller starts and follows it -----------------
 
-        show_error(self, error, (settings or self.state.settings).only_test, self.main.start_run)
+    def start_run(self, only_test: int | None) -> None:
+        self.runs.start_grid(only_test)
 
-    # --- the keys' actions --------------------------------------------------------------
+    def start_sweep(self, pattern: str, mode: Mode) -> None:
+        self.runs.start_sweep(pattern, mode)
+
+    def on_run_started(self, _message: RunStarted) -> None:
+        self.runs.checking()
+
+    def on_engine_event(self, message: EngineEvent) -> None:
+        self.runs.told(message.event)
+
+    def on_run_finished(self, message: RunFinished) -> None:
+        self.runs.finished(message.session)
+
+    def on_run_failed(self, message: RunFailed) -> None:
+        self.runs.failed(message.error)
+
+    def on_run_stopped(self, _message: RunStopped) -> None:
+        self.runs.stopped()
+
+    # --- the keys (their actions: keys.KeyActions) ------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return keys.available(action, self.state.running, self.state.profile.layout == "peak")
-
-    def action_run_all(self) -> None:
-        self.main.start_run(None)
-
-    def action_stop(self) -> None:
-        if self.state.running:
-            self.engine.stop()
-            self.main.status.show(_("Stopping · fio ends and the test file is removed…"))
-
-    def action_unit(self, index: int) -> None:
-        self.set_unit(UNITS[index])
-
-    def action_cycle_unit(self) -> None:
-        self.set_unit(UNITS[(UNITS.index(self.state.unit) + 1) % len(UNITS)])
-
-    def action_toggle_mix(self) -> None:
-        if not self.state.profile.mix:
-            self.notify(_("The {profile} profile has no +Mix column.")
-                        .format(profile=self.state.profile.name))
-            return
-        self.change_settings(mix=None if self.state.settings.mix is not None else 70)
-
-    def action_edit_comment(self) -> None:
-        self.main.query_one("#comment", Input).focus()
-
-    def action_pick_target(self) -> None:
-        from diskmark.app.screens.target_picker import choose_target
-
-        choose_target(self)
-
-    def action_settings(self) -> None:
-        from diskmark.app.screens.settings import edit_settings
-
-        edit_settings(self)
-
-    def action_help(self) -> None:
-        from diskmark.app.screens.help import HelpScreen
-
-        self.push_screen(HelpScreen(self.state.keys))
-
-    def action_save_report(self) -> None:
-        reporting.save_report(self)
-
-    def action_copy_report(self) -> None:
-        reporting.copy_report(self)
-
-    def action_save_image(self) -> None:
-        reporting.save_screenshot(self)
-
-    def action_save_svg(self) -> None:
-        reporting.save_screenshot(self, "svg")
-
-    def action_save_baseline(self) -> None:
-        comparing.offer_to_save_baseline(self)
-
-    def action_baselines(self) -> None:
-        comparing.show_baselines(self)
-
-    def action_history(self) -> None:
-        comparing.show_history(self)
-
-    def action_compare_with(self) -> None:
-        comparing.offer_baselines_to_compare_with(self)
-
-    def action_clear_comparison(self) -> None:
-        comparing.stop_comparing(self)
-
-    def action_show_comparison(self) -> None:
-        comparing.show_comparison(self)
-
-    def action_sweep(self) -> None:
-        from diskmark.app.screens.sweep import offer_sweep
-
-        offer_sweep(self, self.main.status)
-
-    def action_fleet(self) -> None:
-        from diskmark.app.screens.fleet import open_fleet
-
-        open_fleet(self)
 
 
 if TYPE_CHECKING:  # the app is what its screens and its palette take it for

@@ -1,9 +1,10 @@
 """The command palette (ctrl+p): every action and every setting by name, so nothing in the
-app needs a mouse or a memorised key."""
+app needs a mouse or a memorised key (the main screen adds its tiles' details,
+:class:`~diskmark.app.screens.main.TileDetails`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from typing import Protocol, cast
 
@@ -12,12 +13,11 @@ from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
-from diskmark.app.protocol import AppLike
-from diskmark.app.screens.main import MainScreen
-from diskmark.locale import LANGUAGES, N_, _, ngettext
+from diskmark.app.core.protocol import AppLike
+from diskmark.locale import LANGUAGES, _, ngettext
 from diskmark.locale.text_safety import shown
 from diskmark.model.names import mix_label
-from diskmark.model.settings import COUNT_MAX, COUNT_MIN, INTERVAL_CHOICES, MEASURE_CHOICES, MIX_RATIOS, Op
+from diskmark.model.settings import COUNT_MAX, COUNT_MIN, INTERVAL_CHOICES, MEASURE_CHOICES, MIX_RATIOS
 from diskmark.model.units import SIZES, Unit, format_size
 
 #: Seconds the Sustained Write profile can be set to write from the palette.
@@ -29,12 +29,6 @@ Command = tuple[str, str, Callable[[], object], bool]  # title, help, callback, 
 class PaletteApp(AppLike, Protocol):
     """The app as the palette sees it: what every screen may ask, and each action the
     palette offers by name."""
-
-    @property
-    def available_themes(self) -> Mapping[str, object]: ...
-
-    @property
-    def main(self) -> MainScreen: ...
 
     def set_theme(self, name: str) -> None: ...
 
@@ -85,11 +79,6 @@ def without_ours(system: Iterable[SystemCommand]) -> Iterator[SystemCommand]:
     return (command for command in system if command.title not in ("Keys", "Screenshot"))
 
 
-#: The palette's entry for a tile's details, by the tile's operation.
-DETAILS = {Op.READ: N_("Details: {test} read"), Op.WRITE: N_("Details: {test} write"),
-           Op.MIX: N_("Details: {test} mix")}
-
-
 def commands(app: PaletteApp) -> Iterator[Command]:
     """Every command the palette offers, most used first; settings only while idle."""
     # the settings screen's choices, loaded with the palette rather than at start
@@ -127,12 +116,6 @@ def commands(app: PaletteApp) -> Iterator[Command]:
         yield (_("Stop comparing"),
                _("The tiles stop showing the change against “{name}”").format(name=name),
                app.action_clear_comparison, True)
-    for tile in app.main.grid.tiles:
-        if tile.result is not None and tile.result.runs and tile.fixed_unit in (None, Unit.MB_S):
-            # TRANSLATORS: {test} is a test's name as CrystalDiskMark writes it (SEQ1M Q8T1)
-            title = _(DETAILS[tile.op]).format(test=tile.spec.label)
-            yield (title, _("Every pass and the fio command line"),
-                   partial(app.main.open_details, tile), False)
     # TRANSLATORS: {key} is the key that moves to the comment field (n)
     yield (_("Comment…"), _("Type a comment for the report ({key}); Esc leaves it")
            .format(key=state.keys.key("edit_comment")), app.action_edit_comment, True)

@@ -8,11 +8,10 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from typing import Any
+from typing import TYPE_CHECKING
 
-from textual.app import App
-
-from diskmark.app.protocol import diskmark_app
+if TYPE_CHECKING:
+    from diskmark.app.core.protocol import AppLike
 
 QUIT_GRACE_S = 10.0  # how long quitting waits for fio to stop and the test file to go
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGQUIT, signal.SIGINT)
@@ -22,7 +21,7 @@ class Ending:
     """The app's way out (whether it was asked to quit is the app's state: its screens say
     nothing more then)."""
 
-    def __init__(self, app: App[Any]) -> None:
+    def __init__(self, app: AppLike) -> None:
         self.app = app
         self.hung_up = False  # the terminal is gone
 
@@ -38,17 +37,16 @@ class Ending:
         leave at once. Nothing can be drawn any more, and Textual's orderly exit waits for
         writes to a terminal that no longer exists."""
         self.hung_up = True
-        if not diskmark_app(self.app).state.running:
+        if not self.app.state.running:
             os._exit(128 + signal.SIGHUP)
         self.on_stop_signal()
 
     def on_stop_signal(self) -> None:
         """SIGTERM, SIGQUIT or a SIGINT from outside: stop fio, remove the test file, then
         quit; a second one stops fio at once."""
-        dm = diskmark_app(self.app)
-        if dm.state.running:
-            dm.engine.stop()
-            if not dm.state.quitting:
+        if self.app.state.running:
+            self.app.engine.stop()
+            if not self.app.state.quitting:
                 self._wait_then_quit()
         else:
             self.app.exit(0)
@@ -57,12 +55,11 @@ class Ending:
         """The quit key: at once when idle; mid-run, fio is stopped and the app waits for
         the test file to be removed (asked again, fio is killed at once). Returns whether
         it now waits."""
-        dm = diskmark_app(self.app)
-        if not dm.state.running:
+        if not self.app.state.running:
             self.app.exit(0)
             return False
-        dm.engine.stop()
-        if dm.state.quitting:
+        self.app.engine.stop()
+        if self.app.state.quitting:
             return False
         self._wait_then_quit()
         return True
@@ -71,11 +68,11 @@ class Ending:
         """The run's worker has ended (the engine has cleaned up): leave now if asked to."""
         if self.hung_up:  # there is no terminal to go back to
             os._exit(128 + signal.SIGHUP)
-        if diskmark_app(self.app).state.quitting:
+        if self.app.state.quitting:
             self.app.exit(0)
 
     def _wait_then_quit(self) -> None:
-        diskmark_app(self.app).state.quitting = True
+        self.app.state.quitting = True
         self.app.set_timer(QUIT_GRACE_S, self._force_quit)
 
     def _force_quit(self) -> None:

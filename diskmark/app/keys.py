@@ -1,20 +1,30 @@
 """The app's keys: every binding with an id, so that a user can give it other keys from the
-settings file (``"keymap": {"run_all": "r"}``, as posting does). The ids, their default keys
-and what they do are declared without Textual in :mod:`diskmark.app.keymap`, which resolves a
-user's keymap (conflicts, unknown ids) for the app and the command line alike; the help
-screen and the README's table list the same keys, and a test holds them to these. Keys that
-change settings wait while a run is on (:func:`available`)."""
+settings file (``"keymap": {"run_all": "r"}``, as posting does), and what each does. The
+ids, their default keys and what they do are declared without Textual in
+:mod:`diskmark.app.core.keymap`, which resolves a user's keymap (conflicts, unknown ids) for
+the app and the command line alike; the help screen and the README's table list the same
+keys, and a test holds them to these. Keys that change settings wait while a run is on
+(:func:`available`). Each key's action (:class:`KeyActions`, a part of the app) hands the
+key to what owns it: the run controller, the comparison, the reports, a screen's opener.
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.binding import Binding, BindingsMap
 
-from diskmark.app.keymap import BY_ID, Keymap
-from diskmark.locale import N_
+from diskmark.app.core.keymap import BY_ID, Keymap
+from diskmark.app.core.protocol import AppLike
+from diskmark.locale import N_, _
 from diskmark.model.units import Unit
+
+if TYPE_CHECKING:
+    from diskmark.app.comparing import Comparing
+    from diskmark.app.runs import Runs
+
+UNITS = list(Unit)
 
 
 def _bind(binding_id: str, action: str, description: str, **kw: Any) -> Binding:
@@ -94,3 +104,108 @@ def bindings_map(keymap: Keymap, current: BindingsMap) -> BindingsMap:
             if keys:
                 bindings.append(replace(binding, key=",".join(keys), key_display=None))
     return BindingsMap(bindings)
+
+
+class Parts(AppLike, Protocol):
+    """The app as its keys' actions need it: what every screen sees, and the parts it owns."""
+
+    @property
+    def runs(self) -> Runs: ...
+
+    @property
+    def comparing(self) -> Comparing: ...
+
+
+class KeyActions:
+    """What each key does (and the palette's entry of the same name): a part of the app,
+    handing every key to what owns it."""
+
+    def action_run_all(self: Parts) -> None:
+        self.runs.start_grid(None)
+
+    def action_stop(self: Parts) -> None:
+        self.runs.stop()
+
+    def action_unit(self: Parts, index: int) -> None:
+        self.set_unit(UNITS[index])
+
+    def action_cycle_unit(self: Parts) -> None:
+        self.set_unit(UNITS[(UNITS.index(self.state.unit) + 1) % len(UNITS)])
+
+    def action_toggle_mix(self: Parts) -> None:
+        if not self.state.profile.mix:
+            self.notify(_("The {profile} profile has no +Mix column.")
+                        .format(profile=self.state.profile.name))
+            return
+        self.change_settings(mix=None if self.state.settings.mix is not None else 70)
+
+    def action_edit_comment(self: Parts) -> None:
+        self.signals.comment.publish(None)
+
+    def action_pick_target(self: Parts) -> None:
+        from diskmark.app.screens.target_picker import choose_target
+
+        choose_target(self)
+
+    def action_settings(self: Parts) -> None:
+        from diskmark.app.screens.settings import edit_settings
+
+        edit_settings(self)
+
+    def action_help(self: Parts) -> None:
+        from diskmark.app.screens.help import HelpScreen
+
+        self.push_screen(HelpScreen(self.state.keys))
+
+    def action_save_report(self: Parts) -> None:
+        from diskmark.app.reporting import save_report
+
+        save_report(self)
+
+    def action_copy_report(self: Parts) -> None:
+        from diskmark.app.reporting import copy_report
+
+        copy_report(self)
+
+    def action_save_image(self: Parts) -> None:
+        from diskmark.app.reporting import save_screenshot
+
+        save_screenshot(self)
+
+    def action_save_svg(self: Parts) -> None:
+        from diskmark.app.reporting import save_screenshot
+
+        save_screenshot(self, "svg")
+
+    def action_save_baseline(self: Parts) -> None:
+        self.comparing.offer_to_save_baseline()
+
+    def action_baselines(self: Parts) -> None:
+        self.comparing.show_baselines()
+
+    def action_history(self: Parts) -> None:
+        self.comparing.show_history()
+
+    def action_compare_with(self: Parts) -> None:
+        self.comparing.offer_baselines_to_compare_with()
+
+    def action_clear_comparison(self: Parts) -> None:
+        self.comparing.stop_comparing()
+
+    def action_show_comparison(self: Parts) -> None:
+        self.comparing.show_comparison()
+
+    def action_sweep(self: Parts) -> None:
+        from diskmark.app.screens.sweep import offer_sweep
+
+        offer_sweep(self)
+
+    def action_fleet(self: Parts) -> None:
+        from diskmark.app.screens.fleet import open_fleet
+
+        state = self.state
+
+        def typed(hosts: str) -> None:
+            state.fleet_hosts = hosts  # offered again next time
+
+        open_fleet(self, state.fleet_hosts, typed)

@@ -23,7 +23,7 @@ from diskmark.model.units import Unit
 from diskmark.store.app_settings import CONFIG_MAX_BYTES, AppConfig, config_path, load_config, save_config
 
 if TYPE_CHECKING:
-    from diskmark.app.state import AppState
+    from diskmark.app.core.state import AppState
 
 
 @dataclass

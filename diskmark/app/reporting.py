@@ -7,27 +7,24 @@ from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from diskmark.app.protocol import diskmark_app
 from diskmark.files.paths import reports_dir
 from diskmark.locale import N_, _, as_sentence
 from diskmark.locale.text_safety import shown
 
 if TYPE_CHECKING:
-    from textual.app import App
-    from textual.dom import DOMNode
+    from diskmark.app.core.protocol import AppLike
 
 
 def _stamp() -> str:
     return datetime.now().strftime("%Y%m%d-%H%M%S")
 
 
-def copy_with_notice(node: DOMNode, text: str, said: str) -> None:
+def copy_with_notice(app: AppLike, text: str, said: str) -> None:
     """Copy by the desktop's clipboard program, tmux's buffer or OSC 52 (see
     :mod:`~diskmark.app.clipboard`), in a thread (a program gets seconds to answer), and say
     how it went under the title ``said`` (what was copied: :data:`REPORT_COPIED`…)."""
-    app = node.app
     text = shown(text)
     # OSC 52 always: harmless where a program takes the text too, and Textual's own paste
     # (ctrl+v in a field) reads what it last sent
@@ -44,17 +41,14 @@ def copy_with_notice(node: DOMNode, text: str, said: str) -> None:
     app.run_worker(copy, thread=True, group="copy", exit_on_error=False)
 
 
-#: What a copy's notice is titled, for each thing copied (translated where shown).
+#: What the report's copy is titled (translated where shown; the screens title theirs).
 REPORT_COPIED = N_("Text report copied")
-CURVE_COPIED = N_("Curve copied")
-COMPARISON_COPIED = N_("Comparison copied")
-COMMAND_COPIED = N_("fio command copied")
 
 
-def report_text(app: App[Any]) -> str | None:
+def report_text(app: AppLike) -> str | None:
     """The text report of the result on the tiles, or None (and why, in a notice) while a
     run is under way or before anything was measured."""
-    state = diskmark_app(app).state
+    state = app.state
     if state.running:
         app.notify(_("A run is under way: its report can be saved once it has finished "
                      "(or been stopped)."), severity="warning")
@@ -70,7 +64,7 @@ def report_text(app: App[Any]) -> str | None:
     return shown(text_report(session))  # a path that is not UTF-8 cannot be saved raw
 
 
-def save_report(app: App[Any]) -> None:
+def save_report(app: AppLike) -> None:
     """Ask where, then write the report there (replacing a file only when told to)."""
     from diskmark.app.screens.dialogs import SaveFileDialog
 
@@ -86,7 +80,7 @@ def save_report(app: App[Any]) -> None:
                                    reports_dir()), chosen)
 
 
-def write_report(app: App[Any], path: Path, text: str, *, replace_existing: bool = False) -> bool:
+def write_report(app: AppLike, path: Path, text: str, *, replace_existing: bool = False) -> bool:
     """Write the report at ``path`` by the rule of every file diskmark writes
     (diskmark.files.destination): a FIFO or character device is written into, an existing
     file replaced only when the user said so, no directory made on the way."""
@@ -106,13 +100,13 @@ def write_report(app: App[Any], path: Path, text: str, *, replace_existing: bool
     return True
 
 
-def copy_report(app: App[Any]) -> None:
+def copy_report(app: AppLike) -> None:
     text = report_text(app)
     if text is not None:
         copy_with_notice(app, text, _(REPORT_COPIED))
 
 
-def save_screenshot(app: App[Any], kind: str = "png") -> None:
+def save_screenshot(app: AppLike, kind: str = "png") -> None:
     """A picture of the window in the reports directory (the documents directory, see
     :func:`~diskmark.files.paths.reports_dir`), under a name no file has yet (two
     screenshots in one second, or someone else's file, are never replaced). ``kind`` png
@@ -140,7 +134,7 @@ def save_screenshot(app: App[Any], kind: str = "png") -> None:
     app.run_worker(draw, thread=True, group="screenshot", exit_on_error=False)
 
 
-def _write_free(app: App[Any], folder: Path, stem: str, suffix: str, data: str | bytes) -> None:
+def _write_free(app: AppLike, folder: Path, stem: str, suffix: str, data: str | bytes) -> None:
     """Write ``data`` as ``<stem><suffix>`` in ``folder``, or ``<stem>-2<suffix>``… when that
     is taken, and say where."""
     from diskmark.files.destination import DestinationError, write_new

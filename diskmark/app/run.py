@@ -1,36 +1,25 @@
-"""The engine's run in a worker, told back as typed messages (one per outcome) instead of
-the screen that started it reading worker states: started, the engine's events, then
-finished, failed or stopped. The engine stops fio and removes the test file itself; whoever
-started the run only waits for one of the three endings."""
+"""The engine's run in a worker, told back to the app as typed messages (one per outcome)
+instead of the app reading worker states: started, the engine's events, then finished,
+failed or stopped (:mod:`diskmark.app.runs` takes each into the state). The engine stops fio
+and removes the test file itself; whoever started the run only waits for one of the three
+endings."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
-    from diskmark.engine.plan import Plan
+    from diskmark.app.core.protocol import Engine
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult
     from diskmark.model.settings import Settings
     from diskmark.presets import PresetCatalog
-
-
-class Engine(Protocol):
-    """What the app asks of :class:`diskmark.engine.runner.Engine` (tests give a fake)."""
-
-    def plan(self, settings: Settings) -> Plan: ...
-
-    async def run(self, settings: Settings,
-                  on_event: Callable[[Event], None] | None = None) -> SessionResult: ...
-
-    def stop(self) -> None: ...
 
 
 def default_engine(catalog: PresetCatalog) -> Engine:

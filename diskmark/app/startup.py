@@ -8,14 +8,17 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual import events
-from textual.app import App
 
 from diskmark.app.comparing import find_baseline
-from diskmark.app.protocol import diskmark_app
 from diskmark.locale import _
+
+if TYPE_CHECKING:
+    from textual.message_pump import MessagePump
+
+    from diskmark.app.core.protocol import AppLike
 
 
 class EarlyKeys:
@@ -25,7 +28,7 @@ class EarlyKeys:
     def __init__(self) -> None:
         self.keys: list[events.Key] = []
 
-    def replay(self, app: App[Any]) -> None:
+    def replay(self, app: MessagePump) -> None:
         for early in self.keys:
             key = events.Key(early.key, early.character)
             key.set_sender(app)  # as the driver sends it: a sender lets the key bubble back
@@ -33,20 +36,19 @@ class EarlyKeys:
         self.keys.clear()
 
 
-def after_first_frame(app: App[Any], notices: list[str], baseline: str | None,
+def after_first_frame(app: AppLike, notices: list[str], baseline: str | None,
                       load_facts: Callable[[], object]) -> None:
     """``notices``: what to tell the user (emptied); ``baseline``: the name of the one the
     tiles were compared with last time; ``load_facts``: reads the target's facts in a
     thread."""
-    dm = diskmark_app(app)
     if baseline:
-        entry, notice = find_baseline(dm.store, baseline)
+        entry, notice = find_baseline(app.store, baseline)
         if entry is None:
             notices.append(notice)
-        dm.set_baseline(entry)  # saved: a baseline that went is not looked for again
+        app.set_baseline(entry)  # saved: a baseline that went is not looked for again
     for text in notices:  # long ones (a keymap's problems) stay long enough to read
         app.notify(text, severity="warning", timeout=max(12.0, len(text) / 20))
-    for problem in dm.state.catalog.problems:
+    for problem in app.state.catalog.problems:
         # TRANSLATORS: {problem} is "file:line: what is wrong with it"
         app.notify(_("Skipped preset {problem}").format(problem=problem), severity="warning",
                    timeout=12)
@@ -58,7 +60,7 @@ def after_first_frame(app: App[Any], notices: list[str], baseline: str | None,
                            group="leftovers", exit_on_error=False)
 
 
-def _sweep_leftovers(app: App[Any]) -> None:
+def _sweep_leftovers(app: AppLike) -> None:
     """Test files a killed diskmark left (kill -9, a power cut) go at start, saying so; the
     cache file of earlier versions goes too, unsaid."""
     from diskmark.engine.leftovers import sweep_register

@@ -1,14 +1,20 @@
 """The target in the app: what is known about it (device, filesystem, free space), read in a
-thread, and the word of advice where its filesystem is known to flatter O_DIRECT figures."""
+thread for the app, which keeps the facts and announces them, and the word of advice where
+its filesystem is known to flatter O_DIRECT figures."""
 
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from diskmark.app.keymap import Keymap
+from diskmark.app.core.keymap import Keymap
 from diskmark.locale import _
 from diskmark.model.facts import SystemFacts
+
+if TYPE_CHECKING:
+    from diskmark.app.core.protocol import AppLike
 
 
 class NotADirectory(FileNotFoundError):
@@ -39,3 +45,44 @@ def filesystem_advice(facts: SystemFacts, nocow: bool, keys: Keymap) -> tuple[st
         return "JFS", _("This target is JFS, which is known to let the page cache leak into "
                         "O_DIRECT random writes: treat those figures with care.")
     return None
+
+
+def read_facts(app: AppLike, compare: Callable[[], None]) -> None:
+    """The target's device, filesystem and free space, read off the event loop, kept in the
+    state and announced (or why they could not be read); ``compare`` works the comparison
+    out again, as another device or filesystem than the baseline's shows before a run."""
+    target = app.state.settings.target
+
+    def read() -> None:
+        try:
+            facts = app.facts_provider(target)
+        except NotADirectory:
+            app.call_from_thread(app.signals.facts.publish, _(
+                "{target} is not a directory: press {key} to choose the target").format(
+                target=target, key=app.state.keys.key("pick_target")))
+            return
+        except FileNotFoundError as e:
+            app.call_from_thread(app.signals.facts.publish, str(e))
+            return
+        except Exception as e:  # facts decorate; they never stop anything
+            app.call_from_thread(app.signals.facts.publish, _(
+                "No details about {target}: {error}").format(target=target, error=e))
+            return
+        app.call_from_thread(read_in, facts)
+
+    def read_in(facts: SystemFacts) -> None:
+        state = app.state
+        state.facts = facts
+        if state.result is None:
+            compare()
+        app.signals.facts.publish(facts)
+        key = (facts.target, facts.fstype)
+        if key in state.advised:
+            return
+        state.advised.add(key)
+        advice = filesystem_advice(facts, state.settings.nocow, state.keys)
+        if advice is not None:
+            title, text = advice
+            app.notify(text, title=title, severity="warning", timeout=12)
+
+    app.run_worker(read, thread=True, exclusive=True, group="facts", exit_on_error=False)

@@ -4,15 +4,18 @@ variables for any theme, :func:`diskmark.app.themes.variable_defaults`)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import App
 
 from diskmark.app.themes import DEFAULT_THEME, load_themes
 from diskmark.locale import _
 
+if TYPE_CHECKING:
+    from diskmark.app.core.protocol import AppLike
 
-def register_themes(app: App[Any]) -> list[str]:
+
+def register_themes(app: AppLike) -> list[str]:
     """Register every theme file that reads well; returns what to tell the user about the
     others."""
     try:
@@ -25,7 +28,7 @@ def register_themes(app: App[Any]) -> list[str]:
     return [_("Skipped theme {problem}").format(problem=problem) for problem in problems]
 
 
-def preset_theme(app: App[Any], name: str) -> list[str]:
+def preset_theme(app: AppLike, name: str) -> list[str]:
     """The saved theme, in place before anything is styled: set as the theme watcher
     would, without it. Set later (on mount), the whole window was styled twice, and the
     second time cost a third of the first frame's time. Returns what to tell the user when

@@ -27,7 +27,7 @@ def add_parser(sub: argparse._SubParsersAction[Parser]) -> None:
 
 
 def cmd_keys() -> int:
-    from diskmark.app.keymap import DEFAULT, KEYS, resolve
+    from diskmark.app.core.keymap import DEFAULT, KEYS, resolve
     from diskmark.store.app_settings import config_path, read_config
 
     path = config_path()

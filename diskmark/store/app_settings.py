@@ -37,7 +37,7 @@ KEYMAP_MAX = 200  # bindings a keymap may name; diskmark has a few dozen
 
 _THEME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_. +-]{0,63}$")
 #: Any printable text: a key that is not one (a typo, "?" for question_mark) is the
-#: keymap's to name and to ignore (diskmark.app.keymap), not a reason to set the file aside.
+#: keymap's to name and to ignore (diskmark.app.core.keymap), not a reason to set the file aside.
 _KEYS_RE = re.compile(r"^[^\x00-\x1f\x7f]{0,100}$")
 
 

@@ -12,7 +12,7 @@ import pytest
 from rich.console import Console
 
 from diskmark.app.app import DiskmarkApp
-from diskmark.app.keymap import resolve
+from diskmark.app.core.keymap import resolve
 from diskmark.app.screens.help import KEYS, spelled
 from diskmark.model.settings import Settings
 from diskmark.model.units import MIB
@@ -124,7 +124,7 @@ def notices(app: DiskmarkApp) -> list[str]:
 
 def test_the_readme_keymap_example_binds_no_key_twice():
     """The README's own example gave s to stop, silently taking it from Save."""
-    from diskmark.app.keymap import resolve
+    from diskmark.app.core.keymap import resolve
 
     text = README.read_text()
     example = re.search(r'"keymap": (\{[^}]*\})', text)

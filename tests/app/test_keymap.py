@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from diskmark.app.app import DiskmarkApp
-from diskmark.app.keymap import DEFAULT, IDS, KEYS, resolve
+from diskmark.app.core.keymap import DEFAULT, IDS, KEYS, resolve
 from diskmark.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -158,7 +158,7 @@ def test_a_key_the_keymap_cannot_use_does_not_set_the_settings_file_aside(isolat
 def test_every_key_textual_names_is_a_key_here():
     from textual.keys import Keys, _character_to_key
 
-    from diskmark.app.keymap import _CHARACTER_NAMES, is_key
+    from diskmark.app.core.keymap import _CHARACTER_NAMES, is_key
 
     for key in Keys:
         if not key.value.startswith("<") and key.value not in ("ctrl-at", "ctrl+@", "return"):

@@ -323,7 +323,7 @@ async def test_app_runs_the_sustained_profile_and_shows_its_course(tmp_path, mon
 
     from diskmark.app.app import DiskmarkApp
     from diskmark.app.screens.details import DetailsScreen
-    from diskmark.app.setup_words import describe_setup
+    from diskmark.app.screens.setup_words import describe_setup
 
     monkeypatch.delenv("NO_COLOR", raising=False)
     target = tmp_path / "target"

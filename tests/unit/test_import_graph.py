@@ -1,8 +1,9 @@
 """The package's imports read one way: no module needs, however indirectly, a module that
 needs it (type-only imports included), no folder a folder that needs it, in the app nothing
 imports the app's own module (its screens and its palette reach it through a protocol), and
-the engine's folders (its core and its fleet) do not import each other, at any depth. Read
-with grimp, which the layer checks (import-linter) use."""
+neither the engine's folders (its core and its fleet) nor the app's (the app, its screens,
+its widgets, its core) import each other, at any depth. Read with grimp, which the layer
+checks (import-linter) use."""
 
 from __future__ import annotations
 
@@ -141,6 +142,25 @@ def test_the_engines_folders_import_one_way_and_only_the_cli_and_the_app_import_
     importers = {m for m in graph.find_modules_that_directly_import("diskmark.engine.fleet", as_package=True)
                  if not m.startswith(("diskmark.engine.fleet.", "diskmark.cli.", "diskmark.app."))}
     assert importers == set(), "only the command line and the app import the fleet"
+
+
+def test_no_two_folders_of_the_app_import_each_other(graph):
+    """The app's folders read one way: the app and what acts for it (the run controller,
+    the comparison, the reports) over the screens, over the widgets, over the core (the
+    state, the keys, the protocol, what the app announces); no folder imports one that
+    imports it, directly or through others (before, the screens imported app/comparing.py
+    and app/reporting.py the screens' dialogs)."""
+    app = folders_within(graph, "diskmark.app")
+    assert {"diskmark.app", "diskmark.app.screens", "diskmark.app.widgets"} <= app.modules
+    found = circles(app)
+    through: dict[tuple[str, str], str] = {}  # one import that makes each arrow of a circle
+    for circle in found:
+        for module in sorted(graph.modules):
+            for other in sorted(graph.find_modules_directly_imported_by(module)):
+                arrow = (module.rpartition(".")[0], other.rpartition(".")[0])
+                if arrow[0] != arrow[1] and set(arrow) <= set(circle):
+                    through.setdefault(arrow, f"{module} -> {other}")
+    assert found == [], f"the app's folders import each other: {found}, through {sorted(through.values())}"
 
 
 def test_the_circle_finder_finds_a_circle():

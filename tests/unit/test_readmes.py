@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from diskmark.app.keymap import KEYS
+from diskmark.app.core.keymap import KEYS
 from diskmark.locale import LANGUAGES
 
 ROOT = Path(__file__).parents[2]

@@ -17,7 +17,7 @@ from textual.widgets import Button, Input, Label, OptionList, Static
 from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 
-from diskmark.app.protocol import diskmark_app
+from diskmark.app.core.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.dialogs import ConfirmDialog
 from diskmark.app.widgets.plain import PlainStatic, plain

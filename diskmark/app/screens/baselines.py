@@ -12,7 +12,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.binding import Binding
 
-from diskmark.app.protocol import diskmark_app
+from diskmark.app.core.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, NameChoice
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb, quoted

@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
-from diskmark.app.reporting import COMPARISON_COPIED, copy_with_notice
+from diskmark.app.core.protocol import diskmark_app
 from diskmark.app.widgets.plain import PlainLabel, PlainStatic
 from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shown
@@ -171,15 +171,15 @@ class ComparisonScreen(ModalScreen[None]):
                           "", "", "", "", "")
 
     def action_copy(self) -> None:
-        copy_with_notice(self, comparison_text(self.comparison, in_sentence(self.current_name)),
-                         _(COMPARISON_COPIED))
+        diskmark_app(self).copy(comparison_text(self.comparison, in_sentence(self.current_name)),
+                                _("Comparison copied"))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.sessions is not None if action == "share" else True
 
     def action_share(self) -> None:
         """Both results as one page: the tiles with their change, the table, the charts."""
-        from diskmark.app.sharing import share_page
+        from diskmark.app.screens.sharing import share_page
 
         if self.sessions is None:
             return

@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
-from diskmark.app.reporting import COMMAND_COPIED, copy_with_notice
+from diskmark.app.core.protocol import diskmark_app
 from diskmark.app.screens.details_drive import drive_section
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.plain import PlainStatic
@@ -329,7 +329,7 @@ class DetailsScreen(ModalScreen[None]):
         if not self.result.fio_command:
             self.notify(_("No fio command was recorded for this test."), severity="warning")
             return
-        copy_with_notice(self, self.command, _(COMMAND_COPIED))
+        diskmark_app(self).copy(self.command, _("fio command copied"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -10,18 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Button, Input, Static
 from textual.widgets.button import ButtonVariant
 from textual.widgets.input import Selection
 
-from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.locale import N_, _, as_sentence
+
+if TYPE_CHECKING:
+    from diskmark.app.core.protocol import AppLike
 
 
 @dataclass(frozen=True)
@@ -169,18 +171,16 @@ class SaveFileDialog(Dialog[tuple[Path, bool]]):
             self._save()
 
 
-def show_error(app: App[Any], error: BaseException | None, only_test: int | None,
-               rerun: Callable[[int | None], None]) -> None:
-    """``error`` as a dialog; "Run buffered" runs the same tests (``only_test``) again with
-    ``rerun``, without O_DIRECT; "Choose another target" opens the target picker."""
-    dm = diskmark_app(app)
+def show_error(app: AppLike, error: BaseException | None, retry: Callable[[], None]) -> None:
+    """``error`` as a dialog; "Run buffered" runs the same run again with ``retry``, without
+    O_DIRECT; "Choose another target" opens the target picker."""
 
     def answered(choice: str | None) -> None:
         if choice == "buffered":
-            dm.change_settings(direct=False)
-            rerun(only_test)
+            app.change_settings(direct=False)
+            retry()
         elif choice == "target":
-            dm.action_pick_target()
+            app.action_pick_target()
 
     app.push_screen(error_dialog(error), answered)
 

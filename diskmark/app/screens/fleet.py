@@ -9,24 +9,26 @@ session goes to the history, as the CLI keeps it. The UI never builds fio option
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, DataTable, Input, Label, Select, Static
 
-from diskmark.app.protocol import diskmark_app
+from diskmark.app.core.protocol import diskmark_app
 from diskmark.locale import N_, _
 from diskmark.model.events import Notice, Progress, TestFinished
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.report.formatting import format_figure
 
 if TYPE_CHECKING:
+    from diskmark.app.core.protocol import AppLike
     from diskmark.model.events import Event
     from diskmark.model.fleet import Host
     from diskmark.model.settings import Settings
@@ -43,7 +45,7 @@ def row_key(row: int, op: Any, mix_read: int | None) -> str:
     return f"{row}/{op.value}{mix_read if mix_read is not None else ''}"
 
 
-def fleet_open(app: App[Any]) -> bool:
+def fleet_open(app: AppLike) -> bool:
     """A fleet screen is up: no local run starts under it (a key falling through)."""
     return any(isinstance(s, FleetScreen) for s in app.screen_stack)
 
@@ -257,15 +259,14 @@ class FleetScreen(ModalScreen[None]):
             await self.action_close()
 
 
-def open_fleet(app: App[Any]) -> None:
-    """The fleet screen, with the hosts typed last time in this session (never over a run
-    or another fleet screen)."""
-    state = diskmark_app(app).state
-    if state.running or fleet_open(app):
+def open_fleet(app: AppLike, hosts: str, typed: Callable[[str], None]) -> None:
+    """The fleet screen, with ``hosts`` (typed last time in this session), never over a run
+    or another fleet screen; ``typed`` is given the hosts typed, once it closes."""
+    if app.state.running or fleet_open(app):
         return
-    screen = FleetScreen(state.fleet_hosts)
+    screen = FleetScreen(hosts)
 
     def closed(_result: None) -> None:
-        state.fleet_hosts = screen.hosts_text
+        typed(screen.hosts_text)
 
     app.push_screen(screen, closed)

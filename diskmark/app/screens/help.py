@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Static
 
-from diskmark.app.keymap import DEFAULT, Keymap, spell
+from diskmark.app.core.keymap import DEFAULT, Keymap, spell
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.locale import N_, _
 

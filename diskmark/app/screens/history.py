@@ -301,7 +301,7 @@ class HistoryScreen(SavedResultsScreen[None]):
 
     def action_share(self) -> None:
         """The highlighted run as a page to share (HTML, and its PNG)."""
-        from diskmark.app.sharing import share_page
+        from diskmark.app.screens.sharing import share_page
 
         entry = self._usable()
         if entry is None or entry.session is None:

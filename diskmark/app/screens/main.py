@@ -1,46 +1,53 @@
 """The main screen: CrystalDiskMark's window (the selectors, the tiles, the comment, the
-status line), the run started from it and the result drawn on it.
+status line), drawing what the app holds and asking the app for everything else.
 
-It draws what the app holds (:class:`~diskmark.app.state.AppState`: the settings, the unit,
-the result, the baseline) and hands every choice of setting back to the app, which owns the
-settings and saves them. A run started here runs the engine in a worker
-(:func:`~diskmark.app.run.bench`) whose messages come back here, to the tiles and the status
-line; the app only learns that a run is under way (its keys change) and when it has ended.
+It draws :class:`~diskmark.app.core.state.AppState` (the settings, the unit, the result, the
+baseline, the run under way) and listens to what the app announces
+(:class:`~diskmark.app.core.news.AppSignals`): a changed setting, unit or baseline, the
+target's facts, each step of a run, the main grid's and a sweep's. Every choice made here
+(a selector, the comment, All, a row button) is asked of the app, which changes the state
+and announces it; the screen writes no state of its own.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING
 
-from textual import events, on, work
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.command import Hit, Hits, Provider
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Select
 
-from diskmark.app.comparing import keep_history
-from diskmark.app.protocol import AppLike, diskmark_app
-from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, bench
-from diskmark.app.run_words import live_tile, notice_severity, progress_text, run_ended_line
-from diskmark.app.setup_words import describe_setup, setup_name
-from diskmark.app.target import NotADirectory, filesystem_advice
+from diskmark.app.core.news import Begun, Checking, Failed, Finished, RunNews, Stopped, Told, listen
+from diskmark.app.core.protocol import AppLike, diskmark_app
+from diskmark.app.screens.run_words import live_tile, progress_text, run_ended_line, sweep_ended_line
+from diskmark.app.screens.setup_words import describe_setup, setup_name
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
 from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
 from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
-from diskmark.engine.errors import DiskmarkError
 from diskmark.locale import N_, _
-from diskmark.model.results import Status
+from diskmark.locale.text_safety import shown
+from diskmark.model.settings import Op
 from diskmark.model.units import Unit
 from diskmark.report.formatting import op_word
 
 if TYPE_CHECKING:
+    from textual.geometry import Size
+
+    from diskmark.model.events import Event
     from diskmark.model.facts import SystemFacts
     from diskmark.model.settings import Settings
 
+#: The palette's entry for a tile's details, by the tile's operation.
+DETAILS = {Op.READ: N_("Details: {test} read"), Op.WRITE: N_("Details: {test} write"),
+           Op.MIX: N_("Details: {test} mix")}
 
 
 class CommentInput(Input):
@@ -57,8 +64,30 @@ class CommentInput(Input):
         target.focus()
 
 
+class TileDetails(Provider):
+    """The palette's entries of the main screen: the details of each tile holding a figure
+    (one per test: Peak's rows in IOPS and µs repeat the MB/s row's)."""
+
+    async def search(self, query: str) -> Hits:
+        screen = self.screen
+        if not isinstance(screen, MainScreen):
+            return
+        matcher = self.matcher(query)
+        for tile in screen.grid.tiles:
+            if tile.result is None or not tile.result.runs or tile.fixed_unit not in (None, Unit.MB_S):
+                continue
+            # TRANSLATORS: {test} is a test's name as CrystalDiskMark writes it (SEQ1M Q8T1)
+            title = shown(_(DETAILS[tile.op]).format(test=tile.spec.label))
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), partial(screen.open_details, tile),
+                          help=escape(shown(_("Every pass and the fio command line"))))
+
+
 class MainScreen(Screen[None]):
     """The window a run is started from and its figures are read on."""
+
+    COMMANDS = {TileDetails}
 
     @property
     def dm(self) -> AppLike:
@@ -103,7 +132,24 @@ class MainScreen(Screen[None]):
         self.adapt(*self.app.size)
         self.sync_controls()
         self.status.show(self.ready_text())
+        signals = self.dm.signals
+        listen(signals.settings, self, self._settings_changed)
+        listen(signals.unit, self, self._unit_changed)
+        listen(signals.running, self, self.show_running)
+        listen(signals.baseline, self, lambda _none: self.show_comparison())
+        listen(signals.facts, self, self._facts_read)
+        listen(signals.run, self, self._run_news)
+        listen(signals.said, self, lambda text: self.status.show(text))
+        listen(signals.language, self, self._language_changed)
+        listen(signals.comment, self, lambda _none: self.query_one("#comment", Input).focus())
+        listen(signals.size, self, self._size_changed)
         self.dm.main_screen_ready()
+
+    def _language_changed(self, _language: str) -> None:
+        self.run_worker(self.speak_again(), group="language", exclusive=True)
+
+    def _size_changed(self, size: Size) -> None:
+        self.adapt(size.width, size.height)
 
     async def speak_again(self) -> None:
         """The window in the language now in use: composed anew from the app's state (the
@@ -154,21 +200,19 @@ class MainScreen(Screen[None]):
                     select.value = value
         self.query_one("#target", TargetButton).set_path(s.target)
 
-    def settings_changed(self, old: Settings) -> None:
+    def _settings_changed(self, old: Settings) -> None:
         """The app has taken new settings (it was ``old``): the controls show them, and
         another preset, profile or +Mix lays the grid out again."""
         new = self.dm.state.settings
-        if old.target != new.target:
-            self.load_facts()
         self.sync_controls()
         if (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix):
             self.app.call_later(self.relayout)
         elif self.dm.state.result is None:
             self.show_comparison()  # before any run, the line compares the settings
 
-    def unit_changed(self) -> None:
+    def _unit_changed(self, unit: Unit) -> None:
         """Every tile in the app's unit at once; nothing is measured again."""
-        self.grid.set_unit(self.dm.state.unit)
+        self.grid.set_unit(unit)
         self.sync_controls()
         self.show_comparison()  # the line counts verdicts in the unit on screen
 
@@ -200,15 +244,12 @@ class MainScreen(Screen[None]):
 
     # --- the result on the tiles ------------------------------------------------------------
 
-    def show_result_tiles(self) -> bool:
-        """Fill the tiles from the result when it fits the layout, else leave them empty.
-        Returns whether it was shown."""
+    def show_result_tiles(self) -> None:
+        """The tiles the state holds (the result's, when it fits the layout), the others
+        empty."""
         self.grid.clear((t.row, t.op) for t in self.grid.tiles)
-        if not self.dm.state.result_on_tiles():
-            return False
         for test in self.dm.state.on_tiles.values():
             self.grid.show_result(test, final=True)
-        return True
 
     async def relayout(self) -> None:
         """Another preset, profile or +Mix: the grid changes shape. The result keeps its own
@@ -217,7 +258,8 @@ class MainScreen(Screen[None]):
         test it did not measure."""
         state = self.dm.state
         await self.grid.rebuild(state.profile, state.settings.mix, state.unit)
-        back = self.show_result_tiles()
+        self.show_result_tiles()
+        back = state.result is not None and state.fits_layout(state.result)
         key = state.keys.key
         if state.result is not None and state.result.tests and not back:
             # TRANSLATORS: {setup} names a preset and profile; the others are keys' names
@@ -232,26 +274,20 @@ class MainScreen(Screen[None]):
         self.show_comparison()
 
     def show_comparison(self) -> None:
-        """Recompute the deltas of every tile and the comparison line."""
+        """The deltas of every tile and the comparison line, as the app worked them out."""
         state = self.dm.state
         line = self.query_one("#comparison-line", ComparisonLine)
-        base = state.baseline
-        if base is None or base.session is None:
-            state.comparison = None
+        base, compared = state.baseline, state.compared
+        if base is None or compared is None:
             self.grid.show_comparison(None)
             line.summary = None
             return
-        from diskmark.report.compare import compare  # only once there is a baseline: not at start
-
-        session = state.session_for_comparison(base.session)
-        comparison = compare(session, base.session, base.name)
-        measured = any(t.complete for t in session.tests)
-        state.comparison = comparison if measured else None
-        self.grid.show_comparison(state.comparison)
+        comparison = state.comparison
+        self.grid.show_comparison(comparison)
         unit = self.grid.header_unit
         line.summary = ComparisonSummary(base.name, base.started or base.saved,
-                                         comparison.settings_differences,
-                                         comparison.counts(unit) if measured else None,
+                                         compared.settings_differences,
+                                         comparison.counts(unit) if comparison else None,
                                          unit.label)
 
     def open_details(self, tile: ResultTile) -> None:
@@ -269,91 +305,75 @@ class MainScreen(Screen[None]):
 
     # --- the target's facts -------------------------------------------------------------
 
-    @work(exclusive=True, group="facts", thread=True, exit_on_error=False)
-    def load_facts(self) -> None:
-        """The target's device, filesystem and free space, read off the event loop."""
-        app = self.dm
-        target = app.state.settings.target
+    def _facts_read(self, facts: SystemFacts | str) -> None:
+        """The target's facts, or why there are none."""
         line = self.query_one("#facts-line", FactsLine)
-        try:
-            facts = app.facts_provider(target)
-        except NotADirectory:
-            self.app.call_from_thread(
-                line.show_facts, None, _("{target} is not a directory: press {key} to choose the "
-                                         "target").format(target=target,
-                                                          key=app.state.keys.key("pick_target")))
+        if isinstance(facts, str):
+            line.show_facts(None, facts)
             return
-        except FileNotFoundError as e:
-            self.app.call_from_thread(line.show_facts, None, str(e))
-            return
-        except Exception as e:  # facts decorate; they never stop anything
-            self.app.call_from_thread(line.show_facts, None, _("No details about {target}: "
-                                                               "{error}").format(target=target, error=e))
-            return
-        self.app.call_from_thread(self._facts_loaded, facts)
-
-    def _facts_loaded(self, facts: SystemFacts) -> None:
-        state = self.dm.state
-        state.facts = facts
-        self.query_one("#facts-line", FactsLine).show_facts(facts)
-        if state.result is None:
+        line.show_facts(facts)
+        if self.dm.state.result is None:
             self.show_comparison()  # another device or filesystem than the baseline's?
-        key = (facts.target, facts.fstype)
-        if key in state.advised:
-            return
-        state.advised.add(key)
-        advice = filesystem_advice(facts, state.settings.nocow, state.keys)
-        if advice is not None:
-            title, text = advice
-            self.app.notify(text, title=title, severity="warning", timeout=12)
 
-    # --- a run --------------------------------------------------------------------------
+    # --- a run, as the app tells it ---------------------------------------------------------
 
-    def start_run(self, only_test: int | None) -> None:
-        """All (``only_test`` None) or one row. Builds Settings; the engine does the rest."""
-        from diskmark.app.screens.fleet import fleet_open
+    def _run_news(self, news: RunNews) -> None:
+        """A step of the run under way: the grid's run fills the tiles; of a sweep (on its
+        own screen) the status line says how far it is."""
+        state = self.dm.state
+        if isinstance(news, Begun):
+            if news.sweep is not None:
+                self.status.show(_("Queue-depth sweep {pattern} · checking the target…")
+                                 .format(pattern=news.sweep), 0.0)
+                return
+            self.show_result_tiles()  # the tiles a row run keeps; a new result clears them
+            self.show_comparison()
+        elif isinstance(news, Checking):
+            if state.running:
+                self.status.show(_("Checking the target…"), 0.0)
+        elif isinstance(news, Told):
+            self._engine_event(news.event, sweep=news.sweep is not None)
+        elif isinstance(news, Finished):
+            if news.sweep is not None:
+                self.status.show(sweep_ended_line(news.session))
+                return
+            self.grid.end_live()
+            session = news.session
+            self.show_result_tiles()
+            self.focus_a_result()
+            self.show_comparison()
+            self.show_setup()
+            self.status.show(run_ended_line(
+                session, measured=any(t.runs for t in session.tests), keys=state.keys,
+                comparison=state.comparison,
+                baseline_name=state.baseline.name if state.baseline is not None else None,
+                unit=self.grid.header_unit, shown=state.on_tiles.values()))
+        elif isinstance(news, Failed):
+            if news.sweep is None:
+                self.grid.end_live()
+                self.show_result_tiles()  # nothing ran: the result is as it was
+            self.status.show(_("Not started · see the message"))
+        elif isinstance(news, Stopped) and news.sweep is None:
+            self.grid.end_live()
+            self.show_result_tiles()
 
-        app = self.dm
-        state = app.state
-        if state.running or fleet_open(self.app):
-            return
-        settings = replace(state.settings, only_test=only_test, comment=state.comment)
-        try:
-            plan = app.engine.plan(settings)
-        except DiskmarkError as e:
-            app.show_error(e, settings)
-            return
-        # A row button after a run of the same set-up repeats that row within it; anything
-        # else is a new result, and every tile of the old one is cleared (it stays in the
-        # history, and comes back if this run measures nothing).
-        kept = state.begin_run(plan, settings)
-        self.grid.clear((t.row, t.op) for t in self.grid.tiles)
-        for test in kept:
-            self.grid.show_result(test, final=True)
-        self.show_comparison()
-        app.set_running(True)  # before the worker starts: a second press starts nothing
-        self.run_worker(bench(app.engine, settings, self), group="bench", exclusive=True,
-                        exit_on_error=False)
-
-    def on_run_started(self, _message: RunStarted) -> None:
-        if self.dm.state.running:
-            self.status.show(_("Checking the target…"), 0.0)
-
-    def on_engine_event(self, message: EngineEvent) -> None:
-        from diskmark.model.events import Notice, Progress, TestFinished, TestStarted
+    def _engine_event(self, event: Event, *, sweep: bool) -> None:
+        from diskmark.model.events import Progress, TestFinished, TestStarted
         from diskmark.model.events import RunFinished as PassFinished
 
-        event, grid, state = message.event, self.grid, self.dm.state
+        grid, state = self.grid, self.dm.state
         if isinstance(event, Progress):
-            if not state.running:
+            if not state.running or (sweep and state.quitting):
                 return
-            if not self.dm.state.quitting:
+            if not state.quitting:
                 # the ETA goes to the right of the status line, next to the session's bar
                 self.status.show(progress_text(event), event.session_percent, event.eta_s)
             test = state.plan.get(event.test_index) if event.test_index is not None else None
             live = live_tile(event) if test is not None else None
             if test is not None and live is not None:
                 grid.show_live(test.row, test.op, live)
+        elif sweep:
+            return  # the sweep's screen draws its depths
         elif isinstance(event, TestStarted):
             grid.show_live(event.result.index, event.result.op, Live(0.0, None, _("warm-up")))
             grid.mark_current_row(event.result.index)
@@ -361,54 +381,9 @@ class MainScreen(Screen[None]):
             if not event.warmup:
                 grid.show_result(event.result, final=False)
         elif isinstance(event, TestFinished):
-            state.test_finished(event.result)
             grid.show_result(event.result, final=True)
             if state.baseline is not None:
                 self.show_comparison()  # deltas appear as the tests finish
-        elif isinstance(event, Notice):
-            self.app.notify(event.text, severity=notice_severity(event.severity), timeout=10)
-
-    def on_run_finished(self, message: RunFinished) -> None:
-        from diskmark.app.screens.dialogs import ErrorDialog
-
-        app = self.dm
-        self._run_ending()
-        session, state = message.session, app.state
-        measured = any(t.runs for t in session.tests)
-        state.run_returned(session)
-        self.show_result_tiles()
-        self.focus_a_result()
-        self.show_comparison()
-        self.show_setup()
-        if session.status is Status.COMPLETE:
-            keep_history(self.app, session)
-        self.status.show(run_ended_line(
-            session, measured=measured, keys=state.keys, comparison=state.comparison,
-            baseline_name=state.baseline.name if state.baseline is not None else None,
-            unit=self.grid.header_unit, shown=state.on_tiles.values()))
-        if session.status is Status.FAILED and not app.state.quitting:
-            self.app.push_screen(ErrorDialog(
-                _("The benchmark failed"), session.error or _("fio stopped with an error."),
-                _("The tiles that finished are kept. Check the target (space, permissions, "
-                  "a removed device) and run again.")))
-
-    def on_run_failed(self, message: RunFailed) -> None:
-        app = self.dm
-        self._run_ending()
-        app.state.run_abandoned()
-        self.show_result_tiles()  # nothing ran: the result is as it was
-        self.status.show(_("Not started · see the message"))
-        if not app.state.quitting:
-            app.show_error(message.error, app.state.run_settings)
-
-    def on_run_stopped(self, _message: RunStopped) -> None:
-        self._run_ending()
-        self.dm.state.run_abandoned()
-        self.show_result_tiles()
-
-    def _run_ending(self) -> None:
-        self.dm.run_ended()
-        self.grid.end_live()
 
     # --- what the widgets ask for -----------------------------------------------------------
 
@@ -418,18 +393,18 @@ class MainScreen(Screen[None]):
             self.dm.change_settings(count=event.value)
 
     @on(Select.Changed, "#size")
-    def _size_changed(self, event: Select.Changed) -> None:
+    def _size_chosen(self, event: Select.Changed) -> None:
         if isinstance(event.value, int):
             self.dm.change_settings(size=event.value)
 
     @on(Select.Changed, "#unit")
-    def _unit_changed(self, event: Select.Changed) -> None:
+    def _unit_chosen(self, event: Select.Changed) -> None:
         if isinstance(event.value, Unit):
             self.dm.set_unit(event.value)
 
     @on(Input.Changed, "#comment")
     def _comment_changed(self, event: Input.Changed) -> None:
-        self.dm.state.comment = event.value
+        self.dm.set_comment(event.value)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         app, button = self.dm, event.button
@@ -438,9 +413,9 @@ class MainScreen(Screen[None]):
         elif app.state.running and (button.id == "all" or isinstance(button, RowButton)):
             app.action_stop()
         elif button.id == "all":
-            self.start_run(None)
+            app.start_run(None)
         elif isinstance(button, RowButton):
-            self.start_run(button.row)
+            app.start_run(button.row)
 
     @on(ResultTile.Selected)
     def _tile_selected(self, event: ResultTile.Selected) -> None:

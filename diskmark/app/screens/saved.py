@@ -18,8 +18,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Static
 
-from diskmark.app.protocol import diskmark_app
-from diskmark.app.reporting import REPORT_COPIED, copy_with_notice
+from diskmark.app.core.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import PickBaselineDialog
 from diskmark.app.screens.comparison import ComparisonScreen, describe_session
 from diskmark.app.screens.dialogs import ConfirmDialog, ErrorDialog
@@ -112,7 +111,7 @@ class ResultReportScreen(ModalScreen[None]):
                 yield Button(_("Close"), id="close", variant="primary")
 
     def action_copy(self) -> None:
-        copy_with_notice(self, text_report(self.session), _(REPORT_COPIED))
+        diskmark_app(self).copy(text_report(self.session), _("Text report copied"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()

@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid
 from textual.content import Content
 from textual.widgets import Button, Label, Select, Static
 
-from diskmark.app.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.locale import LANGUAGES, N_, SOURCE, _, language
@@ -32,6 +31,9 @@ from diskmark.model.settings import (
 )
 from diskmark.presets import PresetCatalog
 from diskmark.report.formatting import MODE_LABELS
+
+if TYPE_CHECKING:
+    from diskmark.app.core.protocol import AppLike
 
 #: The choices of each Select, their labels marked for translation and translated where shown.
 MODE_OPTIONS = [(label, mode) for mode, label in MODE_LABELS.items()]
@@ -203,19 +205,17 @@ class SettingsScreen(Dialog[Settings]):
             self.action_apply()
 
 
-def edit_settings(app: App[Any]) -> None:
+def edit_settings(app: AppLike) -> None:
     """The settings screen, from the app's key; what it returns is applied (and saved) as
     one change."""
-    dm = diskmark_app(app)
-
-    screen = SettingsScreen(dm.state.settings, dm.state.catalog)
+    screen = SettingsScreen(app.state.settings, app.state.catalog)
 
     def done(new: Settings | None) -> None:
         if new is not None:
-            dm.change_settings(**{name: getattr(new, name) for name in (
+            app.change_settings(**{name: getattr(new, name) for name in (
                 "preset", "profile", "mode", "mix", "data", "direct", "nocow", "measure",
                 "interval", "unstable_pct")})
         if screen.language_wanted not in (None, language()):
-            dm.change_language(screen.language_wanted)
+            app.change_language(screen.language_wanted)
 
     app.push_screen(screen, done)

@@ -1,22 +1,22 @@
 """The queue-depth sweep: one pattern at Q1, 2, 4, 8, 16, 32, drawn as a curve (the RAID6
 offset/fragmentation article swept the queue depth the same way).
 
-A dialog picks the pattern and the operation; the sweep's screen runs it through the same
-engine as everything else (``Settings.sweep``: the UI never builds fio options, the worker
-is :func:`~diskmark.app.run.bench`) and draws the depths as they finish, saying on the main
-window's status line how far it is. The curve shows where a device stops gaining from a
-deeper queue.
+A dialog picks the pattern and the operation; the app's run controller runs it through the
+same engine as everything else (``Settings.sweep``: the UI never builds fio options) and
+tells its steps; the sweep's screen draws the depths as they finish, and the main window's
+status line says how far it is. The curve shows where a device stops gaining from a deeper
+queue.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events, on
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Grid, Horizontal, Vertical, VerticalScroll
 from textual.geometry import Size
@@ -24,13 +24,11 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Label, Select, Static
 
-from diskmark.app.protocol import diskmark_app
-from diskmark.app.reporting import CURVE_COPIED, copy_with_notice
-from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, bench
-from diskmark.app.run_words import notice_severity, progress_text, sweep_ended_line
+from diskmark.app.core.news import Failed, Finished, RunNews, Told, listen
+from diskmark.app.core.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
+from diskmark.app.screens.run_words import progress_text
 from diskmark.app.widgets.plain import PlainStatic
-from diskmark.app.widgets.status import StatusLine
 from diskmark.engine.plan import operations
 from diskmark.locale import N_, _, ngettext, pgettext
 from diskmark.model.results import SessionResult, Status, TestResult
@@ -38,6 +36,9 @@ from diskmark.model.settings import SWEEP_DEPTHS, Mode, Op
 from diskmark.model.units import Unit, format_size
 from diskmark.report.formatting import format_duration, format_figure, op_word
 from diskmark.report.text import curve_report
+
+if TYPE_CHECKING:
+    from diskmark.app.core.protocol import AppLike
 
 #: The patterns a sweep offers, each with what it is (translated where shown).
 PATTERNS = [("RND4K", N_("random 4 KiB")), ("SEQ1M", N_("sequential 1 MiB")),
@@ -186,11 +187,8 @@ class SweepScreen(ModalScreen[None]):
         Binding("c", "copy", N_("Copy the curve")),
     ]
 
-    def __init__(self, pattern: str, mode: Mode, unit: Unit = Unit.MB_S,
-                 status: StatusLine | None = None) -> None:
-        """``status``: the main window's status line, which says how far the sweep is."""
+    def __init__(self, pattern: str, mode: Mode, unit: Unit = Unit.MB_S) -> None:
         super().__init__(classes="details sweep")
-        self.status = status
         self.pattern = pattern
         self.ops = operations(mode)
         self.unit = unit
@@ -223,6 +221,7 @@ class SweepScreen(ModalScreen[None]):
             table.can_focus = False  # arrows scroll the whole body
         self.query_one(".details-body", VerticalScroll).focus()
         self._refresh_all()
+        listen(diskmark_app(self).signals.run, self, self._run_news)
 
     def on_resize(self, event: events.Resize) -> None:
         """Borderless buttons on a short terminal leave the lines to the content."""
@@ -244,60 +243,35 @@ class SweepScreen(ModalScreen[None]):
             table.add_column(Text(name, justify="right"), key=name)
         return table
 
-    # --- the run ------------------------------------------------------------------------
+    # --- the run, as the app tells it -----------------------------------------------------
 
-    def say(self, message: str, percent: float | None = None, eta_s: float | None = None) -> None:
-        if self.status is not None:
-            self.status.show(message, percent, eta_s)
-
-    def on_run_started(self, _message: RunStarted) -> None:
-        if diskmark_app(self).state.running:
-            self.say(_("Checking the target…"), 0.0)
-
-    def on_engine_event(self, message: EngineEvent) -> None:
-        from diskmark.model.events import Notice, Progress, TestFinished, TestStarted
+    def _run_news(self, news: RunNews) -> None:
+        """The sweep's steps (the main window's status line says how far it is)."""
+        from diskmark.model.events import Progress, TestFinished, TestStarted
         from diskmark.model.events import RunFinished as PassFinished
 
-        app, event = diskmark_app(self), message.event
-        if isinstance(event, Notice):
-            self.app.notify(event.text, severity=notice_severity(event.severity), timeout=10)
-        elif isinstance(event, Progress):
-            if app.state.running and not app.state.quitting:
-                text = progress_text(event)
-                self.say(text, event.session_percent, event.eta_s)
-                percent = f"{event.session_percent:.0f}"
-                if event.eta_s is not None:
-                    # TRANSLATORS: {progress} says what runs now; ETA: the time still to go
-                    line = _("{progress} · {percent}% · ETA {eta}").format(
-                        progress=text, percent=percent, eta=format_duration(event.eta_s))
-                else:
-                    line = f"{text} · {percent}%"
-                self.show_progress(line)
-        elif isinstance(event, (TestStarted, TestFinished)) or (
-                isinstance(event, PassFinished) and not event.warmup):
-            self.show_result(event.result)
-
-    def on_run_finished(self, message: RunFinished) -> None:
-        from diskmark.app.comparing import keep_history
-
-        app, session = diskmark_app(self), message.session
-        app.run_ended()
-        app.state.sweep_session = session
-        self.finish(session)
-        if session.status is Status.COMPLETE:
-            keep_history(self.app, session)  # as `diskmark run --sweep` does
-        self.say(sweep_ended_line(session))
-
-    def on_run_failed(self, message: RunFailed) -> None:
-        app = diskmark_app(self)
-        app.run_ended()
-        self.dismiss(None)
-        self.say(_("Not started · see the message"))
-        if not app.state.quitting:
-            app.show_error(message.error, app.state.run_settings)
-
-    def on_run_stopped(self, _message: RunStopped) -> None:
-        diskmark_app(self).run_ended()
+        if news.sweep is None:
+            return
+        if isinstance(news, Told):
+            event, state = news.event, diskmark_app(self).state
+            if isinstance(event, Progress):
+                if state.running and not state.quitting:
+                    text = progress_text(event)
+                    percent = f"{event.session_percent:.0f}"
+                    if event.eta_s is not None:
+                        # TRANSLATORS: {progress} says what runs now; ETA: the time still to go
+                        line = _("{progress} · {percent}% · ETA {eta}").format(
+                            progress=text, percent=percent, eta=format_duration(event.eta_s))
+                    else:
+                        line = f"{text} · {percent}%"
+                    self.show_progress(line)
+            elif isinstance(event, (TestStarted, TestFinished)) or (
+                    isinstance(event, PassFinished) and not event.warmup):
+                self.show_result(event.result)
+        elif isinstance(news, Finished):
+            self.finish(news.session)
+        elif isinstance(news, Failed):
+            self.dismiss(None)
 
     # --- what it shows -------------------------------------------------------------------
 
@@ -384,7 +358,7 @@ class SweepScreen(ModalScreen[None]):
         if self.session is None:
             self.notify(_("The curve can be copied once the sweep has finished."))
             return
-        copy_with_notice(self, curve_report(self.session, self.unit), _(CURVE_COPIED))
+        diskmark_app(self).copy(curve_report(self.session, self.unit), _("Curve copied"))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -394,14 +368,13 @@ class SweepScreen(ModalScreen[None]):
             self.action_close()
 
 
-def offer_sweep(app: App[Any], status: StatusLine) -> None:
-    """Which pattern and operation, with how long each choice would take; then the sweep,
-    saying how far it is on ``status`` (the main window's status line)."""
-    dm = diskmark_app(app)
+def offer_sweep(app: AppLike) -> None:
+    """Which pattern and operation, with how long each choice would take; then the app
+    runs the sweep."""
 
     def estimate(pattern: str, mode: Mode) -> str:
-        s = replace(dm.state.settings, sweep=pattern, mode=mode, mix=None, only_test=None)
-        plan = dm.engine.plan(s)
+        s = replace(app.state.settings, sweep=pattern, mode=mode, mix=None, only_test=None)
+        plan = app.engine.plan(s)
         n = len(plan.tests)
         return " · ".join((
             ngettext("{count} test", "{count} tests", n).format(count=n),
@@ -415,34 +388,6 @@ def offer_sweep(app: App[Any], status: StatusLine) -> None:
 
     def chosen(answer: tuple[str, Mode] | None) -> None:
         if answer is not None:
-            start_sweep(app, status, *answer)
+            app.start_sweep(*answer)
 
     app.push_screen(SweepDialog(estimate), chosen)
-
-
-def start_sweep(app: App[Any], status: StatusLine, pattern: str, mode: Mode) -> None:
-    """Run ``pattern`` at every queue depth; the results go to a SweepScreen, never the
-    tiles."""
-    from diskmark.app.screens.fleet import fleet_open
-    from diskmark.engine.errors import DiskmarkError
-
-    dm = diskmark_app(app)
-    state = dm.state
-    if state.running or fleet_open(app):
-        return
-    settings = replace(state.settings, sweep=pattern, mode=mode, mix=None, only_test=None,
-                       comment=state.comment)
-    try:
-        dm.engine.plan(settings)
-    except DiskmarkError as e:
-        dm.show_error(e, settings)
-        return
-    state.plan = {}  # nothing of the grid moves during a sweep
-    state.run_settings = settings
-    screen = SweepScreen(pattern, mode, state.unit, status)
-    app.push_screen(screen)
-    dm.set_running(True)
-    status.show(_("Queue-depth sweep {pattern} · checking the target…").format(pattern=pattern),
-                0.0)
-    screen.run_worker(bench(dm.engine, settings, screen), group="bench", exclusive=True,
-                      exit_on_error=False)

@@ -17,12 +17,12 @@ from __future__ import annotations
 import asyncio
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events, on, work
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
@@ -30,7 +30,6 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, DirectoryTree, Input, Label, Static
 from textual.widgets.directory_tree import DirEntry
 
-from diskmark.app.protocol import diskmark_app
 from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.mounts import (
     DirectoryPicker,
@@ -48,6 +47,9 @@ from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
 from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shown
+
+if TYPE_CHECKING:
+    from diskmark.app.core.protocol import AppLike
 
 #: The mounts table's columns: (key, header marked for translation).
 COLUMNS = (("mount", N_("Mount point")), ("device", N_("Device")), ("model", N_("Model")),
@@ -459,13 +461,12 @@ class TargetPicker(ModalScreen[str | None]):
             widget.set_class(s == severity, f"-{s}")
 
 
-def choose_target(app: App[Any]) -> None:
+def choose_target(app: AppLike) -> None:
     """The picker, from the app's key or the target button: the directory chosen becomes
     the target."""
-    dm = diskmark_app(app)
 
     def chosen(path: str | None) -> None:
         if path:
-            dm.change_settings(target=path)
+            app.change_settings(target=path)
 
-    app.push_screen(TargetPicker(dm.state.settings.target), chosen)
+    app.push_screen(TargetPicker(app.state.settings.target), chosen)

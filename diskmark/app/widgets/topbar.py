@@ -15,7 +15,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Button, Select, Static
 
-from diskmark.app.keymap import DEFAULT, Keymap
+from diskmark.app.core.keymap import DEFAULT, Keymap
 from diskmark.locale import _
 from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts

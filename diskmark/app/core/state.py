@@ -2,9 +2,10 @@
 
 The settings a run would use, the unit on screen, the result the tiles show (with the run
 under way merged into it as its tests finish), this process's runs, the baseline the tiles
-are compared with: one :class:`AppState`, which the app owns and its screens read. Nothing
-here draws or imports Textual, so that every rule about which result is shown, reported or
-compared can be read (and tested) apart from the window.
+are compared with: one :class:`AppState`, which the app (and the run controller and the
+comparison it owns) changes and its screens only read. Nothing here draws or imports
+Textual, so that every rule about which result is shown, reported or compared can be read
+(and tested) apart from the window.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from diskmark.app.keymap import Keymap
+from diskmark.app.core.keymap import Keymap
 from diskmark.engine.times import times
 from diskmark.locale import _
 from diskmark.model.results import SessionResult, Status, TestResult, in_order
@@ -54,9 +55,11 @@ class AppState:
     #: The tiles: (row, op) -> the result each shows (always of ``result``, or of the run
     #: under way).
     on_tiles: dict[tuple[int, Op], TestResult] = field(default_factory=dict)
-    #: The baseline the tiles are compared with, and the comparison they show.
+    #: The baseline the tiles are compared with, and what the tiles show compared with it
+    #: (before anything is measured: the settings a run would use, whose differences the
+    #: comparison line warns of).
     baseline: Entry | None = None
-    comparison: Comparison | None = None
+    compared: Comparison | None = None
     #: A run or a sweep is under way (the app switches its controls and keys with it).
     running: bool = False
     #: Quitting waits for the run under way to end (fio stopped, the test file removed):
@@ -75,6 +78,13 @@ class AppState:
     fleet_hosts: str = ""
     #: (target, filesystem) already warned about.
     advised: set[tuple[str, str]] = field(default_factory=set)
+
+    @property
+    def comparison(self) -> Comparison | None:
+        """The comparison the tiles' deltas show: once a test of what they show is complete."""
+        compared = self.compared
+        measured = compared is not None and any(t.complete for t in compared.current.tests)
+        return compared if measured else None
 
     # --- the set-up ---------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from diskmark.app.keymap import Keymap
+from diskmark.app.core.keymap import Keymap
 from diskmark.app.widgets.comparison_line import COUNTED
 from diskmark.app.widgets.tiles import Live
 from diskmark.locale import N_, _, ngettext

@@ -4,7 +4,7 @@ sustained write writes), a result's when the tiles cannot show it."""
 
 from __future__ import annotations
 
-from diskmark.app.state import AppState
+from diskmark.app.core.state import AppState
 from diskmark.locale import _
 from diskmark.model.names import mix_label
 from diskmark.model.results import SessionResult

@@ -1,0 +1,130 @@
+"""What the app announces once it has changed its state, and how a screen listens.
+
+The app's state flows one way. A screen asks the app (a method of
+:class:`~diskmark.app.core.protocol.AppLike`: change a setting, start a run); the app, or
+the run controller it owns, changes :class:`~diskmark.app.core.state.AppState` and then
+publishes one of these signals; the screens that draw that part of the state subscribe and
+draw it. The app never calls into a screen, and no screen writes the state.
+
+A run's steps travel as :data:`RunNews`: the worker's messages reach the app, which takes
+each into the state first (a finished test onto the tiles, the result merged), then tells
+the screens, the main grid's and the sweep's alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from textual.signal import Signal
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+    from textual.geometry import Size
+
+    from diskmark.model.events import Event
+    from diskmark.model.facts import SystemFacts
+    from diskmark.model.results import SessionResult
+    from diskmark.model.settings import Settings
+    from diskmark.model.units import Unit
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Begun:
+    """The app took a run on: the tiles it keeps are in the state (the grid's run), or its
+    screen is up (a sweep)."""
+
+    #: The pattern a queue-depth sweep sweeps; None for a run of the grid.
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Checking:
+    """The worker has begun: the engine checks the target before its first event."""
+
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Told:
+    """An engine event, already in the state (a finished test is on the tiles)."""
+
+    event: Event
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The engine returned ``session`` (complete, stopped or failed part-way), already
+    merged into the state."""
+
+    session: SessionResult
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The engine raised before returning a session: the result is as it was."""
+
+    error: BaseException
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The worker was cancelled (quitting could not wait any longer)."""
+
+    sweep: str | None = None
+
+
+#: One step of a run, as the app tells it.
+RunNews = Begun | Checking | Told | Finished | Failed | Stopped
+
+
+class AppSignals:
+    """The app's announcements, one signal per part of the state, each published after the
+    state has changed (Textual's own idiom: the app's ``theme_changed_signal``)."""
+
+    def __init__(self, app: DOMNode) -> None:
+        #: The settings changed; the data is the settings as they were.
+        self.settings: Signal[Settings] = Signal(app, "settings")
+        #: Every figure is to be shown in this unit.
+        self.unit: Signal[Unit] = Signal(app, "unit")
+        #: A run or a sweep began (True) or ended (False).
+        self.running: Signal[bool] = Signal(app, "running")
+        #: The baseline changed, and with it ``state.comparison``.
+        self.baseline: Signal[None] = Signal(app, "baseline")
+        #: The target's facts were read (they are in ``state.facts``), or why they were not.
+        self.facts: Signal[SystemFacts | str] = Signal(app, "facts")
+        #: A step of the run under way.
+        self.run: Signal[RunNews] = Signal(app, "run")
+        #: A sentence for the status line (stopping, quitting).
+        self.said: Signal[str] = Signal(app, "said")
+        #: The window speaks another language: what is drawn is drawn again.
+        self.language: Signal[str] = Signal(app, "language")
+        #: The comment field is asked for (its key, the palette's Comment…).
+        self.comment: Signal[None] = Signal(app, "comment")
+        #: The terminal's size changed (the app has set its size classes).
+        self.size: Signal[Size] = Signal(app, "size")
+
+
+def listen(signal: Signal[T], node: DOMNode, callback: Callable[[T], object]) -> None:
+    """Subscribe ``node`` to ``signal``. The callback runs at once, inside the change, so
+    whatever follows the change (the next key, a test's check) finds the window drawn, as
+    it did when the app drew it itself. An error in it ends the app as an error in any
+    handler does: Textual's signals would only log it."""
+
+    def call(data: T) -> None:
+        try:
+            callback(data)
+        except Exception as error:
+            node.call_next(_raise, error)
+
+    signal.subscribe(node, call, immediate=True)
+
+
+def _raise(error: Exception) -> None:
+    raise error

@@ -1,0 +1,209 @@
+"""The run controller: every run of the app, the main grid's and the queue-depth sweep's
+alike, started, followed and ended in one place.
+
+A screen asks (the All button, a row button, the sweep dialog's Run); :class:`Runs` checks
+that nothing runs already, plans, takes the run into the state, announces it and starts the
+engine in a worker of the app (:func:`~diskmark.app.run.bench`), whose messages come back
+to the app and from it to here. Each step is taken into the state first (a finished test
+onto the tiles, the session merged into the result, the comparison worked out again), then
+told as :data:`~diskmark.app.core.news.RunNews`; the main screen draws the tiles and the
+status line from it, the sweep's screen its curve. An error is a dialog whose "Run
+buffered" runs the same run again: the row, All, or the sweep.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from diskmark.app.core.news import Begun, Checking, Failed, Finished, RunNews, Stopped, Told
+from diskmark.app.run import bench
+from diskmark.locale import _
+
+if TYPE_CHECKING:
+    from textual.message_pump import MessagePump
+
+    from diskmark.app.comparing import Comparing
+    from diskmark.app.core.protocol import AppLike
+    from diskmark.app.ending import Ending
+    from diskmark.model.events import Event
+    from diskmark.model.results import SessionResult
+    from diskmark.model.settings import Mode, Settings
+
+
+class Runs:
+    """One run at a time, from its start to its end."""
+
+    def __init__(self, app: AppLike, receiver: MessagePump, comparing: Comparing,
+                 ending: Ending) -> None:
+        """``receiver``: where the worker's messages go (the app, which hands them back)."""
+        self.app = app
+        self.receiver = receiver
+        self.comparing = comparing
+        self.ending = ending
+
+    @property
+    def sweep(self) -> str | None:
+        """The pattern the run under way (or the last) sweeps; None for the grid's."""
+        settings = self.app.state.run_settings
+        return settings.sweep if settings is not None else None
+
+    def _tell(self, news: RunNews) -> None:
+        self.app.signals.run.publish(news)
+
+    def _can_start(self) -> bool:
+        from diskmark.app.screens.fleet import fleet_open
+
+        return not (self.app.state.running or fleet_open(self.app))
+
+    def set_running(self, running: bool) -> None:
+        """A run or a sweep begins or ends: All turns into Stop, the selectors wait, and
+        the keys that change settings leave the footer."""
+        app = self.app
+        if running == app.state.running:
+            return
+        app.state.running = running
+        app.set_class(running, "-running")
+        app.signals.running.publish(running)
+        app.refresh_bindings()
+
+    # --- starting -----------------------------------------------------------------------
+
+    def start_grid(self, only_test: int | None) -> None:
+        """All (``only_test`` None) or one row. Builds Settings; the engine does the rest."""
+        from diskmark.engine.errors import DiskmarkError
+
+        app = self.app
+        state = app.state
+        if not self._can_start():
+            return
+        settings = replace(state.settings, only_test=only_test, comment=state.comment)
+        try:
+            plan = app.engine.plan(settings)
+        except DiskmarkError as e:
+            self.show_error(e, settings)
+            return
+        # A row button after a run of the same set-up repeats that row within it; anything
+        # else is a new result, and every tile of the old one is cleared (it stays in the
+        # history, and comes back if this run measures nothing).
+        state.begin_run(plan, settings)
+        self.comparing.refresh()
+        self._tell(Begun())
+        self.set_running(True)  # before the worker starts: a second press starts nothing
+        app.run_worker(bench(app.engine, settings, self.receiver), group="bench", exclusive=True,
+                       exit_on_error=False)
+
+    def start_sweep(self, pattern: str, mode: Mode) -> None:
+        """Run ``pattern`` at every queue depth; the results go to the sweep's screen, never
+        the tiles."""
+        from diskmark.app.screens.sweep import SweepScreen
+        from diskmark.engine.errors import DiskmarkError
+
+        app = self.app
+        state = app.state
+        if not self._can_start():
+            return
+        settings = replace(state.settings, sweep=pattern, mode=mode, mix=None, only_test=None,
+                           comment=state.comment)
+        try:
+            app.engine.plan(settings)
+        except DiskmarkError as e:
+            self.show_error(e, settings)
+            return
+        state.plan = {}  # nothing of the grid moves during a sweep
+        state.run_settings = settings
+        mounted = app.push_screen(SweepScreen(pattern, mode, state.unit))
+        self.set_running(True)
+        self._tell(Begun(pattern))
+
+        async def sweep() -> None:
+            await mounted  # the sweep's screen listens once it is up
+            await bench(app.engine, settings, self.receiver)
+
+        app.run_worker(sweep(), group="bench", exclusive=True, exit_on_error=False)
+
+    def retry(self, settings: Settings) -> None:
+        """The run ``settings`` was for, again (the settings may have changed since)."""
+        if settings.sweep is not None:
+            self.start_sweep(settings.sweep, settings.mode)
+        else:
+            self.start_grid(settings.only_test)
+
+    def show_error(self, error: BaseException | None, settings: Settings) -> None:
+        """Every engine error as a dialog whose buttons are the next steps: the same run
+        again without O_DIRECT, another target."""
+        from diskmark.app.screens.dialogs import show_error
+
+        show_error(self.app, error, lambda: self.retry(settings))
+
+    def stop(self) -> None:
+        if self.app.state.running:
+            self.app.engine.stop()
+            self.app.signals.said.publish(_("Stopping · fio ends and the test file is removed…"))
+
+    # --- following: the worker's messages, through the app ------------------------------
+
+    def checking(self) -> None:
+        self._tell(Checking(self.sweep))
+
+    def told(self, event: Event) -> None:
+        from diskmark.app.screens.run_words import notice_severity
+        from diskmark.model.events import Notice, TestFinished
+
+        state, sweep = self.app.state, self.sweep
+        if isinstance(event, Notice):
+            self.app.notify(event.text, severity=notice_severity(event.severity), timeout=10)
+            return
+        if isinstance(event, TestFinished) and sweep is None:
+            state.test_finished(event.result)
+            if state.baseline is not None:
+                self.comparing.refresh()  # deltas appear as the tests finish
+        self._tell(Told(event, sweep))
+
+    # --- ending -------------------------------------------------------------------------
+
+    def _ended(self) -> None:
+        """The worker has ended (the engine has cleaned up): the controls come back, or
+        the app leaves as it was asked to."""
+        self.ending.run_ended()
+        self.set_running(False)
+
+    def finished(self, session: SessionResult) -> None:
+        from diskmark.model.results import Status
+
+        state, sweep = self.app.state, self.sweep
+        self._ended()
+        if sweep is not None:
+            state.sweep_session = session
+        else:
+            state.run_returned(session)
+            state.result_on_tiles()
+            self.comparing.refresh()
+        if session.status is Status.COMPLETE:
+            self.comparing.keep_history(session)  # a sweep too, as `diskmark run --sweep` does
+        self._tell(Finished(session, sweep))
+        if sweep is None and session.status is Status.FAILED and not state.quitting:
+            from diskmark.app.screens.dialogs import ErrorDialog
+
+            self.app.push_screen(ErrorDialog(
+                _("The benchmark failed"), session.error or _("fio stopped with an error."),
+                _("The tiles that finished are kept. Check the target (space, permissions, "
+                  "a removed device) and run again.")))
+
+    def failed(self, error: BaseException) -> None:
+        state, sweep = self.app.state, self.sweep
+        self._ended()
+        if sweep is None:
+            state.run_abandoned()
+            state.result_on_tiles()  # nothing ran: the result is as it was
+        self._tell(Failed(error, sweep))
+        if not state.quitting:
+            self.show_error(error, state.run_settings or state.settings)
+
+    def stopped(self) -> None:
+        state, sweep = self.app.state, self.sweep
+        self._ended()
+        if sweep is None:
+            state.run_abandoned()
+            state.result_on_tiles()
+        self._tell(Stopped(sweep))
