@@ -16,13 +16,23 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.binding import Binding, BindingsMap
 
 from diskmark.app.core.keymap import BY_ID, Keymap
-from diskmark.app.core.protocol import AppLike
 from diskmark.locale import N_, _
 from diskmark.model.units import Unit
 
 if TYPE_CHECKING:
     from diskmark.app.comparing import Comparing
+    from diskmark.app.core.protocol import AppLike
     from diskmark.app.runs import Runs
+
+    class Parts(AppLike, Protocol):
+        """The app as its keys' actions need it: what every screen sees, and the parts it
+        owns (only for the type checker: the first frame makes no type it does not use)."""
+
+        @property
+        def runs(self) -> Runs: ...
+
+        @property
+        def comparing(self) -> Comparing: ...
 
 UNITS = list(Unit)
 
@@ -104,16 +114,6 @@ def bindings_map(keymap: Keymap, current: BindingsMap) -> BindingsMap:
             if keys:
                 bindings.append(replace(binding, key=",".join(keys), key_display=None))
     return BindingsMap(bindings)
-
-
-class Parts(AppLike, Protocol):
-    """The app as its keys' actions need it: what every screen sees, and the parts it owns."""
-
-    @property
-    def runs(self) -> Runs: ...
-
-    @property
-    def comparing(self) -> Comparing: ...
 
 
 class KeyActions:

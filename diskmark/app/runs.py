@@ -6,7 +6,7 @@ that nothing runs already, plans, takes the run into the state, announces it and
 engine in a worker of the app (:func:`~diskmark.app.run.bench`), whose messages come back
 to the app and from it to here. Each step is taken into the state first (a finished test
 onto the tiles, the session merged into the result, the comparison worked out again), then
-told as :data:`~diskmark.app.core.news.RunNews`; the main screen draws the tiles and the
+told as :data:`~diskmark.app.core.run_news.RunNews`; the main screen draws the tiles and the
 status line from it, the sweep's screen its curve. An error is a dialog whose "Run
 buffered" runs the same run again: the row, All, or the sweep.
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from diskmark.app.core.news import Begun, Checking, Failed, Finished, RunNews, Stopped, Told
 from diskmark.app.run import bench
 from diskmark.locale import _
 
@@ -25,6 +24,7 @@ if TYPE_CHECKING:
 
     from diskmark.app.comparing import Comparing
     from diskmark.app.core.protocol import AppLike
+    from diskmark.app.core.run_news import RunNews
     from diskmark.app.ending import Ending
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult
@@ -86,6 +86,8 @@ class Runs:
         # A row button after a run of the same set-up repeats that row within it; anything
         # else is a new result, and every tile of the old one is cleared (it stays in the
         # history, and comes back if this run measures nothing).
+        from diskmark.app.core.run_news import Begun
+
         state.begin_run(plan, settings)
         self.comparing.refresh()
         self._tell(Begun())
@@ -110,6 +112,8 @@ class Runs:
         except DiskmarkError as e:
             self.show_error(e, settings)
             return
+        from diskmark.app.core.run_news import Begun
+
         state.plan = {}  # nothing of the grid moves during a sweep
         state.run_settings = settings
         mounted = app.push_screen(SweepScreen(pattern, mode, state.unit))
@@ -144,9 +148,12 @@ class Runs:
     # --- following: the worker's messages, through the app ------------------------------
 
     def checking(self) -> None:
+        from diskmark.app.core.run_news import Checking
+
         self._tell(Checking(self.sweep))
 
     def told(self, event: Event) -> None:
+        from diskmark.app.core.run_news import Told
         from diskmark.app.screens.run_words import notice_severity
         from diskmark.model.events import Notice, TestFinished
 
@@ -169,6 +176,7 @@ class Runs:
         self.set_running(False)
 
     def finished(self, session: SessionResult) -> None:
+        from diskmark.app.core.run_news import Finished
         from diskmark.model.results import Status
 
         state, sweep = self.app.state, self.sweep
@@ -191,6 +199,8 @@ class Runs:
                   "a removed device) and run again.")))
 
     def failed(self, error: BaseException) -> None:
+        from diskmark.app.core.run_news import Failed
+
         state, sweep = self.app.state, self.sweep
         self._ended()
         if sweep is None:
@@ -201,6 +211,8 @@ class Runs:
             self.show_error(error, state.run_settings or state.settings)
 
     def stopped(self) -> None:
+        from diskmark.app.core.run_news import Stopped
+
         state, sweep = self.app.state, self.sweep
         self._ended()
         if sweep is None:

@@ -6,15 +6,14 @@ the run controller it owns, changes :class:`~diskmark.app.core.state.AppState` a
 publishes one of these signals; the screens that draw that part of the state subscribe and
 draw it. The app never calls into a screen, and no screen writes the state.
 
-A run's steps travel as :data:`RunNews`: the worker's messages reach the app, which takes
-each into the state first (a finished test onto the tiles, the result merged), then tells
-the screens, the main grid's and the sweep's alike.
+A run's steps travel as :data:`~diskmark.app.core.run_news.RunNews`: the worker's messages
+reach the app, which takes each into the state first (a finished test onto the tiles, the
+result merged), then tells the screens, the main grid's and the sweep's alike.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
 from textual.signal import Signal
@@ -23,65 +22,12 @@ if TYPE_CHECKING:
     from textual.dom import DOMNode
     from textual.geometry import Size
 
-    from diskmark.model.events import Event
+    from diskmark.app.core.run_news import RunNews
     from diskmark.model.facts import SystemFacts
-    from diskmark.model.results import SessionResult
     from diskmark.model.settings import Settings
     from diskmark.model.units import Unit
 
 T = TypeVar("T")
-
-
-@dataclass(frozen=True)
-class Begun:
-    """The app took a run on: the tiles it keeps are in the state (the grid's run), or its
-    screen is up (a sweep)."""
-
-    #: The pattern a queue-depth sweep sweeps; None for a run of the grid.
-    sweep: str | None = None
-
-
-@dataclass(frozen=True)
-class Checking:
-    """The worker has begun: the engine checks the target before its first event."""
-
-    sweep: str | None = None
-
-
-@dataclass(frozen=True)
-class Told:
-    """An engine event, already in the state (a finished test is on the tiles)."""
-
-    event: Event
-    sweep: str | None = None
-
-
-@dataclass(frozen=True)
-class Finished:
-    """The engine returned ``session`` (complete, stopped or failed part-way), already
-    merged into the state."""
-
-    session: SessionResult
-    sweep: str | None = None
-
-
-@dataclass(frozen=True)
-class Failed:
-    """The engine raised before returning a session: the result is as it was."""
-
-    error: BaseException
-    sweep: str | None = None
-
-
-@dataclass(frozen=True)
-class Stopped:
-    """The worker was cancelled (quitting could not wait any longer)."""
-
-    sweep: str | None = None
-
-
-#: One step of a run, as the app tells it.
-RunNews = Begun | Checking | Told | Finished | Failed | Stopped
 
 
 class AppSignals:

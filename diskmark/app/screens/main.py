@@ -22,7 +22,7 @@ from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Select
 
-from diskmark.app.core.news import Begun, Checking, Failed, Finished, RunNews, Stopped, Told, listen
+from diskmark.app.core.news import listen
 from diskmark.app.core.protocol import AppLike, diskmark_app
 from diskmark.app.screens.run_words import live_tile, progress_text, run_ended_line, sweep_ended_line
 from diskmark.app.screens.setup_words import describe_setup, setup_name
@@ -41,6 +41,7 @@ from diskmark.report.formatting import op_word
 if TYPE_CHECKING:
     from textual.geometry import Size
 
+    from diskmark.app.core.run_news import RunNews
     from diskmark.model.events import Event
     from diskmark.model.facts import SystemFacts
     from diskmark.model.settings import Settings
@@ -320,6 +321,8 @@ class MainScreen(Screen[None]):
     def _run_news(self, news: RunNews) -> None:
         """A step of the run under way: the grid's run fills the tiles; of a sweep (on its
         own screen) the status line says how far it is."""
+        from diskmark.app.core.run_news import Begun, Checking, Failed, Finished, Stopped, Told
+
         state = self.dm.state
         if isinstance(news, Begun):
             if news.sweep is not None:

@@ -24,8 +24,9 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Label, Select, Static
 
-from diskmark.app.core.news import Failed, Finished, RunNews, Told, listen
+from diskmark.app.core.news import listen
 from diskmark.app.core.protocol import diskmark_app
+from diskmark.app.core.run_news import Failed, Finished, RunNews, Told
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.screens.run_words import progress_text
 from diskmark.app.widgets.plain import PlainStatic

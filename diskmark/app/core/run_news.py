@@ -1,0 +1,65 @@
+"""A run's steps, as the app tells them once it has taken each into its state
+(:attr:`~diskmark.app.core.news.AppSignals.run`). Imported where a run is followed, not at
+start: the first frame makes no run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from diskmark.model.events import Event
+    from diskmark.model.results import SessionResult
+
+
+@dataclass(frozen=True)
+class Begun:
+    """The app took a run on: the tiles it keeps are in the state (the grid's run), or its
+    screen is up (a sweep)."""
+
+    #: The pattern a queue-depth sweep sweeps; None for a run of the grid.
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Checking:
+    """The worker has begun: the engine checks the target before its first event."""
+
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Told:
+    """An engine event, already in the state (a finished test is on the tiles)."""
+
+    event: Event
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Finished:
+    """The engine returned ``session`` (complete, stopped or failed part-way), already
+    merged into the state."""
+
+    session: SessionResult
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Failed:
+    """The engine raised before returning a session: the result is as it was."""
+
+    error: BaseException
+    sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class Stopped:
+    """The worker was cancelled (quitting could not wait any longer)."""
+
+    sweep: str | None = None
+
+
+#: One step of a run, as the app tells it.
+RunNews = Begun | Checking | Told | Finished | Failed | Stopped
