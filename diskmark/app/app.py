@@ -288,7 +288,7 @@ class DiskmarkApp(keys.KeyActions, App[int]):
 
     def change_language(self, wanted: str) -> None:
         """Speak ``wanted`` from now on, the whole window at once, and remember it."""
-        self.comparing.refresh()
+        self.comparing.refresh()  # as of now, for the window drawn anew
         if switch_language(self, wanted):
             self._save()
 
@@ -297,7 +297,7 @@ class DiskmarkApp(keys.KeyActions, App[int]):
         if unit == self.state.unit:
             return
         self.state.unit = unit
-        self.comparing.refresh()
+        self.comparing.refresh()  # as of now: the line counts verdicts in the unit on screen
         self.signals.unit.publish(unit)
         self._save()
 
