@@ -179,8 +179,12 @@ def pytest_collection_modifyitems(items):
     # test to end before it starts, and at the tail those are short ones (first, they were
     # the longest of the suite, a minute and more of the other workers idle). test.sh keeps
     # this order (--no-loadscope-reorder); the order within each kind is kept.
+    # Of the slow ones, the modules run on one worker go first: each is a unit of a minute
+    # or more (the CrystalDiskMark round trip's real runs, the wheel built and installed),
+    # which begun last kept one worker busy for a minute after the others had finished.
     items.sort(key=lambda item: (item.get_closest_marker("serial") is not None,
-                                 item.get_closest_marker("slow") is None))
+                                 item.get_closest_marker("slow") is None,
+                                 getattr(item.module, "__name__", "") not in ONE_WORKER_MODULES))
 
 
 def pytest_collection_finish(session):

@@ -79,7 +79,8 @@ def test_a_second_output_to_the_same_file_says_it_exists_and_how_to_replace_it(t
     target = tmp_path / "target"
     target.mkdir()
     usb = tmp_path / "usb.txt"
-    run = ["run", "--target", str(target), *TINY, "--mode", "read", "-q", "--output", str(usb)]
+    run = ["run", "--target", str(target), *TINY, "--profile", "demo", "--mode", "read", "-q",
+           "--output", str(usb)]
     assert diskmark(*run).returncode == 0
     first = usb.read_text()
     out = diskmark(*run)
