@@ -19,6 +19,7 @@ from diskmark.app.screens.details import DetailsScreen  # noqa: E402
 from diskmark.app.screens.dialogs import ErrorDialog  # noqa: E402
 from diskmark.app.screens.sweep import SweepDialog, SweepScreen  # noqa: E402
 from diskmark.app.screens.target_picker import TargetPicker  # noqa: E402
+from diskmark.app.widgets.footer import KeysFooter  # noqa: E402
 from diskmark.app.widgets.tiles import ResultTile  # noqa: E402
 from diskmark.drive import probe as system  # noqa: E402
 from diskmark.drive.mounts import MountInfo
@@ -48,9 +49,16 @@ def make(engine: FakeEngine | None = None, *, theme: str = "diskmark", unit: Uni
                        unit=unit, theme=theme, persist=False)
 
 
+def footers_drawn(app) -> bool:
+    """Whether every footer on the screen shows the keys the screen has now: a run's end
+    changes them, and the footer recomposes a refresh later (on a loaded machine the picture
+    caught `esc Stop` after the sweep had ended)."""
+    return all(f._shown == f._keys() for f in app.screen.query(KeysFooter))
+
+
 async def settle(pilot, condition, what: str, tries: int = 200) -> None:
     for _ in range(tries):
-        if condition():
+        if condition() and footers_drawn(pilot.app):
             await pilot.pause()
             return
         await pilot.pause(0.02)
