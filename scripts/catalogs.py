@@ -7,7 +7,7 @@ catalog from it, compile them, and check that none is missing a message.
     .venv/bin/python scripts/catalogs.py check      # untranslated or fuzzy messages, per language
     .venv/bin/python scripts/catalogs.py init LANG   # a new language's catalog
 
-The keywords are the functions of :mod:`diskmark.locale`: ``_``, ``N_``, ``ngettext`` (the
+The keywords are the functions of :mod:`diskmark.locale`: ``_``, ``N_``, ``NP_``, ``ngettext`` (the
 singular and the plural) and ``pgettext`` (a context, then the message).
 """
 
@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "diskmark"
 LOCALE = PACKAGE / "locale"
 TEMPLATE = LOCALE / "diskmark.pot"
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2),
+            "NP_": ((1, "c"), 2)}
 WIDTH = 100
 
 

@@ -27,7 +27,7 @@ from textual.screen import Screen
 from textual.widget import AwaitMount
 
 from diskmark.app import keys, reporting, theming
-from diskmark.app.commands import DiskmarkCommands, without_ours
+from diskmark.app.commands import DiskmarkCommands
 from diskmark.app.comparing import Comparing
 from diskmark.app.core.keymap import DEFAULT, resolve
 from diskmark.app.core.news import AppSignals
@@ -35,6 +35,7 @@ from diskmark.app.core.protocol import Engine
 from diskmark.app.core.state import AppState
 from diskmark.app.ending import Ending
 from diskmark.app.language_switch import switch_language, unreadable_catalog_notice
+from diskmark.app.palette import Palette, translated
 from diskmark.app.preferences import load_preferences, save_preferences
 from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, default_engine
 from diskmark.app.runs import Runs
@@ -163,7 +164,17 @@ class DiskmarkApp(keys.KeyActions, App[int]):
         return self._main
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        return without_ours(super().get_system_commands(screen))
+        return translated(super().get_system_commands(screen))
+
+    def action_command_palette(self) -> None:
+        """Textual's palette, in the language in use."""
+        if self.use_command_palette and not Palette.is_open(self):  # type: ignore[arg-type]  # an App[int] is one; Textual types the parameter App[object]
+            self.push_screen(Palette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        self.push_screen(Palette([ThemeProvider], placeholder="Search for themes…"))
 
     def update_styles(self, node: Any, animate: bool = True) -> None:
         """A widget made but not mounted yet (Textual's Button sets its own classes as it is

@@ -4,12 +4,11 @@ app needs a mouse or a memorised key (the main screen adds its tiles' details,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Protocol, cast
 
 from rich.text import Text
-from textual.app import SystemCommand
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
@@ -71,12 +70,6 @@ def _plain_help(text: str) -> str:
     """The palette reads help as markup; ours holds preset descriptions and baseline names,
     which are data, so they are escaped."""
     return escape(shown(text))
-
-
-def without_ours(system: Iterable[SystemCommand]) -> Iterator[SystemCommand]:
-    """Textual's palette entries, less the two diskmark has its own of: "Keys" (our help
-    lists diskmark's keys) and "Screenshot" (ours never replaces a file)."""
-    return (command for command in system if command.title not in ("Keys", "Screenshot"))
 
 
 def commands(app: PaletteApp) -> Iterator[Command]:

@@ -230,6 +230,12 @@ def N_(message: str) -> str:
     return message
 
 
+def NP_(context: str, message: str) -> str:
+    """Mark ``message`` in ``context`` for translation where it is defined, to be translated
+    with ``pgettext(context, message)`` where it is shown."""
+    return message
+
+
 _PLACEHOLDER = re.compile(r"(\{[^{}]*\}|%\([^)]*\)[a-z]|\[[^\]]*\]|\x1b\[[0-9;]*m)")
 
 

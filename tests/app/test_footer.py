@@ -59,8 +59,9 @@ async def test_the_footer_follows_its_keys_and_is_drawn_once_at_start(tmp_path, 
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 async def test_every_key_fits_in_the_footer_at_80_columns_in_every_language(lang, tmp_path):
-    """German's long words and Japanese's wide ones are shortened, never pushed off or
-    under the palette's key; the full words stay in the tooltip."""
+    """German's long words and Japanese's wide ones are the translators' short footer words,
+    never cut and never pushed off or under the palette's key: every key of the main screen
+    is there, whole."""
     set_language(lang)
     try:
         app = DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts,
@@ -82,9 +83,58 @@ async def test_every_key_fits_in_the_footer_at_80_columns_in_every_language(lang
                 assert key.region.right <= limit, (lang, key.key_display, key.description,
                                                    key.region, limit)
                 assert key.description, (lang, key.key_display, "every key keeps a word")
+                assert "…" not in key.description, (lang, key.description, "a word was cut")
             if lang == "en":  # English fits whole, as before
                 assert [k.description for k in others] == [
                     "Quit", "All", "Unit", "Save", "Target", "Settings", "Baselines", "Help"]
                 assert palette[0].description == "palette"
     finally:
         set_language("en")
+
+
+def test_every_word_a_footer_shows_has_a_short_form_to_translate():
+    """Each key shown in a footer, on any screen, is among the footer's words, so that every
+    language can give it a short form (FOOTER_WORDS, context "footer")."""
+    import importlib
+    import inspect
+    import pkgutil
+
+    from textual.binding import Binding
+    from textual.dom import DOMNode
+
+    import diskmark.app as package
+    from diskmark.app.widgets.footer import FOOTER_WORDS
+
+    shown = {}
+    for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+        module = importlib.import_module(info.name)
+        for name, cls in vars(module).items():
+            if inspect.isclass(cls) and issubclass(cls, DOMNode) and cls.__module__ == module.__name__:
+                for b in getattr(cls, "BINDINGS", None) or []:
+                    if isinstance(b, Binding) and b.show and b.description:
+                        shown.setdefault(b.description, f"{module.__name__}.{name}")
+    missing = {d: where for d, where in shown.items() if d not in FOOTER_WORDS}
+    assert not missing, f"footer words without a short form to translate: {missing}"
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+def test_keys_that_do_not_fit_are_left_out_whole_and_the_help_stays(width):
+    """Fewer keys at narrow widths, never a word cut: the keys furthest right go first, the
+    help (which lists them all) stays."""
+    from textual.widgets._footer import FooterKey
+
+    from diskmark.app.widgets.footer import _cells, fit
+
+    words = [("ctrl+q", "quit", "Beenden"), ("a", "run_all", "Alle"),
+             ("u", "cycle_unit", "Einheit"), ("s", "save_report", "Speichern"),
+             ("t", "pick_target", "Ziel"), ("o", "settings", "Einstellungen"),
+             ("b", "baselines", "Referenzwerte"), ("question_mark", "help", "Hilfe")]
+    keys = [FooterKey(k, k, d, a) for k, a, d in words]
+    left_out = fit(keys, width, compact=True)
+    kept = [k for k in keys if k not in left_out]
+    assert sum(_cells(k, True) for k in kept) <= width + 1
+    assert [k.description for k in kept] == [d for _k, _a, d in words if d in
+                                              {k.description for k in kept}]
+    assert kept[-1].action == "help" and all("…" not in k.description for k in kept)
+    if width == 80:
+        assert len(left_out) <= 2

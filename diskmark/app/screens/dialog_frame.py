@@ -12,7 +12,7 @@ from typing import TypeVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button
 
@@ -46,6 +46,17 @@ class Dialog(ModalScreen[T]):
             yield from self.body()
             with Horizontal(classes="dialog-buttons"):
                 yield from self.buttons()
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._focus_what_scrolls)
+
+    def _focus_what_scrolls(self) -> None:
+        """A dialog that focuses nothing of its own (the help) gives the focus to what
+        scrolls in it, so that the arrows and PageDown scroll it at once, not after Tab."""
+        if self.focused is None:
+            for scroll in self.query(VerticalScroll):
+                scroll.focus()
+                return
 
     def body(self) -> ComposeResult:
         """Between the title and the buttons: what the dialog says and asks."""

@@ -11,7 +11,13 @@ fraction of that.
 
 The bindings' descriptions and tooltips are declared in English (marked with ``N_``, before
 a language is chosen) and translated here, as each key is drawn, so a change of language
-reaches every footer at once.
+reaches every footer at once. A footer's word is a label read at a glance in a tenth of 80
+columns: each is marked a second time in the context "footer", where a translator gives
+the short word CrystalDiskMark's translators give its buttons ("Optionen" for
+"Einstellungen"); without one the app's own word is used. A word is never cut: when the
+keys do not fit, the palette's key drops its word, then the keys furthest right (but the
+help, which lists them all) are left out of the footer; every key still works, and the help
+and the palette name it.
 """
 
 from __future__ import annotations
@@ -24,11 +30,38 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
-from diskmark.locale import N_, _, language
+from diskmark.locale import N_, NP_, _, language, pgettext
 
 #: The words of the command palette's key, which Textual adds itself: marked here so that
 #: they are translated with the app's own keys.
 TEXTUAL_WORDS = (N_("palette"), N_("Open the command palette"))
+
+#: Every word a footer shows, as a footer's word (a test holds it to every key shown).
+# TRANSLATORS: a key's word in the footer, read at a glance: at 80 columns the footer has
+# about 8 cells a key. Give the shortest word of your language for it (as CrystalDiskMark's
+# translators do for its buttons), or the same word as elsewhere if it is short already.
+FOOTER_WORDS = (
+    NP_("footer", "All"), NP_("footer", "Stop"), NP_("footer", "Unit"), NP_("footer", "Save"),
+    NP_("footer", "Target"), NP_("footer", "Settings"), NP_("footer", "Baselines"),
+    NP_("footer", "Help"), NP_("footer", "Quit"), NP_("footer", "palette"),
+    NP_("footer", "Back"), NP_("footer", "Cancel"), NP_("footer", "Close"),
+    NP_("footer", "Compare"), NP_("footer", "Copy"), NP_("footer", "Copy as text"),
+    NP_("footer", "Copy fio command"), NP_("footer", "Copy the curve"), NP_("footer", "Delete"),
+    NP_("footer", "Export"), NP_("footer", "Filter"), NP_("footer", "Import"),
+    NP_("footer", "Next test"), NP_("footer", "Open run"), NP_("footer", "Parent directory"),
+    NP_("footer", "Pseudo filesystems"), NP_("footer", "Read/write/mix"),
+    NP_("footer", "Rename"), NP_("footer", "Share"), NP_("footer", "Stop / Close"),
+    NP_("footer", "Trend"), NP_("footer", "Use"), NP_("footer", "Use this directory"),
+    NP_("footer", "Use this mount"), NP_("footer", "View"), NP_("footer", "vs other"),
+    NP_("footer", "vs run"),
+)
+
+
+def footer_word(description: str) -> str:
+    """``description`` as a footer shows it: the footer's short word where the language has
+    one, else the word the rest of the app uses."""
+    short = pgettext("footer", description)
+    return short if short != description else _(description)
 
 
 class KeysFooter(Footer):
@@ -51,13 +84,16 @@ class KeysFooter(Footer):
         widgets = list(super().compose())
         keys = [w for w in widgets if isinstance(w, FooterKey)]
         for key in keys:
-            if key.description:
-                key.description = _(key.description)
             tooltip = key.tooltip
             if isinstance(tooltip, str) and tooltip:
                 key.tooltip = _(tooltip)
-        fit(keys, self.size.width or self.app.size.width, self.compact)
-        yield from widgets
+            if key.description:
+                word = footer_word(key.description)
+                if not key.tooltip and word != _(key.description):
+                    key.tooltip = _(key.description)  # the whole word where the footer's is short
+                key.description = word
+        left_out = fit(keys, self.size.width or self.app.size.width, self.compact)
+        yield from (w for w in widgets if w not in left_out)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self._recompose_if_changed)
@@ -88,39 +124,24 @@ def _cells(key: FooterKey, compact: bool) -> int:
     return cell_len(key.key_display) + 2 + (words + 1 if words else 0)
 
 
-def _shortened(text: str, cells: int) -> str:
-    """``text`` cut to ``cells`` cells, an ellipsis last."""
-    while text and cell_len(text) + 1 > cells:
-        text = text[:-1]
-    return text + "…"
-
-
-def fit(keys: list[FooterKey], width: int, compact: bool) -> None:
-    """Shorten the longest descriptions, one cell at a time, until every key fits in
-    ``width`` (German and Russian words are long, Japanese ones wide: no key may be pushed
-    off the footer), after the palette's key has dropped its word; the full words stay in
-    each key's tooltip. When even that is not
-    enough, the keys furthest right show the key alone."""
+def fit(keys: list[FooterKey], width: int, compact: bool) -> list[FooterKey]:
+    """The keys to leave out so that the others fit in ``width`` whole (German and Russian
+    words are long, Japanese ones wide; no key may be pushed off the footer, and no word is
+    ever cut): first the palette's key drops its word (^p is known from every Textual app),
+    then the keys furthest right are left out, all but the help's."""
     # the margin after the last key may lie under the palette key's border
     over = sum(_cells(k, compact) for k in keys) - width - (1 if compact else 0)
-    for key in keys:  # the palette's key alone first: ^p is known from every Textual app
+    for key in keys:
         if over > 0 and key.has_class("-command-palette") and key.description:
             over -= cell_len(key.description) + 1
             key.tooltip = key.tooltip or key.description
             key.description = ""
-    while over > 0:
-        longest = max(keys, key=lambda k: cell_len(k.description), default=None)
-        if longest is None or cell_len(longest.description) <= 4:
-            break
-        if not longest.tooltip:
-            longest.tooltip = longest.description
-        before = _cells(longest, compact)
-        longest.description = _shortened(longest.description, cell_len(longest.description) - 1)
-        over -= before - _cells(longest, compact)
+    left_out: list[FooterKey] = []
     for key in reversed(keys):
         if over <= 0:
             break
-        if key.description and not key.has_class("-command-palette"):
-            over -= cell_len(key.description) + 1
-            key.tooltip = key.tooltip or key.description
-            key.description = ""
+        if key.has_class("-command-palette") or key.action == "help":
+            continue
+        over -= _cells(key, compact)
+        left_out.append(key)
+    return left_out
