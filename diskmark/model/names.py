@@ -4,6 +4,7 @@ language, so the engine's messages, the reports and the app all use these."""
 
 from __future__ import annotations
 
+from diskmark.model.numerals import digits_only
 from diskmark.model.settings import Op
 
 
@@ -28,6 +29,19 @@ def test_title(label: str, op: Op, mix_read: int | None = None) -> str:
     if op is Op.MIX:
         return f"{label} Mix {mix_label(mix_read or 0)}"
     return f"{label} {op.value.capitalize()}"
+
+
+def from_test_key(key: str) -> tuple[str, Op, int | None] | None:
+    """What :func:`test_key` made a key of (label, operation, mix share), or None for a key
+    it did not make."""
+    label, _slash, suffix = key.rpartition("/")
+    for op in Op:
+        if suffix == op.value and op is not Op.MIX:
+            return label, op, None
+    share = suffix.removeprefix(Op.MIX.value)
+    if share != suffix and digits_only(share):
+        return label, Op.MIX, int(share)
+    return None
 
 
 test_title.__test__ = False  # type: ignore[attr-defined]  # a function, not a pytest test

@@ -49,6 +49,7 @@ from diskmark.report.formatting import (
     format_figure,
     ljust_cells,
     rjust_cells,
+    said_title,
     signed_pct,
     verdict_word,
 )
@@ -109,6 +110,11 @@ class TestComparison:
     def title(self) -> str:
         return test_title(self.label, self.op, self.mix_read)
 
+    @property
+    def said(self) -> str:
+        """The title in the language in use, for what a person reads."""
+        return said_title(self.label, self.op, self.mix_read)
+
 
 @dataclass(frozen=True)
 class Regression:
@@ -121,10 +127,11 @@ class Regression:
     baseline: float
     pct: float | None
     worse_by: float
+    said: str = ""  # the title in the language in use
 
     def describe(self) -> str:
         change = f"{self.pct:+.1f}%" if self.pct is not None else _("from 0")
-        words = dict(test=self.title, unit=self.unit.label, change=change,
+        words = dict(test=self.said or self.title, unit=self.unit.label, change=change,
                      baseline=format_figure(self.baseline, self.unit),
                      current=format_figure(self.current, self.unit))
         if math.isfinite(self.worse_by):
@@ -190,7 +197,7 @@ class Comparison:
                 d = t.deltas.get(unit)
                 if d is not None and d.verdict == verdict and d.worse_by > pct:
                     found.append(Regression(t.key, t.title, unit, d.current, d.baseline,
-                                            d.pct, d.worse_by))
+                                            d.pct, d.worse_by, t.said))
         return found
 
     def counts(self, unit: Unit = Unit.MB_S) -> dict[str, int]:
@@ -362,7 +369,7 @@ def _heads() -> tuple[str, ...]:
 def _only_in(cmp: Comparison, m: Missing, current_name: str) -> str:
     where = current_name if m.side == "current" else _base_name(cmp)
     # TRANSLATORS: a test measured on one side only: {where} is "this run" or "baseline 'name'"
-    return _("{test}: only in {where} ({reason})").format(test=m.title, where=where,
+    return _("{test}: only in {where} ({reason})").format(test=m.said, where=where,
                                                           reason=m.reason)
 
 
@@ -374,7 +381,7 @@ def comparison_text(cmp: Comparison, current_name: str | None = None,
     current_name = _("this run") if current_name is None else current_name
     lines = _heading(cmp, current_name)
     names = _heads()
-    w = max([22, text_cells(names[0])] + [len(t.title) for t in cmp.tests])
+    w = max([22, text_cells(names[0])] + [text_cells(t.said) for t in cmp.tests])
     widths = [w] + [max(least, text_cells(name)) for least, name in zip((4, 12, 12, 9, 6), names[1:6])]
     head = "  ".join([ljust_cells(names[0], w), ljust_cells(names[1], widths[1]),
                       *(rjust_cells(name, width) for name, width in zip(names[2:6], widths[2:])),
@@ -385,7 +392,7 @@ def comparison_text(cmp: Comparison, current_name: str | None = None,
             d = t.deltas[unit]
             noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")
             cells = (format_figure(d.baseline, unit), format_figure(d.current, unit), _pct(d), noise)
-            lines.append("  ".join([ljust_cells(t.title if i == 0 else "", w),
+            lines.append("  ".join([ljust_cells(t.said if i == 0 else "", w),
                                     ljust_cells(unit.label, widths[1]),
                                     *(rjust_cells(c, width) for c, width in zip(cells, widths[2:])),
                                     _marker(d)]))
@@ -425,12 +432,12 @@ def comparison_markdown(cmp: Comparison, current_name: str | None = None) -> str
     for t in cmp.tests:
         for unit in (u for u in GATE_UNITS if u in t.deltas):
             d = t.deltas[unit]
-            lines.append(f"| {t.title} | {unit.label} | {format_figure(d.baseline, unit)} | "
+            lines.append(f"| {t.said} | {unit.label} | {format_figure(d.baseline, unit)} | "
                          f"{format_figure(d.current, unit)} | {_pct(d)} | {verdict_word(d.verdict)} |")
     for m in cmp.missing:
         where = current_name if m.side == "current" else _base_name(cmp)
         lines.append("\n> " + _("Not compared: {test}, only in {where} ({reason})").format(
-            test=m.title, where=where, reason=m.reason))
+            test=m.said, where=where, reason=m.reason))
     diffs = cmp.settings_differences
     if diffs:
         # TRANSLATORS: {bold} and {end} make "Settings differ" bold in Markdown: keep them around it

@@ -15,7 +15,7 @@ from diskmark.model.results import SessionResult, TestResult
 from diskmark.model.settings import DEFAULT_NOISE_PCT, Op
 from diskmark.model.units import format_size
 from diskmark.model.voice import LOCAL, Voice
-from diskmark.report.formatting import MODE_REPORT
+from diskmark.report.formatting import MODE_REPORT, said_title
 
 #: Why a test is measured on one side only, by :attr:`Missing.why`.
 _MISSING = {
@@ -44,6 +44,11 @@ class Missing:
     @property
     def title(self) -> str:
         return test_title(self.label, self.op, self.mix_read)
+
+    @property
+    def said(self) -> str:
+        """The title in the language in use, for what a person reads."""
+        return said_title(self.label, self.op, self.mix_read)
 
     @property
     def reason(self) -> str:

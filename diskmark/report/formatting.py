@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from diskmark.locale import N_, _, pgettext
 from diskmark.locale.text_safety import shown
+from diskmark.model.names import mix_label
 from diskmark.model.settings import Mode, Op
 from diskmark.model.units import GIB, MIB, Unit, format_bytes
 from diskmark.model.voice import LOCAL, Voice
@@ -245,6 +246,17 @@ def format_listing(entries: list[Entry]) -> str:
                                 ljust_cells(device or "-", dw), ljust_cells(fstype or "-", fw),
                                 rjust_cells(_mb(read), rw), rjust_cells(_mb(write), ww), extra]))
     return "\n".join(lines) + "\n"
+
+
+def said_title(label: str, op: Op, mix_read: int | None = None) -> str:
+    """A test's title in the language in use ("SEQ1M Q8T1 読み込み"), for what a person
+    reads; JSON, CSV and CrystalDiskMark's text keep the English :func:`test_title`."""
+    if op is Op.MIX:
+        # TRANSLATORS: a mixed test's title: SEQ1M Q8T1, "Mix", R70/W30
+        return _("{test} {operation} {ratio}").format(test=label, operation=op_word(op, title=True),
+                                                      ratio=mix_label(mix_read or 0))
+    # TRANSLATORS: a test's title: SEQ1M Q8T1, then "Read" or "Write"
+    return _("{test} {operation}").format(test=label, operation=op_word(op, title=True))
 
 
 def op_word(op: Op, *, title: bool = False) -> str:

@@ -18,6 +18,7 @@ from typing import Any
 from diskmark.locale import N_, _, pgettext
 from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.events import Phase, Progress
+from diskmark.model.names import from_test_key, test_title
 from diskmark.model.notes import cpu_limit_text
 from diskmark.model.results import SessionResult, Status, TestResult, in_order
 from diskmark.model.settings import Op
@@ -31,6 +32,7 @@ from diskmark.report.formatting import (
     ljust_cells,
     op_word,
     rjust_cells,
+    said_title,
     size_text,
 )
 
@@ -256,11 +258,21 @@ _PHASES = {Phase.CHECKING: N_("Checking"), Phase.PREPARING: N_("Preparing"),
            Phase.CLEANUP: N_("Cleanup")}
 
 
+def _said_message(event: Progress) -> str:
+    """What the event says, in the language in use: the engine names the test in English
+    ("SEQ1M Q8T1 Read", as CrystalDiskMark's status bar does in every language), which a
+    person reads as the test's title in theirs."""
+    test = from_test_key(event.test_key) if event.test_key else None
+    if test is not None and event.message == test_title(*test):
+        return said_title(*test)
+    return event.message or (_(_PHASES[event.phase]) if event.phase in _PHASES
+                             else event.phase.value.capitalize())
+
+
 def describe_progress(event: Progress) -> str:
     """CDM's status-bar wording ('Preparing... SEQ1M Q8T1 Read', 'RND4K Q1T1 Write (2/5)'), plus
     the live MB/s and the session's ETA that CDM does not show."""
-    message = event.message or (_(_PHASES[event.phase]) if event.phase in _PHASES
-                                else event.phase.value.capitalize())
+    message = _said_message(event)
     if event.phase is Phase.WARMUP:
         # TRANSLATORS: CrystalDiskMark's status bar during the discarded warm-up pass of {test}
         text = _("Preparing... {test}").format(test=message)

@@ -105,7 +105,7 @@ class ComparisonScreen(ModalScreen[None]):
                     # TRANSLATORS: {test} is a test (SEQ1M Q8T1 Read), {side} a side's name,
                     # {reason} why the other side lacks it
                     lines.append(_("{test}: only in {side} ({reason})").format(
-                        test=m.title, side=where, reason=m.reason))
+                        test=m.said, side=where, reason=m.reason))
                 yield PlainStatic(_("Not compared: {tests}.").format(tests="; ".join(lines)),
                                   id="missing", classes="dialog-hint")
             with Horizontal(classes="dialog-buttons"):
@@ -159,7 +159,7 @@ class ComparisonScreen(ModalScreen[None]):
                 style = self.get_component_rich_style(f"delta--{d.verdict}", partial=True)
                 noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")
                 table.add_row(
-                    Text(t.title if i == 0 else "", style="bold"),
+                    Text(t.said if i == 0 else "", style="bold"),
                     unit.label,
                     Text(format_figure(d.current, unit), justify="right"),
                     Text(format_figure(d.baseline, unit), justify="right"),
