@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from diskmark.drive import reasons
 from diskmark.drive.sysfs import read_sys
-from diskmark.locale import N_
 
 _SYS = Path("/sys")
 
@@ -118,14 +118,11 @@ def missing_reason(disk: Path) -> str:
     """Why a real disk shows no temperature sensor, with what would give it one: in English,
     as the result keeps it (marked, so that a view can say it in its language)."""
     if disk.name.startswith("nvme"):
-        return N_("the NVMe controller exposes no temperature sensor (the kernel's nvme hwmon "
-                  "support, CONFIG_NVME_HWMON, is off)")
+        return reasons.NO_SENSOR_NVME
     if re.fullmatch(r"sd[a-z]+", disk.name):
-        return N_("the kernel exposes no temperature for this disk: for SATA, load the "
-                  "drivetemp module (`sudo modprobe drivetemp`); USB bridges usually hide it")
+        return reasons.NO_SENSOR_SATA
     if disk.name.startswith("loop"):
-        return N_("a loop device has no sensor of its own (its I/O goes to the disk that holds "
-                  "its backing file)")
+        return reasons.NO_SENSOR_LOOP
     if disk.name.startswith(("zram", "ram")):
-        return N_("a RAM disk has no drive, so no temperature")
-    return N_("the kernel exposes no temperature sensor for this kind of disk")
+        return reasons.NO_SENSOR_RAM
+    return reasons.NO_SENSOR

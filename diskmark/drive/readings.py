@@ -3,13 +3,12 @@ the sentence that says why. The kernel's sensor and smartctl both drop such read
 
 from __future__ import annotations
 
+from diskmark.drive import reasons
+
 
 def implausible_text(source: str, value: float, low: float, high: float, device: str = "") -> str:
     """Why a reading from ``source`` ("smartctl", "the sensor nvme Composite") about
     ``device`` was dropped: ``value`` °C lies outside ``low``..``high``, what a working
     drive can report."""
-    if device:
-        return (f"{source} reported a temperature of {value:g} °C for {device}, outside what a "
-                f"working drive can report ({low:g} to {high:g} °C): it was left out")
-    return (f"{source} reported a temperature of {value:g} °C, outside what a working drive "
-            f"can report ({low:g} to {high:g} °C): it was left out")
+    return (reasons.IMPLAUSIBLE_FOR if device else reasons.IMPLAUSIBLE).format(
+        source=source, value=f"{value:g}", low=f"{low:g}", high=f"{high:g}", device=device)

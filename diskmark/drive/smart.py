@@ -20,10 +20,10 @@ import shutil
 import threading
 from typing import Any
 
+from diskmark.drive import reasons
 from diskmark.drive.readings import implausible_text
 from diskmark.files import program
 from diskmark.files.program import Ending
-from diskmark.locale import N_
 from diskmark.model.drive_record import TEMPERATURE_RANGE_C, Health, plausible_c
 
 TIMEOUT_S = 20.0
@@ -32,15 +32,6 @@ ANSWER_MAX = 4 * 1024 * 1024
 #: The most digits a number in the answer may have: smartctl's widest counters are 128-bit
 #: (39 digits); Python refuses to convert more than 4,300 at all.
 DIGITS_MAX = 40
-NO_PERMISSION = "it needs root (or a user in the disk group with read access to the device)"
-# The reasons below are kept in English in the result (CrystalDiskMark's text export prints
-# them); the ones without a value are marked, so that a view can say them in its language.
-NOT_INSTALLED = N_("smartctl is not installed: install smartmontools for the drive's health: "
-                   "`sudo apt-get install smartmontools` (Debian, Ubuntu), `sudo dnf install "
-                   "smartmontools` (Fedora) or `sudo pacman -S smartmontools` (Arch).")
-CANNOT_RUN = N_("smartctl could not be run: it needs root (or a user in the disk group with "
-                "read access to the device).")
-
 #: smartctl's exit status is a bit field (its man page, RETURN VALUES)
 _BAD_COMMAND_LINE, _OPEN_FAILED, _COMMAND_FAILED = 1, 2, 4
 _ATA_REALLOCATED, _ATA_PENDING = 5, 197
@@ -59,20 +50,21 @@ def read(device: str, stop: threading.Event | None = None) -> Health:
     smartctl at once: a run being stopped must not wait out a hung smartctl's timeout."""
     path = locate()
     if path is None:
-        return Health(reason=NOT_INSTALLED)
+        return Health(reason=reasons.SMART_NOT_INSTALLED)
     try:
         out, status, problem = _ask([path, "--json", "-H", "-A", device], stop)
     except OSError as e:
         if e.errno in (1, 13):  # EPERM, EACCES: not even allowed to run it
-            return Health(reason=CANNOT_RUN)
-        return Health(reason=f"smartctl could not be run: {e.strerror or e}.")
+            return Health(reason=reasons.SMART_CANNOT_RUN)
+        return Health(reason=reasons.SMART_RUN_FAILED.format(error=e.strerror or e))
     if problem == "timeout":
-        return Health(reason=f"smartctl did not answer about {device} within {TIMEOUT_S:.0f} s.")
+        return Health(reason=reasons.SMART_TIMEOUT.format(device=device,
+                                                           seconds=f"{TIMEOUT_S:.0f}"))
     if problem == "stopped":
-        return Health(reason=f"smartctl was stopped with the run before it answered about {device}.")
+        return Health(reason=reasons.SMART_STOPPED.format(device=device))
     if problem == "too long":
-        return Health(reason=f"smartctl's answer about {device} was longer than "
-                             f"{ANSWER_MAX >> 20} MiB, which is not smartctl's: it was not read.")
+        return Health(reason=reasons.SMART_TOO_LONG.format(device=device,
+                                                            size=f"{ANSWER_MAX >> 20} MiB"))
     return parse(out.decode("utf-8", errors="replace"), status, device)
 
 
@@ -155,13 +147,15 @@ def _why_not(doc: dict[str, Any], status: int, device: str) -> str:
     """The reason smartctl gave no health, in plain words."""
     said = "; ".join(_messages(doc))
     if "permission denied" in said.lower():  # EACCES; EPERM as root means the disk refused
-        return f"smartctl may not open {device}: {NO_PERMISSION}."
+        return reasons.SMART_NO_PERMISSION.format(device=device)
     if status & _BAD_COMMAND_LINE or "unable to detect device type" in said.lower():
-        return (f"smartctl does not know how to ask {device} (a virtual or unusual disk)"
-                + (f": {said}" if said else "") + ".")
+        return (reasons.SMART_UNKNOWN_DEVICE_SAID if said else reasons.SMART_UNKNOWN_DEVICE).format(
+            device=device, said=said)
     if status & _OPEN_FAILED:
-        return f"smartctl could not open {device}" + (f": {said}" if said else "") + "."
-    return f"{device} reports no SMART health" + (f" ({said})" if said else "") + "."
+        return (reasons.SMART_CANNOT_OPEN_SAID if said else reasons.SMART_CANNOT_OPEN).format(
+            device=device, said=said)
+    return (reasons.SMART_NO_HEALTH_SAID if said else reasons.SMART_NO_HEALTH).format(
+        device=device, said=said)
 
 
 def parse(text: str, status: int = 0, device: str = "the drive") -> Health:
@@ -172,8 +166,7 @@ def parse(text: str, status: int = 0, device: str = "the drive") -> Health:
     except (ValueError, TypeError, RecursionError):
         doc = None
     if not isinstance(doc, dict) or not isinstance(doc.get("smartctl"), dict):
-        return Health(reason=f"smartctl's answer about {device} was not its JSON "
-                             f"(exit status {status}).")
+        return Health(reason=reasons.SMART_NOT_JSON.format(device=device, status=status))
     health = Health(source=_version(doc))
     if isinstance(_obj(doc, "smart_status").get("passed"), bool):
         health.passed = _obj(doc, "smart_status")["passed"]

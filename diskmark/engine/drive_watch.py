@@ -18,10 +18,9 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
-from diskmark.drive import hwmon, smart
+from diskmark.drive import hwmon, reasons, smart
 from diskmark.drive import probe as system
 from diskmark.drive.readings import implausible_text
-from diskmark.locale import N_
 from diskmark.model.drive_record import TEMPERATURE_RANGE_C, DriveRecord, Health, plausible_c
 from diskmark.model.events import Event, Phase, Progress
 from diskmark.model.facts import SystemFacts
@@ -31,13 +30,11 @@ SAMPLE_EVERY_S = 1.0
 
 
 def _no_disk_reason(facts: SystemFacts) -> str:
-    fs = f" ({facts.fstype})" if facts.fstype else ""
-    return f"the target's filesystem{fs} has no disk under it, so there is no drive to read"
+    return reasons.NO_DISK_OF.format(fstype=facts.fstype) if facts.fstype else reasons.NO_DISK
 
 
 def _virtual_reason(kind: str) -> str:
-    return (f"a virtual disk ({kind}) reports no temperature or health: the hypervisor "
-            f"keeps the real drive's sensors to itself")
+    return reasons.VIRTUAL.format(kind=kind)
 
 
 class DriveWatch:
@@ -105,7 +102,7 @@ class DriveWatch:
         a hung smartctl waits out its timeout (Python joins it before exiting)."""
         if self._stopping is not None and self._stopping.is_set():
             # kept in English in the result, as every reason (marked for a view to translate)
-            return Health(reason=N_("smartctl was not asked: the run was stopped."))
+            return Health(reason=reasons.SMART_NOT_ASKED)
         stop = threading.Event()
         work = asyncio.ensure_future(asyncio.to_thread(self._health, stop))
         try:

@@ -113,3 +113,4 @@ def joined(separator: str, parts: Iterable[object]) -> Said:
     made safe as a value filling a message is: a text made of sentences, marked where it
     is joined."""
     return Said(separator.join(str(one_value(part)) for part in parts))
+

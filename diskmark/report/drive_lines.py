@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from diskmark.drive import reasons as drive_reasons
 from diskmark.locale import N_
+from diskmark.locale.kept import said_again
 from diskmark.model.voice import LOCAL, Voice
 
 if TYPE_CHECKING:
@@ -78,6 +80,8 @@ def drive_line(record: DriveRecord | None, voice: Voice = LOCAL) -> str:
     if (health is not None and health.reason and health.reason not in reasons
             and not (temp and state)):  # why the temperature or the health is missing
         reasons.append(health.reason)
+    if voice is LOCAL:  # kept in English: said again in the reader's language
+        reasons = [said_again(reason, drive_reasons.ALL) for reason in reasons]
     shown = ", ".join(x for x in (temp, state) if x)
     why = "; ".join(reasons)
     if shown and why:

@@ -87,7 +87,8 @@ def test_this_vms_virtual_disk_as_captured():
 def test_permission_denied_as_captured():
     h = smart.parse(*captured("vm-virtio-vda-nobody.json"), device="/dev/vda")
     assert not h.known
-    assert h.reason == f"smartctl may not open /dev/vda: {smart.NO_PERMISSION}."
+    assert h.reason == ("smartctl may not open /dev/vda: it needs root (or a user in the disk "
+                        "group with read access to the device).")
 
 
 def test_a_disk_that_refuses_is_not_called_a_permission_problem():
