@@ -13,11 +13,21 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.markup import escape
 
 from diskmark.app.core.protocol import AppLike
-from diskmark.locale import LANGUAGES, _, ngettext
+from diskmark.locale import LANGUAGES, N_, _, ngettext
 from diskmark.locale.text_safety import shown
 from diskmark.model.names import mix_label
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN, INTERVAL_CHOICES, MEASURE_CHOICES, MIX_RATIOS
 from diskmark.model.units import SIZES, Unit, format_size
+from diskmark.presets.words import said_name
+
+#: How each layout shows its tests, in words.
+LAYOUT_WORDS = {
+    "default": N_("a row per test"),
+    "peak": N_("SEQ in MB/s, RND in MB/s, IOPS and µs"),
+    "demo": N_("one test in two large tiles"),
+    "sustained": N_("one long write, drawn over time"),
+    "sweep": N_("a curve across queue depths"),
+}
 
 #: Seconds the Sustained Write profile can be set to write from the palette.
 SUSTAINED_CHOICES = [30, 60, 120, 300, 600, 1800]
@@ -139,10 +149,10 @@ def commands(app: PaletteApp) -> Iterator[Command]:
     if preset is not None:
         for profile in preset.profiles.values():
             n = len(profile.tests)
-            # TRANSLATORS: {layout} is the profile's layout id (default, peak, demo, sustained)
-            yield (_("Profile: {profile}").format(profile=profile.name),
-                   ngettext("{count} test, {layout} layout", "{count} tests, {layout} layout",
-                            n).format(count=n, layout=profile.layout),
+            yield (_("Profile: {profile}").format(profile=said_name(profile.name)),
+                   # TRANSLATORS: {layout} says how the tiles show the tests ("a row per test")
+                   ngettext("{count} test: {layout}", "{count} tests: {layout}", n).format(
+                       count=n, layout=_(LAYOUT_WORDS.get(profile.layout, profile.layout))),
                    partial(app.change_settings, profile=profile.id), False)
     for p in app.state.catalog.presets.values():
         yield (_("Preset: {preset}").format(preset=p.name), _(p.description),

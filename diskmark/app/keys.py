@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingsMap
 from diskmark.app.core.keymap import BY_ID, Keymap
 from diskmark.locale import N_, _
 from diskmark.model.units import Unit
+from diskmark.presets.words import said_name
 
 if TYPE_CHECKING:
     from diskmark.app.comparing import Comparing
@@ -135,7 +136,7 @@ class KeyActions:
     def action_toggle_mix(self: Parts) -> None:
         if not self.state.profile.mix:
             self.notify(_("The {profile} profile has no +Mix column.")
-                        .format(profile=self.state.profile.name))
+                        .format(profile=said_name(self.state.profile.name)))
             return
         self.change_settings(mix=None if self.state.settings.mix is not None else 70)
 

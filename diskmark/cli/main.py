@@ -26,6 +26,7 @@ from diskmark.cli.streams import (
 )
 from diskmark.locale import LANGUAGES, _, match, set_language, unreadable_catalog
 from diskmark.locale.text_safety import shown
+from diskmark.presets.words import said_name
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,12 +150,13 @@ def cmd_presets() -> int:
                   if preset.source == "built-in" else
                   # TRANSLATORS: {source} is the path of the preset's TOML file
                   _("measure {measure} s, interval {interval} s, from {source}")).format(**times)
-        name, description = shown(preset.name, one_line=True), shown(_(preset.description), one_line=True)
+        name = shown(said_name(preset.name), one_line=True)
+        description = shown(_(preset.description), one_line=True)
         out(f"{preset.id}: {name} — {description}\n    {timing}\n")
         width = max(len(profile.id) for profile in preset.profiles.values())
         for profile in preset.profiles.values():
             tests = ", ".join(t.label for t in profile.tests)
-            out(f"    {profile.id:{width}}  {shown(profile.name, one_line=True)}: {tests}\n")
+            out(f"    {profile.id:{width}}  {shown(said_name(profile.name), one_line=True)}: {tests}\n")
     out("\n" + _("User presets: {files}").format(files=f"{user_presets_dir()}/*.toml") + "\n")
     for problem in catalog.problems:
         error(_("skipped preset {problem}").format(problem=problem))

@@ -17,6 +17,7 @@ from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.names import test_title
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.units import Unit
+from diskmark.presets.words import said_name
 from diskmark.report import text as report
 from diskmark.report.cells import text_cells
 from diskmark.report.formatting import format_figure, ljust_cells, rjust_cells, size_text
@@ -75,7 +76,7 @@ def _header(result: FleetResult) -> list[str]:
     return [head.format(title=title, count=hosts),
             # TRANSLATORS: CrystalDiskMark's words for the run's settings; x{count} is the passes
             _("Profile: {profile}  Test: {size} (x{count})  Target: {target}").format(
-                profile=first.profile_name or st.profile, size=size_text(st.size), count=st.count,
+                profile=said_name(first.profile_name or st.profile), size=size_text(st.size), count=st.count,
                 target=first.system.target or st.target),
             _("Time: Measure {measure} sec / Interval {interval} sec  Mode: {mode}, {io}").format(
                 measure=f"{first.measure:g}", interval=f"{first.interval:g}", mode=st.mode.value,

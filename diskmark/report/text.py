@@ -24,6 +24,7 @@ from diskmark.model.results import SessionResult, Status, TestResult, in_order
 from diskmark.model.settings import Op
 from diskmark.model.units import GIB, MIB, Unit, format_bytes
 from diskmark.model.voice import LOCAL, Voice
+from diskmark.presets.words import said_name
 from diskmark.report.cells import text_cells
 from diskmark.report.drive_lines import drive_line
 from diskmark.report.formatting import (
@@ -205,8 +206,9 @@ def markdown_report(session: SessionResult) -> str:
                                                  else ""), sy.model) if x)
     summary = shown(f"**diskmark {session.diskmark_version}** ({session.fio_version or 'fio'}) · "
                f"`{target_of(session)}`{f' ({where})' if where else ''} · {size_text(st.size)} "
-               f"x{st.count} · {session.preset_name or st.preset} / "
-               f"{session.profile_name or st.profile} · {io_mode_text(session)}", one_line=True)
+               f"x{st.count} · {said_name(session.preset_name or st.preset)} / "
+               f"{said_name(session.profile_name or st.profile)} · {io_mode_text(session)}",
+               one_line=True)
     units = (Unit.MB_S, Unit.IOPS, Unit.US)
     head = [pgettext("table header", "Test")] + [f"{name} {u.label}" for name, _col, _mix in columns
                                                   for u in units]

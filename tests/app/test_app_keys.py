@@ -100,7 +100,7 @@ async def test_the_palette_has_count_size_and_comment_and_counts_right(tmp_path)
         assert "Comment…" in titles
         helps = {c[1] for c in commands(app)}
         assert not any("1 tests" in h for h in helps), helps
-        assert any(h.startswith("1 test,") for h in helps)
+        assert any(h.startswith("1 test:") for h in helps)
         titles["Count: 3"][2]()
         titles["Size: 128MiB"][2]()
         await pilot.pause()

@@ -110,7 +110,7 @@ def test_every_word_a_footer_shows_has_a_short_form_to_translate():
         module = importlib.import_module(info.name)
         for name, cls in vars(module).items():
             if inspect.isclass(cls) and issubclass(cls, DOMNode) and cls.__module__ == module.__name__:
-                for b in getattr(cls, "BINDINGS", None) or []:
+                for b in cls.__dict__.get("BINDINGS", None) or []:  # its own, not Textual's
                     if isinstance(b, Binding) and b.show and b.description:
                         shown.setdefault(b.description, f"{module.__name__}.{name}")
     missing = {d: where for d, where in shown.items() if d not in FOOTER_WORDS}

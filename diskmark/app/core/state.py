@@ -20,6 +20,7 @@ from diskmark.model.results import SessionResult, Status, TestResult, in_order
 from diskmark.model.settings import Mode, Op, Settings
 from diskmark.model.units import Unit
 from diskmark.presets import Preset, PresetCatalog, Profile
+from diskmark.presets.words import said_name
 
 if TYPE_CHECKING:
     from diskmark.engine.plan import Plan, PlannedTest
@@ -113,7 +114,7 @@ class AppState:
         if self.settings.profile not in self.preset.profiles:
             notices.append(_("Profile {profile} is not in the {preset} preset; using its first "
                              "profile.").format(profile=repr(self.settings.profile),
-                                                preset=self.preset.name))
+                                                preset=said_name(self.preset.name)))
             self.settings.profile = next(iter(self.preset.profiles))
         return notices
 

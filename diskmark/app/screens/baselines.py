@@ -18,6 +18,7 @@ from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb, quoted
 from diskmark.locale import N_, _, as_sentence
 from diskmark.model.results import SessionResult
+from diskmark.presets.words import said_name
 from diskmark.report.formatting import short_date
 from diskmark.store.entry import HEADLINE_LABEL, Entry
 from diskmark.store.errors import ExportExists, InvalidFile, NameTaken, NotFound, StoreError
@@ -86,9 +87,8 @@ class BaselinesScreen(SavedResultsScreen[Entry | None]):
         parts = [quoted(entry.name)]
         if entry.note:
             parts.append(_("note: {note}").format(note=entry.note))
-        # preset and profile names stay as they are written (Default, Peak), as CDM's menus
-        setup = " · ".join(x for x in (session.preset_name, session.profile_name)
-                           if x and x != "Default") or "Default"
+        setup = " · ".join(said_name(x) for x in (session.preset_name, session.profile_name)
+                           if x and x != "Default") or said_name("Default")
         # TRANSLATORS: {setup} is the preset and profile ("Default", "NVMe SSD · Peak")
         parts.append(_("saved {date}, {setup}").format(date=short_date(entry.saved), setup=setup))
         where = " ".join(x for x in (entry.device, entry.fstype, entry.model) if x)

@@ -30,6 +30,7 @@ from diskmark.model.settings import (
     Settings,
 )
 from diskmark.presets import PresetCatalog
+from diskmark.presets.words import said_name
 from diskmark.report.formatting import MODE_LABELS
 
 if TYPE_CHECKING:
@@ -86,7 +87,7 @@ class SettingsScreen(Dialog[Settings]):
                          if language() in LANGUAGES else SOURCE, allow_blank=False,
                          compact=True, id="language")
             yield Label(_("Preset"))
-            yield Select([(plain(p.name), p.id) for p in self.catalog.presets.values()],
+            yield Select([(plain(said_name(p.name)), p.id) for p in self.catalog.presets.values()],
                          value=preset.id, allow_blank=False, compact=True, id="preset")
             yield Label(_("Profile"))
             yield Select(self._profile_options(preset.id), value=self._profile_value(preset.id),
@@ -137,7 +138,8 @@ class SettingsScreen(Dialog[Settings]):
         self._sync_mix()
 
     def _profile_options(self, preset_id: str) -> list[tuple[Content, str]]:
-        return [(plain(p.name), p.id) for p in self.catalog.get(preset_id).profiles.values()]
+        return [(plain(said_name(p.name)), p.id)
+                for p in self.catalog.get(preset_id).profiles.values()]
 
     def _profile_value(self, preset_id: str) -> str:
         profiles = self.catalog.get(preset_id).profiles

@@ -10,13 +10,15 @@ from diskmark.model.names import mix_label
 from diskmark.model.results import SessionResult
 from diskmark.model.settings import UNSTABLE_PCT, DataPattern, Mode
 from diskmark.model.units import format_size
+from diskmark.presets.words import said_name
 from diskmark.report.formatting import MODE_LABELS
 
 
 def setup_name(session: SessionResult) -> str:
     """``Default · Peak +Mix R70/W30``: how a result was set up, in a few words."""
     st = session.settings
-    name = f"{session.preset_name or st.preset} · {session.profile_name or st.profile}"
+    name = (f"{said_name(session.preset_name or st.preset)} · "
+            f"{said_name(session.profile_name or st.profile)}")
     return name + (f" +Mix {mix_label(st.mix)}" if st.mix is not None else "")
 
 
@@ -25,10 +27,9 @@ def describe_setup(state: AppState, compact: bool = False) -> str:
     labelled: "5 s/pass" is the measure time, "5 s rest" the interval)."""
     s, preset, profile = state.settings, state.preset, state.profile
     plan_measure, plan_interval = state.plan_times()
-    name = preset.name
-    if profile.name != "Default":
-        shown = profile.name.removesuffix(" Performance") if compact else profile.name
-        name = f"{name} · {shown}"
+    name = said_name(preset.name)
+    if profile.id != "default":
+        name = f"{name} · {said_name(profile.name, short=compact)}"
     parts = [name]
     if s.mode is not Mode.READ_WRITE:
         parts.append(_(MODE_LABELS[s.mode]))

@@ -25,6 +25,7 @@ from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Op
 from diskmark.model.units import Unit, format_size
+from diskmark.presets.words import said_name
 from diskmark.report.compare import GATE_UNITS, Comparison, compare
 from diskmark.report.drive_lines import drive_line
 from diskmark.report.formatting import (
@@ -130,7 +131,8 @@ def _tile(session: SessionResult, test: TestResult | None, unit: Unit,
 def grid_html(session: SessionResult, unit: Unit, cmp: Comparison | None) -> str:
     """CrystalDiskMark's window: a row button per test, a tile per operation."""
     rows, columns, cells = _grid(session)
-    profile = session.profile_name or session.settings.profile or pgettext("button", "All")
+    profile = said_name(session.profile_name or session.settings.profile) or pgettext("button",
+                                                                                     "All")
     out = [f'<section class="grid" style="grid-template-columns:120px repeat({len(columns)},1fr)">',
            f'<div class="head">{_e(profile)}</div>']
     out += [f'<div class="head">{_e(name)} ({unit.label})</div>' for name, _col, _mix in columns]
@@ -155,7 +157,8 @@ def _facts(session: SessionResult) -> list[tuple[str, str]]:
                                                               mountpoint=sy.mountpoint)
     mode = _(MODE_LABELS[st.mode]) if st.mode in MODE_LABELS else st.mode.value
     rows = [(_("Date"), _date(session.started)),
-            (_("Profile"), f"{session.preset_name or st.preset} / {session.profile_name or st.profile}"),
+            (_("Profile"), f"{said_name(session.preset_name or st.preset)} / "
+                           f"{said_name(session.profile_name or st.profile)}"),
             # TRANSLATORS: the test file's size × the passes, then the target's use
             (pgettext("fact", "Test"), _("{size} × {count} [{usage}]").format(
                 size=format_size(st.size), count=st.count, usage=usage_text(session))),

@@ -24,6 +24,7 @@ from diskmark import __version__
 from diskmark.locale import _, pgettext
 from diskmark.model.results import SessionResult, TestResult
 from diskmark.model.units import Unit
+from diskmark.presets.words import said_name
 from diskmark.report.compare import Comparison, compare
 from diskmark.report.formatting import format_figure, meter_fraction, op_word
 from diskmark.report.share.page import _GLYPH, _date, _e, _facts, caption_parts
@@ -155,7 +156,8 @@ def _grid_part(c: Canvas, session: SessionResult, unit: Unit, cmp: Comparison | 
     height = 24 + HEAD_H + len(rows) * (TILE_H + GAP)
     c.rect(PAD, top, INNER, height, col["surface"], stroke=col["tile-border"], rx=8)
     x0, y = PAD + 12, top + 12
-    profile = session.profile_name or session.settings.profile or pgettext("button", "All")
+    profile = said_name(session.profile_name or session.settings.profile) or pgettext("button",
+                                                                                     "All")
     head = col["column-header-foreground"]
     c.text(x0 + ROW_BUTTON_W / 2, y + HEAD_H - 8, fit(profile, 14, ROW_BUTTON_W), 14, head,
            anchor="middle", bold=True)
