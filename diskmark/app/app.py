@@ -43,12 +43,13 @@ from diskmark.app.screens.main import MainScreen
 from diskmark.app.startup import EarlyKeys, after_first_frame
 from diskmark.app.target import default_facts, read_facts
 from diskmark.app.themes import variable_defaults
-from diskmark.locale import _, set_language
+from diskmark.locale import _, as_sentence, set_language
+from diskmark.locale.said import joined
 from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import Settings
 from diskmark.model.units import Unit
-from diskmark.presets import PresetCatalog, load_catalog
+from diskmark.presets import Preset, PresetCatalog, Profile, load_catalog
 from diskmark.store.app_settings import config_path
 
 if TYPE_CHECKING:
@@ -274,21 +275,53 @@ class DiskmarkApp(keys.KeyActions, App[int]):
         if problem:
             self.notify(problem, severity="warning")
 
+    def _busy(self) -> str | None:
+        """Why the settings cannot change now (a run is under way), or None."""
+        # TRANSLATORS: {key} is the key that stops the run (Esc)
+        return _("Settings cannot change while a test runs; stop it first ({key}).").format(
+            key=self.state.keys.key("stop")) if self.state.running else None
+
     def change_settings(self, **changes: Any) -> None:
         """Apply setting changes from any control; refused while a run is under way."""
+        if (busy := self._busy()) is not None:
+            self.notify(busy, severity="warning")
+            return
+        self._take(self.state.changed(**changes), self.state.profile)
+
+    def keep_preset(self, preset: Preset, path: Path, replace: bool) -> str | None:
+        """Save ``preset`` at ``path`` (the Queues & Threads settings) and use it from now on:
+        the presets read again, so the grid has the rows the command line will read, and
+        ``preset`` chosen with its own times. Returns why it was not saved, or None."""
+        from diskmark.files.destination import DestinationError
+        from diskmark.presets.queues_threads import save_preset
+
+        if (busy := self._busy()) is not None:
+            return busy
+        try:
+            written = save_preset(preset, path, replace)
+        except DestinationError as e:
+            return as_sentence(str(e))
+        shown, state = self.state.profile, self.state
+        state.presets_read(load_catalog())
+        if preset.id not in state.catalog.presets:  # another file took its id meanwhile
+            return joined("\n", state.catalog.problems)
+        self._take(state.changed(preset=preset.id, measure=None, interval=None), shown)
+        # TRANSLATORS: {preset} is the preset's name, {path} its file
+        self.notify(_("Preset {preset} saved in {path}; diskmark run --preset {preset} runs "
+                      "it.").format(preset=preset.id, path=written))
+        return None
+
+    def _take(self, new: Settings, shown: Profile) -> None:
+        """The settings are ``new`` (``shown``: the profile the grid had), announced and saved."""
         state = self.state
-        if state.running:
-            # TRANSLATORS: {key} is the key that stops the run (Esc)
-            self.notify(_("Settings cannot change while a test runs; stop it first ({key}).")
-                        .format(key=state.keys.key("stop")), severity="warning")
+        old = state.settings
+        if new == old and state.profile == shown:
             return
-        new = state.changed(**changes)
-        if new == state.settings:
-            return
-        old, state.settings = state.settings, new
+        state.settings = new
         if old.target != new.target:
             self.load_facts()
-        if (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix):
+        if (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix) or (
+                state.profile != shown):
             state.result_on_tiles()  # the grid takes another shape: the result's, or none
             self.comparing.refresh()
         elif state.result is None:

@@ -75,6 +75,8 @@ class PaletteApp(AppLike, Protocol):
 
     def action_settings(self) -> None: ...
 
+    def action_queues_threads(self) -> None: ...
+
 
 def _plain_help(text: str) -> str:
     """The palette reads help as markup; ours holds preset descriptions and baseline names,
@@ -137,6 +139,9 @@ def commands(app: PaletteApp) -> Iterator[Command]:
     yield _("Choose target…"), _("The directory to test in"), app.action_pick_target, True
     yield (_("Settings…"), _("Preset, profile, mode, +Mix, test data, times"),
            app.action_settings, True)
+    yield (_("Queues & Threads…"),
+           _("Every row's type, block size, queues and threads, saved as a preset"),
+           app.action_queues_threads, True)
     for n in range(COUNT_MIN, COUNT_MAX + 1):
         yield (_("Count: {count}").format(count=n),
                ngettext("{count} measured pass per test, the best one kept",

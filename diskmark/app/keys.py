@@ -153,6 +153,11 @@ class KeyActions:
 
         edit_settings(self)
 
+    def action_queues_threads(self: Parts) -> None:
+        from diskmark.app.screens.queues_threads import edit_queues_threads
+
+        edit_queues_threads(self)
+
     def action_help(self: Parts) -> None:
         from diskmark.app.screens.help import HelpScreen
 

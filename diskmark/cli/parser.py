@@ -117,7 +117,8 @@ def _run_options(run: argparse.ArgumentParser) -> None:
                             "MB is 1,000,000 bytes"))
     run.add_argument("--count", type=setting("count"), default=DEFAULTS.count, metavar="N",
                      help=_("measured passes per test, {min}-{max}; the best is kept "
-                            "(default 5)").format(min=COUNT_MIN, max=COUNT_MAX))
+                            "(default {default})").format(min=COUNT_MIN, max=COUNT_MAX,
+                                                          default=DEFAULTS.count))
     run.add_argument("--measure", type=setting("measure"), metavar="SEC",
                      help=_("seconds each pass measures (default: the preset's, 5)"))
     run.add_argument("--interval", type=setting("interval"), metavar="SEC",

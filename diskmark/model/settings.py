@@ -32,6 +32,7 @@ DURATION_S = 60.0
 AMOUNT_MAX = 16 * TIB
 
 COUNT_MIN, COUNT_MAX = 1, 9
+COUNT_DEFAULT = 3
 MIX_RATIOS = list(range(10, 100, 10))
 SWEEP_DEPTHS = (1, 2, 4, 8, 16, 32)  # the RAID6 offset/fragmentation article swept iodepth 1/4/8/16
 #: The ± % band within which a change is "same" when neither side made two passes or more.
@@ -279,8 +280,12 @@ class Settings:
     size: int = setting(GIB, Rule(
         int, N_("a positive whole number of bytes, {low} to {high} in whole MiB"), low=SIZE_MIN, high=SIZE_MAX,
         unit="bytes", accepts=lambda n: n % SIZE_STEP == 0, parse=parse_size))
-    count: int = setting(5, Rule(int, N_("a whole number from {low} to {high}"),
-                                 low=COUNT_MIN, high=COUNT_MAX, parse=_count_from_text))
+    #: measured passes per test: CrystalDiskMark 9's default, 3 (DiskMarkDlg.cpp:544-547,
+    #: "default value is 3"; 5 until 8.0.6). A settings file of the app written when it was
+    #: 5 reads its 5 as this default (diskmark.store.app_settings.EARLIER_DEFAULTS).
+    count: int = setting(COUNT_DEFAULT, Rule(int, N_("a whole number from {low} to {high}"),
+                                             low=COUNT_MIN, high=COUNT_MAX,
+                                             parse=_count_from_text))
     #: seconds each pass measures; None: the preset's value
     measure: float | None = setting(None, Rule(
         float, N_("{low} to {high} seconds"), optional=True, low=1, high=SECONDS_MAX,

@@ -7,6 +7,12 @@ defaults for whatever could not be read plus a notice naming the file, and the d
 is moved aside to ``settings.json.damaged-<timestamp>`` so that the next save cannot destroy
 what the user may want to repair by hand.
 
+A file of an earlier schema is read as it is, but for the defaults that have changed since
+(:data:`EARLIER_DEFAULTS`): one saved with CrystalDiskMark 8's 5 passes (diskmark.config/1)
+starts with CrystalDiskMark 9's 3, while a count the user chose (any other) stays. Telling
+the two apart needs no list of what was chosen: every value a file of the new schema holds
+was kept by a diskmark whose default the user saw, and saving writes the new schema.
+
 The settings a run uses are declared once, with their rules, in :mod:`diskmark.model.settings`;
 :data:`AppConfig`'s fields and its checks come from there, plus the few only the app keeps
 (theme, unit, the baseline compared with, the keymap).
@@ -29,8 +35,14 @@ from diskmark.locale import LANGUAGES, N_, _
 from diskmark.model.settings import RULES, SAVED, Rule, Settings, from_json, json_value
 from diskmark.model.units import Unit
 
-SCHEMA = "diskmark.config/1"
+SCHEMA = "diskmark.config/2"
 SCHEMA_PREFIX = "diskmark.config/"
+#: The defaults of an earlier schema that have changed since, by schema. The app writes every
+#: field each time it saves, so such a file holds its default whether or not anyone chose it:
+#: a value equal to that default is read as today's default, any other value was chosen and is
+#: kept. A schema is raised whenever a default changes, so that a value of the new schema is
+#: always what the user kept. diskmark.config/1: 5 passes, CrystalDiskMark 8's count (9's is 3).
+EARLIER_DEFAULTS: dict[str, dict[str, Any]] = {"diskmark.config/1": {"count": 5}}
 FILE_NAME = "settings.json"
 CONFIG_MAX_BYTES = 1024 * 1024  # a settings file is under a kilobyte
 KEYMAP_MAX = 200  # bindings a keymap may name; diskmark has a few dozen
@@ -142,7 +154,8 @@ def parse_config(data: Any) -> tuple[AppConfig, list[str]]:
         return AppConfig(), [_WholeFile(_("it holds a JSON {type}, not an object").format(
             type=type(data).__name__))]
     schema = data.get("schema")
-    if schema != SCHEMA:
+    earlier = EARLIER_DEFAULTS.get(schema, {}) if isinstance(schema, str) else {}
+    if schema != SCHEMA and schema not in EARLIER_DEFAULTS:
         if isinstance(schema, str) and schema.startswith(SCHEMA_PREFIX):
             return AppConfig(), [_WholeFile(_("it was written by another diskmark version "
                                               "(schema {schema}; this one reads {ours})").format(
@@ -153,13 +166,22 @@ def parse_config(data: Any) -> tuple[AppConfig, list[str]]:
     kw: dict[str, Any] = {}
     problems: list[str] = []
     for name, rule in CONFIG_RULES.items():
-        if name not in data:
+        if name not in data or _is_earlier_default(data[name], earlier.get(name, _NONE)):
             continue
         try:
             kw[name] = from_json(rule, name, data[name])
         except ValueError as e:
             problems.append(str(e))
     return AppConfig(**kw), problems
+
+
+_NONE = object()
+
+
+def _is_earlier_default(value: Any, default: Any) -> bool:
+    """Whether ``value`` is the earlier schema's ``default`` (of its type: ``true`` is no 1,
+    ``5.0`` no 5, and a value of the wrong type is told as wrong)."""
+    return type(value) is type(default) and value == default
 
 
 # --- files ------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from fakes import FakeEngine, facts, hot_drive
+from textual.widgets import Select
 
 from diskmark.app.app import DiskmarkApp  # noqa: E402
 from diskmark.app.screens.details import DetailsScreen  # noqa: E402
@@ -352,6 +353,31 @@ def test_settings_screen(snap_compare):
         await settle(pilot, lambda: type(app.screen).__name__ == "SettingsScreen", "settings")
 
     check(app, snap_compare(app, terminal_size=BIG, run_before=run))
+
+
+@SIZES
+def test_queues_threads(snap_compare, size):
+    """CrystalDiskMark's Queues & Threads settings: every field in its box at 80×24 too (the
+    compact layout), Real World's rows fixed, Peak's types greyed, a row just changed."""
+    app = make()
+
+    async def run(pilot):
+        await settle(pilot, lambda: "nvme0n1p2" in str(app.query_one("#facts").render()), "facts")
+        await pilot.press("o")
+        await settle(pilot, lambda: type(app.screen).__name__ == "SettingsScreen", "settings")
+        await pilot.click("#queues-threads")
+        await settle(pilot, lambda: bool(app.screen.query("#name")), "the editor")
+        app.screen.query_one("#queues-default-0", Select).value = 64
+        app.screen.query_one("#threads-default-0", Select).value = 4
+        await settle(pilot, lambda: "Q64T4" in str(app.screen.query_one("#label-default-0")
+                                                    .render()), "the row's label")
+        box = app.screen.query_one(".dialog-box").region
+        assert app.screen.region.contains_region(box), "the editor is cut"
+        for widget in app.screen.query(".dialog-box *"):
+            if widget.display and widget.region.area:
+                assert box.contains_region(widget.region), f"{widget} is drawn outside its box"
+
+    check(app, snap_compare(app, terminal_size=size, run_before=run))
 
 
 def test_help_screen_small(snap_compare):

@@ -243,3 +243,16 @@ def test_quiet_still_prints_that_a_file_was_left_behind(tmp_path):
     workspace.rmdir()
     assert f"{testfile} was replaced by another program" in stderr
     assert "MB/s" not in stderr  # still quiet about progress
+
+
+def test_run_without_count_makes_crystaldiskmark_9s_three_passes(tmp_path, no_leftovers):
+    """CrystalDiskMark 9.0.0 lowered the default count from 5 to 3 (DiskMarkDlg.cpp:544-547,
+    "default value is 3"); a run that names no count makes three measured passes, as the
+    report's Test line says, and the help says the same default."""
+    no_leftovers.append(tmp_path)
+    out = diskmark("run", "--target", str(tmp_path), "--size", "16MiB", "--measure", "1",
+                   "--interval", "0", "--profile", "demo", "--mode", "read", "--quiet")
+    assert out.returncode == 0, out.stderr
+    test_line = next(line for line in out.stdout.splitlines() if line.strip().startswith("Test:"))
+    assert "(x3)" in test_line, test_line
+    assert "(default 3)" in " ".join(diskmark("run", "--help").stdout.split())

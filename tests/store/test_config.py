@@ -45,7 +45,7 @@ def test_round_trip(home):
     path = save_config(cfg)
     assert path == config_path()
     data = json.loads(path.read_text())
-    assert data["schema"] == SCHEMA == "diskmark.config/1"
+    assert data["schema"] == SCHEMA == "diskmark.config/2"
     loaded, notice = load_config()
     assert notice is None
     assert loaded == cfg
@@ -89,7 +89,7 @@ def test_with_settings_copies_the_engine_settings(home):
     ('"hello"', "not an object"),
     ('{"theme": "diskmark-dark"}', "not a diskmark settings file"),
     ('{"schema": "other.app/1", "theme": "x"}', "not a diskmark settings file"),
-    ('{"schema": "diskmark.config/2", "theme": "diskmark-dark"}', "another diskmark version"),
+    ('{"schema": "diskmark.config/3", "theme": "diskmark-dark"}', "another diskmark version"),
     ('{"schema": 1}', "not a diskmark settings file"),
 ])
 def test_damaged_file_gives_defaults_and_is_kept(home, text, why):
@@ -225,3 +225,30 @@ def test_reports_go_to_the_documents_directory(monkeypatch, tmp_path):
     assert reports_dir() == tmp_path / "Docs" / "diskmark"
     monkeypatch.setenv("DISKMARK_HOME", str(tmp_path / "h"))
     assert reports_dir() == tmp_path / "h" / "reports"
+
+
+def test_an_earlier_files_count_of_5_was_its_default_and_reads_as_todays(home):
+    """diskmark.config/1 was written with every field, CrystalDiskMark 8's 5 passes among
+    them, whether or not anyone chose 5: it starts with CrystalDiskMark 9's 3. Its other
+    values, and any other count (chosen), stay; the next save writes the new schema, whose
+    count is the user's from then on."""
+    write_settings(json.dumps({"schema": "diskmark.config/1", "count": 5, "size": 16 * MIB,
+                               "theme": "diskmark-dark", "preset": "nvme"}))
+    cfg, notice = load_config()
+    assert notice is None and damaged_files(home) == []
+    assert (cfg.count, cfg.size, cfg.theme, cfg.preset) == (3, 16 * MIB, "diskmark-dark", "nvme")
+    assert cfg.to_settings("/t").count == 3 == Settings().count
+    write_settings(json.dumps({"schema": "diskmark.config/1", "count": 7}))
+    assert load_config() == (AppConfig(count=7), None)
+    # a value of the wrong type is still told as wrong, not taken for the old default
+    write_settings(json.dumps({"schema": "diskmark.config/1", "count": 5.0}))
+    cfg, notice = load_config()
+    assert cfg.count == 3 and notice is not None and "count" in notice
+
+
+def test_a_count_of_5_kept_under_the_new_schema_is_the_users(home):
+    save_config(AppConfig(count=5))
+    assert json.loads(config_path().read_text())["schema"] == "diskmark.config/2"
+    assert load_config() == (AppConfig(count=5), None)
+    write_settings(json.dumps({"schema": "diskmark.config/2", "count": 5}))
+    assert load_config()[0].count == 5

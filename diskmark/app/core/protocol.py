@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.terminal_theme import TerminalTheme
     from textual.await_complete import AwaitComplete
     from textual.dom import DOMNode
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from diskmark.model.results import SessionResult
     from diskmark.model.settings import Mode, Settings
     from diskmark.model.units import Unit
+    from diskmark.presets import Preset
     from diskmark.store.entry import Entry
     from diskmark.store.store import Store
 
@@ -80,6 +83,9 @@ class AppLike(Protocol):
 
     def change_settings(self, **changes: Any) -> None:
         """Apply and save setting changes; refused while a run is under way."""
+
+    def keep_preset(self, preset: Preset, path: Path, replace: bool) -> str | None:
+        """Save ``preset`` at ``path`` and use it from now on; returns why it was not saved."""
 
     def change_language(self, wanted: str) -> None: ...
 

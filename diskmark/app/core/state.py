@@ -118,6 +118,11 @@ class AppState:
             self.settings.profile = next(iter(self.preset.profiles))
         return notices
 
+    def presets_read(self, fresh: PresetCatalog) -> None:
+        """The presets as they are on disk now (one was saved): taken into the catalogue in
+        place, as the engine plans from this same object."""
+        self.catalog.presets, self.catalog.problems = fresh.presets, fresh.problems
+
     def changed(self, **changes: Any) -> Settings:
         """The settings with ``changes``; another preset brings its default profile when
         it lacks the one chosen."""

@@ -204,11 +204,13 @@ class MainScreen(Screen[None]):
     def _settings_changed(self, old: Settings) -> None:
         """The app has taken new settings (it was ``old``): the controls show them, and
         another preset, profile or +Mix lays the grid out again."""
-        new = self.dm.state.settings
+        state = self.dm.state
+        new = state.settings
         self.sync_controls()
-        if (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix):
+        if (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix) or (
+                self.grid.profile != state.profile):  # a preset saved again with other rows
             self.app.call_later(self.relayout)
-        elif self.dm.state.result is None:
+        elif state.result is None:
             self.show_comparison()  # before any run, the line compares the settings
 
     def _unit_changed(self, unit: Unit) -> None:

@@ -15,6 +15,8 @@ from textual.containers import Grid
 from textual.content import Content
 from textual.widgets import Button, Label, Select, Static
 
+from diskmark.app.core.news import listen
+from diskmark.app.core.protocol import diskmark_app
 from diskmark.app.screens.dialog_frame import Dialog
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.locale import LANGUAGES, N_, SOURCE, _, language
@@ -130,12 +132,28 @@ class SettingsScreen(Dialog[Settings]):
                 problems=joined("\n", self.catalog.problems)), classes="dialog-problem")
 
     def buttons(self) -> ComposeResult:
+        # TRANSLATORS: opens CrystalDiskMark's Queues & Threads settings (every row's test)
+        yield Button(_("Queues & Threads…"), id="queues-threads")
         yield Button(_("Apply"), id="apply", variant="primary")
         yield Button(_("Cancel"), id="cancel")
 
     def on_mount(self) -> None:
         self.query_one("#preset", Select).focus()
         self._sync_mix()
+        listen(diskmark_app(self).signals.settings, self, self._settings_taken)
+
+    def _settings_taken(self, _old: Settings) -> None:
+        """The app took other settings while this form was open (a preset saved in the
+        Queues & Threads settings, and chosen): the form shows the presets as they are now,
+        that preset, its profile and its own times; its other fields stay as they were."""
+        new = diskmark_app(self).state.settings
+        self.settings = replace(self.settings, preset=new.preset, profile=new.profile,
+                                measure=new.measure, interval=new.interval)
+        preset = self.query_one("#preset", Select)
+        with preset.prevent(Select.Changed):
+            preset.set_options([(plain(p.name), p.id) for p in self.catalog.presets.values()])
+            preset.value = new.preset
+        self._show_preset(new.preset, measure=new.measure, interval=new.interval)
 
     def _profile_options(self, preset_id: str) -> list[tuple[Content, str]]:
         return [(plain(said_name(p.name)), p.id)
@@ -152,7 +170,11 @@ class SettingsScreen(Dialog[Settings]):
 
     @on(Select.Changed, "#preset")
     def _preset_changed(self, event: Select.Changed) -> None:
-        preset_id = str(event.value)
+        self._show_preset(str(event.value))
+
+    def _show_preset(self, preset_id: str, **times: float | None) -> None:
+        """The fields that follow the preset: its profiles, its description, its times (as
+        the form has them, or ``times``: measure, interval, None for the preset's)."""
         profile = self.query_one("#profile", Select)
         profile.set_options(self._profile_options(preset_id))
         profile.value = self._profile_value(preset_id)
@@ -161,7 +183,8 @@ class SettingsScreen(Dialog[Settings]):
         for name, choices, default in (("measure", MEASURE_CHOICES, preset.measure),
                                        ("interval", INTERVAL_CHOICES, preset.interval)):
             select = self.query_one(f"#{name}", Select)
-            value = select.value
+            value = (select.value if name not in times else
+                     PRESET_DEFAULT if times[name] is None else times[name])
             current = float(value) if isinstance(value, (int, float)) else None
             select.set_options(seconds_options(
                 choices, None if current == PRESET_DEFAULT else current, default))
@@ -205,6 +228,10 @@ class SettingsScreen(Dialog[Settings]):
     def pressed(self, button: str) -> None:
         if button == "apply":
             self.action_apply()
+        elif button == "queues-threads":
+            from diskmark.app.screens.queues_threads import edit_queues_threads
+
+            edit_queues_threads(diskmark_app(self), str(self.query_one("#preset", Select).value))
 
 
 def edit_settings(app: AppLike) -> None:
