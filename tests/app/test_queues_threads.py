@@ -55,7 +55,7 @@ async def open_editor(pilot) -> QueuesThreadsScreen:
     """From the settings, by its button (the mouse)."""
     app = pilot.app
     await pilot.press("o")
-    await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen), 5, "the settings")
+    await wait_until(pilot, lambda: isinstance(app.screen, SettingsScreen), 20, "the settings")
     await pilot.click("#queues-threads")
     return await editor_up(pilot)
 
@@ -63,7 +63,7 @@ async def open_editor(pilot) -> QueuesThreadsScreen:
 async def editor_up(pilot) -> QueuesThreadsScreen:
     app = pilot.app
     await wait_until(pilot, lambda: isinstance(app.screen, QueuesThreadsScreen)
-                     and app.screen.query("#name"), 5, "the editor")
+                     and app.screen.query("#name"), 20, "the editor")
     return app.screen
 
 
@@ -71,15 +71,18 @@ async def choose(pilot, select_id: str, value) -> None:
     """Pick ``value`` in a Select by keys: focus it, open its list, arrow to it, Enter."""
     screen = pilot.app.screen
     select = screen.query_one(f"#{select_id}", Select)
-    select.focus()
+    # Enter goes to the focused widget: the focus is asked again until it has moved (asked
+    # as a screen is still coming up, a loaded machine dropped it)
+    await wait_until(pilot, lambda: select.has_focus or (select.focus() and False), 20,
+                     f"{select_id} focused")
     await pilot.press("enter")
-    await wait_until(pilot, lambda: select.expanded, 5, f"{select_id}'s list")
+    await wait_until(pilot, lambda: select.expanded, 20, f"{select_id}'s list")
     values = [v for _label, v in select._options]
     steps = values.index(value) - values.index(select.value)
     for _ in range(abs(steps)):
         await pilot.press("down" if steps > 0 else "up")
     await pilot.press("enter")
-    await wait_until(pilot, lambda: select.value == value, 5, f"{select_id} = {value}")
+    await wait_until(pilot, lambda: select.value == value, 20, f"{select_id} = {value}")
 
 
 async def type_name(pilot, name: str) -> None:
@@ -163,8 +166,8 @@ async def test_reset_to_nvme_ssd_brings_its_rows_and_saves_them(home, tmp_path):
         await pilot.click("#reset-nvme")
         await type_name(pilot, "fast")
         await pilot.press("enter")
-        await wait_until(pilot, lambda: app.screen is app.main, 5, "the editor to close")
-        await wait_until(pilot, lambda: row_labels(app)[1:2] == ["SEQ128K Q32T1"], 5, "rows")
+        await wait_until(pilot, lambda: app.screen is app.main, 20, "the editor to close")
+        await wait_until(pilot, lambda: row_labels(app)[1:2] == ["SEQ128K Q32T1"], 20, "rows")
         assert row_labels(app) == ["SEQ1M Q8T1", "SEQ128K Q32T1", "RND4K Q32T16", "RND4K Q1T1"]
         assert app.state.plan_times() == (5.0, 5.0)
     assert load_catalog().get("fast").profiles["peak"].tests[1] == TestSpec("RND", 4 * KIB, 32, 16)
@@ -203,12 +206,12 @@ async def test_what_cannot_be_saved_is_said_in_the_dialog(home, tmp_path):
                             ("a/b", "a shell would not read it as it is")):
             app.screen.query_one("#name", Input).value = name  # typed in the other tests
             await pilot.click("#save")
-            await wait_until(pilot, lambda w=words: w in problem(app), 5, words)
+            await wait_until(pilot, lambda w=words: w in problem(app), 20, words)
             assert isinstance(app.screen, QueuesThreadsScreen)
         with read_only_config(home) as config:
             await type_name(pilot, "mine")
             await pilot.click("#save")
-            await wait_until(pilot, lambda: "read-only" in problem(app), 5, "read-only")
+            await wait_until(pilot, lambda: "read-only" in problem(app), 20, "read-only")
             assert str(config) in problem(app) and "presets" in problem(app)
             assert isinstance(app.screen, QueuesThreadsScreen)
             assert app.state.settings.preset == "default"
@@ -236,16 +239,16 @@ async def test_a_user_preset_is_replaced_only_once_asked(home, tmp_path):
                 editor.query_one("#queues-default-2", Select).value) == (12 * KIB, 3)
         await choose(pilot, "queues-default-0", 16)
         await pilot.click("#save")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), 5, "the question")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), 20, "the question")
         assert "mine" in app.screen.question and str(presets / "mine.toml") in app.screen.question
         await pilot.click("#no")
-        await wait_until(pilot, lambda: app.screen is editor, 5, "back to the editor")
+        await wait_until(pilot, lambda: app.screen is editor, 20, "back to the editor")
         assert (presets / "mine.toml").read_text() == before
         await pilot.click("#save")
-        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), 5, "the question")
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmDialog), 20, "the question")
         await pilot.click("#yes")
-        await wait_until(pilot, lambda: app.screen is app.main, 5, "the editor to close")
-        await wait_until(pilot, lambda: row_labels(app)[:1] == ["SEQ1M Q16T1"], 5, "the row")
+        await wait_until(pilot, lambda: app.screen is app.main, 20, "the editor to close")
+        await wait_until(pilot, lambda: row_labels(app)[:1] == ["SEQ1M Q16T1"], 20, "the row")
     assert load_catalog().get("mine").profiles["default"].tests[0].queues == 16
 
 
@@ -261,7 +264,7 @@ async def test_every_field_fits_its_box_at_80x24_in_every_language(tmp_path, lan
             editor = await editor_up(pilot)
             editor.query_one("#name", Input).value = "$(x)"
             await pilot.click("#save")  # the longest sentence it says, on its three lines
-            await wait_until(pilot, lambda: problem(app) != "", 5, "the refusal")
+            await wait_until(pilot, lambda: problem(app) != "", 20, "the refusal")
             await pilot.pause()
             box = editor.query_one(".dialog-box").region
             assert editor.region.contains_region(box)
