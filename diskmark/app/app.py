@@ -54,6 +54,8 @@ from diskmark.store.app_settings import config_path
 
 if TYPE_CHECKING:
     from diskmark.app.commands import PaletteApp
+    from diskmark.checks import CheckCatalog
+    from diskmark.model.claims import Claim
     from diskmark.model.settings import Mode
     from diskmark.store.entry import Entry
     from diskmark.store.store import Store
@@ -88,10 +90,11 @@ class DiskmarkApp(keys.KeyActions, App[int]):
                  theme: str | None = None, persist: bool = True,
                  facts_provider: FactsProvider | None = None,
                  catalog: PresetCatalog | None = None, store: Store | None = None,
-                 language: str | None = None) -> None:
+                 language: str | None = None, claims: list[Claim] | None = None) -> None:
         """``settings``/``unit``/``theme`` override what was saved (tests, scripts);
         ``persist=False`` keeps the saved settings untouched. ``store`` holds the history and
-        the baselines (default: the data directory, or ``DISKMARK_HOME``)."""
+        the baselines (default: the data directory, or ``DISKMARK_HOME``); ``claims``, what
+        the drive is claimed to do (``diskmark --claim``)."""
         super().__init__()
         prefs, self._notices = load_preferences(target)
         # --lang (``language``) over the language chosen in the app over the environment's
@@ -105,7 +108,8 @@ class DiskmarkApp(keys.KeyActions, App[int]):
             settings=replace(settings) if settings is not None else prefs.settings,
             unit=unit if unit is not None else prefs.unit,
             catalog=catalog if catalog is not None else load_catalog(),
-            keys=resolved, keymap=prefs.keymap, language=prefs.language)
+            keys=resolved, keymap=prefs.keymap, language=prefs.language,
+            claims=list(claims or []))
         self._notices.extend(self.state.fix_preset_choice())
         self.persist = persist
         self._engine_factory = engine_factory or (lambda: default_engine(self.state.catalog))
@@ -370,6 +374,16 @@ class DiskmarkApp(keys.KeyActions, App[int]):
 
     def start_sweep(self, pattern: str, mode: Mode) -> None:
         self.runs.start_sweep(pattern, mode)
+
+    def start_checks(self, ids: list[str]) -> None:
+        self.runs.start_checks(ids)
+
+    def check_catalog(self) -> CheckCatalog:
+        if self.state.check_catalog is None:
+            from diskmark.checks import load_catalog as load_checks
+
+            self.state.check_catalog = load_checks()
+        return self.state.check_catalog
 
     def on_run_started(self, _message: RunStarted) -> None:
         self.runs.checking()

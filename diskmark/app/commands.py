@@ -71,6 +71,8 @@ class PaletteApp(AppLike, Protocol):
 
     def action_sweep(self) -> None: ...
 
+    def action_checks(self) -> None: ...
+
     def action_fleet(self) -> None: ...
 
     def action_settings(self) -> None: ...
@@ -111,6 +113,8 @@ def commands(app: PaletteApp) -> Iterator[Command]:
            app.action_baselines, True)
     yield (_("History…"), _("Every completed run; promote one to a baseline"),
            app.action_history, True)
+    yield (_("Checks…"), _("Is it good enough: etcd's fdatasync, an SD card's class, a USB "
+                           "link; verdicts of the last check run"), app.action_checks, True)
     yield (_("Compare with a baseline…"), _("Every tile shows the change against it"),
            app.action_compare_with, True)
     if app.state.baseline is not None:

@@ -206,6 +206,11 @@ class KeyActions:
 
         offer_sweep(self)
 
+    def action_checks(self: Parts) -> None:
+        from diskmark.app.screens.checks import ChecksScreen
+
+        self.push_screen(ChecksScreen())
+
     def action_fleet(self: Parts) -> None:
         from diskmark.app.screens.fleet import open_fleet
 

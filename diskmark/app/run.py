@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from textual.message_pump import MessagePump
 
     from diskmark.app.core.protocol import Engine
+    from diskmark.engine.plan import Plan
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult
     from diskmark.model.settings import Settings
@@ -79,10 +80,11 @@ class RunStopped(RunEnded):
     """The worker was cancelled (quitting could not wait any longer)."""
 
 
-async def bench(engine: Engine, settings: Settings, receiver: MessagePump) -> None:
-    """Run ``settings`` and tell ``receiver``: started, each event, then how it ended. Run
-    it as a worker in the group ``"bench"`` (quitting cancels that group when fio does not
-    stop in time)."""
+async def bench(engine: Engine, settings: Settings, receiver: MessagePump,
+                plan: Plan | None = None) -> None:
+    """Run ``settings`` (or ``plan``, a check run's) and tell ``receiver``: started, each
+    event, then how it ended. Run it as a worker in the group ``"bench"`` (quitting cancels
+    that group when fio does not stop in time)."""
     receiver.post_message(RunStarted(settings))
     from diskmark.engine.device import block_device
     from diskmark.engine.plan import on_device
@@ -96,7 +98,8 @@ async def bench(engine: Engine, settings: Settings, receiver: MessagePump) -> No
         receiver.post_message(EngineEvent(event))
 
     try:
-        session = await engine.run(settings, forward)
+        session = await (engine.run(settings, forward) if plan is None
+                         else engine.run(settings, forward, plan=plan))
     except asyncio.CancelledError:
         receiver.post_message(RunStopped())
         raise

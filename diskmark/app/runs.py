@@ -7,8 +7,10 @@ engine in a worker of the app (:func:`~diskmark.app.run.bench`), whose messages 
 to the app and from it to here. Each step is taken into the state first (a finished test
 onto the tiles, the session merged into the result, the comparison worked out again), then
 told as :data:`~diskmark.app.core.run_news.RunNews`; the main screen draws the tiles and the
-status line from it, the sweep's screen its curve. An error is a dialog whose "Run
-buffered" runs the same run again: the row, All, or the sweep.
+status line from it, the sweep's screen its curve. A check run (the Checks panel's Run) is
+followed the same way, never onto the tiles; once it ends its verdicts are judged into the
+session, and the panel draws them. An error is a dialog whose "Run buffered" runs the same
+run again: the row, All, the sweep or the checks.
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ class Runs:
         settings = self.app.state.run_settings
         return settings.sweep if settings is not None else None
 
+    @property
+    def checks(self) -> tuple[str, ...]:
+        """The checks the run under way (or the last) judges; () for the grid's, a sweep's."""
+        return self.app.state.run_checks
+
     def _tell(self, news: RunNews) -> None:
         self.app.signals.run.publish(news)
 
@@ -77,6 +84,7 @@ class Runs:
         state = app.state
         if not self._can_start():
             return
+        state.run_checks = ()  # an error's retry runs this run again, not the last checks
         settings = replace(state.settings, only_test=only_test, comment=state.comment)
         try:
             plan = app.engine.plan(settings)
@@ -105,6 +113,7 @@ class Runs:
         state = app.state
         if not self._can_start():
             return
+        state.run_checks = ()
         settings = replace(state.settings, sweep=pattern, mode=mode, mix=None, only_test=None,
                            comment=state.comment)
         try:
@@ -126,9 +135,39 @@ class Runs:
 
         app.run_worker(sweep(), group="bench", exclusive=True, exit_on_error=False)
 
+    def start_checks(self, ids: list[str]) -> None:
+        """Run the checks ``ids`` on the target with the settings on screen (no mix, no
+        sweep): their tests and their own fio jobs, never onto the tiles."""
+        from diskmark.checks.judge import needs
+        from diskmark.engine.errors import DiskmarkError
+
+        app = self.app
+        state = app.state
+        if not self._can_start() or not ids:
+            return
+        catalog = app.check_catalog()
+        tests, jobs = needs([catalog.get(i) for i in ids])
+        state.run_checks = tuple(ids)  # an error's retry runs these checks again
+        settings = replace(state.settings, comment=state.comment)
+        try:
+            plan = app.engine.check_plan(settings, [(t.spec, t.op) for t in tests], jobs)
+        except DiskmarkError as e:
+            self.show_error(e, settings)
+            return
+        from diskmark.app.core.run_news import Begun
+
+        state.plan = {}  # nothing of the grid moves during a check run
+        state.run_settings = plan.settings
+        self.set_running(True)
+        self._tell(Begun(checks=state.run_checks))
+        app.run_worker(bench(app.engine, plan.settings, self.receiver, plan), group="bench",
+                       exclusive=True, exit_on_error=False)
+
     def retry(self, settings: Settings) -> None:
         """The run ``settings`` was for, again (the settings may have changed since)."""
-        if settings.sweep is not None:
+        if self.checks:
+            self.start_checks(list(self.checks))
+        elif settings.sweep is not None:
             self.start_sweep(settings.sweep, settings.mode)
         else:
             self.start_grid(settings.only_test)
@@ -150,7 +189,7 @@ class Runs:
     def checking(self) -> None:
         from diskmark.app.core.run_news import Checking
 
-        self._tell(Checking(self.sweep))
+        self._tell(Checking(self.sweep, self.checks))
 
     def told(self, event: Event) -> None:
         from diskmark.app.core.run_news import Told
@@ -161,11 +200,11 @@ class Runs:
         if isinstance(event, Notice):
             self.app.notify(event.text, severity=notice_severity(event.severity), timeout=10)
             return
-        if isinstance(event, TestFinished) and sweep is None:
+        if isinstance(event, TestFinished) and sweep is None and not self.checks:
             state.test_finished(event.result)
             if state.baseline is not None:
                 self.comparing.refresh()  # deltas appear as the tests finish
-        self._tell(Told(event, sweep))
+        self._tell(Told(event, sweep, self.checks))
 
     # --- ending -------------------------------------------------------------------------
 
@@ -179,18 +218,25 @@ class Runs:
         from diskmark.app.core.run_news import Finished
         from diskmark.model.results import Status
 
-        state, sweep = self.app.state, self.sweep
+        state, sweep, checks = self.app.state, self.sweep, self.checks
         self._ended()
-        if sweep is not None:
+        if checks:
+            from diskmark.checks.judge import judge_all
+
+            catalog = self.app.check_catalog()
+            session.checks = judge_all([catalog.get(i) for i in checks], catalog, session)
+            state.checks_session = session
+        elif sweep is not None:
             state.sweep_session = session
         else:
+            self._claims(session)
             state.run_returned(session)
             state.result_on_tiles()
             self.comparing.refresh()
         if session.status is Status.COMPLETE:
             self.comparing.keep_history(session)  # a sweep too, as `diskmark run --sweep` does
-        self._tell(Finished(session, sweep))
-        if sweep is None and session.status is Status.FAILED and not state.quitting:
+        self._tell(Finished(session, sweep, checks))
+        if sweep is None and not checks and session.status is Status.FAILED and not state.quitting:
             from diskmark.app.screens.dialogs import ErrorDialog
 
             self.app.push_screen(ErrorDialog(
@@ -198,24 +244,34 @@ class Runs:
                 _("The tiles that finished are kept. Check the target (space, permissions, "
                   "a removed device) and run again.")))
 
+    def _claims(self, session: SessionResult) -> None:
+        """What the drive is claimed to do, held against its run: the claims file's for its
+        model and those typed at launch (the command line's rule); the file's problems said."""
+        from diskmark.checks.claims import claims_of_run
+
+        session.claims, problems = claims_of_run(session.system.model, self.app.state.claims)
+        for problem in problems:
+            self.app.notify(_("Claims not read: {problem}").format(problem=problem),
+                            severity="warning", timeout=10)
+
     def failed(self, error: BaseException) -> None:
         from diskmark.app.core.run_news import Failed
 
-        state, sweep = self.app.state, self.sweep
+        state, sweep, checks = self.app.state, self.sweep, self.checks
         self._ended()
-        if sweep is None:
+        if sweep is None and not checks:
             state.run_abandoned()
             state.result_on_tiles()  # nothing ran: the result is as it was
-        self._tell(Failed(error, sweep))
+        self._tell(Failed(error, sweep, checks))
         if not state.quitting:
             self.show_error(error, state.run_settings or state.settings)
 
     def stopped(self) -> None:
         from diskmark.app.core.run_news import Stopped
 
-        state, sweep = self.app.state, self.sweep
+        state, sweep, checks = self.app.state, self.sweep, self.checks
         self._ended()
-        if sweep is None:
+        if sweep is None and not checks:
             state.run_abandoned()
             state.result_on_tiles()
-        self._tell(Stopped(sweep))
+        self._tell(Stopped(sweep, checks))

@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from _typeshed import SupportsWrite
 
+    from diskmark.model.claims import Claim
+
 from diskmark.cli.output import out
 from diskmark.cli.streams import write_err
 from diskmark.locale import LANGUAGES, _, ngettext
@@ -39,7 +41,7 @@ from diskmark.report.cells import char_cells, text_cells
 
 #: Options both the top level and a command declare: the top level's is stored under
 #: ``<name>_before`` and moved to ``<name>`` by :func:`options_before_command`.
-SHARED = ("target",)
+SHARED = ("target", "claim")
 #: Where :class:`Typed` notes which options were typed (a default is not a choice).
 TYPED = "typed_options"
 #: The option that chooses the language, on every command.
@@ -233,6 +235,16 @@ class Typed(argparse.Action):
         setattr(namespace, TYPED, getattr(namespace, TYPED, set()) | {self.dest})
 
 
+class TypedAppend(argparse._AppendAction):
+    """``append`` (``--claim`` again for another test), noting that the option was typed,
+    as :class:`Typed` does."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        super().__call__(parser, namespace, values, option_string)
+        setattr(namespace, TYPED, getattr(namespace, TYPED, set()) | {self.dest})
+
+
 def options_before_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Give the command each shared option typed before it (``diskmark --target X run``);
     refuse it (exit 2) when the command has no such option, or was given another value."""
@@ -250,14 +262,20 @@ def options_before_command(parser: argparse.ArgumentParser, args: argparse.Names
         elif not hasattr(args, name):
             parser.error(_("--{name} {before} was typed before `{command}`, which has no "
                            "--{name} option; nothing was done.").format(
-                               name=name, before=before, command=command))
+                               name=name, command=command, before=_as_typed(before)))
         elif name in typed and getattr(args, name) != before:
             after = getattr(args, name)
             parser.error(_("--{name} was typed twice with different values: {before} before "
                            "`{command}` and {after} after it; give it once.").format(
-                               name=name, before=before, command=command, after=after))
+                               name=name, before=_as_typed(before), command=command,
+                               after=_as_typed(after)))
         else:
             setattr(args, name, before)
+
+
+def _as_typed(value: Any) -> str:
+    """An option's value as typed: each of an option given again (``--claim``) quoted."""
+    return " ".join(map(repr, value)) if isinstance(value, list) else str(value)
 
 
 def setting(name: str) -> Callable[[str], Any]:
@@ -272,6 +290,26 @@ def setting(name: str) -> Callable[[str], Any]:
             raise argparse.ArgumentTypeError(str(e)) from None
     convert.__name__ = name
     return convert
+
+
+def claim(text: str) -> str:
+    """``--claim "SEQ1M Q8T1 read=3500,write=3000"``: the figures a drive is claimed to
+    reach, checked as the claims file's are (:mod:`diskmark.checks.claims`) and kept as
+    typed (:func:`claims` reads them)."""
+    from diskmark.checks.claims import parse_claims
+
+    try:
+        parse_claims(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+    return text
+
+
+def claims(typed: list[str] | None) -> list[Claim]:
+    """Every ``--claim`` typed, read."""
+    from diskmark.checks.claims import parse_claims
+
+    return [c for text in typed or [] for c in parse_claims(text)]
 
 
 def unit(text: str) -> Unit:

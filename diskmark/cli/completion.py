@@ -126,23 +126,26 @@ def cmd_completion(args: argparse.Namespace, parser: argparse.ArgumentParser) ->
     import shtab
 
     for problem in annotate(parser):
-        error(_("skipped preset {problem}").format(problem=problem))
+        error(problem)
     out(shtab.complete(parser, args.shell))
     return EXIT_OK
 
 
 def annotate(parser: argparse.ArgumentParser) -> list[str]:
     """Tell shtab what each value is: a directory, a file, a baseline's name, or one of a
-    list that argparse does not check itself (it reads presets, profiles and units on its
-    own terms). ``parser`` is one built for this script alone: its choices change nothing
-    that parses. Returns the user presets that were skipped and why, as ``diskmark
-    presets`` says it: a preset missing from the script is named as it is made."""
+    list that argparse does not check itself (it reads presets, profiles, checks and units on
+    its own terms). ``parser`` is one built for this script alone: its choices change
+    nothing that parses. Returns the user presets and checks that were skipped and why, as
+    ``diskmark presets`` and ``diskmark checks`` say it: one missing from the script is
+    named as it is made."""
     import shtab
 
+    from diskmark.checks import load_catalog as load_checks
     from diskmark.model.units import Unit
     from diskmark.presets import load_catalog
 
     catalog = load_catalog()
+    checks = load_checks()
     presets = list(catalog.presets)
     profiles = list(dict.fromkeys(p for preset in catalog.presets.values() for p in preset.profiles))
     units = [u.value for u in Unit] + ["us"]
@@ -156,6 +159,8 @@ def annotate(parser: argparse.ArgumentParser) -> list[str]:
               or (command[:1] == ("baselines",) and command != ("baselines", "import")
                   and name in ("name", "a", "b"))):
             action.complete = BASELINES  # type: ignore[attr-defined]
+        elif command == ("check",) and name == "names":
+            action.choices = list(checks.checks)
         elif name == "preset":
             action.choices = presets
         elif name == "profile":
@@ -167,7 +172,8 @@ def annotate(parser: argparse.ArgumentParser) -> list[str]:
         if action.choices is not None:
             # the script holds these as code: only words every shell reads as themselves
             action.choices = [c for c in action.choices if shell_word(str(c))]
-    return catalog.problems
+    return ([_("skipped preset {problem}").format(problem=p) for p in catalog.problems]
+            + [_("skipped check {problem}").format(problem=p) for p in checks.problems])
 
 
 def _actions(parser: argparse.ArgumentParser, command: tuple[str, ...]

@@ -3,7 +3,8 @@ names run, or the app opened when it names none.
 
 Exit codes (``diskmark run``): 0 done, 1 the benchmark failed, 2 bad arguments or an unusable
 target (nothing was started), 3 a regression beyond ``--fail-on-regression``, 4 the run was
-not kept in the history (its report is printed all the same), 130 interrupted;
+not kept in the history (its report is printed all the same), 130 interrupted
+(``diskmark check``: 3 a check failed, 5 one cannot be told, see diskmark.cli.checks);
 any command: 141 when the reader of stdout went away (see diskmark.cli.streams).
 """
 
@@ -96,7 +97,7 @@ def _command(argv: list[str] | None) -> int:
     parser, args = read_command_line(argv)
     if args.command is not None:
         gc.enable()  # off while diskmark loaded (diskmark.launch); the app turns it on itself
-    if args.command in ("run", "presets", "baselines", "history"):
+    if args.command in ("run", "check", "presets", "baselines", "history"):
         sweep_leftovers()  # the app does it itself, on screen
     if args.command == "run":
         try:
@@ -106,6 +107,18 @@ def _command(argv: list[str] | None) -> int:
         except KeyboardInterrupt:  # before the engine's own handler is in place
             error(_("interrupted"))
             return EXIT_INTERRUPTED
+    if args.command == "check":
+        from diskmark.cli.checks import cmd_check
+
+        try:
+            return cmd_check(args, command_parser(parser, "check"))
+        except KeyboardInterrupt:  # before the engine's own handler is in place
+            error(_("interrupted"))
+            return EXIT_INTERRUPTED
+    if args.command == "checks":
+        from diskmark.cli.checks import cmd_checks
+
+        return cmd_checks(args)
     if args.command == "presets":
         return cmd_presets()
     if args.command == "baselines":
@@ -134,7 +147,9 @@ def cmd_app(args: argparse.Namespace) -> int:
     # diskmark.launch, on once the first frame is drawn) never walks it; its full collection
     # in the middle of composing the window cost that frame 13 ms.
     gc.freeze()
-    code = DiskmarkApp(target=args.target, language=args.lang).run()
+    from diskmark.cli.arguments import claims
+
+    code = DiskmarkApp(target=args.target, language=args.lang, claims=claims(args.claim)).run()
     return code if isinstance(code, int) else 0
 
 

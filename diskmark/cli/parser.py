@@ -19,7 +19,9 @@ from diskmark.cli.arguments import (
     Parser,
     RawDescriptionHelpFormatter,
     Typed,
+    TypedAppend,
     add_replace,
+    claim,
     percent,
     setting,
     speak_argparse,
@@ -33,7 +35,7 @@ from diskmark.model.units import Unit
 DEFAULTS = Settings()
 
 #: The commands, each declared only when it was typed (see :func:`build_parser`).
-COMMANDS = ("run", "presets", "baselines", "history", "keys", "completion")
+COMMANDS = ("run", "check", "checks", "presets", "baselines", "history", "keys", "completion")
 
 
 def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -54,6 +56,11 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
     parser.add_argument("--target", metavar="DIR", dest="target_before",
                         help=_("directory to test in the app (default: last used); before a "
                                "command, the same as that command's --target"))
+    parser.add_argument("--claim", metavar="CLAIM", dest="claim_before", action=TypedAppend,
+                        type=claim,
+                        help=_("what the drive is claimed to do (\"SEQ1M Q8T1 read=3500,"
+                               "write=3000\"): the app's tiles show each figure's %% of it; "
+                               "before `run`, the same as run's --claim"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     run = sub.add_parser(
@@ -64,6 +71,9 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
         epilog=_(RUN_EPILOG) + _(run_fleet.FLEET_HELP))
     if only is None or "run" in only:
         _run_options(run)
+    from diskmark.cli.checks import add_parsers as add_checks_parsers
+
+    add_checks_parsers(sub, (only is None or "check" in only, only is None or "checks" in only))
     sub.add_parser("presets", help=_("list the presets, their profiles and tests"),
                    description=_("List built-in and user presets (TOML files in the config "
                                  "directory) with their profiles and tests."))
@@ -165,6 +175,12 @@ def _run_options(run: argparse.ArgumentParser) -> None:
     add_replace(run, _("let --output replace an existing regular file, and --save-baseline a "
                        "baseline of the same name"))
     run.add_argument("--comment", default="", help=_("a comment to include in the report"))
+    run.add_argument("--claim", action=TypedAppend, default=[], type=claim, metavar="CLAIM",
+                     help=_("what the drive is claimed to do, e.g. \"SEQ1M Q8T1 read=3500,"
+                            "write=3000\" (MB/s; or GB/s, IOPS, us after the figure): each "
+                            "figure then shows its %% of the claim, and whether it fell short "
+                            "beyond the run's noise; again for more tests. The claims file "
+                            "(claims.toml in the config directory) gives them by drive model"))
     run.add_argument("-q", "--quiet", action="store_true",
                      help=_("no progress on stderr; warnings and errors (a file left on disk, "
                             "a failure) are still printed"))

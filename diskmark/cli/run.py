@@ -87,6 +87,12 @@ def _run_here(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
         error(str(e))
         return exit_code_for(e)
     progress.clear()
+    from diskmark.checks.claims import claims_of_run
+    from diskmark.cli.arguments import claims
+
+    session.claims, problems = claims_of_run(session.system.model, claims(args.claim))
+    for problem in problems:
+        error(_("claims not read: {problem}").format(problem=problem))
     kept = keep(store, [(None, session)], args)
     history_id = args.history_ids.get(None)
     comparisons = compare_all([(None, session)], references)

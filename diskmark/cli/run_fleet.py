@@ -168,6 +168,15 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
         return exit_code_for(e)
     progress.clear()
     pairs = [(host.label, session) for host, session in result.pairs()]
+    from diskmark.checks.claims import claims_of_run
+    from diskmark.cli.arguments import claims
+
+    typed, told = claims(args.claim), set[str]()
+    for _label, session in pairs:  # each host's drive against its model's claims
+        session.claims, problems = claims_of_run(session.system.model, typed)
+        for problem in sorted(set(problems) - told):
+            error(_("claims not read: {problem}").format(problem=problem))
+        told |= set(problems)
     kept = keep(store, pairs, args)
     comparisons = compare_all(pairs, references)
     delivered = _deliver_report(result, args, comparisons, destination)

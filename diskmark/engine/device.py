@@ -121,7 +121,8 @@ def open_device(given: Path, st: os.stat_result, size: int, plan: Plan,
     consent = _consent(destroy, st.st_rdev, path)
     sysdir = device_use.sys_dir(st.st_rdev)
     plan, notes = _device_plan(plan, path, consent, read_only(path, sysdir))
-    write = any(t.op is not Op.READ for t in plan.tests)
+    write = any(t.op is not Op.READ for t in plan.tests) or any(
+        j.op is not Op.READ for j in plan.jobs)
     users = device_use.users(sysdir) if sysdir is not None else []
     if write and users:
         raise _in_use(path, users)
@@ -233,11 +234,13 @@ def _device_plan(plan: Plan, path: Path, consent: bool,
     (--mode write, a mix, a profile of writes only). On a read-only device, writes asked
     for (with consent or as such) are refused for that reason, in one line."""
     reads = tuple(t for t in plan.tests if t.op is Op.READ)
-    if len(reads) == len(plan.tests):
+    read_jobs = tuple(j for j in plan.jobs if j.op is Op.READ)  # a check's own jobs
+    if len(reads) == len(plan.tests) and len(read_jobs) == len(plan.jobs):
         return plan, []
     settings = plan.settings
     runs = on_device(settings)  # without consent: no +Mix (NOCOW was refused before)
-    explicit = settings.mode is Mode.WRITE or runs.mix != settings.mix or not reads
+    explicit = (settings.mode is Mode.WRITE or runs.mix != settings.mix
+                or not (reads or read_jobs))
     if read_only and (consent or explicit):
         raise _read_only(path)
     if consent:
@@ -256,7 +259,7 @@ def _device_plan(plan: Plan, path: Path, consent: bool,
                         "destroying everything on {path})."), path=path))
     tests = tuple(dataclasses.replace(t, index=i) for i, t in enumerate(reads))
     ran = dataclasses.replace(runs, mode=Mode.READ)  # what the result says
-    return dataclasses.replace(plan, tests=tests, settings=ran), [note]
+    return dataclasses.replace(plan, tests=tests, settings=ran, jobs=read_jobs), [note]
 
 
 def _open(path: Path, st: os.stat_result, write: bool, users: list[Sentence]) -> int:

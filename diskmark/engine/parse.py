@@ -245,6 +245,27 @@ def percentiles(sides: list[dict[str, Any]]) -> dict[str, float]:
     return out
 
 
+def sync_percentiles(entry: dict[str, Any]) -> dict[str, float]:
+    """The fdatasync (or fsync) latency percentiles in µs of a job that syncs
+    (``--fdatasync=N``): fio's ``sync.lat_ns``, capped at its maximum as the completion
+    latencies are; empty for a job that did not sync."""
+    j = job(entry) if "jobs" in entry else entry
+    sync = j.get("sync", {})
+    if not isinstance(sync, dict):
+        raise _not_object("sync")
+    lat = sync.get("lat_ns", {})
+    if not isinstance(lat, dict) or not lat.get("N"):
+        return {}
+    table = lat.get("percentile", {})
+    if not isinstance(table, dict):
+        raise _not_object("sync.lat_ns.percentile")
+    top = _num(lat, "max", "sync.lat_ns") / 1000
+    out = {name: min(_num(table, key, "sync.lat_ns.percentile") / 1000, top)
+           for name, key in PERCENTILES.items() if key in table}
+    out["max"] = top
+    return out
+
+
 def job_error(obj: dict[str, Any]) -> int:
     """The first non-zero ``error`` (an errno) of any job in the object, else 0."""
     try:

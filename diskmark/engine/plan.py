@@ -32,8 +32,9 @@ from dataclasses import dataclass, replace
 from diskmark.engine.times import times
 from diskmark.locale import _
 from diskmark.model.names import test_key, test_title
-from diskmark.model.results import TestResult, TestSpec
+from diskmark.model.results import FioJob, TestResult, TestSpec
 from diskmark.model.settings import DataPattern, Mode, Op, Settings
+from diskmark.model.units import SIZE_STEP
 from diskmark.presets import Preset, Profile, sweep_profile
 
 #: The only name fio is given: the workspace opens it in its private directory.
@@ -82,6 +83,9 @@ class Plan:
     filename: str = TEST_FILE
     #: fio's --readonly: a device nobody consented to write, so fio itself refuses writes
     readonly: bool = False
+    #: a check run's own fio jobs (etcd's fdatasync test), run after the tests on the
+    #: test file, each at most :meth:`job_seconds` long
+    jobs: tuple[FioJob, ...] = ()
 
     @property
     def sustained(self) -> bool:
@@ -108,8 +112,16 @@ class Plan:
                 + self.processes(test) * PROCESS_OVERHEAD_S)
 
     def total_seconds(self) -> float:
-        gaps = max(len(self.tests) - 1, 0) * self.interval
-        return sum(self.test_seconds(t) for t in self.tests) + gaps
+        gaps = max(len(self.tests) + len(self.jobs) - 1, 0) * self.interval
+        return (sum(self.test_seconds(t) for t in self.tests)
+                + sum(self.job_seconds() + PROCESS_OVERHEAD_S for _job in self.jobs) + gaps)
+
+    def job_seconds(self) -> float:
+        """The most a check's own job may run: the time a test of this run is given (its
+        warm-up and its passes). A job is bounded by what it moves, as its source runs it
+        (etcd's 22 MiB); this only keeps a slow disk from holding the run for minutes, and
+        the result says when it cut a job short."""
+        return (1 + self.settings.count) * self.measure
 
 
 def operations(mode: Mode) -> list[Op]:
@@ -157,6 +169,33 @@ def build_plan(preset: Preset, settings: Settings) -> Plan:
         for row, spec in rows:
             planned.append(PlannedTest(len(planned), row, spec, Op.MIX, settings.mix))
     return Plan(preset, profile, settings, measure, interval, tuple(planned))
+
+
+#: The preset a check run is planned under: CrystalDiskMark's measure and interval.
+CHECKS_PRESET = Preset(id="checks", name="Checks", description="", measure=5.0, interval=5.0,
+                       profiles={})
+
+
+def check_plan(settings: Settings, tests: list[tuple[TestSpec, Op]],
+               jobs: list[FioJob]) -> Plan:
+    """The plan of a check run: exactly the tests the checks need (each once, in
+    CrystalDiskMark's order: the reads, then the writes), then their own fio jobs; no mix,
+    no sweep. The test file is large enough for the largest job."""
+    specs = list(dict.fromkeys(spec for spec, _op in tests))
+    profile = Profile(id="checks", name="Checks", layout="default", tests=tuple(specs), mix=False)
+    preset = replace(CHECKS_PRESET, profiles={profile.id: profile})
+    need = max((job.size for job in jobs), default=0)
+    size = max(settings.size, -(-need // SIZE_STEP) * SIZE_STEP)
+    settings = replace(settings, mix=None, sweep=None, only_test=None, size=size)
+    settings.validate()
+    measure, interval = times(preset, profile, settings)
+    planned: list[PlannedTest] = []
+    for op in (Op.READ, Op.WRITE):
+        for row, spec in enumerate(specs):
+            if (spec, op) in tests:
+                planned.append(PlannedTest(len(planned), row, spec, op))
+    return Plan(preset, profile, settings, measure, interval, tuple(planned),
+                jobs=tuple(dict.fromkeys(jobs)))
 
 
 def data_args(data: DataPattern) -> list[str]:
@@ -251,6 +290,21 @@ def sustained_args(fio: str, plan: Plan, test: PlannedTest, ioengine: str = DEFA
         args.append(f"--io_size={amount}")
     out = ["--output-format=json", f"--status-interval={STATUS_MS}ms"] if status else _OUTPUT
     return [*args, *out]
+
+
+def job_args(fio: str, plan: Plan, job: FioJob, ioengine: str = DEFAULT_IOENGINE) -> list[str]:
+    """A check's own fio job on the test file, as a user would run it by hand there: its
+    options as the check names them, bounded by what it moves and, at most, by the run's
+    time for a test (:meth:`Plan.job_seconds`)."""
+    args = [fio, f"--name=check-{job.name or 'job'}", f"--filename={plan.filename}",
+            f"--size={job.size}", f"--ioengine={job.ioengine or ioengine}",
+            f"--direct={1 if job.direct else 0}", "--thread",
+            *(["--readonly"] if plan.readonly else []), f"--rw={job.rw}", f"--bs={job.bs}",
+            f"--iodepth={job.iodepth}", f"--numjobs={job.numjobs}", "--group_reporting",
+            f"--runtime={_secs(plan.job_seconds())}", "--randrepeat=0"]
+    if job.fdatasync:
+        args.append(f"--fdatasync={job.fdatasync}")
+    return [*args, *_OUTPUT]
 
 
 def _secs(value: float) -> str:

@@ -22,14 +22,14 @@ from diskmark.engine.control import RunControl
 from diskmark.engine.drive_watch import DriveWatch
 from diskmark.engine.errors import TargetError
 from diskmark.engine.fio import Fio, locate
-from diskmark.engine.plan import Plan, build_plan
+from diskmark.engine.plan import Plan, build_plan, check_plan
 from diskmark.engine.sentence import Sentence
 from diskmark.engine.session_run import EventSink, SessionRun
 from diskmark.engine.target import open_target
 from diskmark.locale import N_, _
 from diskmark.model.events import Notice, Phase, Progress
-from diskmark.model.results import SessionResult
-from diskmark.model.settings import Settings
+from diskmark.model.results import FioJob, SessionResult, TestSpec
+from diskmark.model.settings import Op, Settings
 from diskmark.presets import PresetCatalog, load_catalog
 
 
@@ -75,20 +75,34 @@ class Engine:
         except (KeyError, ValueError) as e:
             raise TargetError(str(e).strip("'\"")) from None
 
+    def check_plan(self, settings: Settings, tests: list[tuple[TestSpec, Op]],
+                   jobs: list[FioJob]) -> Plan:
+        """What a check run of ``tests`` and ``jobs`` runs (see
+        :func:`~diskmark.engine.plan.check_plan`); its settings out of their rules are a
+        TargetError, as a preset's plan's are."""
+        try:
+            return check_plan(settings, tests, jobs)
+        except ValueError as e:
+            raise TargetError(str(e).strip("'\"")) from None
+
     async def run(self, settings: Settings, on_event: EventSink | None = None,
-                  destroy: str | None = None) -> SessionResult:
+                  destroy: str | None = None, plan: Plan | None = None) -> SessionResult:
+        """Run ``settings`` (planned from the presets), or ``plan`` when one is given (a
+        check run's, :meth:`check_plan`)."""
         emit = on_event or (lambda event: None)
         self._control = RunControl()
         try:
-            return await self._run(settings, emit, destroy)
+            return await self._run(plan.settings if plan else settings, emit, destroy, plan)
         finally:
             self._control = None
 
-    async def _run(self, settings: Settings, emit: EventSink, destroy: str | None) -> SessionResult:
+    async def _run(self, settings: Settings, emit: EventSink, destroy: str | None,
+                   given: Plan | None) -> SessionResult:
         if self._fio is None:  # `fio --version` is a subprocess: not on the event loop
             self._fio = await asyncio.to_thread(locate)
         fio = self._fio
-        plan = await asyncio.to_thread(self.plan, settings)  # a first plan reads the presets
+        # a first plan reads the presets
+        plan = given if given is not None else await asyncio.to_thread(self.plan, settings)
         check = await asyncio.to_thread(open_target, settings.target, settings.size,
                                         settings.direct, settings.nocow, plan, destroy)
         plan = check.plan or plan  # a device without consent runs its read tests only

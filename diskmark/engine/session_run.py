@@ -32,6 +32,7 @@ from diskmark.engine.plan import (
     Plan,
     PlannedTest,
     continuous_args,
+    job_args,
     not_measured,
     prepare_args,
     run_args,
@@ -41,7 +42,7 @@ from diskmark.engine.sustained_run import run_sustained
 from diskmark.locale import N_, _
 from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, TestFinished, TestStarted
 from diskmark.model.notes import cpu_limit_text
-from diskmark.model.results import RunResult, SessionResult, Status, TestResult
+from diskmark.model.results import FioJob, JobResult, RunResult, SessionResult, Status, TestResult
 from diskmark.model.settings import Op
 from diskmark.model.units import MIB
 
@@ -115,6 +116,11 @@ class SessionRun:
                 if ceiling:
                     session.warnings.append(ceiling.english())
                     self.emit(Notice(ceiling.said()))
+            for n, job in enumerate(plan.jobs):
+                if (plan.tests or n) and plan.interval:
+                    await self._interval(None)
+                check_place(place)
+                session.jobs.append(await self._run_job(job))
             if plan.sustained:  # its file was sparse before the write: where the write put it
                 session.test_file = await asyncio.to_thread(
                     fileinfo.layout_of, place.open_test_file, session.system.total_bytes)
@@ -182,8 +188,8 @@ class SessionRun:
         eta.step = time.monotonic() - started
         eta.end()
 
-    async def _interval(self, test: PlannedTest) -> None:
-        """CrystalDiskMark's rest before ``test``."""
+    async def _interval(self, test: PlannedTest | None) -> None:
+        """CrystalDiskMark's rest before ``test`` (None: before a check's own job)."""
         eta = self.eta
         total = self.plan.interval
         eta.begin(total)
@@ -192,8 +198,9 @@ class SessionRun:
             # TRANSLATORS: CrystalDiskMark's rest between tests: seconds rested of seconds
             message = _("Interval Time {done}/{total} sec").format(done=f"{total - left:.0f}",
                                                                    total=f"{total:.0f}")
-            self.emit(Progress(Phase.INTERVAL, message, test_index=test.index,
-                               test_key=test.key, percent=100.0 * (1 - left / total),
+            self.emit(Progress(Phase.INTERVAL, message, test_index=test.index if test else None,
+                               test_key=test.key if test else None,
+                               percent=100.0 * (1 - left / total),
                                eta_s=eta.remaining(), session_percent=eta.percent()))
             await self.control.sleep(min(1.0, left))
         eta.end()
@@ -355,6 +362,40 @@ class SessionRun:
         run.machine_busy_pct = load.pct
         self.eta.end()
         return run
+
+    async def _run_job(self, job: FioJob) -> JobResult:
+        """A check's own fio job on the test file, to its size or the run's time for a
+        test, whichever comes first: its figures, with the fdatasync latencies."""
+        plan, session = self.plan, self.session
+        args = job_args(self.fio.path, plan, job, session.ioengine)
+        result = JobResult(job=job, fio_command=args)
+        self.eta.begin(plan.job_seconds() + PROCESS_OVERHEAD_S)
+        rate = parse.LiveRate(threads=job.numjobs)
+        throttle = Throttle()  # the target is checked now and then while fio runs
+        title = f"fio {job.title}"
+
+        def on_status(obj: dict[str, Any]) -> None:
+            check_place(self.place, throttle)
+            entry = parse.job(obj)
+            self.emit(Progress(Phase.MEASURING, title,
+                               percent=min(100.0, 100.0 * parse.io_bytes(entry) / job.size),
+                               mb_s=rate.update(entry), eta_s=self.eta.remaining(),
+                               session_percent=self.eta.percent()))
+
+        self.emit(Progress(Phase.MEASURING, title, eta_s=self.eta.remaining(),
+                           session_percent=self.eta.percent()))
+        what = doing(title, job.op)
+        final = await run_fio(self.control, self.place, args, on_status, what)
+        with reading_output(what):
+            entry = parse.job(final)
+            result.run = parse.run_result(entry, job.op, rate.samples)
+            result.sync_percentiles = parse.sync_percentiles(entry)
+        # fio moves whole blocks: a size that is no multiple of bs ends up to a block short
+        result.cut_short = result.run.io_bytes < (job.size - job.bs) * job.numjobs
+        self.eta.end()
+        if job.op is not Op.READ:
+            await self._settle()
+        return result
 
     async def _sync(self, test: PlannedTest, result: TestResult) -> float:
         """How long the kernel needs to get what a write test left in the cache onto the disk

@@ -52,6 +52,15 @@ def user_themes_dir() -> Path:
     return config_dir() / "themes"
 
 
+def user_checks_dir() -> Path:
+    return config_dir() / "checks"
+
+
+def claims_file() -> Path:
+    """Datasheets' claims, kept under each drive's model (see diskmark.checks.claims)."""
+    return config_dir() / "claims.toml"
+
+
 def reports_dir() -> Path:
     """Where the app saves text reports and screenshots: the user's documents directory
     (XDG_DOCUMENTS_DIR, usually ~/Documents) under diskmark/, not wherever the app was

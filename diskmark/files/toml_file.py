@@ -87,3 +87,64 @@ def user_files(directory: Path) -> tuple[list[Path], str | None]:
     except OSError as e:
         return [], _("{directory}: cannot list its files: {error}").format(
             directory=directory, error=e.strerror or e)
+
+
+_SEGMENT = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|\'([^\']*)\'|([A-Za-z0-9_-]+))\s*')
+
+
+def _dotted(text: str) -> list[str] | None:
+    """``jobs."seq-write"`` as its parts, or None when it is not a dotted key."""
+    parts, at = [], 0
+    while True:
+        m = _SEGMENT.match(text, at)
+        if m is None:
+            return None
+        parts.append(next(g for g in m.groups() if g is not None))
+        at = m.end()
+        if at == len(text):
+            return parts
+        if text[at] != ".":
+            return None
+        at += 1
+
+
+def line_of_key(text: str, path: tuple[str | int, ...]) -> int:
+    """The line that defines ``path`` in a TOML text (``("thresholds", 1, "below")``: the key
+    ``below`` of the second ``[[thresholds]]`` table; ``("jobs", "wal", "fio")``: ``fio =``
+    under ``[jobs.wal]``), or the line of the longest part of it that has a line of its own
+    (a key inside an inline table is on the line of that table); 1 when none has. Exact
+    where :func:`line_of` guesses: a reader that knows where it found a problem says so."""
+    table: list[str | int] = []
+    arrays: dict[tuple[str | int, ...], int] = {}
+    found: dict[tuple[str | int, ...], int] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        header = re.fullmatch(r"(\[\[?)(.*?)(\]\]?)\s*(?:#.*)?", stripped)
+        if header and header.group(1) == "[[" and header.group(3) == "]]":
+            parts = _dotted(header.group(2))
+            if parts is not None:
+                key = tuple(parts)
+                index = arrays[key] = arrays.get(key, -1) + 1
+                table = [*parts, index]
+                found.setdefault(key, n)
+                found.setdefault(tuple(table), n)
+            continue
+        if header and header.group(1) == "[" and header.group(3) == "]":
+            parts = _dotted(header.group(2))
+            if parts is not None:
+                table = list(parts)
+                for end in range(1, len(table) + 1):
+                    found.setdefault(tuple(table[:end]), n)
+            continue
+        key_text, sep, _value = stripped.partition("=")
+        parts = _dotted(key_text) if sep else None
+        if parts:
+            full = [*table, *parts]
+            for end in range(len(table) + 1, len(full) + 1):
+                found.setdefault(tuple(full[:end]), n)
+    for end in range(len(path), 0, -1):
+        if path[:end] in found:
+            return found[path[:end]]
+    return 1

@@ -9,6 +9,7 @@ a dip, a figure the CPU set) are :mod:`diskmark.report.formatting`'s. What the u
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -19,13 +20,21 @@ from diskmark.model.facts import SystemFacts
 from diskmark.model.names import test_key
 from diskmark.model.notes import dip_notes, unstable_text
 from diskmark.model.settings import DIP_THRESHOLD_PCT, UNSTABLE_PCT, Op, Settings
-from diskmark.model.units import KIB, MIB, Unit
+from diskmark.model.units import KIB, MIB, Unit, format_size
 from diskmark.model.voice import ENGLISH
 
 if TYPE_CHECKING:
+    from diskmark.model.claims import Claim
     from diskmark.model.drive_record import DriveRecord
     from diskmark.model.file_layout import FileLayout
     from diskmark.model.sustained_write import Sustained
+    from diskmark.model.verdicts import CheckVerdict
+
+#: What a test of CrystalDiskMark's grid may be: its block, queues and threads (a preset's
+#: rows, a check's tests and a claim's are held to the same bounds).
+BLOCK_MIN, BLOCK_MAX = 4 * KIB, 8 * MIB
+QUEUES_MAX, THREADS_MAX = 512, 64
+_LABEL = re.compile(r"(SEQ|RND)([0-9]{1,5})([KM])(?:I?B)?\s*Q([0-9]{1,4})\s*T([0-9]{1,3})")
 
 @dataclass(frozen=True)
 class TestSpec:
@@ -68,6 +77,29 @@ class TestSpec:
 
     def delays(self, op: Op) -> tuple[float, float]:
         return float(self.startdelay.get(op.value, 0)), float(self.ramp_time.get(op.value, 0))
+
+    @classmethod
+    def parse(cls, text: str) -> TestSpec:
+        """A test as CrystalDiskMark names it, ``SEQ1M Q8T1`` or ``RND4K Q32T16`` (any case,
+        spaces between the parts allowed), held to the bounds a preset's rows are: the one
+        reading of a test's name for a check's tests and a drive's claims."""
+        m = _LABEL.fullmatch(" ".join(text.upper().split()).replace(" Q", "Q").replace(
+            "SEQ ", "SEQ").replace("RND ", "RND")) if isinstance(text, str) else None
+        if m is None:
+            raise ValueError(_("{value} is not a test like SEQ1M Q8T1 or RND4K Q32T1").format(
+                value=repr(text)))
+        block = int(m.group(2)) * (KIB if m.group(3) == "K" else MIB)
+        queues, threads = int(m.group(4)), int(m.group(5))
+        if not BLOCK_MIN <= block <= BLOCK_MAX or block % (4 * KIB):
+            raise ValueError(_("block {value} must be a multiple of 4KiB from 4KiB to 8MiB").format(
+                value=repr(f"{m.group(2)}{m.group(3)}")))
+        if not 1 <= queues <= QUEUES_MAX:
+            raise ValueError(_("queues must be 1 to {high}, not {value}").format(
+                high=QUEUES_MAX, value=repr(queues)))
+        if not 1 <= threads <= THREADS_MAX:
+            raise ValueError(_("threads must be 1 to {high}, not {value}").format(
+                high=THREADS_MAX, value=repr(threads)))
+        return cls(m.group(1), block, queues, threads)
 
     def figure_from_mb_s(self, mb_s: float, unit: Unit) -> float:
         """A bandwidth of this test in ``unit``, for a live figure that must not jump unit
@@ -342,6 +374,100 @@ class TestResult:
         )
 
 
+# --- a check's own fio job ------------------------------------------------------------------
+#
+# A workload CrystalDiskMark's grid has no row for, such as etcd's write-ahead log (2,300-byte
+# writes, each followed by an fdatasync). A check names it by fio's own words (``rw``, ``bs``,
+# ``size``, ``ioengine``, ``fdatasync`` …), read from its TOML file by diskmark.checks; the
+# engine turns it into fio's arguments (diskmark.engine.plan.job_args), runs it on the
+# session's test file and keeps its figures here, the fdatasync latencies beside the
+# completion latencies. Equal jobs of two checks are one job: a job is its options.
+
+#: The I/O patterns a check's job may have, and the I/O engines it may name ("" is the
+#: session's own: io_uring, or libaio where io_uring fails).
+JOB_RW = ("read", "write", "randread", "randwrite")
+JOB_IOENGINES = ("sync", "psync", "libaio", "io_uring")
+
+
+@dataclass(frozen=True)
+class FioJob:
+    """One fio job of a check, by fio's own options."""
+
+    rw: str  # one of JOB_RW
+    bs: int  # bytes per I/O (any size: etcd's entries are 2,300 bytes)
+    size: int  # bytes it moves at most; the run's time limit may end it sooner
+    ioengine: str = ""  # "" = the session's
+    iodepth: int = 1
+    numjobs: int = 1
+    fdatasync: int = 0  # an fdatasync after every this many writes (0: none)
+    direct: bool = False
+    #: what the check calls it ("wal"); two checks' equal jobs are one whatever their names
+    name: str = field(default="", compare=False)
+
+    @property
+    def op(self) -> Op:
+        return Op.READ if self.rw.endswith("read") else Op.WRITE
+
+    @property
+    def title(self) -> str:
+        """The job in fio's own words, the same in every language: ``rw=write bs=2300
+        size=22MiB ioengine=sync fdatasync=1``."""
+        words = [f"rw={self.rw}", f"bs={self.bs}", f"size={format_size(self.size)}"]
+        if self.ioengine:
+            words.append(f"ioengine={self.ioengine}")
+        if self.iodepth != 1:
+            words.append(f"iodepth={self.iodepth}")
+        if self.numjobs != 1:
+            words.append(f"numjobs={self.numjobs}")
+        if self.fdatasync:
+            words.append(f"fdatasync={self.fdatasync}")
+        if self.direct:
+            words.append("direct=1")
+        return " ".join(words)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "rw": self.rw, "bs": self.bs, "size": self.size,
+                "ioengine": self.ioengine, "iodepth": self.iodepth, "numjobs": self.numjobs,
+                "fdatasync": self.fdatasync, "direct": self.direct}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> FioJob:
+        return cls(rw=str(d["rw"]), bs=int(d["bs"]), size=int(d["size"]),
+                   ioengine=str(d.get("ioengine", "")), iodepth=int(d.get("iodepth", 1)),
+                   numjobs=int(d.get("numjobs", 1)), fdatasync=int(d.get("fdatasync", 0)),
+                   direct=bool(d.get("direct", False)), name=str(d.get("name", "")))
+
+
+@dataclass
+class JobResult:
+    """What one job measured: fio's figures (one pass: a check's job is the workload as its
+    source runs it, not CrystalDiskMark's best of N), and the fdatasync latencies."""
+
+    job: FioJob
+    run: RunResult | None = None
+    #: fdatasync latency percentiles in µs, keyed as the completion latencies are
+    sync_percentiles: dict[str, float] = field(default_factory=dict)
+    fio_command: list[str] = field(default_factory=list)
+    #: the run's time limit ended it before it had moved its size
+    cut_short: bool = False
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"job": self.job.to_dict(), "run": self.run.to_dict() if self.run else None,
+                "sync_percentiles": dict(self.sync_percentiles),
+                "fio_command": list(self.fio_command), "cut_short": self.cut_short,
+                "error": self.error}
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> JobResult:
+        return cls(job=FioJob.from_dict(d["job"]),
+                   run=RunResult.from_dict(d["run"]) if d.get("run") else None,
+                   sync_percentiles={str(k): float(v) for k, v in
+                                     (d.get("sync_percentiles") or {}).items()},
+                   fio_command=list(d.get("fio_command", [])),
+                   cut_short=bool(d.get("cut_short", False)), error=d.get("error"))
+
+
 class Status(StrEnum):
     COMPLETE = "complete"
     CANCELLED = "cancelled"
@@ -380,6 +506,12 @@ class SessionResult:
     #: the program that measured, when not diskmark: "CrystalDiskMark 8.0.1" for an imported
     #: CrystalDiskMark text result (another OS, file system and engine; one pass per test)
     origin: str = ""
+    #: a check run's own fio jobs (etcd's fdatasync test), after the tests
+    jobs: list[JobResult] = field(default_factory=list)
+    #: the checks judged against this run (``diskmark check``, the app's Checks)
+    checks: list[CheckVerdict] = field(default_factory=list)
+    #: what the drive is claimed to do (``run --claim``, the claims file for its model)
+    claims: list[Claim] = field(default_factory=list)
 
     def test(self, key: str) -> TestResult | None:
         return next((t for t in self.tests if t.key == key), None)
@@ -405,7 +537,19 @@ class SessionResult:
             "test_file": self.test_file.to_dict() if self.test_file else None,
             "tests": [t.to_dict() for t in self.tests],
             "drive": self.drive.to_dict() if self.drive else None,
-        } | ({"origin": self.origin} if self.origin else {})
+        } | ({"origin": self.origin} if self.origin else {}) | self._checked()
+
+    def _checked(self) -> dict[str, Any]:
+        """A check run's jobs and verdicts and a run's claims, when it has them: a run
+        without them is written as before, and read back by any version."""
+        out: dict[str, Any] = {}
+        if self.jobs:
+            out["jobs"] = [j.to_dict() for j in self.jobs]
+        if self.checks:
+            out["checks"] = [c.to_dict() for c in self.checks]
+        if self.claims:
+            out["claims"] = [c.to_dict() for c in self.claims]
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SessionResult:
@@ -413,8 +557,10 @@ class SessionResult:
         if schema != RESULT_SCHEMA:
             raise ValueError(_("not a diskmark result (schema {schema}, expected {expected})").format(
                 schema=repr(schema), expected=repr(RESULT_SCHEMA)))
+        from diskmark.model.claims import Claim
         from diskmark.model.drive_record import DriveRecord
         from diskmark.model.file_layout import FileLayout
+        from diskmark.model.verdicts import CheckVerdict
 
         return cls(
             settings=Settings.from_dict(d.get("settings", {})),
@@ -435,5 +581,8 @@ class SessionResult:
             ioengine=str(d.get("ioengine", "")),
             drive=DriveRecord.from_dict(d.get("drive")),
             origin=str(d.get("origin", "")),
+            jobs=[JobResult.from_dict(j) for j in d.get("jobs") or []],
+            checks=[CheckVerdict.from_dict(c) for c in d.get("checks") or []],
+            claims=[Claim.from_dict(c) for c in d.get("claims") or []],
         )
 

@@ -18,15 +18,13 @@ from diskmark.files.paths import user_presets_dir
 from diskmark.files.toml_file import line_of, read_table, user_files
 from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shell_word
-from diskmark.model.results import TestSpec
+from diskmark.model.results import BLOCK_MAX, BLOCK_MIN, QUEUES_MAX, THREADS_MAX, TestSpec
 from diskmark.model.settings import SWEEP_DEPTHS
 from diskmark.model.units import KIB, MIB
 
 BUILTIN_DIR = Path(__file__).parent
 #: "sustained": one long sequential write and its knee; "sweep" is built by sweep_profile
 LAYOUTS = ("default", "peak", "demo", "sustained")
-BLOCK_MIN, BLOCK_MAX = 4 * KIB, 8 * MIB
-QUEUES_MAX, THREADS_MAX = 512, 64
 PRESET_MAX_BYTES = 1024 * 1024  # a preset is a few hundred bytes
 
 

@@ -235,6 +235,7 @@ def facts_block(session: SessionResult, unit_note: bool = False) -> list[str]:
     if details:
         lines.extend(["[Details]", *details, ""])
     lines.extend(sustained_lines(session))
+    lines.extend(check_lines(session))
     while lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -255,6 +256,28 @@ def sustained_lines(session: SessionResult) -> list[str]:
                         else steady_text(sus.steady_mb_s, ENGLISH)),
                 "", *chart_lines(sus.mb_s, sus.bin_s, knee.seconds if knee else None), ""]
     return out
+
+
+def check_lines(session: SessionResult) -> list[str]:
+    """A check run: its own fio jobs' figures, and the verdicts kept with it."""
+    if not (session.jobs or session.checks):
+        return []
+    from diskmark.report.verdicts import report_lines
+
+    out = []
+    for job in session.jobs:
+        run = job.run
+        if run is None:
+            out.append(f"  fio {job.job.title}: {job.error or 'not measured'}")
+            continue
+        sync = job.sync_percentiles
+        syncs = (f", fdatasync p99 {sync['99']:.2f} us, max {sync['max']:.2f} us"
+                 if "99" in sync and "max" in sync else "")
+        short = f"; stopped at the time limit after {_mib(run.io_bytes)}" if job.cut_short else ""
+        out.append(f"  fio {job.job.title}: {run.mb_s:.3f} MB/s [{run.iops:.1f} IOPS], "
+                   f"mean {run.lat_us:.2f} us{syncs}{short}")
+    return ["[Check jobs]", *out, ""] * bool(out) + (
+        ["[Checks]", *report_lines(session, ENGLISH), ""] if session.checks else [])
 
 
 def _cpu(test: TestResult) -> str:
@@ -280,9 +303,25 @@ def _mib(nbytes: int) -> str:
     return f"{nbytes / MIB:.1f} MiB"
 
 
+def _claim(session: SessionResult, test: TestResult) -> str:
+    """What share of the drive's claim the test reached (the run was given one)."""
+    from diskmark.report.claim_marks import claim_mark
+
+    claim = next((c for c in reversed(session.claims) if c.key == test.key), None)
+    if claim is None:
+        return ""
+    mark = claim_mark(test, claim)
+    claimed = f"{claim.value:g} {claim.unit.label}"
+    if mark.pct is None:
+        return f"claimed {claimed} ({claim.source})"
+    short = (f", SHORT OF CLAIM beyond the run's noise (+-{mark.noise_pct:.1f}%)"
+             if mark.short else "")
+    return f"{mark.pct:.0f}% of claimed {claimed}{short} ({claim.source})"
+
+
 def _details(session: SessionResult) -> list[str]:
     """What the fio articles diskmark builds on asked of every figure: stability, dips,
-    flush time, file layout."""
+    flush time, file layout, a share of the drive's claim."""
     out = []
     for t in session.tests:
         notes = []
@@ -302,6 +341,9 @@ def _details(session: SessionResult) -> list[str]:
             dirty = sum(x or 0 for x in (t.sync_dirty_bytes, t.sync_writeback_bytes))
             notes.append(f"sync {t.sync_seconds:.2f} s" + (
                 f" (Dirty+Writeback up to {_mib(dirty)})" if dirty else ""))
+        claim = _claim(session, t) if session.claims else ""
+        if claim:
+            notes.append(claim)
         if notes:
             name = f"{t.label} {t.op.value}{t.mix_read or ''}"
             out.append(f"  {name}: " + "; ".join(notes))

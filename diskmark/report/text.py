@@ -119,22 +119,33 @@ def _cell(test: TestResult | None, unit: Unit) -> str:
 
 
 def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
-    """CDM's window as a plain table in one unit: a row per test, a column per operation."""
+    """CDM's window as a plain table in one unit: a row per test, a column per operation;
+    beside a figure, what share of the drive's claim it reached (:mod:`claim_marks`)."""
+    from diskmark.report.claim_marks import claim_marks, footnote, mark_text
+
     rows, columns, cells = _grid(session)
+    marks = claim_marks(session) if session.claims else {}
     test = pgettext("table header", "Test")
     width = max([14, text_cells(test)] + [len(r) for r in rows])
     heads = [f"{name} {unit.label}" for name, _col, _mix in columns]
-    widths = [max(10, text_cells(h)) for h in heads]
+    texts: list[list[str]] = []
+    for _name, col, _mix in columns:
+        found = [cells.get((label, col)) for label in rows]
+        shares = [mark_text(marks.get(t.key)) if t is not None else "" for t in found]
+        room = max(map(len, shares), default=0)
+        texts.append([_cell(t, unit) + _star(t) + (f" {share:<{room}}" if room else "")
+                      for t, share in zip(found, shares)])
+    widths = [max(10, text_cells(h), *(text_cells(c) - 1 for c in column))
+              for h, column in zip(heads, texts)]
     out = [ljust_cells(test, width) + "".join(f"  {rjust_cells(h, w)} "
                                               for h, w in zip(heads, widths))]
-    for label in rows:
+    for n, label in enumerate(rows):
         out.append(ljust_cells(label, width) + "".join(
-            "  " + rjust_cells(_cell(cells.get((label, col)), unit) + _star(cells.get((label, col))),
-                               w + 1)
-            for (_name, col, _mix), w in zip(columns, widths)))
+            "  " + rjust_cells(column[n], w + 1) for column, w in zip(texts, widths)))
     if any(t.cpu_limited for t in session.tests):
         # TRANSLATORS: the footnote of a figure marked *; [Details] is the text export's section
         out.append("* " + _("the CPU, not the drive, set this figure (see [Details])"))
+    out += footnote(session) if marks else []
     return "\n".join(line.rstrip() for line in out) + "\n"
 
 
@@ -165,8 +176,15 @@ def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40
 
 
 def json_report(session: SessionResult, extra: dict[str, Any] | None = None) -> str:
-    """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read."""
-    text = json.dumps(session.to_dict() | (extra or {}), indent=2, ensure_ascii=False)
+    """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read;
+    each claim with the figure measured, its % of the claim and whether it fell short
+    (``from_dict`` reads the claim and leaves the rest)."""
+    d = session.to_dict()
+    if session.claims:
+        from diskmark.report.claim_marks import claim_marks
+
+        d["claims"] = [m.to_dict() for m in claim_marks(session).values()]
+    text = json.dumps(d | (extra or {}), indent=2, ensure_ascii=False)
     return json_utf8(text) + "\n"
 
 
@@ -223,6 +241,10 @@ def markdown_report(session: SessionResult) -> str:
         # TRANSLATORS: {test}: "SEQ1M Q8T1 Read"; {reason}: why the CPU set the figure
         out += ["> " + _("CPU-limited: {test}: {reason}").format(
             test=f"{t.label} {op_word(t.op)}", reason=cpu_limited_words(t, session)) for t in limited]
+    if session.claims:
+        from diskmark.report.claim_marks import claim_marks, mark_words
+
+        out += [""] + ["> " + mark_words(m) for m in claim_marks(session).values()]
     if session.status is not Status.COMPLETE:
         status = f"**{_(STATUS_WORDS[session.status])}**"
         out += ["", _("{status}: {error}").format(status=status, error=session.error)

@@ -24,9 +24,11 @@ from typing import Any
 from diskmark.files.regular_file import read_regular_file
 from diskmark.locale import _
 from diskmark.model.numerals import digits_only
-from diskmark.model.results import RESULT_SCHEMA, SessionResult, Status
+from diskmark.model.results import JOB_IOENGINES, JOB_RW, RESULT_SCHEMA, SessionResult, Status
 from diskmark.model.settings import RULES as SETTINGS_RULES
 from diskmark.model.settings import Op, Rule, from_json
+from diskmark.model.units import Unit
+from diskmark.model.verdicts import Outcome, Why
 from diskmark.store.errors import StoreError
 
 SCHEMA = "diskmark.saved/1"
@@ -237,12 +239,59 @@ _RESULT_FIELDS = {
     "measure": _figure, "interval": _figure, "warnings": _texts, "ioengine": _check_text,
     "origin": _check_text,
 }
+
 _RESULT_REQUIRED = ("settings", "system", "tests")
 
 
 def _check_run(run: Any, where: str) -> None:
     _require(run, _RUN_REQUIRED, where)
     _check_fields(run, _RUN_FIELDS, f"{where} ")
+
+
+# A check run's own fio jobs, its verdicts and a run's claims: optional, so a document of
+# an earlier version (without them) reads as it did.
+_FIO_JOB_FIELDS = {
+    "name": _check_text, "rw": _one_of(*JOB_RW), "bs": _check_positive, "size": _check_positive,
+    "ioengine": _one_of("", *JOB_IOENGINES), "iodepth": _check_positive,
+    "numjobs": _check_positive, "fdatasync": _check_whole, "direct": _check_flag,
+}
+
+
+def _check_job(job: Any, where: str) -> None:
+    _require(job, ("job",), where)
+    _require(job["job"], ("rw", "bs", "size"), f"{where} job")
+    _check_fields(job["job"], _FIO_JOB_FIELDS, f"{where} job ")
+    if job.get("run") is not None:
+        _check_run(job["run"], f"{where} run")
+    _check_fields(job, {"sync_percentiles": _table_of(_check_figure, "sync percentile"),
+                        "fio_command": _texts, "cut_short": _check_flag,
+                        "error": _optional(_check_text)}, f"{where} ")
+
+
+_THRESHOLD_FIELDS = {
+    "figure": _check_text, "test": _check_text, "limit": _figure, "unit": _check_text,
+    "below": _check_flag, "source": _check_text, "measured": _maybe_figure,
+    "outcome": _one_of(*(o.value for o in Outcome)), "why": _one_of(*(w.value for w in Why)),
+    "detail": _check_text, "best": _maybe_figure, "passes": _check_whole,
+}
+
+
+def _check_verdict(verdict: Any, where: str) -> None:
+    _require(verdict, ("id", "thresholds"), where)
+    _check_fields(verdict, {"id": _check_text, "name": _check_text, "asked": _check_flag,
+                            "family": _check_text}, f"{where} ")
+    if not isinstance(verdict["thresholds"], list):
+        raise ValueError(_("{where} is not a list").format(where=f"{where} thresholds"))
+    for n, t in enumerate(verdict["thresholds"], 1):
+        _require(t, ("figure", "limit", "unit", "below"), f"{where} threshold {n}")
+        _check_fields(t, _THRESHOLD_FIELDS, f"{where} threshold {n} ")
+
+
+def _check_claim(claim: Any, where: str) -> None:
+    _require(claim, ("label", "op", "unit", "value"), where)
+    _check_fields(claim, {"label": _check_text, "op": _one_of(Op.READ.value, Op.WRITE.value),
+                          "unit": _one_of(*(u.value for u in Unit)), "value": _figure,
+                          "source": _check_text}, f"{where} ")
 
 
 def _check_test(t: Any, where: str) -> None:
@@ -285,6 +334,9 @@ def validate_result(d: Any) -> SessionResult:
         raise ValueError(_("{where} is not a list").format(where="tests"))
     for i, t in enumerate(d["tests"]):
         _check_test(t, f"test {i + 1}")
+    _check_fields(d, {"jobs": _optional(_list_of(_check_job, "job")),
+                      "checks": _optional(_list_of(_check_verdict, "check")),
+                      "claims": _optional(_list_of(_check_claim, "claim"))}, "")
     try:
         return SessionResult.from_dict(d)
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:

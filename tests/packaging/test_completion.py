@@ -68,7 +68,8 @@ def script(shell: str, env: dict[str, str], directory: Path) -> Path:
 #: What a Tab after each line offers (bash), by the words typed: as it goes on the line
 #: (``my\\ base``, one word).
 EXPECTED = {
-    ("diskmark", ""): {"run", "presets", "baselines", "history", "keys", "completion"},
+    ("diskmark", ""): {"run", "check", "checks", "presets", "baselines", "history", "keys",
+                       "completion"},
     ("diskmark", "ba"): {"baselines"},
     ("diskmark", "run", "--pr"): {"--preset", "--profile"},
     ("diskmark", "run", "--preset", ""): {"default", "nvme", "flash"},
@@ -81,6 +82,7 @@ EXPECTED = {
     ("diskmark", "history", "share", "--baseline", "o"): {"other"},
     ("diskmark", "history", "trend", "--kind", ""): {"read", "write", "mix"},
     ("diskmark", "completion", ""): {"bash", "zsh", "fish"},
+    ("diskmark", "check", "sd-v"): {"sd-v6", "sd-v10", "sd-v30", "sd-v60", "sd-v90"},
 }
 
 

@@ -222,13 +222,31 @@ def write_throttle(device_majmin: str, bytes_per_s: int):
     """A block-I/O cgroup whose writes to one device are capped: an fsync issued from it
     takes as long as a slow disk's would (cgroup v1 blkio, or v2 io.max). Yields the
     ``cgroup.procs`` file to put a process in, or raises RuntimeError saying why not."""
+    with io_throttle(device_majmin, wbps=bytes_per_s) as procs:
+        yield procs
+
+
+#: io.max's keys and cgroup v1 blkio's file for each.
+_V1_LIMITS = {"wbps": "write_bps", "rbps": "read_bps", "wiops": "write_iops",
+              "riops": "read_iops"}
+
+
+@contextlib.contextmanager
+def io_throttle(device_majmin: str, **limits: int):
+    """A block-I/O cgroup whose I/O to one device is capped by ``limits`` (io.max's keys:
+    ``wbps``, ``rbps``, ``wiops``, ``riops``): a slow disk for the processes put in it,
+    through cgroup v2's io.max or, where the io controller is v1's, blkio's throttle files.
+    Yields the ``cgroup.procs`` file (write a pid into it before the process starts fio:
+    fio's threads follow it), or raises RuntimeError saying why it cannot be made."""
     v1 = Path("/sys/fs/cgroup/blkio")
     v2 = Path("/sys/fs/cgroup")
     name = f"diskmark-test-{os.getpid()}-{threading.get_ident() % 10000}"
     if (v1 / "blkio.throttle.write_bps_device").exists():
         group = v1 / name
         group.mkdir()
-        (group / "blkio.throttle.write_bps_device").write_text(f"{device_majmin} {bytes_per_s}\n")
+        for key, value in limits.items():
+            (group / f"blkio.throttle.{_V1_LIMITS[key]}_device").write_text(
+                f"{device_majmin} {value}\n")
     elif "io" in (v2 / "cgroup.controllers").read_text().split() if (v2 / "cgroup.controllers").exists() else False:
         try:
             (v2 / "cgroup.subtree_control").write_text("+io\n")
@@ -236,7 +254,8 @@ def write_throttle(device_majmin: str, bytes_per_s: int):
             pass
         group = v2 / name
         group.mkdir()
-        (group / "io.max").write_text(f"{device_majmin} wbps={bytes_per_s}\n")
+        (group / "io.max").write_text(
+            f"{device_majmin} " + " ".join(f"{k}={v}" for k, v in limits.items()) + "\n")
     else:
         raise RuntimeError("no block-I/O cgroup controller (cgroup v1 blkio or v2 io) here")
     try:

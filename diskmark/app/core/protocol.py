@@ -32,11 +32,12 @@ if TYPE_CHECKING:
 
     from diskmark.app.core.news import AppSignals
     from diskmark.app.core.state import AppState
+    from diskmark.checks import CheckCatalog
     from diskmark.engine.plan import Plan
     from diskmark.model.events import Event
     from diskmark.model.facts import SystemFacts
-    from diskmark.model.results import SessionResult
-    from diskmark.model.settings import Mode, Settings
+    from diskmark.model.results import FioJob, SessionResult, TestSpec
+    from diskmark.model.settings import Mode, Op, Settings
     from diskmark.model.units import Unit
     from diskmark.presets import Preset
     from diskmark.store.entry import Entry
@@ -50,8 +51,12 @@ class Engine(Protocol):
 
     def plan(self, settings: Settings) -> Plan: ...
 
+    def check_plan(self, settings: Settings, tests: list[tuple[TestSpec, Op]],
+                   jobs: list[FioJob]) -> Plan: ...
+
     async def run(self, settings: Settings,
-                  on_event: Callable[[Event], None] | None = None) -> SessionResult: ...
+                  on_event: Callable[[Event], None] | None = None, *,
+                  plan: Plan | None = None) -> SessionResult: ...
 
     def stop(self) -> None: ...
 
@@ -103,6 +108,12 @@ class AppLike(Protocol):
 
     def start_sweep(self, pattern: str, mode: Mode) -> None:
         """``pattern`` at every queue depth, on the sweep's own screen."""
+
+    def start_checks(self, ids: list[str]) -> None:
+        """Run the checks ``ids`` on the target; their verdicts go to the Checks panel."""
+
+    def check_catalog(self) -> CheckCatalog:
+        """The checks there are, read when first asked for and kept."""
 
     def copy(self, text: str, title: str) -> None:
         """Copy ``text``, saying how under ``title`` (what was copied)."""

@@ -13,52 +13,72 @@ if TYPE_CHECKING:
     from diskmark.model.results import SessionResult
 
 
+class _Kind:
+    """Which run a step is of: the grid's, a queue-depth sweep's, or a check run's."""
+
+    sweep: str | None
+    checks: tuple[str, ...]
+
+    @property
+    def on_grid(self) -> bool:
+        """A run of the grid: its tests go onto the tiles (a sweep's and a check run's
+        never do)."""
+        return self.sweep is None and not self.checks
+
+
 @dataclass(frozen=True)
-class Begun:
+class Begun(_Kind):
     """The app took a run on: the tiles it keeps are in the state (the grid's run), or its
     screen is up (a sweep)."""
 
     #: The pattern a queue-depth sweep sweeps; None for a run of the grid.
     sweep: str | None = None
+    #: The checks a check run judges (the Checks panel shows it); () for any other run.
+    checks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class Checking:
+class Checking(_Kind):
     """The worker has begun: the engine checks the target before its first event."""
 
     sweep: str | None = None
+    checks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class Told:
+class Told(_Kind):
     """An engine event, already in the state (a finished test is on the tiles)."""
 
     event: Event
     sweep: str | None = None
+    checks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class Finished:
+class Finished(_Kind):
     """The engine returned ``session`` (complete, stopped or failed part-way), already
     merged into the state."""
 
     session: SessionResult
     sweep: str | None = None
+    checks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class Failed:
+class Failed(_Kind):
     """The engine raised before returning a session: the result is as it was."""
 
     error: BaseException
     sweep: str | None = None
+    checks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
-class Stopped:
+class Stopped(_Kind):
     """The worker was cancelled (quitting could not wait any longer)."""
 
     sweep: str | None = None
+    checks: tuple[str, ...] = ()
 
 
 #: One step of a run, as the app tells it.

@@ -23,7 +23,9 @@ from diskmark.presets import Preset, PresetCatalog, Profile
 from diskmark.presets.words import said_name
 
 if TYPE_CHECKING:
+    from diskmark.checks import CheckCatalog
     from diskmark.engine.plan import Plan, PlannedTest
+    from diskmark.model.claims import Claim
     from diskmark.model.facts import SystemFacts
     from diskmark.report.compare import Comparison
     from diskmark.store.entry import Entry
@@ -75,6 +77,15 @@ class AppState:
     run_settings: Settings | None = None
     #: The last queue-depth sweep.
     sweep_session: SessionResult | None = None
+    #: The checks the run under way (or the last check run) judges; () for other runs.
+    run_checks: tuple[str, ...] = ()
+    #: The last check run, its verdicts in ``checks``.
+    checks_session: SessionResult | None = None
+    #: The checks there are, read when first needed (the Checks panel, a check run).
+    check_catalog: CheckCatalog | None = None
+    #: What the drive is claimed to do, as typed (``diskmark --claim``): every run of the
+    #: grid is held against it, and against the claims file's for the drive's model.
+    claims: list[Claim] = field(default_factory=list)
     #: The hosts last typed on the fleet screen, offered again.
     fleet_hosts: str = ""
     #: (target, filesystem) already warned about.

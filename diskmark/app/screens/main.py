@@ -24,7 +24,13 @@ from textual.widgets import Button, Footer, Input, Select
 
 from diskmark.app.core.news import listen
 from diskmark.app.core.protocol import AppLike, diskmark_app
-from diskmark.app.screens.run_words import live_tile, progress_text, run_ended_line, sweep_ended_line
+from diskmark.app.screens.run_words import (
+    checks_ended_line,
+    live_tile,
+    progress_text,
+    run_ended_line,
+    sweep_ended_line,
+)
 from diskmark.app.screens.setup_words import describe_setup, setup_name
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
 from diskmark.app.widgets.footer import KeysFooter
@@ -251,8 +257,14 @@ class MainScreen(Screen[None]):
         """The tiles the state holds (the result's, when it fits the layout), the others
         empty."""
         self.grid.clear((t.row, t.op) for t in self.grid.tiles)
-        for test in self.dm.state.on_tiles.values():
+        state = self.dm.state
+        for test in state.on_tiles.values():
             self.grid.show_result(test, final=True)
+        result = state.result
+        if result is not None and result.claims:
+            from diskmark.report.claim_marks import claim_marks
+
+            self.grid.show_claims(claim_marks(result))
 
     async def relayout(self) -> None:
         """Another preset, profile or +Mix: the grid changes shape. The result keeps its own
@@ -331,16 +343,23 @@ class MainScreen(Screen[None]):
                 self.status.show(_("Queue-depth sweep {pattern} · checking the target…")
                                  .format(pattern=news.sweep), 0.0)
                 return
+            if news.checks:
+                self.status.show(_("Checks {checks} · checking the target…")
+                                 .format(checks=", ".join(news.checks)), 0.0)
+                return
             self.show_result_tiles()  # the tiles a row run keeps; a new result clears them
             self.show_comparison()
         elif isinstance(news, Checking):
             if state.running:
                 self.status.show(_("Checking the target…"), 0.0)
         elif isinstance(news, Told):
-            self._engine_event(news.event, sweep=news.sweep is not None)
+            self._engine_event(news.event, sweep=not news.on_grid)
         elif isinstance(news, Finished):
             if news.sweep is not None:
                 self.status.show(sweep_ended_line(news.session))
+                return
+            if news.checks:
+                self.status.show(checks_ended_line(news.session))
                 return
             self.grid.end_live()
             session = news.session
@@ -354,11 +373,11 @@ class MainScreen(Screen[None]):
                 baseline_name=state.baseline.name if state.baseline is not None else None,
                 unit=self.grid.header_unit, shown=state.on_tiles.values()))
         elif isinstance(news, Failed):
-            if news.sweep is None:
+            if news.on_grid:
                 self.grid.end_live()
                 self.show_result_tiles()  # nothing ran: the result is as it was
             self.status.show(_("Not started · see the message"))
-        elif isinstance(news, Stopped) and news.sweep is None:
+        elif isinstance(news, Stopped) and news.on_grid:
             self.grid.end_live()
             self.show_result_tiles()
 

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from diskmark.app.core.keymap import Keymap
+from diskmark.app.core.keymap import PALETTE_KEY, Keymap
 from diskmark.app.widgets.comparison_line import COUNTED
 from diskmark.app.widgets.tiles import Live
 from diskmark.locale import N_, _, ngettext
@@ -129,6 +129,23 @@ def sweep_ended_line(session: SessionResult) -> str:
     if took is None:
         return _("Sweep finished")
     return _("Sweep finished in {duration}").format(duration=format_duration(took))
+
+
+def checks_ended_line(session: SessionResult) -> str:
+    """The status line once a check run has ended (its verdicts are in the Checks panel)."""
+    if session.status is Status.CANCELLED:
+        return _("Checks stopped · fio ended and the test file was removed")
+    if session.status is Status.FAILED:
+        return _("Checks failed: {error}").format(error=session.error or "")
+    from diskmark.model.verdicts import Outcome
+
+    asked = [v for v in session.checks if v.asked]
+    counts = {o: sum(v.outcome is o for v in asked) for o in Outcome}
+    # TRANSLATORS: {palette} is the key of the command palette, where Checks… opens the panel
+    return _("Checks: passed {passed}, failed {failed}, cannot tell {unknown} · Checks… in the "
+             "palette ({palette}) says why").format(
+                 passed=counts[Outcome.PASS], failed=counts[Outcome.FAIL],
+                 unknown=counts[Outcome.UNKNOWN], palette=PALETTE_KEY)
 
 
 def notice_severity(severity: str) -> SeverityLevel:

@@ -26,6 +26,7 @@ from diskmark.model.units import Unit
 from diskmark.presets import Profile
 
 if TYPE_CHECKING:
+    from diskmark.report.claim_marks import ClaimMark
     from diskmark.report.compare import Comparison
 
 
@@ -188,6 +189,12 @@ class ResultGrid(Container):
             if final:
                 tile.live = None
         self.even_figures()
+
+    def show_claims(self, marks: dict[str, ClaimMark]) -> None:
+        """Give every tile with a result the share of its claim it reached (the drive's
+        claims; none: no mark)."""
+        for tile in self.tiles:
+            tile.claim = marks.get(tile.result.key) if tile.result is not None else None
 
     def show_comparison(self, comparison: Comparison | None) -> None:
         """Give every tile its deltas against the baseline (None: not comparing). A tile

@@ -33,6 +33,7 @@ from diskmark.report.cells import Cell, Cells, text_cells
 from diskmark.report.formatting import BETTER, WORSE, format_delta, format_figure, meter_fraction
 
 if TYPE_CHECKING:
+    from diskmark.report.claim_marks import ClaimMark
     from diskmark.report.compare import Delta
 
 
@@ -161,6 +162,8 @@ class ResultTile(Widget, can_focus=True):
     #: The height of the column's lowest tile (set by the grid; 0: this tile's own): rows
     #: a line apart in height would otherwise draw different fonts.
     fit_rows: reactive[int] = reactive(0)
+    #: The share of the drive's claim the figure reached (None: no claim for this test).
+    claim: reactive[ClaimMark | None] = reactive(None)
 
     class Selected(Message):
         """The user asked for the details behind a tile."""
@@ -244,6 +247,10 @@ class ResultTile(Widget, can_focus=True):
         if cpu:
             # TRANSLATORS: {reason} says why the CPU set the figure
             tips.append(_("CPU-limited: {reason}; the drive may be faster.").format(reason=cpu))
+        if self.claim is not None and self.claim_text:
+            from diskmark.report.claim_marks import mark_words
+
+            tips.append(mark_words(self.claim))
         self.tooltip = " ".join([*tips, _("Enter shows every pass.")]) if tips else None
 
     def watch_separated(self) -> None:
@@ -257,6 +264,17 @@ class ResultTile(Widget, can_focus=True):
 
     def watch_deltas(self) -> None:
         self._invalidate()
+
+    def watch_claim(self) -> None:
+        self._invalidate()
+        self.watch_result()
+
+    @property
+    def claim_text(self) -> str:
+        """The claim's mark as drawn (``97%``, ``82%!`` short of it), "" without one."""
+        from diskmark.report.claim_marks import mark_text
+
+        return mark_text(self.claim) if self.result is not None and self.result.runs else ""
 
     def watch_live(self) -> None:
         self._invalidate()
@@ -329,7 +347,7 @@ class ResultTile(Widget, can_focus=True):
             put(y0 + rows, right - len(change), change,
                 {BETTER: _BETTER, WORSE: _WORSE}.get(delta.verdict, _SAME))
         if live is None and role == _FIGURE:
-            for mark in (unstable_mark(self.result), cpu_mark(self.result)):
+            for mark in (unstable_mark(self.result), cpu_mark(self.result), self.claim_text):
                 if mark:
                     self._put_mark(grid, mark, bottom)
         if self.separated and height >= 2:
@@ -339,11 +357,12 @@ class ResultTile(Widget, can_focus=True):
 
     @staticmethod
     def _put_mark(grid: Cells, mark: str, bottom: int) -> None:
-        """A mark (unstable ``~9%``, ``cpu``) in the first free corner (top-left, then
-        bottom-left), shortened to its first character when the figure leaves no room."""
+        """A mark (unstable ``~9%``, ``cpu``, a claim's ``97%``) in the first free corner
+        (top-left, then bottom-left), shortened to its first character when the figure
+        leaves no room (a figure's mark is never cut to a stray digit)."""
         width = grid.width
         rows = [0] + ([bottom - 1] if bottom - 1 > 0 else [])
-        for text in (mark, mark[0]):
+        for text in (mark,) if mark[0] in "0123456789" else (mark, mark[0]):
             size = text_cells(text)
             for y in rows:
                 x0 = 1 if width > size + 1 else 0
