@@ -14,16 +14,15 @@ fio options; the engine stops fio and removes the test file itself, and the app 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.app import App
 from textual.binding import BindingType
 from textual.notifications import SeverityLevel
-from textual.screen import Screen
 from textual.widget import AwaitMount
 
 from diskmark.app import keys, reporting, theming
@@ -35,7 +34,7 @@ from diskmark.app.core.protocol import Engine
 from diskmark.app.core.state import AppState
 from diskmark.app.ending import Ending
 from diskmark.app.language_switch import switch_language, unreadable_catalog_notice
-from diskmark.app.palette import Palette, translated
+from diskmark.app.palette import PaletteHooks
 from diskmark.app.preferences import load_preferences, save_preferences
 from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, default_engine
 from diskmark.app.runs import Runs
@@ -66,7 +65,7 @@ FactsProvider = Callable[[str], SystemFacts]
 DIALOGS_CSS = Path(__file__).with_name("dialogs.tcss")
 
 
-class DiskmarkApp(keys.KeyActions, App[int]):
+class DiskmarkApp(keys.KeyActions, PaletteHooks, App[int]):
     """CrystalDiskMark for the terminal: its state, its keys and its lifetime; the main
     screen draws the state."""
 
@@ -167,19 +166,6 @@ class DiskmarkApp(keys.KeyActions, App[int]):
         self._size_classes(*self.size, update=False)
         self._main = MainScreen()
         return self._main
-
-    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        return translated(super().get_system_commands(screen))
-
-    def action_command_palette(self) -> None:
-        """Textual's palette, in the language in use."""
-        if self.use_command_palette and not Palette.is_open(self):  # type: ignore[arg-type]  # an App[int] is one; Textual types the parameter App[object]
-            self.push_screen(Palette(id="--command-palette"))
-
-    def search_themes(self) -> None:
-        from textual.theme import ThemeProvider
-
-        self.push_screen(Palette([ThemeProvider], placeholder="Search for themes…"))
 
     def update_styles(self, node: Any, animate: bool = True) -> None:
         """A widget made but not mounted yet (Textual's Button sets its own classes as it is

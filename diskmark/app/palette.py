@@ -5,11 +5,13 @@ writes in English. diskmark's own entries are in :mod:`diskmark.app.commands`.""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from rich.align import Align
 from rich.text import Text
-from textual.app import SystemCommand
+from textual.app import App, SystemCommand
 from textual.command import CommandList, CommandPalette, ProviderSource
+from textual.screen import Screen
 from textual.widgets.option_list import Option
 
 from diskmark.locale import N_, _
@@ -56,3 +58,20 @@ class Palette(CommandPalette):
                 self._list_visible = False
 
         self._no_matches_timer = self.set_timer(self._NO_MATCHES_COUNTDOWN, show_no_matches)
+
+
+class PaletteHooks(App[Any]):
+    """The App's side of it: Textual's palette, its theme picker and its own entries, each
+    in the language in use (a part of the App, as its keys' actions are)."""
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        return translated(super().get_system_commands(screen))
+
+    def action_command_palette(self) -> None:
+        if self.use_command_palette and not Palette.is_open(self):
+            self.push_screen(Palette(id="--command-palette"))
+
+    def search_themes(self) -> None:
+        from textual.theme import ThemeProvider
+
+        self.push_screen(Palette([ThemeProvider], placeholder="Search for themes…"))
