@@ -25,6 +25,7 @@ from diskmark.model.voice import ENGLISH
 if TYPE_CHECKING:
     from diskmark.model.drive_record import DriveRecord
     from diskmark.model.file_layout import FileLayout
+    from diskmark.model.stack import Layer, Mark, Measured
     from diskmark.model.sustained_write import Sustained
 
 @dataclass(frozen=True)
@@ -219,6 +220,8 @@ class TestResult:
     unstable_pct: float = UNSTABLE_PCT
     #: why the CPU, not the drive, set the best figure (None: it did not, or unknown)
     cpu_limited: str | None = None
+    #: the layers of the storage stack that explain the figure (diskmark.model.stack)
+    marks: list[Mark] = field(default_factory=list)
     sustained: Sustained | None = None  # a sustained write's MB/s over time and its knee
 
     @property
@@ -315,6 +318,7 @@ class TestResult:
             "unstable": unstable_text(self.unstable(), ENGLISH),
             "unstable_threshold_pct": self.unstable_pct,
             "cpu_limited": self.cpu_limited,
+            "marks": [m.to_dict() for m in self.marks],
             "dips": dip_notes(self.dips(), DIP_THRESHOLD_PCT, ENGLISH),
             "error": self.error,
             "sustained": self.sustained.to_dict() if self.sustained else None,
@@ -322,6 +326,7 @@ class TestResult:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> TestResult:
+        from diskmark.model.stack import Mark
         from diskmark.model.sustained_write import Sustained
 
         return cls(
@@ -338,6 +343,7 @@ class TestResult:
             error=d.get("error"),
             unstable_pct=float(d.get("unstable_threshold_pct", UNSTABLE_PCT)),
             cpu_limited=d.get("cpu_limited"),
+            marks=[Mark.from_dict(m) for m in d.get("marks") or []],
             sustained=Sustained.from_dict(d["sustained"]) if d.get("sustained") else None,
         )
 
@@ -380,6 +386,10 @@ class SessionResult:
     #: the program that measured, when not diskmark: "CrystalDiskMark 8.0.1" for an imported
     #: CrystalDiskMark text result (another OS, file system and engine; one pass per test)
     origin: str = ""
+    #: the storage stack under the target, outermost layer first (diskmark.model.stack)
+    stack: list[Layer] = field(default_factory=list)
+    #: the layers below the target measured read-only (``run --down``)
+    below: list[Measured] = field(default_factory=list)
 
     def test(self, key: str) -> TestResult | None:
         return next((t for t in self.tests if t.key == key), None)
@@ -405,7 +415,9 @@ class SessionResult:
             "test_file": self.test_file.to_dict() if self.test_file else None,
             "tests": [t.to_dict() for t in self.tests],
             "drive": self.drive.to_dict() if self.drive else None,
-        } | ({"origin": self.origin} if self.origin else {})
+            "stack": [layer.to_dict() for layer in self.stack],
+        } | ({"below": [m.to_dict() for m in self.below]} if self.below else {}) \
+          | ({"origin": self.origin} if self.origin else {})
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> SessionResult:
@@ -415,6 +427,7 @@ class SessionResult:
                 schema=repr(schema), expected=repr(RESULT_SCHEMA)))
         from diskmark.model.drive_record import DriveRecord
         from diskmark.model.file_layout import FileLayout
+        from diskmark.model.stack import Layer, Measured
 
         return cls(
             settings=Settings.from_dict(d.get("settings", {})),
@@ -435,5 +448,7 @@ class SessionResult:
             ioengine=str(d.get("ioengine", "")),
             drive=DriveRecord.from_dict(d.get("drive")),
             origin=str(d.get("origin", "")),
+            stack=[Layer.from_dict(layer) for layer in d.get("stack") or []],
+            below=[Measured.from_dict(m) for m in d.get("below") or []],
         )
 
