@@ -105,6 +105,10 @@ def _command(argv: list[str] | None) -> int:
         except KeyboardInterrupt:  # before the engine's own handler is in place
             error(_("interrupted"))
             return EXIT_INTERRUPTED
+    if args.command == "why":
+        from diskmark.cli.why import cmd_why
+
+        return cmd_why(args)
     if args.command == "presets":
         return cmd_presets()
     if args.command == "baselines":

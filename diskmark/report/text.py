@@ -33,6 +33,7 @@ from diskmark.report.formatting import (
     rjust_cells,
     size_text,
 )
+from diskmark.report.stack_words import marks_footnotes, marks_text, stack_json
 
 
 def target_of(session: SessionResult) -> str:
@@ -124,15 +125,22 @@ def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
     widths = [max(10, text_cells(h)) for h in heads]
     out = [ljust_cells(test, width) + "".join(f"  {rjust_cells(h, w)} "
                                               for h, w in zip(heads, widths))]
+    marks = max((text_cells(marks_text(t)) for t in session.tests), default=0)
     for label in rows:
         out.append(ljust_cells(label, width) + "".join(
             "  " + rjust_cells(_cell(cells.get((label, col)), unit) + _star(cells.get((label, col))),
-                               w + 1)
+                               w + 1) + _marks(cells.get((label, col)), marks)
             for (_name, col, _mix), w in zip(columns, widths)))
     if any(t.cpu_limited for t in session.tests):
         # TRANSLATORS: the footnote of a figure marked *; [Details] is the text export's section
         out.append("* " + _("the CPU, not the drive, set this figure (see [Details])"))
+    out += marks_footnotes(session)
     return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+def _marks(test: TestResult | None, width: int) -> str:
+    """The layers' marks after a figure (``zip,loop``), in a column as wide as the widest."""
+    return " " + ljust_cells(marks_text(test), width) if width else ""
 
 
 def _star(test: TestResult | None) -> str:
@@ -162,14 +170,18 @@ def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40
 
 
 def json_report(session: SessionResult, extra: dict[str, Any] | None = None) -> str:
-    """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read."""
-    text = json.dumps(session.to_dict() | (extra or {}), indent=2, ensure_ascii=False)
+    """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read;
+    the stack's layers carry their notes in English for readers (the store does not keep
+    them: they are said again from the layers)."""
+    d = session.to_dict()
+    d["stack"] = stack_json(session.stack)
+    text = json.dumps(d | (extra or {}), indent=2, ensure_ascii=False)
     return json_utf8(text) + "\n"
 
 
 CSV_FIELDS = ["date", "target", "device", "fstype", "preset", "profile", "test", "kind",
               "mix_read", "run", "warmup", "mb_s", "iops", "lat_us", "io_bytes", "runtime_ms",
-              "size", "direct", "usr_cpu", "sys_cpu", "cpu_limited"]
+              "size", "direct", "usr_cpu", "sys_cpu", "cpu_limited", "marks"]
 
 
 def csv_report(session: SessionResult) -> str:
@@ -187,8 +199,14 @@ def csv_report(session: SessionResult) -> str:
                 t.label, t.op.value, t.mix_read if t.mix_read is not None else "", n, warm,
                 f"{r.mb_s:.3f}", f"{r.iops:.2f}", f"{r.lat_us:.2f}", r.io_bytes, r.runtime_ms,
                 st.size, int(st.direct), _opt(r.usr_cpu), _opt(r.sys_cpu),
-                int(bool(r.cpu_limit(t.spec.threads, sy.cpus)))])
+                int(bool(r.cpu_limit(t.spec.threads, sy.cpus))), _csv_marks(t)])
     return buf.getvalue()
+
+
+def _csv_marks(test: TestResult) -> str:
+    """A test's marks for a spreadsheet: each effect and the layer it is of
+    (``compressed@/mnt/btrfs;loop-cache@/dev/loop0``), the same in every language."""
+    return ";".join(f"{m.effect.value}@{m.name}" for m in test.marks)
 
 
 def _opt(value: float | None) -> str:
@@ -211,7 +229,10 @@ def markdown_report(session: SessionResult) -> str:
     out = [summary, "", "| " + " | ".join(head) + " |",
            "|---" + "|---:" * (len(head) - 1) + "|"]
     for label in rows:
-        vals = [_cell(cells.get((label, col)), u) for _name, col, _mix in columns for u in units]
+        vals = [(_cell(test, u) + (f" {marks_text(test)}" if u is Unit.MB_S and test is not None
+                                    and test.marks else ""))
+                for _name, col, _mix in columns for u in units
+                for test in (cells.get((label, col)),)]
         out.append("| " + " | ".join([label] + vals) + " |")
     limited = [t for t in session.tests if t.cpu_limited]
     if limited:
@@ -219,6 +240,10 @@ def markdown_report(session: SessionResult) -> str:
         # TRANSLATORS: {test}: "SEQ1M Q8T1 Read"; {reason}: why the CPU set the figure
         out += ["> " + _("CPU-limited: {test}: {reason}").format(
             test=f"{t.label} {op_word(t.op)}", reason=cpu_limited_words(t, session)) for t in limited]
+    footnotes = marks_footnotes(session)
+    if footnotes:
+        out.append("")
+        out += ["> " + line for line in footnotes]
     if session.status is not Status.COMPLETE:
         status = f"**{_(STATUS_WORDS[session.status])}**"
         out += ["", _("{status}: {error}").format(status=status, error=session.error)
