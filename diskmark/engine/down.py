@@ -11,16 +11,23 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Callable
+from typing import Protocol
 
 from diskmark.engine.errors import DiskmarkError
-from diskmark.engine.runner import Engine
 from diskmark.engine.sentence import Sentence
-from diskmark.engine.session_run import EventSink
 from diskmark.locale import N_
-from diskmark.model.events import Notice
+from diskmark.model.events import Event, Notice
 from diskmark.model.results import SessionResult, Status
-from diskmark.model.settings import Mode, Op
+from diskmark.model.settings import Mode, Op, Settings
 from diskmark.model.stack import Kind, Layer, Measured
+
+
+class Runs(Protocol):
+    """What is asked of the engine (:class:`diskmark.engine.runner.Engine`, or the app's)."""
+
+    async def run(self, settings: Settings,
+                  on_event: Callable[[Event], None] | None = None) -> SessionResult: ...
 
 
 def devices_below(layers: list[Layer]) -> list[tuple[int, str]]:
@@ -52,8 +59,8 @@ def devices_below(layers: list[Layer]) -> list[tuple[int, str]]:
     return found
 
 
-async def measure_below(engine: Engine, session: SessionResult,
-                        emit: EventSink | None = None) -> list[Measured]:
+async def measure_below(engine: Runs, session: SessionResult,
+                        emit: Callable[[Event], None] | None = None) -> list[Measured]:
     """Each device under ``session``'s target read with the session's read tests, in turn;
     stopped (``engine.stop``) as any run is, leaving what was measured so far."""
     say = emit or (lambda event: None)

@@ -68,6 +68,24 @@ class Effect(StrEnum):
     UNKNOWN = "unknown"  # diskmark does not know this layer
 
 
+class Unknown(StrEnum):
+    """Why a layer is shown as unknown (``LayerEffect(Effect.UNKNOWN, values={"reason": …,
+    "what": …})``): ``what`` identifies it (its sysfs path, its source, the error)."""
+
+    NOT_KNOWN = "not-known"  # a stacked device of a kind diskmark does not know
+    NOT_IN_SYSFS = "not-in-sysfs"  # a member named, but not in this sysfs tree
+    TOO_DEEP = "too-deep"  # a file on a loop on a file …: reading stopped
+    NO_MOUNT = "no-mount"  # no mount holds the path
+    NO_DEVICE = "no-device"  # no such block device
+    NO_SOURCE = "no-source"  # a file system whose device diskmark cannot find
+    ERROR = "error"  # reading the layer failed
+
+
+def unknown(reason: Unknown, what: str = "") -> LayerEffect:
+    """The effect of a layer diskmark cannot say more of: why, and what identifies it."""
+    return LayerEffect(Effect.UNKNOWN, None, {"reason": reason.value, "what": what})
+
+
 class Explains(StrEnum):
     """Which figures an effect explains."""
 

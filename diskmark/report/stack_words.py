@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from diskmark.locale import N_
 from diskmark.locale.said import Said
 from diskmark.locale.text_safety import shown
 from diskmark.model.numerals import digits_only
@@ -22,6 +23,7 @@ from diskmark.model.stack import (
     LayerEffect,
     Mark,
     Measured,
+    Unknown,
     cost_pct,
 )
 from diskmark.model.units import format_bytes
@@ -38,8 +40,34 @@ MARK_WORDS = {Effect.COMPRESSED: "zip", Effect.MEMORY: "mem", Effect.ARC: "arc",
               Effect.RESYNC: "raid", Effect.LINK: "link"}
 
 
+#: What a mark means, short enough for a tooltip and a footnote: the layer is named before it.
+MARK_PHRASES = {
+    Effect.COMPRESSED: N_("compresses what it writes: All 0x00 figures are not the drive's"),
+    Effect.MEMORY: N_("is memory, not a drive"),
+    Effect.ARC: N_("answers reads from ZFS's ARC in memory (O_DIRECT ignored)"),
+    Effect.FUSE: N_("answers through a program in user space and the page cache"),
+    Effect.LOOP_CACHE: N_("goes through its file's page cache (no direct I/O)"),
+    Effect.SYNC: N_("waits for every write (mounted sync)"),
+    Effect.DAX: N_("maps the medium like memory (DAX)"),
+    Effect.CACHE_DEVICE: N_("answers from a faster cache device"),
+    Effect.DEGRADED: N_("is a degraded array"),
+    Effect.RESYNC: N_("is an array busy resyncing"),
+    Effect.LINK: N_("caps the figure at what its link carries"),
+}
+
+
 def mark_word(effect: Effect) -> str:
     return MARK_WORDS.get(effect, effect.value)
+
+
+def mark_phrase(mark: Mark, voice: Voice = LOCAL) -> Said:
+    """A mark in a few words: ``zip: file system /mnt/b compresses what it writes: …``."""
+    phrase = MARK_PHRASES.get(mark.effect)
+    # TRANSLATORS: {mark} a tile's mark (zip, mem, loop), kept as it is; {layer} "loop device
+    # /dev/loop0"; {what} what that layer does ("compresses what it writes")
+    return Said(voice._("{mark}: {layer} {what}")).format(
+        mark=mark_word(mark.effect), layer=layer_name(mark.kind, mark.name, voice),
+        what=Said(voice._(phrase)) if phrase else mark.effect.value)
 
 
 def marks_text(test: TestResult | None) -> str:
@@ -239,16 +267,37 @@ def effect_sentence(effect: LayerEffect, voice: Voice = LOCAL) -> Said:
                        "program that is stopped. diskmark looked no further; check it, or "
                        "choose another target.")
     else:
-        what = v.get("why") or v.get("sysfs") or v.get("source") or ""
-        text = (voice._("diskmark does not know this layer ({what}): what it does to the "
-                        "figures is not said.") if what else
-                voice._("diskmark does not know this layer: what it does to the figures is "
-                        "not said."))
-        return Said(text).format(what=what)
+        return unknown_sentence(v, voice)
     values = {**v, "mb_s": f"{effect.mb_s:.0f}" if effect.mb_s is not None else "?"}
     if "seconds" in values:
         values["seconds"] = f"{float(values['seconds']):g}"
     return Said(text).format_map(_Default(values))
+
+
+def unknown_sentence(values: dict[str, Any], voice: Voice = LOCAL) -> Said:
+    """Why a layer is unknown, and what identifies it."""
+    reason, what = values.get("reason", ""), values.get("what", "")
+    if reason == Unknown.NOT_IN_SYSFS:
+        text = voice._("Named as a member, but not found in /sys: what it is and what it does "
+                       "to the figures is not known.")
+    elif reason == Unknown.TOO_DEEP:
+        text = voice._("The stack goes deeper than diskmark follows (a file on a loop device on "
+                       "a file …): what lies below is not read.")
+    elif reason == Unknown.NO_MOUNT:
+        text = voice._("No mount holds this path: what it is and what it does to the figures is "
+                       "not known.")
+    elif reason == Unknown.NO_DEVICE:
+        text = voice._("No such block device in /sys.")
+    elif reason == Unknown.NO_SOURCE:
+        text = voice._("diskmark does not know what this file system sits on (its source is "
+                       "{what}): what that does to the figures is not said.")
+    elif reason == Unknown.ERROR:
+        text = voice._("diskmark could not read this layer ({what}): what it does to the figures "
+                       "is not said.")
+    else:
+        text = voice._("diskmark does not know this kind of layer ({what}): what it does to the "
+                       "figures is not said.")
+    return Said(text).format(what=what or "?")
 
 
 class _Default(dict[str, Any]):
@@ -341,12 +390,13 @@ def mark_sentence(mark: Mark, stack: list[Layer], voice: Voice = LOCAL) -> Said:
 
 
 def marks_footnotes(session: SessionResult, voice: Voice = LOCAL) -> list[str]:
-    """Under a grid or a table: each mark once, with the layer and why."""
+    """Under a grid or a table: each mark once, with the layer and what it does
+    (``diskmark why`` and the details say more)."""
     seen: dict[tuple[int, Effect], Mark] = {}
     for t in session.tests:
         for m in t.marks:
             seen.setdefault((m.layer, m.effect), m)
-    return [mark_sentence(m, session.stack, voice) for m in seen.values()]
+    return [mark_phrase(m, voice) for m in seen.values()]
 
 
 # --- the layers below, measured ------------------------------------------------------------------

@@ -31,6 +31,7 @@ from diskmark.model.settings import Op
 from diskmark.model.units import Unit
 from diskmark.report.cells import Cell, Cells, text_cells
 from diskmark.report.formatting import BETTER, WORSE, format_delta, format_figure, meter_fraction
+from diskmark.report.stack_words import mark_phrase, mark_word
 
 if TYPE_CHECKING:
     from diskmark.report.compare import Delta
@@ -82,6 +83,15 @@ def cpu_mark(result: TestResult | None) -> str | None:
     """``cpu`` on a tile whose figure the CPU set, not the drive (the reason is in the
     tooltip and the details)."""
     return "cpu" if result is not None and result.cpu_limited else None
+
+
+def layer_mark(result: TestResult | None) -> str | None:
+    """``zip``, ``mem``, ``loop``… on a tile whose figure a layer under the target explains
+    (compression, memory, a cache; which layer and why is in the tooltip and the details):
+    the first such layer's, as the tile has room for one word."""
+    if result is None or not result.marks:
+        return None
+    return mark_word(result.marks[0].effect)
 
 
 #: Roles whose colour is blended with what is behind it (``$tile-foreground 35%``): styled
@@ -237,6 +247,8 @@ class ResultTile(Widget, can_focus=True):
         cpu = self.result.cpu_limited if self.result is not None else None
         self.set_class(reason is not None, "-unstable")
         self.set_class(bool(cpu), "-cpu-limited")
+        marks = self.result.marks if self.result is not None else []
+        self.set_class(bool(marks), "-layer-marked")
         tips = []
         if reason:
             # TRANSLATORS: {reason} says by how much the passes differ
@@ -244,6 +256,7 @@ class ResultTile(Widget, can_focus=True):
         if cpu:
             # TRANSLATORS: {reason} says why the CPU set the figure
             tips.append(_("CPU-limited: {reason}; the drive may be faster.").format(reason=cpu))
+        tips += [mark_phrase(m) for m in marks]
         self.tooltip = " ".join([*tips, _("Enter shows every pass.")]) if tips else None
 
     def watch_separated(self) -> None:
@@ -329,7 +342,8 @@ class ResultTile(Widget, can_focus=True):
             put(y0 + rows, right - len(change), change,
                 {BETTER: _BETTER, WORSE: _WORSE}.get(delta.verdict, _SAME))
         if live is None and role == _FIGURE:
-            for mark in (unstable_mark(self.result), cpu_mark(self.result)):
+            for mark in (unstable_mark(self.result), cpu_mark(self.result),
+                         layer_mark(self.result)):
                 if mark:
                     self._put_mark(grid, mark, bottom)
         if self.separated and height >= 2:
@@ -339,7 +353,7 @@ class ResultTile(Widget, can_focus=True):
 
     @staticmethod
     def _put_mark(grid: Cells, mark: str, bottom: int) -> None:
-        """A mark (unstable ``~9%``, ``cpu``) in the first free corner (top-left, then
+        """A mark (unstable ``~9%``, ``cpu``, a layer's ``zip``) in the first free corner (top-left, then
         bottom-left), shortened to its first character when the figure leaves no room."""
         width = grid.width
         rows = [0] + ([bottom - 1] if bottom - 1 > 0 else [])

@@ -21,7 +21,7 @@ from diskmark.drive.stack.disks import disk_layer
 from diskmark.drive.sysfs import read_sys
 from diskmark.files import program
 from diskmark.model.numerals import digits_only
-from diskmark.model.stack import Effect, Kind, Layer, LayerEffect
+from diskmark.model.stack import Effect, Kind, Layer, LayerEffect, Unknown, unknown
 
 #: What follows a file a layer keeps its data in (a loop's backing file) down its own
 #: stack: given the file's path and the depth of its layer.
@@ -36,12 +36,12 @@ def sys_dir(name_or_majmin: str, sys_root: Path) -> Path | None:
     """The sysfs directory of a block device by its kernel name (``sda1``) or its device
     number (``8:1``), resolved, or None."""
     if re.fullmatch(r"[0-9]+:[0-9]+", name_or_majmin):
-        path = sys_root / "dev" / "block" / name_or_majmin
-    else:
-        path = sys_root / "class" / "block" / Path(name_or_majmin).name
-    if not path.exists():
-        return None
-    return Path(os.path.realpath(path))
+        paths = [sys_root / "dev" / "block" / name_or_majmin]
+    else:  # /sys/block lists disks only on a live system; captured trees may lack class/
+        name = Path(name_or_majmin).name
+        paths = [sys_root / "class" / "block" / name, sys_root / "block" / name]
+    found = next((p for p in paths if p.exists()), None)
+    return Path(os.path.realpath(found)) if found is not None else None
 
 
 def _selected(text: str) -> str:
@@ -50,16 +50,42 @@ def _selected(text: str) -> str:
     return m.group(1) if m else text.strip()
 
 
-def _members(block: Path) -> list[Path]:
+def _members(block: Path, sys_root: Path) -> list[Path | str]:
+    """The devices a stacked device is made of (``slaves/``, links to them; md also lists
+    them as ``md/dev-NAME``), each as its sysfs directory, or its name when the tree does
+    not hold it."""
     try:
-        return [Path(os.path.realpath(s)) for s in sorted((block / "slaves").iterdir())]
+        names = [s for s in sorted((block / "slaves").iterdir())]
     except OSError:
-        return []
+        names = []
+    if not names and (block / "md").is_dir():
+        names = [p for p in sorted((block / "md").glob("dev-*"))]
+    found: list[Path | str] = []
+    for entry in names:
+        name = entry.name.removeprefix("dev-") if entry.parent.name == "md" else entry.name
+        where = Path(os.path.realpath(entry)) if entry.is_symlink() else sys_dir(name, sys_root)
+        found.append(where if where is not None else name)
+    return found
+
+
+def crypt_table(text: str) -> dict[str, str]:
+    """dm-crypt's cipher and key size in a ``dmsetup table`` answer: ``0 2048 crypt
+    aes-xts-plain64 :64:logon:cryptsetup:… 0 8:2 4096`` (a key in the kernel's keyring:
+    its size in bytes) or ``0 100 crypt aes-cbc-essiv:sha256 <hex key> 0 7:0 2048`` (the key
+    itself, which dmsetup prints only with ``--showkeys``, and zeros without it)."""
+    for line in text.splitlines():
+        fields = line.split()
+        if len(fields) >= 5 and fields[2] == "crypt":
+            key = fields[4]
+            m = re.fullmatch(r":([0-9]+):.*", key)
+            bits = (int(m.group(1)) * 8 if m else
+                    len(key) * 4 if re.fullmatch(r"[0-9a-fA-F]+", key) else 0)
+            return {"cipher": fields[3], **({"key_bits": str(bits)} if bits else {})}
+    return {}
 
 
 def _crypt_table(name: str, live: bool) -> dict[str, str]:
-    """dm-crypt's cipher and key size from ``dmsetup table NAME`` (``0 2048 crypt
-    aes-xts-plain64 :64:logon:cryptsetup:… 0 8:2 4096``): root only, live only; {} otherwise."""
+    """``dmsetup table NAME`` read (root only, live only; {} otherwise)."""
     if not live or os.geteuid() != 0:
         return {}
     try:
@@ -67,16 +93,7 @@ def _crypt_table(name: str, live: bool) -> dict[str, str]:
                            limit=64 * 1024)
     except OSError:
         return {}
-    if not done.succeeded:
-        return {}
-    for line in done.stdout.decode(errors="replace").splitlines():
-        fields = line.split()
-        if len(fields) >= 5 and fields[2] == "crypt":
-            key = fields[4]
-            m = re.fullmatch(r":([0-9]+):.*", key)  # a key in the keyring: its size in bytes
-            bits = int(m.group(1)) * 8 if m else len(key) * 4 if re.fullmatch(r"[0-9a-f]+", key) else 0
-            return {"cipher": fields[3], **({"key_bits": str(bits)} if bits else {})}
-    return {}
+    return crypt_table(done.stdout.decode(errors="replace")) if done.succeeded else {}
 
 
 def _dm_layer(block: Path, depth: int, live: bool) -> Layer:
@@ -199,7 +216,7 @@ def block_layers(block: Path, sys_root: Path, depth: int, follow: FollowFile,
     to its disks, in ``lsblk -s``'s order: each layer, then what is under it."""
     if depth > MAX_DEPTH:
         return [Layer(Kind.UNKNOWN, f"/dev/{block.name}", depth,
-                      effects=[LayerEffect(Effect.UNKNOWN, None, {"why": "too deep"})])]
+                      effects=[unknown(Unknown.TOO_DEEP, str(block))])]
     name = block.name
     if (block / "partition").exists():
         disk = whole_disk(block)
@@ -225,15 +242,19 @@ def block_layers(block: Path, sys_root: Path, depth: int, follow: FollowFile,
     elif re.match(r"(nbd|rbd)[0-9]+$", name):
         return [Layer(Kind.NETWORK, f"/dev/{name}", depth, type=name.rstrip("0123456789"),
                       device=f"/dev/{name}", effects=[LayerEffect(Effect.NETWORK)])]
-    elif _members(block):  # something stacked that diskmark does not know
+    elif _members(block, sys_root):  # something stacked that diskmark does not know
         layer = Layer(Kind.UNKNOWN, f"/dev/{name}", depth, device=f"/dev/{name}",
-                      effects=[LayerEffect(Effect.UNKNOWN, None, {"sysfs": str(block)})])
+                      effects=[unknown(Unknown.NOT_KNOWN, str(block))])
     elif "/devices/virtual/" in str(block) + "/":  # a virtual device without members
         return [Layer(Kind.UNKNOWN, f"/dev/{name}", depth, device=f"/dev/{name}",
-                      effects=[LayerEffect(Effect.UNKNOWN, None, {"sysfs": str(block)})])]
+                      effects=[unknown(Unknown.NOT_KNOWN, str(block))])]
     else:
         return [disk_layer(block, sys_root, depth)]
     found = [layer]
-    for member in _members(block):
-        found += block_layers(member, sys_root, depth + 1, follow, live)
+    for member in _members(block, sys_root):
+        if isinstance(member, str):  # named, but not in this sysfs tree
+            found.append(Layer(Kind.UNKNOWN, f"/dev/{member}", depth + 1, effects=[
+                unknown(Unknown.NOT_IN_SYSFS, member)]))
+        else:
+            found += block_layers(member, sys_root, depth + 1, follow, live)
     return found

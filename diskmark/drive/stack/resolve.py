@@ -21,7 +21,7 @@ from diskmark.drive import mounts as mt
 from diskmark.drive.stack import programs, wait
 from diskmark.drive.stack.blocks import block_layers, sys_dir
 from diskmark.drive.stack.filesystems import filesystem_layer
-from diskmark.model.stack import Effect, Kind, Layer, LayerEffect
+from diskmark.model.stack import Effect, Kind, Layer, LayerEffect, Unknown, unknown
 
 #: A file's stack that leads to another file's …: reading stops after this many.
 MAX_HOPS = 8
@@ -162,7 +162,7 @@ class _Reader:
         mount = _mount_of(where, system.mount_table())
         if mount is None:
             return [Layer(Kind.UNKNOWN, where.path, depth, effects=[
-                LayerEffect(Effect.UNKNOWN, None, {"why": "no mount"})])]
+                unknown(Unknown.NO_MOUNT, where.path)])]
         layer = filesystem_layer(mount, where.path, depth, system.sys_root,
                                  system.live and where.answered)
         if not where.answered:
@@ -205,7 +205,7 @@ class _Reader:
             return members
         if block is not None:
             return self.blocks(block, depth + 1)
-        layer.effects.append(LayerEffect(Effect.UNKNOWN, None, {"source": mount.source}))
+        layer.effects.append(unknown(Unknown.NO_SOURCE, mount.source))
         return []
 
     def fuse_below(self, layer: Layer, mount: mt.Mount, depth: int) -> list[Layer]:
@@ -253,7 +253,7 @@ class _Reader:
         self.hops += 1
         if self.hops > MAX_HOPS:
             return [Layer(Kind.UNKNOWN, path, depth, effects=[
-                LayerEffect(Effect.UNKNOWN, None, {"why": "too deep"})])]
+                unknown(Unknown.TOO_DEEP, path)])]
         if not as_file:
             return self.path_layers(path, depth)
         layer = Layer(Kind.FILE, path, depth)
@@ -272,7 +272,7 @@ def stack_of(target: str | Path, system: System | None = None) -> list[Layer]:
         return reader.path_layers(str(target), 0)
     except Exception as e:  # best effort, like every fact: never stop a run or `why`
         return [Layer(Kind.UNKNOWN, str(target), 0, effects=[
-            LayerEffect(Effect.UNKNOWN, None, {"why": f"{type(e).__name__}: {e}"})])]
+            unknown(Unknown.ERROR, f"{type(e).__name__}: {e}")])]
 
 
 def block_stack(device: str, system: System | None = None) -> list[Layer]:
@@ -281,6 +281,6 @@ def block_stack(device: str, system: System | None = None) -> list[Layer]:
     block = sys_dir(device, system.sys_root)
     if block is None:
         return [Layer(Kind.UNKNOWN, device, 0, effects=[
-            LayerEffect(Effect.UNKNOWN, None, {"why": "no such block device"})])]
+            unknown(Unknown.NO_DEVICE, device)])]
     return _Reader(system).blocks(block, 0)
 
