@@ -268,3 +268,66 @@ def test_which_figures_each_effect_marks():
     two = usb2 + [Layer(Kind.DISK, "/dev/sdc", 1, effects=[LayerEffect(Effect.LINK, 40.0)])]
     assert marks_for(Op.READ, 38.0, two, DataPattern.RANDOM) == []  # their links add up
 
+
+
+# --- network and FUSE mounts, ZFS through its own program ---------------------------------------
+
+#: mountinfo lines as the kernel writes them for each (fs/proc_namespace.c; nfs(5),
+#: mount.cifs(8), Documentation/filesystems/9p.rst and virtiofs.rst for their options).
+NETWORK_MOUNTS = (
+    "36 27 0:52 / /mnt/nfs rw,relatime shared:1 - nfs4 nas:/export rw,vers=4.2,rsize=1048576,"
+    "wsize=1048576,namlen=255,hard,proto=tcp,timeo=600,retrans=2,sec=sys,addr=192.0.2.1\n"
+    "37 27 0:53 / /mnt/smb rw,relatime - cifs //nas/share rw,vers=3.1.1,cache=strict,"
+    "rsize=4194304,wsize=4194304\n"
+    "38 27 0:54 / /mnt/9p rw,relatime - 9p hostshare rw,cache=loose,access=client,"
+    "msize=512000,trans=virtio\n"
+    "39 27 0:55 / /mnt/host rw,relatime - virtiofs myfs rw\n"
+    "40 27 0:56 / /mnt/ssh rw,nosuid,nodev,relatime - fuse.sshfs me@host:/home "
+    "rw,user_id=0,group_id=0\n")
+
+
+@pytest.mark.parametrize(("where", "fstype", "facts"), [
+    ("/mnt/nfs", "nfs4", {"vers": "4.2", "proto": "tcp", "rsize": "1048576", "hard": "hard"}),
+    ("/mnt/smb", "cifs", {"vers": "3.1.1", "cache": "strict"}),
+    ("/mnt/9p", "9p", {"trans": "virtio", "cache": "loose", "msize": "512000"}),
+    ("/mnt/host", "virtiofs", {}),
+])
+def test_network_file_systems_with_their_server_and_options(where, fstype, facts):
+    system = System(sys_root=Path("/nonexistent"), mounts=parse_mountinfo(NETWORK_MOUNTS),
+                    live=False)
+    layers = stack_of(f"{where}/x", system)
+    assert [(x.kind, x.type) for x in layers] == [(Kind.NETWORK, fstype)]
+    assert facts.items() <= layers[0].facts.items()
+    assert effects(layers[0]) == [Effect.NETWORK]
+
+
+def test_sshfs_is_fuse_over_the_network():
+    system = System(sys_root=Path("/nonexistent"), mounts=parse_mountinfo(NETWORK_MOUNTS),
+                    live=False)
+    layers = stack_of("/mnt/ssh/x", system)
+    assert kinds(layers) == [(0, Kind.FUSE, "/mnt/ssh"), (1, Kind.NETWORK, "me@host:/home")]
+    assert layers[0].type == "sshfs"
+
+
+@pytest.mark.parametrize(("version", "arc"), [("2.1.11-1", True), ("2.3.0-1", False)])
+def test_zfs_datasets_properties_come_from_zfs_itself(tmp_path, monkeypatch, version, arc):
+    """A ``zfs`` on the PATH that answers as OpenZFS's ``zfs get -H -p -o property,value``
+    does (tab-separated), run through diskmark's one way to start a program; the module's
+    version as /sys/module/zfs/version gives it."""
+    from diskmark.drive.mounts import Mount
+    from diskmark.drive.stack.filesystems import filesystem_layer
+
+    tool = tmp_path / "bin" / "zfs"
+    tool.parent.mkdir()
+    tool.write_text("#!/bin/sh\nprintf 'primarycache\\tall\\ncompression\\tlz4\\n"
+                    "recordsize\\t131072\\nsync\\tstandard\\ndirect\\t-\\n'\n")
+    tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tool.parent}:{os.environ['PATH']}")
+    (tmp_path / "sys/module/zfs").mkdir(parents=True)
+    (tmp_path / "sys/module/zfs/version").write_text(version + "\n")
+    mount = Mount("0:60", "/tank/data", "zfs", "tank/data", "rw,xattr,noacl", False)
+    layer = filesystem_layer(mount, "/tank/data", 0, tmp_path / "sys", live=True)
+    assert {k: layer.facts[k] for k in ("primarycache", "compression", "recordsize")} == {
+        "primarycache": "all", "compression": "lz4", "recordsize": "131072"}
+    assert (Effect.ARC in effects(layer)) is arc and Effect.COMPRESSED in effects(layer)
+    assert "direct" not in layer.facts  # "-": the property does not exist before 2.3
