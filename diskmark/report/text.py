@@ -33,7 +33,7 @@ from diskmark.report.formatting import (
     rjust_cells,
     size_text,
 )
-from diskmark.report.stack_words import marks_footnotes, marks_text, stack_json
+from diskmark.report.stack_words import marks_footnotes, marks_text
 
 
 def target_of(session: SessionResult) -> str:
@@ -170,12 +170,9 @@ def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40
 
 
 def json_report(session: SessionResult, extra: dict[str, Any] | None = None) -> str:
-    """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read;
-    the stack's layers carry their notes in English for readers (the store does not keep
-    them: they are said again from the layers)."""
-    d = session.to_dict()
-    d["stack"] = stack_json(session.stack)
-    text = json.dumps(d | (extra or {}), indent=2, ensure_ascii=False)
+    """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read
+    (``history show --format json`` prints the same document)."""
+    text = json.dumps(session.to_dict() | (extra or {}), indent=2, ensure_ascii=False)
     return json_utf8(text) + "\n"
 
 
