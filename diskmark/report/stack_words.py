@@ -159,10 +159,6 @@ def layer_line(layer: Layer, voice: Voice = LOCAL) -> str:
     return f"{name}  {what}" + (f", {', '.join(details)}" if details else "")
 
 
-def _plural(voice: Voice, singular: str, plural: str, n: int) -> Said:
-    return Said(voice.ngettext(singular, plural, n))
-
-
 def effect_sentence(effect: LayerEffect, voice: Voice = LOCAL) -> Said:
     """What one effect does to the figures, and what to do about it, in a sentence or two."""
     v: dict[str, Any] = effect.values
@@ -205,13 +201,14 @@ def effect_sentence(effect: LayerEffect, voice: Voice = LOCAL) -> Said:
                        "test file fits in it; a test file larger than the cache measures the "
                        "slower device.")
     elif e is Effect.DEGRADED:
-        return Said(_plural(voice, "The array is degraded ({missing} member missing): reads "
-                                   "rebuild data from the others, so figures are below the "
-                                   "array's own. Measure again once it has been rebuilt.",
-                            "The array is degraded ({missing} members missing): reads "
-                            "rebuild data from the others, so figures are below the "
-                            "array's own. Measure again once it has been rebuilt.",
-                            int(v.get("missing", 1)))).format(missing=v.get("missing", 1))
+        missing = int(v.get("missing", 1))
+        return Said(voice.ngettext(
+            "The array is degraded ({missing} member missing): reads rebuild data from the "
+            "others, so figures are below the array's own. Measure again once it has been "
+            "rebuilt.",
+            "The array is degraded ({missing} members missing): reads rebuild data from the "
+            "others, so figures are below the array's own. Measure again once it has been "
+            "rebuilt.", missing)).format(missing=missing)
     elif e is Effect.RESYNC:
         text = (voice._("The array is busy ({action}, {pct}% done): its own I/O competes with "
                         "the test. Measure once /proc/mdstat shows it idle.") if "pct" in v else
