@@ -14,7 +14,6 @@ from diskmark.app.widgets.tiles import Live
 from diskmark.locale import N_, _, ngettext
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.report.formatting import BETTER, DELTA_GLYPHS, SAME, WORSE, format_duration
-from diskmark.report.stack_words import mark_word
 
 if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
@@ -85,8 +84,10 @@ def marks_legend(shown: Iterable[TestResult]) -> list[str]:
     if any(t.cpu_limited for t in tests):
         # TRANSLATORS: "cpu" is the mark on a tile, which stays as it is
         out.append(_("cpu: the CPU, not the drive, set the figure"))
-    words = sorted({mark_word(m.effect) for t in tests for m in t.marks})
-    if words:
+    if any(t.marks for t in tests):
+        from diskmark.report.stack_words import mark_word  # the stack's words: not at start
+
+        words = sorted({mark_word(m.effect) for t in tests for m in t.marks})
         # TRANSLATORS: {marks} are the marks on tiles (zip, mem, loop), which stay as they are
         out.append(_("{marks}: a layer under the target explains the figure").format(
             marks=",".join(words)))

@@ -31,7 +31,6 @@ from diskmark.model.settings import Op
 from diskmark.model.units import Unit
 from diskmark.report.cells import Cell, Cells, text_cells
 from diskmark.report.formatting import BETTER, WORSE, format_delta, format_figure, meter_fraction
-from diskmark.report.stack_words import mark_phrase, mark_word
 
 if TYPE_CHECKING:
     from diskmark.report.compare import Delta
@@ -91,6 +90,8 @@ def layer_mark(result: TestResult | None) -> str | None:
     the first such layer's, as the tile has room for one word."""
     if result is None or not result.marks:
         return None
+    from diskmark.report.stack_words import mark_word  # a result with marks: not at start
+
     return mark_word(result.marks[0].effect)
 
 
@@ -256,7 +257,10 @@ class ResultTile(Widget, can_focus=True):
         if cpu:
             # TRANSLATORS: {reason} says why the CPU set the figure
             tips.append(_("CPU-limited: {reason}; the drive may be faster.").format(reason=cpu))
-        tips += [mark_phrase(m) for m in marks]
+        if marks:
+            from diskmark.report.stack_words import mark_phrase
+
+            tips += [mark_phrase(m) for m in marks]
         self.tooltip = " ".join([*tips, _("Enter shows every pass.")]) if tips else None
 
     def watch_separated(self) -> None:
