@@ -84,8 +84,9 @@ def _zfs(layer: Layer, dataset: str, sys_root: Path, live: bool) -> None:
         layer.facts["zfs_version"] = f"{version[0]}.{version[1]}"
     cache = props.get("primarycache", "all")
     direct = props.get("direct", "")
-    honours = (version is not None and version >= ZFS_DIRECT_IO and direct != "disabled")
-    if cache == "all" and not honours:
+    # the module's version says whether O_DIRECT is honoured; without it, nothing is guessed
+    ignores = version is not None and (version < ZFS_DIRECT_IO or direct == "disabled")
+    if cache == "all" and ignores:
         layer.effects.append(LayerEffect(Effect.ARC, None, {
             "version": layer.facts.get("zfs_version", ""),
             "honoured_from": f"{ZFS_DIRECT_IO[0]}.{ZFS_DIRECT_IO[1]}"}))
