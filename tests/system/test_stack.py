@@ -137,6 +137,12 @@ def test_btrfs_compressed_all_0x00_figures_are_marked_and_random_ones_are_not(tm
     assert "zip: compressed (file system" in text and "[Stack]" in text
     cdm_block = text.split("diskmark: what CrystalDiskMark's lines above leave out")[0]
     assert "zip" not in cdm_block and "[Stack]" not in cdm_block  # CrystalDiskMark's stays its own
+    from diskmark.model.units import Unit
+    from diskmark.report.share.page import grid_html
+
+    page = grid_html(zeros, Unit.MB_S, None)
+    assert page.count('<span class="layer" title="zip: file system') == 2 and ">zip</span>" in page
+    assert 'class="layer"' not in grid_html(random, Unit.MB_S, None)
     tile_shows(zeros.tests[0], "zip")
 
 
