@@ -331,3 +331,26 @@ def test_zfs_datasets_properties_come_from_zfs_itself(tmp_path, monkeypatch, ver
         "primarycache": "all", "compression": "lz4", "recordsize": "131072"}
     assert (Effect.ARC in effects(layer)) is arc and Effect.COMPRESSED in effects(layer)
     assert "direct" not in layer.facts  # "-": the property does not exist before 2.3
+
+
+def test_bcache_in_front_of_its_backing_device(tmp_path):
+    """bcache as Documentation/admin-guide/bcache.rst lays it out: /sys/block/bcache0/bcache
+    (the backing device's attributes: ``cache_mode`` with the one in use in brackets,
+    ``state``, ``dirty_data``), and the backing device under ``slaves/``; ``dirty_data`` 0 is
+    what prometheus/procfs captured of one."""
+    backing = "devices/pci0000:00/0000:00:0d.0/ata4/host3/target3:0:0/3:0:0:0/block/sdb"
+    _write(tmp_path, f"{backing}/dev", "8:16")
+    _link(tmp_path, "class/block/sdb", f"../../{backing}")
+    cache = "devices/virtual/block/bcache0"
+    _write(tmp_path, f"{cache}/dev", "252:0")
+    _write(tmp_path, f"{cache}/bcache/cache_mode", "writethrough [writeback] writearound none")
+    _write(tmp_path, f"{cache}/bcache/state", "dirty")
+    _write(tmp_path, f"{cache}/bcache/dirty_data", "0")
+    _link(tmp_path, f"{cache}/slaves/sdb", "../../../../pci0000:00/0000:00:0d.0/ata4/host3/"
+          "target3:0:0/3:0:0:0/block/sdb")
+    _link(tmp_path, "class/block/bcache0", f"../../{cache}")
+    layers = block_stack("bcache0", System(sys_root=tmp_path, mounts=[], live=False))
+    assert kinds(layers) == [(0, Kind.BCACHE, "/dev/bcache0"), (1, Kind.DISK, "/dev/sdb")]
+    assert layers[0].type == "writeback" and layers[0].facts["state"] == "dirty"
+    assert effects(layers[0]) == [Effect.CACHE_DEVICE]
+    assert marks_for(Op.READ, 1.0, layers, DataPattern.RANDOM)[0].effect is Effect.CACHE_DEVICE
