@@ -74,7 +74,7 @@ class WhyScreen(Dialog[None]):
     def _show(self, layers: list[Layer]) -> None:
         from diskmark.report.stack_words import why_text
 
-        width = max(40, self.query_one("#stack", PlainStatic).size.width or 76)
+        width = max(40, self.query_one("#stack", PlainStatic).size.width or 92)
         self.query_one("#stack", PlainStatic).update(why_text(self.target, layers, width=width))
 
     def pressed(self, button: str) -> None:
