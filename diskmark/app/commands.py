@@ -73,6 +73,10 @@ class PaletteApp(AppLike, Protocol):
 
     def action_checks(self) -> None: ...
 
+    def action_why(self) -> None: ...
+
+    def action_measure_below(self) -> None: ...
+
     def action_fleet(self) -> None: ...
 
     def action_settings(self) -> None: ...
@@ -129,11 +133,20 @@ def commands(app: PaletteApp) -> Iterator[Command]:
     yield (_("Comment…"), _("Type a comment for the report ({key}); Esc leaves it")
            .format(key=state.keys.key("edit_comment")), app.action_edit_comment, True)
     yield _("Keys"), _("Every key binding"), app.action_help, True
+    yield (_("Why this figure: the storage stack…"),
+           _("The layers under the target, from its file system to the disk's link, and what "
+             "each does to the figures"), app.action_why, True)
     for unit in Unit:
         yield (_("Unit: {unit}").format(unit=unit.label), _("Show the tiles in this unit"),
                partial(app.set_unit, unit), False)
     if running:
         return
+    from diskmark.app.screens.why import measurable
+
+    if measurable(app) is not None:
+        yield (_("Measure the layers below (read-only)…"),
+               _("The result's read tests again on each block device under the target, and "
+                 "what each layer costs"), app.action_measure_below, True)
     yield (_("Queue-depth sweep…"), _("One pattern at Q1 … Q32, drawn as a curve"),
            app.action_sweep, True)
     yield (_("Run on several hosts (SSH)…"),

@@ -201,6 +201,16 @@ class KeyActions:
     def action_show_comparison(self: Parts) -> None:
         self.comparing.show_comparison()
 
+    def action_why(self: Parts) -> None:
+        from diskmark.app.screens.why import WhyScreen
+
+        self.push_screen(WhyScreen(self))
+
+    def action_measure_below(self: Parts) -> None:
+        from diskmark.app.screens.why import WhyScreen
+
+        self.push_screen(WhyScreen(self, measure=True))
+
     def action_sweep(self: Parts) -> None:
         from diskmark.app.screens.sweep import offer_sweep
 

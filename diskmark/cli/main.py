@@ -119,6 +119,10 @@ def _command(argv: list[str] | None) -> int:
         from diskmark.cli.checks import cmd_checks
 
         return cmd_checks(args)
+    if args.command == "why":
+        from diskmark.cli.why import cmd_why
+
+        return cmd_why(args)
     if args.command == "presets":
         return cmd_presets()
     if args.command == "baselines":

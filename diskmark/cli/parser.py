@@ -35,7 +35,8 @@ from diskmark.model.units import Unit
 DEFAULTS = Settings()
 
 #: The commands, each declared only when it was typed (see :func:`build_parser`).
-COMMANDS = ("run", "check", "checks", "presets", "baselines", "history", "keys", "completion")
+COMMANDS = ("run", "check", "checks", "why", "presets", "baselines", "history", "keys",
+            "completion")
 
 
 def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser:
@@ -96,7 +97,9 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
     from diskmark.cli.completion import add_parser as add_completion_parser
     from diskmark.cli.history import add_parser as add_history_parser
     from diskmark.cli.keys import add_parser as add_keys_parser
+    from diskmark.cli.why import add_parser as add_why_parser
 
+    add_why_parser(sub)
     add_history_parser(sub, {"unit": unit}, declare=only is None or "history" in only)
     add_keys_parser(sub)
     add_completion_parser(sub)
@@ -148,6 +151,11 @@ def _run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("--buffered", action="store_true",
                      help=_("go through the page cache instead of O_DIRECT (needed on ramfs, "
                             "old tmpfs, some FUSE and network filesystems); labelled in the report"))
+    run.add_argument("--down", action="store_true",
+                     help=_("after the tests, run the same read tests on the block device under "
+                            "the target's file system and under each layer that has one (a "
+                            "loop device's file, dm-crypt's partition, an md member), read-only, "
+                            "and say what each layer costs; see `diskmark why`"))
     run.add_argument("--nocow", action="store_true",
                      help=_("btrfs: test in a directory with copy-on-write turned off (chattr +C), "
                             "so CoW and the cache cannot inflate O_DIRECT figures"))

@@ -60,6 +60,9 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         except DestinationError as e:
             refuse_destination(e)
             return EXIT_USAGE
+    if args.down and run_fleet.wanted(args):
+        parser.error(_("--down measures the layers under a target on this machine; it does not "
+                       "go with --host"))  # exits 2
     try:
         run = run_fleet.cmd_fleet if run_fleet.wanted(args) else _run_here
         return run(args, parser, settings, destination)
@@ -86,6 +89,11 @@ def _run_here(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
         progress.clear()
         error(str(e))
         return exit_code_for(e)
+    if args.down and not interrupted and session.status is Status.COMPLETE:
+        from diskmark.engine.down import measure_below
+
+        session.below, interrupted = run_stoppable(
+            lambda: measure_below(engine, session, progress.on_event), engine.stop)
     progress.clear()
     from diskmark.checks.claims import claims_of_run
     from diskmark.cli.arguments import claims

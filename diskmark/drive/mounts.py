@@ -73,14 +73,24 @@ def mount_table() -> list[Mount]:
     """All mounts in mount order (later lines shadow earlier ones on the same mount point)."""
     try:
         with open("/proc/self/mountinfo", encoding="utf-8", errors="surrogateescape") as f:
-            lines = f.read().splitlines()
+            text = f.read()
     except OSError:
         return psutil_mount_table()
+    return parse_mountinfo(text)
+
+
+def parse_mountinfo(text: str) -> list[Mount]:
+    """The lines of a mountinfo file (the live one, or one captured with a sysfs tree),
+    each unescaped once: ``/mnt/a\\040b`` is the directory ``/mnt/a b``. Lines end at a
+    newline only: the kernel escapes space, tab, newline and backslash in a name and leaves
+    every other character as it is, so a name may hold what ``str.splitlines`` also breaks
+    at (U+2028, U+0085, the form feed…)."""
     mounts = []
-    for line in lines:
+    for line in text.split("\n"):
         # id parent maj:min root mountpoint mount-opts [optional…] - fstype source super-opts
         left, sep, right = line.partition(" - ")
-        a, b = left.split(), right.split()
+        a, b = left.split(" "), right.split(" ")  # one space apart; str.split() would break
+        # a name at a no-break space or U+2028 too
         if not sep or len(a) < 6 or len(b) < 2:
             continue
         mnt_opts = a[5].split(",")

@@ -49,7 +49,7 @@ def _sys_block_dir(majmins: list[str], source: str, sys_root: Path = _SYS) -> Pa
     return None
 
 
-def _whole_disk(block: Path) -> Path:
+def whole_disk(block: Path) -> Path:
     """A partition's directory sits inside its disk's and has a ``partition`` file."""
     return block.parent if (block / "partition").exists() else block
 
@@ -64,7 +64,7 @@ def _leaves(disk: Path, depth: int = 0) -> list[Path]:
         return [disk]
     found: list[Path] = []
     for s in slaves:
-        for leaf in _leaves(_whole_disk(s.resolve()), depth + 1):
+        for leaf in _leaves(whole_disk(s.resolve()), depth + 1):
             if leaf not in found:
                 found.append(leaf)
     return found
@@ -84,7 +84,7 @@ def _block_facts(block: Path | None) -> tuple[str, str, bool | None, str, str]:
     """(kernel name, model, rotational, scheduler, virtual kind) of the disk that does the I/O."""
     if block is None:
         return "", "", None, "", ""
-    disk = _whole_disk(block)
+    disk = whole_disk(block)
     leaves = _leaves(disk)
     model = " + ".join(dict.fromkeys(m for m in map(_model, leaves) if m))
     queue = (leaves[0] if len(leaves) == 1 else disk) / "queue"
@@ -122,12 +122,14 @@ _PCIE_GEN = {2.5: "1.0", 5.0: "2.0", 8.0: "3.0", 16.0: "4.0", 32.0: "5.0", 64.0:
 _LOOP_DEPTH = 3  # a loop on a file on a loop on a file…: give up after this many hops
 
 
-def _number(text: str) -> float | None:
+def first_number(text: str) -> float | None:
+    """The first number in a sysfs value ("8.0 GT/s PCIe", "6.0 Gbps", "480"), or None
+    ("Unknown", "<unknown>", nothing)."""
     m = re.search(r"[0-9]+(?:\.[0-9]+)?", text)
     return float(m.group()) if m else None
 
 
-def _ancestors(path: Path, sys_root: Path) -> list[Path]:
+def ancestors(path: Path, sys_root: Path) -> list[Path]:
     """``path`` and its parents, nearest first, stopping above /sys/devices."""
     stop = {sys_root, sys_root / "devices", sys_root.parent}
     found = []
@@ -137,14 +139,14 @@ def _ancestors(path: Path, sys_root: Path) -> list[Path]:
     return found
 
 
-def _pci_function(path: Path, sys_root: Path) -> Path | None:
+def pci_function(path: Path, sys_root: Path) -> Path | None:
     """The PCI device (0000:01:00.0) nearest above a sysfs path: the disk's controller."""
-    return next((p for p in _ancestors(path, sys_root) if _PCI_ADDRESS.match(p.name)), None)
+    return next((p for p in ancestors(path, sys_root) if _PCI_ADDRESS.match(p.name)), None)
 
 
-def _emulated(path: Path, sys_root: Path) -> bool:
+def emulated(path: Path, sys_root: Path) -> bool:
     """Whether the disk's controller is a hypervisor's emulation (its link speeds are fiction)."""
-    pci = _pci_function(path, sys_root)
+    pci = pci_function(path, sys_root)
     return pci is not None and bool(
         {read_sys(pci / "vendor"), read_sys(pci / "subsystem_vendor")} & _EMULATED_PCI_VENDORS)
 
@@ -153,7 +155,7 @@ def _pcie_link(pci: Path) -> tuple[str, float | None]:
     """A PCIe function's negotiated link: "PCIe 3.0 x4 (8.0 GT/s)", 3938.5 MB/s."""
     if {read_sys(pci / "vendor"), read_sys(pci / "subsystem_vendor")} & _EMULATED_PCI_VENDORS:
         return "", None
-    gts, width = _number(read_sys(pci / "current_link_speed")), _number(read_sys(pci / "current_link_width"))
+    gts, width = first_number(read_sys(pci / "current_link_speed")), first_number(read_sys(pci / "current_link_width"))
     if not gts or not width:  # "Unknown", missing, or x0 (link down)
         return "", None
     encoding = 8 / 10 if gts <= 5 else 128 / 130
@@ -164,7 +166,7 @@ def _pcie_link(pci: Path) -> tuple[str, float | None]:
 
 def _nvme_interface(real: Path, disk_name: str, sys_root: Path) -> tuple[str, float | None]:
     """NVMe: the PCIe link of the controller's PCI function."""
-    pci = _pci_function(real, sys_root)
+    pci = pci_function(real, sys_root)
     if pci is not None:
         return _pcie_link(pci)
     # native multipath: the namespace sits under /sys/devices/virtual/nvme-subsystem/nvme-subsysN,
@@ -179,16 +181,16 @@ def _nvme_interface(real: Path, disk_name: str, sys_root: Path) -> tuple[str, fl
 
 def _sata_interface(real: Path, port: str, sys_root: Path) -> tuple[str, float | None]:
     """SATA: the host link's negotiated rate ("6.0 Gbps"), 8b/10b: 600 MB/s."""
-    port_dir = next((p for p in _ancestors(real, sys_root) if p.name == f"ata{port}"), None)
+    port_dir = next((p for p in ancestors(real, sys_root) if p.name == f"ata{port}"), None)
     # the host link (linkN) carries everything, even behind a port multiplier (linkN.M)
     host = [sys_root / "class" / "ata_link" / f"link{port}" / "sata_spd"]
     others: list[Path] = []
     if port_dir is not None:
         host.append(port_dir / f"link{port}" / "ata_link" / f"link{port}" / "sata_spd")
         others = sorted(port_dir.glob("link*/ata_link/link*/sata_spd"))
-    gbps = next((g for g in (_number(read_sys(f)) for f in host) if g), None)  # "<unknown>": PATA
+    gbps = next((g for g in (first_number(read_sys(f)) for f in host) if g), None)  # "<unknown>": PATA
     if not gbps:
-        gbps = max((g for g in (_number(read_sys(f)) for f in others) if g), default=None)
+        gbps = max((g for g in (first_number(read_sys(f)) for f in others) if g), default=None)
     if not gbps:
         return "", None
     return f"SATA {gbps:.1f} Gb/s", gbps * 1000 * 8 / 10 / 8
@@ -196,8 +198,8 @@ def _sata_interface(real: Path, port: str, sys_root: Path) -> tuple[str, float |
 
 def _usb_interface(real: Path, sys_root: Path) -> tuple[str, float | None]:
     """USB: the speed (Mb/s) of the nearest USB device above the disk, the bridge's link."""
-    for p in _ancestors(real, sys_root):
-        mbps = _number(read_sys(p / "speed"))
+    for p in ancestors(real, sys_root):
+        mbps = first_number(read_sys(p / "speed"))
         if mbps:
             break
         if re.fullmatch(r"usb[0-9]+", p.name):  # the root hub had no speed either
@@ -222,7 +224,7 @@ def _disk_interface(disk: Path, sys_root: Path, depth: int) -> tuple[str, float 
         return _interface(backing, sys_root, depth + 1) if depth < _LOOP_DEPTH else ("", None)
     real = Path(os.path.realpath(disk))
     text = str(real) + "/"
-    if _emulated(real, sys_root):  # virtio, QEMU's NVMe/AHCI/xHCI…: no physical link
+    if emulated(real, sys_root):  # virtio, QEMU's NVMe/AHCI/xHCI…: no physical link
         return "", None
     if re.search(r"/usb[0-9]+/", text):
         return _usb_interface(real, sys_root)
@@ -306,7 +308,7 @@ def _virtual_leaf(disk: Path, sys_root: Path, depth: int) -> str:
     real = Path(os.path.realpath(disk))
     if read_sys(disk / "loop" / "backing_file") or "/devices/virtual/" in str(real) + "/":
         return ""  # loop, zram, nbd…: not a hypervisor's disk (a loop's figures are its file's)
-    for p in _ancestors(real, sys_root):
+    for p in ancestors(real, sys_root):
         kind = (_VIRTUAL_DRIVERS.get(_link_name(p / "driver"))
                 or _VIRTUAL_SUBSYSTEMS.get(_link_name(p / "subsystem")))
         if kind:
@@ -315,7 +317,7 @@ def _virtual_leaf(disk: Path, sys_root: Path, depth: int) -> str:
     for needle, kind in _VIRTUAL_NAMES:
         if needle in names:
             return kind
-    pci = _pci_function(real, sys_root)
+    pci = pci_function(real, sys_root)
     if pci is not None:
         for vendor in (read_sys(pci / "subsystem_vendor"), read_sys(pci / "vendor")):
             if vendor in _VIRTUAL_PCI_VENDORS:
@@ -333,7 +335,7 @@ def virtual_disk_of_block(block: str | Path, sys_root: Path = _SYS) -> str:
         block = Path(block)
         if not block.is_absolute():
             block = sys_root / "class" / "block" / block.name
-        kinds = [_virtual_leaf(leaf, sys_root, 0) for leaf in _leaves(_whole_disk(block.resolve()))]
+        kinds = [_virtual_leaf(leaf, sys_root, 0) for leaf in _leaves(whole_disk(block.resolve()))]
         return kinds[0] if kinds and all(kinds) else ""
     except Exception:  # best effort: sysfs oddities must never stop a benchmark
         return ""
@@ -402,7 +404,7 @@ def disks_for(path: str | Path, sys_root: Path = _SYS) -> list[Path]:
             _target, _existing, majmins, mount = mt.locate(path)
             block = _sys_block_dir(majmins + ([mount.majmin] if mount and mount.majmin else []),
                                    mount.source if mount else "", sys_root)
-        return _leaves(_whole_disk(block)) if block is not None else []
+        return _leaves(whole_disk(block)) if block is not None else []
     except Exception:  # best effort, like every fact here
         return []
 
@@ -417,7 +419,7 @@ def interface_of_block(block: str | Path, sys_root: Path = _SYS, *, _depth: int 
         block = Path(block)
         if not block.is_absolute():
             block = sys_root / "class" / "block" / block.name
-        disk = _whole_disk(block.resolve())
+        disk = whole_disk(block.resolve())
         return _combine([_disk_interface(leaf, sys_root, _depth) for leaf in _leaves(disk)])
     except Exception:  # best effort: sysfs oddities must never stop a benchmark
         return "", None
@@ -456,7 +458,7 @@ def list_block_devices(sys_root: Path = _SYS) -> list[MountInfo]:
         if not digits_only(sectors) or int(sectors) == 0 or not path.exists():
             continue
         block = entry.resolve()
-        disk = _whole_disk(block)
+        disk = whole_disk(block)
         where = mounted.get(read_sys(block / "dev"), "")
         found.append(MountInfo(
             mountpoint=str(path), device="partition" if disk != block else "disk",

@@ -16,6 +16,7 @@ import asyncio
 import os
 
 from diskmark import __version__
+from diskmark.drive.stack.resolve import stack_of
 from diskmark.engine import ioengine
 from diskmark.engine.clock import now_iso, usable_cpus
 from diskmark.engine.control import RunControl
@@ -112,6 +113,7 @@ class Engine:
             for note in check.notes:
                 emit(Notice(note.said(), "information"))
             facts = await asyncio.to_thread(check.facts)
+            stack = await asyncio.to_thread(stack_of, check.path)
             facts.cpus = usable_cpus()
             facts.as_root = os.geteuid() == 0
             engine, why_not = await asyncio.to_thread(ioengine.choose, fio.path)
@@ -122,7 +124,8 @@ class Engine:
                 settings=plan.settings, system=facts, preset_name=plan.preset.name,
                 profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
                 fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
-                warnings=[note.english() for note in check.notes], ioengine=engine)
+                warnings=[note.english() for note in check.notes], ioengine=engine,
+                stack=stack)
             async with DriveWatch(session, check.path, self._ctl.wake) as drive:  # temperature, health
                 await SessionRun.begin(self._ctl, fio, plan, session, check.workspace,
                                        check.device, drive.observe(emit)).run()

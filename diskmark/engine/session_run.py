@@ -44,6 +44,7 @@ from diskmark.model.events import Event, Notice, Phase, Progress, RunFinished, T
 from diskmark.model.notes import cpu_limit_text
 from diskmark.model.results import FioJob, JobResult, RunResult, SessionResult, Status, TestResult
 from diskmark.model.settings import Op
+from diskmark.model.stack import marks_for
 from diskmark.model.units import MIB
 
 PREP_RATE_GUESS = 400e6  # bytes/s, for the ETA until the real preparation rate is known
@@ -245,6 +246,8 @@ class SessionRun:
         if best is not None:
             result.cpu_limited = cpu_limit_text(best.cpu_limit(test.spec.threads,
                                                                session.system.cpus))
+            result.marks = marks_for(test.op, result.best_mb_s, session.stack,
+                                     plan.settings.data)
         if test.op is not Op.READ:
             result.sync_seconds = await self._sync(test, result)
             await self._settle(test)

@@ -25,9 +25,14 @@ FORMAT = ("\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u2
           "\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
           "\U00013430-\U0001343f\U0001bca0-\U0001bca3\U0001d173-\U0001d17a"
           "\U000e0000-\U000e007f")
-#: C0 controls but newline (tab included), DEL, C1 controls, lone surrogates, format characters.
-_UNSAFE = f"[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff{FORMAT}]"
-_UNSAFE_ONE_LINE = f"[\x00-\x1f\x7f-\x9f\ud800-\udfff{FORMAT}]"
+#: Unicode's line and paragraph separators (U+2028, U+2029): no control character, yet a line
+#: break to str.splitlines (which reads CrystalDiskMark's text results back), to editors and
+#: to JavaScript, so a name holding one would start a line of its own there.
+SEPARATORS = "\u2028\u2029"
+#: C0 controls but newline (tab included), DEL, C1 controls, lone surrogates, format
+#: characters, the line and paragraph separators.
+_UNSAFE = f"[\x00-\x09\x0b-\x1f\x7f-\x9f\ud800-\udfff{FORMAT}{SEPARATORS}]"
+_UNSAFE_ONE_LINE = f"[\x00-\x1f\x7f-\x9f\ud800-\udfff{FORMAT}{SEPARATORS}]"
 #: What json.dumps(ensure_ascii=False) leaves raw that a terminal or a UTF-8 encoder chokes on
 #: (json escapes C0 controls itself).
 _UNSAFE_IN_JSON = f"[\x7f-\x9f\ud800-\udfff{FORMAT}]"

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from diskmark.model.claims import Claim
     from diskmark.model.drive_record import DriveRecord
     from diskmark.model.file_layout import FileLayout
+    from diskmark.model.stack import Layer, Mark, Measured
     from diskmark.model.sustained_write import Sustained
     from diskmark.model.verdicts import CheckVerdict
 
@@ -251,6 +252,8 @@ class TestResult:
     unstable_pct: float = UNSTABLE_PCT
     #: why the CPU, not the drive, set the best figure (None: it did not, or unknown)
     cpu_limited: str | None = None
+    #: the layers of the storage stack that explain the figure (diskmark.model.stack)
+    marks: list[Mark] = field(default_factory=list)
     sustained: Sustained | None = None  # a sustained write's MB/s over time and its knee
 
     @property
@@ -347,6 +350,7 @@ class TestResult:
             "unstable": unstable_text(self.unstable(), ENGLISH),
             "unstable_threshold_pct": self.unstable_pct,
             "cpu_limited": self.cpu_limited,
+            "marks": [m.to_dict() for m in self.marks],
             "dips": dip_notes(self.dips(), DIP_THRESHOLD_PCT, ENGLISH),
             "error": self.error,
             "sustained": self.sustained.to_dict() if self.sustained else None,
@@ -354,6 +358,7 @@ class TestResult:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> TestResult:
+        from diskmark.model.stack import Mark
         from diskmark.model.sustained_write import Sustained
 
         return cls(
@@ -370,6 +375,7 @@ class TestResult:
             error=d.get("error"),
             unstable_pct=float(d.get("unstable_threshold_pct", UNSTABLE_PCT)),
             cpu_limited=d.get("cpu_limited"),
+            marks=[Mark.from_dict(m) for m in d.get("marks") or []],
             sustained=Sustained.from_dict(d["sustained"]) if d.get("sustained") else None,
         )
 
@@ -512,6 +518,10 @@ class SessionResult:
     checks: list[CheckVerdict] = field(default_factory=list)
     #: what the drive is claimed to do (``run --claim``, the claims file for its model)
     claims: list[Claim] = field(default_factory=list)
+    #: the storage stack under the target, outermost layer first (diskmark.model.stack)
+    stack: list[Layer] = field(default_factory=list)
+    #: the layers below the target measured read-only (``run --down``)
+    below: list[Measured] = field(default_factory=list)
 
     def test(self, key: str) -> TestResult | None:
         return next((t for t in self.tests if t.key == key), None)
@@ -537,7 +547,9 @@ class SessionResult:
             "test_file": self.test_file.to_dict() if self.test_file else None,
             "tests": [t.to_dict() for t in self.tests],
             "drive": self.drive.to_dict() if self.drive else None,
-        } | ({"origin": self.origin} if self.origin else {}) | self._checked()
+            "stack": [layer.to_dict() for layer in self.stack],
+        } | ({"below": [m.to_dict() for m in self.below]} if self.below else {}) \
+          | ({"origin": self.origin} if self.origin else {}) | self._checked()
 
     def _checked(self) -> dict[str, Any]:
         """A check run's jobs and verdicts and a run's claims, when it has them: a run
@@ -560,6 +572,7 @@ class SessionResult:
         from diskmark.model.claims import Claim
         from diskmark.model.drive_record import DriveRecord
         from diskmark.model.file_layout import FileLayout
+        from diskmark.model.stack import Layer, Measured
         from diskmark.model.verdicts import CheckVerdict
 
         return cls(
@@ -584,5 +597,7 @@ class SessionResult:
             jobs=[JobResult.from_dict(j) for j in d.get("jobs") or []],
             checks=[CheckVerdict.from_dict(c) for c in d.get("checks") or []],
             claims=[Claim.from_dict(c) for c in d.get("claims") or []],
+            stack=[Layer.from_dict(layer) for layer in d.get("stack") or []],
+            below=[Measured.from_dict(m) for m in d.get("below") or []],
         )
 

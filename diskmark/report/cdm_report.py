@@ -39,6 +39,7 @@ from diskmark.report.formatting import (
     steady_text,
     written_text,
 )
+from diskmark.report.stack_words import below_table, cost_sentences, layer_name, mark_word, why_lines
 from diskmark.report.sustained_chart import chart_lines
 from diskmark.report.text import io_mode_text, target_of, usage_text
 
@@ -234,6 +235,15 @@ def facts_block(session: SessionResult, unit_note: bool = False) -> list[str]:
     details = _details(session)
     if details:
         lines.extend(["[Details]", *details, ""])
+    if session.stack:
+        # every line indented: a name from outside never starts one (nor looks like a field)
+        lines.extend(["[Stack] the layers under the target, outermost first",
+                      *(f"  {line}" for line in why_lines(session.stack, ENGLISH)), ""])
+    costs = cost_sentences(session, ENGLISH)
+    if costs:
+        lines.extend(["[Below] the same read tests on the devices under the target, read-only",
+                      *(f"  {line}" for line in below_table(session, ENGLISH)),
+                      *(f"  {line}" for line in costs), ""])
     lines.extend(sustained_lines(session))
     lines.extend(check_lines(session))
     while lines and lines[-1] == "":
@@ -334,6 +344,8 @@ def _details(session: SessionResult) -> list[str]:
         cpu = _cpu(t)
         if cpu:
             notes.append(cpu)
+        notes.extend(f"{mark_word(m.effect)}: {m.effect.value} ({layer_name(m.kind, m.name, ENGLISH)})"
+                     for m in t.marks)
         notes.extend(dip_notes(t.dips(), DIP_THRESHOLD_PCT, ENGLISH))
         notes.extend(hot_dip_notes(session.drive.hot_dips(t.key, t.dips()) if session.drive else [],
                                    ENGLISH))

@@ -36,6 +36,7 @@ from diskmark.report.formatting import (
     said_title,
     size_text,
 )
+from diskmark.report.stack_words import marks_footnotes, marks_text
 
 
 def target_of(session: SessionResult) -> str:
@@ -128,13 +129,14 @@ def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
     test = pgettext("table header", "Test")
     width = max([14, text_cells(test)] + [len(r) for r in rows])
     heads = [f"{name} {unit.label}" for name, _col, _mix in columns]
+    layer_room = max((text_cells(marks_text(t)) for t in session.tests), default=0)
     texts: list[list[str]] = []
     for _name, col, _mix in columns:
         found = [cells.get((label, col)) for label in rows]
         shares = [mark_text(marks.get(t.key)) if t is not None else "" for t in found]
         room = max(map(len, shares), default=0)
         texts.append([_cell(t, unit) + _star(t) + (f" {share:<{room}}" if room else "")
-                      for t, share in zip(found, shares)])
+                      + _marks(t, layer_room) for t, share in zip(found, shares)])
     widths = [max(10, text_cells(h), *(text_cells(c) - 1 for c in column))
               for h, column in zip(heads, texts)]
     out = [ljust_cells(test, width) + "".join(f"  {rjust_cells(h, w)} "
@@ -146,7 +148,13 @@ def grid_report(session: SessionResult, unit: Unit = Unit.MB_S) -> str:
         # TRANSLATORS: the footnote of a figure marked *; [Details] is the text export's section
         out.append("* " + _("the CPU, not the drive, set this figure (see [Details])"))
     out += footnote(session) if marks else []
+    out += marks_footnotes(session)
     return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+def _marks(test: TestResult | None, width: int) -> str:
+    """The layers' marks after a figure (``zip,loop``), in a column as wide as the widest."""
+    return " " + ljust_cells(marks_text(test), width) if width else ""
 
 
 def _star(test: TestResult | None) -> str:
@@ -176,9 +184,10 @@ def curve_report(session: SessionResult, unit: Unit = Unit.MB_S, width: int = 40
 
 
 def json_report(session: SessionResult, extra: dict[str, Any] | None = None) -> str:
-    """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read;
-    each claim with the figure measured, its % of the claim and whether it fell short
-    (``from_dict`` reads the claim and leaves the rest)."""
+    """Everything, in the versioned schema the store and ``SessionResult.from_dict`` read
+    (``history show --format json`` prints the same document); each claim with the figure
+    measured, its % of the claim and whether it fell short (``from_dict`` reads the claim
+    and leaves the rest)."""
     d = session.to_dict()
     if session.claims:
         from diskmark.report.claim_marks import claim_marks
@@ -190,7 +199,7 @@ def json_report(session: SessionResult, extra: dict[str, Any] | None = None) -> 
 
 CSV_FIELDS = ["date", "target", "device", "fstype", "preset", "profile", "test", "kind",
               "mix_read", "run", "warmup", "mb_s", "iops", "lat_us", "io_bytes", "runtime_ms",
-              "size", "direct", "usr_cpu", "sys_cpu", "cpu_limited"]
+              "size", "direct", "usr_cpu", "sys_cpu", "cpu_limited", "marks"]
 
 
 def csv_report(session: SessionResult) -> str:
@@ -208,8 +217,14 @@ def csv_report(session: SessionResult) -> str:
                 t.label, t.op.value, t.mix_read if t.mix_read is not None else "", n, warm,
                 f"{r.mb_s:.3f}", f"{r.iops:.2f}", f"{r.lat_us:.2f}", r.io_bytes, r.runtime_ms,
                 st.size, int(st.direct), _opt(r.usr_cpu), _opt(r.sys_cpu),
-                int(bool(r.cpu_limit(t.spec.threads, sy.cpus)))])
+                int(bool(r.cpu_limit(t.spec.threads, sy.cpus))), _csv_marks(t)])
     return buf.getvalue()
+
+
+def _csv_marks(test: TestResult) -> str:
+    """A test's marks for a spreadsheet: each effect and the layer it is of
+    (``compressed@/mnt/btrfs;loop-cache@/dev/loop0``), the same in every language."""
+    return ";".join(f"{m.effect.value}@{m.name}" for m in test.marks)
 
 
 def _opt(value: float | None) -> str:
@@ -233,7 +248,10 @@ def markdown_report(session: SessionResult) -> str:
     out = [summary, "", "| " + " | ".join(head) + " |",
            "|---" + "|---:" * (len(head) - 1) + "|"]
     for label in rows:
-        vals = [_cell(cells.get((label, col)), u) for _name, col, _mix in columns for u in units]
+        vals = [(_cell(test, u) + (f" {marks_text(test)}" if u is Unit.MB_S and test is not None
+                                    and test.marks else ""))
+                for _name, col, _mix in columns for u in units
+                for test in (cells.get((label, col)),)]
         out.append("| " + " | ".join([label] + vals) + " |")
     limited = [t for t in session.tests if t.cpu_limited]
     if limited:
@@ -241,10 +259,14 @@ def markdown_report(session: SessionResult) -> str:
         # TRANSLATORS: {test}: "SEQ1M Q8T1 Read"; {reason}: why the CPU set the figure
         out += ["> " + _("CPU-limited: {test}: {reason}").format(
             test=f"{t.label} {op_word(t.op)}", reason=cpu_limited_words(t, session)) for t in limited]
+    footnotes = marks_footnotes(session)
     if session.claims:
         from diskmark.report.claim_marks import claim_marks, mark_words
 
-        out += [""] + ["> " + mark_words(m) for m in claim_marks(session).values()]
+        footnotes += [mark_words(m) for m in claim_marks(session).values()]
+    if footnotes:
+        out.append("")
+        out += ["> " + line for line in footnotes]
     if session.status is not Status.COMPLETE:
         status = f"**{_(STATUS_WORDS[session.status])}**"
         out += ["", _("{status}: {error}").format(status=status, error=session.error)

@@ -27,6 +27,7 @@ from diskmark.model.numerals import digits_only
 from diskmark.model.results import JOB_IOENGINES, JOB_RW, RESULT_SCHEMA, SessionResult, Status
 from diskmark.model.settings import RULES as SETTINGS_RULES
 from diskmark.model.settings import Op, Rule, from_json
+from diskmark.model.stack import Effect, Kind
 from diskmark.model.units import Unit
 from diskmark.model.verdicts import Outcome, Why
 from diskmark.store.errors import StoreError
@@ -200,6 +201,37 @@ def _check_sustained(value: Any, where: str) -> None:
         _check_fields(value["knee"], _KNEE_FIELDS, f"{where} knee ")
 
 
+def _check_mark(value: Any, where: str) -> None:
+    """A layer that explains a figure (diskmark.model.stack.Mark)."""
+    _require(value, ("layer", "kind", "effect"), where)
+    _check_fields(value, {"layer": _check_whole, "kind": _one_of(*(k.value for k in Kind)),
+                          "name": _check_text, "effect": _one_of(*(e.value for e in Effect))},
+                  f"{where} ")
+
+
+def _check_effect(value: Any, where: str) -> None:
+    _require(value, ("effect",), where)
+    _check_fields(value, {"effect": _one_of(*(e.value for e in Effect)), "mb_s": _maybe_figure,
+                          "values": _table_of(lambda v, w: None, "value")}, f"{where} ")
+
+
+def _check_layer(value: Any, where: str) -> None:
+    """One layer of the storage stack (diskmark.model.stack.Layer)."""
+    _require(value, ("kind", "name"), where)
+    _check_fields(value, {"kind": _one_of(*(k.value for k in Kind)), "name": _check_text,
+                          "depth": _check_whole, "type": _check_text, "device": _check_text,
+                          "facts": _table_of(_check_text, "fact"),
+                          "effects": _list_of(_check_effect, "effect")}, f"{where} ")
+
+
+def _check_measured(value: Any, where: str) -> None:
+    """A layer measured below the target (diskmark.model.stack.Measured)."""
+    _require(value, ("layer", "device"), where)
+    _check_fields(value, {"layer": _check_whole, "device": _check_text, "skipped": _check_text,
+                          "figures": _table_of(_table_of(_check_figure, "unit"), "test")},
+                  f"{where} ")
+
+
 _TEST_FIELDS = {
     "index": _check_whole, "kind": _one_of(*(op.value for op in Op)),
     "label": _check_text, "mix_read": _optional(_check_percent),
@@ -207,6 +239,7 @@ _TEST_FIELDS = {
     "sync_dirty_bytes": _maybe_figure, "sync_writeback_bytes": _maybe_figure,
     "error": _optional(_check_text), "unstable_threshold_pct": _figure,
     "cpu_limited": _optional(_check_text), "sustained": _optional(_check_sustained),
+    "marks": _list_of(_check_mark, "mark"),
 }
 _TEST_REQUIRED = ("index", "spec", "kind", "runs")
 
@@ -237,7 +270,8 @@ _RESULT_FIELDS = {
     "finished": _check_text, "status": _one_of(*(st.value for st in Status)),
     "error": _optional(_check_text), "preset": _check_text, "profile": _check_text,
     "measure": _figure, "interval": _figure, "warnings": _texts, "ioengine": _check_text,
-    "origin": _check_text,
+    "origin": _check_text, "stack": _list_of(_check_layer, "layer"),
+    "below": _list_of(_check_measured, "measured layer"),
 }
 
 _RESULT_REQUIRED = ("settings", "system", "tests")

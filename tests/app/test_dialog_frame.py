@@ -17,6 +17,7 @@ from diskmark.app.screens.help import HelpScreen
 from diskmark.app.screens.history import HistoryFilterDialog
 from diskmark.app.screens.settings import SettingsScreen
 from diskmark.app.screens.sweep import SweepDialog
+from diskmark.app.screens.why import WhyScreen
 from diskmark.model.settings import Settings
 from diskmark.model.units import GIB
 from diskmark.store.database import Filters
@@ -44,6 +45,7 @@ DIALOGS = {
     SettingsScreen: (lambda app, tmp: SettingsScreen(app.state.settings, app.state.catalog),
                      "Settings", None),
     HelpScreen: (lambda app, tmp: HelpScreen(), "diskmark keys", None),
+    WhyScreen: (lambda app, tmp: WhyScreen(app), "Why this figure: the storage stack", None),
 }
 
 def make_app() -> DiskmarkApp:
@@ -82,7 +84,7 @@ async def test_a_dialog_has_the_frame_and_escape_and_cancel_answer_alike(kind, t
             await pilot.pause()
             assert app.screen is not dialog
             assert answers == [cancelled, cancelled], "Cancel answers as Escape does"
-    assert has_cancel or kind in (ConfirmDialog, HelpScreen), "only Escape was tried"
+    assert has_cancel or kind in (ConfirmDialog, HelpScreen, WhyScreen), "only Escape was tried"
 
 
 def test_every_dialog_in_the_frame_is_checked_here():

@@ -39,8 +39,8 @@ def english_after():
 
 #: The words a user types, which stay as they are in every language: the program, its
 #: commands and their actions.
-TYPED = ("diskmark run check checks presets baselines history keys list show compare delete "
-         "export import prune trend share completion").split()
+TYPED = ("diskmark run check checks why presets baselines history keys list show compare "
+         "delete export import prune trend share completion").split()
 #: What may stand bare in a help outside the brackets: what a user types, option strings,
 #: metavars (capitals, [USER@]HOST[:PORT] among them), choices ({a,b}) and the punctuation of a usage line.
 BARE = re.compile(r"^[\[(]*(" + "|".join(TYPED) + r"|-{1,2}[\w-]+|[A-Z][A-Z|:@\[\]_]*|"
@@ -68,7 +68,7 @@ def test_run_help_in_the_pseudo_language_has_every_text_marked():
 @pytest.mark.parametrize("command", [[], ["check"], ["checks"], ["presets"], ["baselines"],
                                      ["baselines", "compare"],
                                      ["history"], ["history", "export"], ["history", "trend"],
-                                     ["history", "share"], ["keys"], ["completion"]])
+                                     ["history", "share"], ["keys"], ["completion"], ["why"]])
 def test_every_help_in_the_pseudo_language_has_every_text_marked(command):
     done = diskmark("--lang=pseudo", *command, "--help")
     assert done.returncode == 0, done.stderr

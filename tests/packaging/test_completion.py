@@ -68,8 +68,9 @@ def script(shell: str, env: dict[str, str], directory: Path) -> Path:
 #: What a Tab after each line offers (bash), by the words typed: as it goes on the line
 #: (``my\\ base``, one word).
 EXPECTED = {
-    ("diskmark", ""): {"run", "check", "checks", "presets", "baselines", "history", "keys",
-                       "completion"},
+    ("diskmark", ""): {"run", "check", "checks", "why", "presets", "baselines", "history",
+                       "keys", "completion"},
+    ("diskmark", "why", "--format", ""): {"text", "json"},
     ("diskmark", "ba"): {"baselines"},
     ("diskmark", "run", "--pr"): {"--preset", "--profile"},
     ("diskmark", "run", "--preset", ""): {"default", "nvme", "flash"},

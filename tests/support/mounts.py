@@ -70,11 +70,14 @@ def _mounted(mnt: Path, args: list[str]) -> Iterator[Path]:
 
 @contextlib.contextmanager
 def loop_mount(tmp_path: Path, fstype: str = "ext4", size_mib: int | None = None,
-               options: str | None = None, name: str = "mnt") -> Iterator[Path]:
+               options: str | None = None, name: str = "mnt",
+               direct_io: bool = False) -> Iterator[Path]:
     """A fresh ``fstype`` on a sparse image of ``size_mib`` MiB, mounted at tmp_path/name.
 
     ``size_mib`` defaults to 64 MiB or the filesystem's minimum (xfs 300, btrfs 114);
-    ``options`` goes to ``mount -o`` (e.g. "ro").
+    ``options`` goes to ``mount -o`` (e.g. "ro"); ``direct_io`` attaches the loop device
+    with direct I/O to its file (``losetup --direct-io=on``), so the page cache of the
+    image does not answer for it.
     """
     ok, reason = can_loop_mount(fstype)
     if not ok or fstype not in MKFS:
@@ -87,7 +90,8 @@ def loop_mount(tmp_path: Path, fstype: str = "ext4", size_mib: int | None = None
     _run("truncate", "-s", f"{size}M", str(image))
     device = ""
     try:
-        device = _run("losetup", "-f", "--show", str(image))
+        device = _run("losetup", "-f", "--show", *(["--direct-io=on"] if direct_io else []),
+                      str(image))
         _run(*mkfs, device)
         with _mounted(tmp_path / name, ["-t", fstype, *(["-o", options] if options else []), device]) as mnt:
             yield mnt

@@ -141,6 +141,8 @@ class ReplayEngine:
 
     async def run(self, settings, on_event=None, destroy: str | None = None) -> SessionResult:
         from diskmark.drive.probe import facts_for
+        from diskmark.drive.stack.resolve import stack_of
+        from diskmark.model.stack import marks_for
 
         emit = on_event or (lambda event: None)
         self.runs += 1
@@ -155,7 +157,8 @@ class ReplayEngine:
                           preset_name=plan.preset.name, profile_name=plan.profile.name,
                           measure=plan.measure, interval=plan.interval, started=now_iso(),
                           finished="", status=Status.COMPLETE, error=None, tests=[],
-                          warnings=list(recorded.warnings))
+                          warnings=list(recorded.warnings),
+                          stack=await asyncio.to_thread(stack_of, settings.target))
         total = len(plan.tests)
         last_t = 0.0
         last_progress: tuple[float, Any] = (-PROGRESS_EVERY, None)  # (when, which phase)
@@ -168,6 +171,8 @@ class ReplayEngine:
             result.runs = result.runs[:count]
             result.fio_command = run_args(fio_path, plan, test, session.ioengine)
             result.unstable_pct = plan.settings.unstable_pct
+            result.marks = marks_for(result.op, result.best_mb_s, session.stack,
+                                     plan.settings.data)  # the layers under this target
             return result
 
         async def play(d: dict[str, Any], position: int | None = None, test=None) -> bool:

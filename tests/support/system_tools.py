@@ -58,6 +58,8 @@ TOOLS: dict[str, tuple[Callable[[], bool], str]] = {
     "mkfs.ext4": (_command("mkfs.ext4"), "e2fsprogs"),
     "mkfs.xfs": (_command("mkfs.xfs"), "xfsprogs"),
     "mkfs.btrfs": (_command("mkfs.btrfs"), "btrfs-progs"),
+    # a FUSE file system on an image file (the storage stack's FUSE layer, its program named)
+    "fuse2fs": (_command("fuse2fs"), "fuse2fs"),
     "smartctl": (_command("smartctl"), "smartmontools"),
     "man": (_command("man"), "man-db"),
     "desktop-file-validate": (_command("desktop-file-validate"), "desktop-file-utils"),

@@ -17,6 +17,7 @@ import pytest
 from diskmark.engine.sentence import Sentence
 from diskmark.locale import LANGUAGES, _, ngettext, pgettext, set_language
 from diskmark.locale.said import Said, joined, lines_said
+from diskmark.locale.text_safety import shown
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -133,3 +134,13 @@ def test_every_message_of_every_language_keeps_its_own_lines_whatever_fills_it(l
                 wrong.append(msgid)
     assert checked > 400, f"only {checked} messages with placeholders were checked"
     assert not wrong, f"{lang}: {len(wrong)} messages let a value add a line, such as {wrong[:3]}"
+
+
+def test_unicodes_line_and_paragraph_separators_never_start_a_line():
+    """U+2028 and U+2029 are no control characters, yet str.splitlines (which reads
+    CrystalDiskMark's text results back), editors and JavaScript break lines at them: a mount
+    point holding one (mountinfo leaves it unescaped) forged a line of its own."""
+    set_language("en")
+    said = _("cannot read {path}").format(path="/mnt/a\u2028FAKE: imported 999 runs\u2029b")
+    assert said.splitlines() == [said] and "\\u2028FAKE" in said and "\\u2029b" in said
+    assert shown("a\u2028b") == "a\\u2028b"

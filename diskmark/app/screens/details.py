@@ -168,6 +168,7 @@ class DetailsScreen(ModalScreen[None]):
                 yield from drive_section(r, self.session)  # temperature under the chart, health
                 yield Label(_("Cache and flush"), classes="section")
                 yield Static(self._cache_text(), id="cache", classes="details-note", markup=False)
+                yield from self._layers()
                 if self.session is not None:
                     yield Label(_("Test file"), classes="section")
                     yield Static("\n".join(layout_text(self.session.test_file,
@@ -215,6 +216,24 @@ class DetailsScreen(ModalScreen[None]):
         if reason:
             text.append("   " + _("~ unstable: {reason}").format(reason=reason), style="bold")
         return text
+
+    def _layers(self) -> ComposeResult:
+        """Which layer under the target explains the figure, and why, with what to do; then
+        the whole stack, as ``diskmark why`` shows it."""
+        from diskmark.report.stack_words import mark_sentence, why_lines
+
+        stack = self.session.stack if self.session is not None else []
+        if not self.result.marks and not stack:
+            return
+        yield Label(_("The layers under the target"), classes="section")
+        if self.result.marks:
+            yield PlainStatic("\n".join(mark_sentence(m, stack) for m in self.result.marks),
+                              id="layer-marks", classes="details-warning")
+        else:
+            yield PlainStatic(_("No layer under the target is known to explain this figure."),
+                              id="layer-marks", classes="details-note")
+        if stack:
+            yield PlainStatic("\n".join(why_lines(stack)), id="stack", classes="details-note")
 
     def _bandwidth(self) -> ComposeResult:
         runs = self.result.runs

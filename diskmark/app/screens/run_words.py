@@ -72,7 +72,7 @@ def live_tile(progress: Progress) -> Live | None:
 
 
 def marks_legend(shown: Iterable[TestResult]) -> list[str]:
-    """What the ``~9%`` and ``cpu`` marks on tiles mean, said once where they appear:
+    """What the ``~9%``, ``cpu`` and layers' (``zip``, ``loop``…) marks on tiles mean, said once where they appear:
     short, so that both fit beside the time at 120 columns."""
     tests = list(shown)
     out = []
@@ -84,6 +84,13 @@ def marks_legend(shown: Iterable[TestResult]) -> list[str]:
     if any(t.cpu_limited for t in tests):
         # TRANSLATORS: "cpu" is the mark on a tile, which stays as it is
         out.append(_("cpu: the CPU, not the drive, set the figure"))
+    if any(t.marks for t in tests):
+        from diskmark.report.stack_words import mark_word  # the stack's words: not at start
+
+        words = sorted({mark_word(m.effect) for t in tests for m in t.marks})
+        # TRANSLATORS: {marks} are the marks on tiles (zip, mem, loop), which stay as they are
+        out.append(_("{marks}: a layer under the target explains the figure").format(
+            marks=",".join(words)))
     return out
 
 

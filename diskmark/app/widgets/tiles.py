@@ -85,6 +85,17 @@ def cpu_mark(result: TestResult | None) -> str | None:
     return "cpu" if result is not None and result.cpu_limited else None
 
 
+def layer_mark(result: TestResult | None) -> str | None:
+    """``zip``, ``mem``, ``loop``… on a tile whose figure a layer under the target explains
+    (compression, memory, a cache; which layer and why is in the tooltip and the details):
+    the first such layer's, as the tile has room for one word."""
+    if result is None or not result.marks:
+        return None
+    from diskmark.report.stack_words import mark_word  # a result with marks: not at start
+
+    return mark_word(result.marks[0].effect)
+
+
 #: Roles whose colour is blended with what is behind it (``$tile-foreground 35%``): styled
 #: in app.tcss as component classes, which Textual blends.
 _ROLE_COMPONENTS = {_FIGURE: "tile--figure", _LIVE: "tile--live", _PLACEHOLDER: "tile--placeholder",
@@ -240,6 +251,8 @@ class ResultTile(Widget, can_focus=True):
         cpu = self.result.cpu_limited if self.result is not None else None
         self.set_class(reason is not None, "-unstable")
         self.set_class(bool(cpu), "-cpu-limited")
+        marks = self.result.marks if self.result is not None else []
+        self.set_class(bool(marks), "-layer-marked")
         tips = []
         if reason:
             # TRANSLATORS: {reason} says by how much the passes differ
@@ -251,6 +264,10 @@ class ResultTile(Widget, can_focus=True):
             from diskmark.report.claim_marks import mark_words
 
             tips.append(mark_words(self.claim))
+        if marks:
+            from diskmark.report.stack_words import mark_phrase
+
+            tips += [mark_phrase(m) for m in marks]
         self.tooltip = " ".join([*tips, _("Enter shows every pass.")]) if tips else None
 
     def watch_separated(self) -> None:
@@ -347,7 +364,8 @@ class ResultTile(Widget, can_focus=True):
             put(y0 + rows, right - len(change), change,
                 {BETTER: _BETTER, WORSE: _WORSE}.get(delta.verdict, _SAME))
         if live is None and role == _FIGURE:
-            for mark in (unstable_mark(self.result), cpu_mark(self.result), self.claim_text):
+            for mark in (unstable_mark(self.result), cpu_mark(self.result), self.claim_text,
+                         layer_mark(self.result)):
                 if mark:
                     self._put_mark(grid, mark, bottom)
         if self.separated and height >= 2:
@@ -357,9 +375,9 @@ class ResultTile(Widget, can_focus=True):
 
     @staticmethod
     def _put_mark(grid: Cells, mark: str, bottom: int) -> None:
-        """A mark (unstable ``~9%``, ``cpu``, a claim's ``97%``) in the first free corner
-        (top-left, then bottom-left), shortened to its first character when the figure
-        leaves no room (a figure's mark is never cut to a stray digit)."""
+        """A mark (unstable ``~9%``, ``cpu``, a claim's ``97%``, a layer's ``zip``) in the
+        first free corner (top-left, then bottom-left), shortened to its first character when
+        the figure leaves no room (a figure's mark is never cut to a stray digit)."""
         width = grid.width
         rows = [0] + ([bottom - 1] if bottom - 1 > 0 else [])
         for text in (mark,) if mark[0] in "0123456789" else (mark, mark[0]):

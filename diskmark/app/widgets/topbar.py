@@ -192,3 +192,7 @@ class FactsLine(Horizontal):
     def on_resize(self) -> None:
         self.show_facts(*self._facts)
         self.show_setup(*self._setup)
+
+    async def on_click(self) -> None:
+        """Behind the facts: the storage stack under the target, and what it does."""
+        await self.app.run_action("why")

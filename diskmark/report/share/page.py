@@ -88,7 +88,7 @@ h2{{font-size:16px;margin:28px 0 8px;color:{c['column-header-foreground']}}}
 .none{{opacity:.4}}
 .delta{{position:relative;font-size:13px;font-weight:bold}}
 .better{{color:{c['better-color']}}} .worse{{color:{c['worse-color']}}} .same{{color:{c['same-color']}}}
-.cpu{{position:relative;font-size:11px;color:{c['warning']}}}
+.cpu,.layer{{position:relative;font-size:11px;color:{c['warning']}}}
 .charts{{display:grid;grid-template-columns:repeat(2,1fr);gap:12px}}
 figure{{margin:0;background:{c['surface']};border:1px solid {c['tile-border']};border-radius:6px;
  padding:8px}}
@@ -124,6 +124,11 @@ def _tile(session: SessionResult, test: TestResult | None, unit: Unit,
     if test.cpu_limited:
         parts.append(f'<span class="cpu" title="{_e(cpu_limited_words(test, session))}">'
                      f'{_e(_("CPU-limited"))}</span>')
+    if test.marks:  # a layer under the target explains the figure: its mark, why on hover
+        from diskmark.report.stack_words import mark_phrase, marks_text
+
+        why = " ".join(mark_phrase(m) for m in test.marks)
+        parts.append(f'<span class="layer" title="{_e(why)}">{_e(marks_text(test))}</span>')
     parts.append("</div>")
     return "".join(parts)
 

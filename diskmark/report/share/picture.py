@@ -140,6 +140,10 @@ def _tile(c: Canvas, x: float, y: float, w: float, test: TestResult | None, unit
         col[f"{delta.verdict}-color"])]
     if test.cpu_limited:
         below.append((_("CPU-limited"), col["warning"]))
+    if test.marks:  # a layer under the target explains the figure (zip, mem, loop…)
+        from diskmark.report.stack_words import marks_text
+
+        below.append((marks_text(test), col["warning"]))
     fig_y -= 8 * len(below)
     c.text(right, fig_y, format_figure(value, unit), 30, col["tile-foreground"], anchor="end",
            bold=True, mono=True)
