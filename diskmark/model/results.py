@@ -220,6 +220,10 @@ class TestResult:
     #: why the CPU, not the drive, set the best figure (None: it did not, or unknown)
     cpu_limited: str | None = None
     sustained: Sustained | None = None  # a sustained write's MB/s over time and its knee
+    #: when the test began and ended (ISO 8601 to the millisecond, after the rest before it):
+    #: several targets measured in one session take their tests in turn, and this shows it
+    started: str = ""
+    finished: str = ""
 
     @property
     def label(self) -> str:
@@ -318,6 +322,8 @@ class TestResult:
             "dips": dip_notes(self.dips(), DIP_THRESHOLD_PCT, ENGLISH),
             "error": self.error,
             "sustained": self.sustained.to_dict() if self.sustained else None,
+            "started": self.started,
+            "finished": self.finished,
         }
 
     @classmethod
@@ -339,6 +345,8 @@ class TestResult:
             unstable_pct=float(d.get("unstable_threshold_pct", UNSTABLE_PCT)),
             cpu_limited=d.get("cpu_limited"),
             sustained=Sustained.from_dict(d["sustained"]) if d.get("sustained") else None,
+            started=str(d.get("started", "")),
+            finished=str(d.get("finished", "")),
         )
 
 

@@ -205,6 +205,7 @@ _TEST_FIELDS = {
     "sync_dirty_bytes": _maybe_figure, "sync_writeback_bytes": _maybe_figure,
     "error": _optional(_check_text), "unstable_threshold_pct": _figure,
     "cpu_limited": _optional(_check_text), "sustained": _optional(_check_sustained),
+    "started": _check_text, "finished": _check_text,
 }
 _TEST_REQUIRED = ("index", "spec", "kind", "runs")
 
