@@ -247,7 +247,8 @@ def targets_text(result: TargetsResult, unit: Unit = Unit.MB_S) -> str:
     lines = [*_targets_header(result), "", *grid_lines(result, unit, judged=True), _legend()]
     lines += ["", _("Targets:"), *_states(result, 0)]
     for shared in result.sharing:
-        lines += ["", *textwrap.wrap(sharing_text(shared), 78)]
+        lines += ["", *textwrap.wrap(sharing_text(shared), 78, break_long_words=False,
+                                     break_on_hyphens=False)]
     return _ended(lines)
 
 
