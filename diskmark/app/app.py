@@ -36,7 +36,16 @@ from diskmark.app.core.state import AppState
 from diskmark.app.ending import Ending
 from diskmark.app.language_switch import switch_language, unreadable_catalog_notice
 from diskmark.app.preferences import load_preferences, save_preferences
-from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, default_engine
+from diskmark.app.run import (
+    EngineEvent,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    RunStopped,
+    SideEvent,
+    SidesFinished,
+    default_engine,
+)
 from diskmark.app.runs import Runs
 from diskmark.app.screens.main import MainScreen
 from diskmark.app.startup import EarlyKeys, after_first_frame
@@ -277,6 +286,8 @@ class DiskmarkApp(keys.KeyActions, App[int]):
         old, state.settings = state.settings, new
         if old.target != new.target:
             self.load_facts()
+            if new.target in state.other_targets:  # measured once, as the reference now
+                self._other_targets([t for t in state.other_targets if t != new.target])
         if (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix):
             state.result_on_tiles()  # the grid takes another shape: the result's, or none
             self.comparing.refresh()
@@ -285,6 +296,24 @@ class DiskmarkApp(keys.KeyActions, App[int]):
         self.signals.settings.publish(old)
         self.refresh_bindings()
         self._save()
+
+    def add_target(self, path: str) -> None:
+        """Measure ``path`` too, each test on every target in turn (refused mid-run, and for
+        a target already measured)."""
+        state = self.state
+        if state.running or path in (state.settings.target, *state.other_targets):
+            if not state.running:
+                self.notify(_("{target} is measured already.").format(target=path))
+            return
+        self._other_targets([*state.other_targets, path])
+
+    def one_target(self) -> None:
+        if not self.state.running:
+            self._other_targets([])
+
+    def _other_targets(self, targets: list[str]) -> None:
+        self.state.other_targets = targets
+        self.signals.targets.publish(None)
 
     def change_language(self, wanted: str) -> None:
         """Speak ``wanted`` from now on, the whole window at once, and remember it."""
@@ -335,6 +364,12 @@ class DiskmarkApp(keys.KeyActions, App[int]):
 
     def on_run_finished(self, message: RunFinished) -> None:
         self.runs.finished(message.session)
+
+    def on_side_event(self, message: SideEvent) -> None:
+        self.runs.told_side(message.side, message.event)
+
+    def on_sides_finished(self, message: SidesFinished) -> None:
+        self.runs.sides_finished(message.result)
 
     def on_run_failed(self, message: RunFailed) -> None:
         self.runs.failed(message.error)

@@ -633,6 +633,29 @@ def test_dialog_keeps_the_window_behind_in_place(snap_compare):
 
 
 @SIZES
+def test_targets_side_by_side(snap_compare, size):
+    """A second target added, All run: the targets side by side, the second against the
+    first (▲ quicker random reads, ▼ slower sequential, = random writes within noise)."""
+    from diskmark.app.screens.sides import SidesScreen
+
+    app = make()
+
+    async def run(pilot):
+        app.add_target("/mnt/usb")
+        await pilot.press("a")
+        await settle(pilot, lambda: isinstance(app.screen, SidesScreen) and not app.state.running
+                     and app.state.sides.result is not None, "the targets side by side")
+        await settle(pilot, lambda: str(app.screen.query_one("#close").label) == "Close",
+                     "the run's end drawn")
+        shown = app.screen.figures()
+        assert len(shown) == 2 and len(shown[0]) == 8
+        glyphs = {cell.split()[1] for cell in shown[1].values()}
+        assert glyphs == {"▲", "▼", "="}, shown[1]
+
+    check(app, snap_compare(app, terminal_size=size, run_before=run))
+
+
+@SIZES
 def test_fleet_screen_empty(snap_compare, size):
     app = make()
 

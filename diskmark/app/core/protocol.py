@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from diskmark.model.facts import SystemFacts
     from diskmark.model.results import SessionResult
     from diskmark.model.settings import Mode, Settings
+    from diskmark.model.sides import TargetsResult
     from diskmark.model.units import Unit
     from diskmark.store.entry import Entry
     from diskmark.store.store import Store
@@ -49,6 +50,10 @@ class Engine(Protocol):
 
     async def run(self, settings: Settings,
                   on_event: Callable[[Event], None] | None = None) -> SessionResult: ...
+
+    async def run_targets(self, settings: list[Settings],
+                          on_event: Callable[[int, Event], None] | None = None
+                          ) -> TargetsResult: ...
 
     def stop(self) -> None: ...
 
@@ -97,6 +102,12 @@ class AppLike(Protocol):
 
     def start_sweep(self, pattern: str, mode: Mode) -> None:
         """``pattern`` at every queue depth, on the sweep's own screen."""
+
+    def add_target(self, path: str) -> None:
+        """Measure ``path`` too, beside the target, each test on every target in turn."""
+
+    def one_target(self) -> None:
+        """Measure the target alone again."""
 
     def copy(self, text: str, title: str) -> None:
         """Copy ``text``, saying how under ``title`` (what was copied)."""

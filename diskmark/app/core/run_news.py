@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult
+    from diskmark.model.sides import TargetsResult
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,8 @@ class Begun:
 
     #: The pattern a queue-depth sweep sweeps; None for a run of the grid.
     sweep: str | None = None
+    #: A run on several targets, on its own screen (``state.sides``).
+    sides: bool = False
 
 
 @dataclass(frozen=True)
@@ -35,6 +38,8 @@ class Told:
 
     event: Event
     sweep: str | None = None
+    #: In a run on several targets: the target's place in ``state.sides.labels``.
+    side: int | None = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,15 @@ class Finished:
 
     session: SessionResult
     sweep: str | None = None
+
+
+@dataclass(frozen=True)
+class SidesEnded:
+    """The engine returned a run on several targets (complete, stopped or failed part-way,
+    each target's status says), already in ``state.sides``."""
+
+    result: TargetsResult
+    sweep: None = None
 
 
 @dataclass(frozen=True)
@@ -62,4 +76,4 @@ class Stopped:
 
 
 #: One step of a run, as the app tells it.
-RunNews = Begun | Checking | Told | Finished | Failed | Stopped
+RunNews = Begun | Checking | Told | Finished | SidesEnded | Failed | Stopped

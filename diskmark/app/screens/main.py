@@ -24,7 +24,13 @@ from textual.widgets import Button, Footer, Input, Select
 
 from diskmark.app.core.news import listen
 from diskmark.app.core.protocol import AppLike, diskmark_app
-from diskmark.app.screens.run_words import live_tile, progress_text, run_ended_line, sweep_ended_line
+from diskmark.app.screens.run_words import (
+    live_tile,
+    progress_text,
+    run_ended_line,
+    sides_ended_line,
+    sweep_ended_line,
+)
 from diskmark.app.screens.setup_words import describe_setup, setup_name
 from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
 from diskmark.app.widgets.footer import KeysFooter
@@ -135,6 +141,7 @@ class MainScreen(Screen[None]):
         self.status.show(self.ready_text())
         signals = self.dm.signals
         listen(signals.settings, self, self._settings_changed)
+        listen(signals.targets, self, lambda _none: self.sync_controls())  # and the setup
         listen(signals.unit, self, self._unit_changed)
         listen(signals.running, self, self.show_running)
         listen(signals.baseline, self, lambda _none: self.show_comparison())
@@ -199,7 +206,7 @@ class MainScreen(Screen[None]):
             if select.value != value:
                 with select.prevent(Select.Changed):
                     select.value = value
-        self.query_one("#target", TargetButton).set_path(s.target)
+        self.query_one("#target", TargetButton).set_path(s.target, state.other_targets)
 
     def _settings_changed(self, old: Settings) -> None:
         """The app has taken new settings (it was ``old``): the controls show them, and
@@ -321,10 +328,21 @@ class MainScreen(Screen[None]):
     def _run_news(self, news: RunNews) -> None:
         """A step of the run under way: the grid's run fills the tiles; of a sweep (on its
         own screen) the status line says how far it is."""
-        from diskmark.app.core.run_news import Begun, Checking, Failed, Finished, Stopped, Told
+        from diskmark.app.core.run_news import (
+            Begun,
+            Checking,
+            Failed,
+            Finished,
+            SidesEnded,
+            Stopped,
+            Told,
+        )
 
         state = self.dm.state
         if isinstance(news, Begun):
+            if news.sides:
+                self.status.show(_("Targets side by side · checking the targets…"), 0.0)
+                return
             if news.sweep is not None:
                 self.status.show(_("Queue-depth sweep {pattern} · checking the target…")
                                  .format(pattern=news.sweep), 0.0)
@@ -335,7 +353,9 @@ class MainScreen(Screen[None]):
             if state.running:
                 self.status.show(_("Checking the target…"), 0.0)
         elif isinstance(news, Told):
-            self._engine_event(news.event, sweep=news.sweep is not None)
+            self._engine_event(news.event, sweep=news.sweep is not None or news.side is not None)
+        elif isinstance(news, SidesEnded):
+            self.status.show(sides_ended_line(news.result))
         elif isinstance(news, Finished):
             if news.sweep is not None:
                 self.status.show(sweep_ended_line(news.session))
