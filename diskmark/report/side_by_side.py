@@ -118,7 +118,7 @@ def against_reference(sides: Sides) -> list[Comparison | None]:
             for i, s in enumerate(sides.sessions)]
 
 
-def _tail(label: str, cells: int = LABEL_CELLS) -> str:
+def label_tail(label: str, cells: int = LABEL_CELLS) -> str:
     """``label`` in at most ``cells`` terminal cells, its end kept: ``…/pool/bench``."""
     if text_cells(label) <= cells:
         return label
@@ -141,21 +141,24 @@ def _verdict_cell(test: TestResult | None, unit: Unit, cmp: Comparison | None) -
     return " ".join(part for part in _judged(test, unit, cmp) if part)
 
 
-def grid_lines(sides: Sides, unit: Unit, judged: bool) -> list[str]:
-    """The sides in one unit: a heading row, a row per test, a column per side; with
-    ``judged`` every side but the first carries its verdict against the first, the
-    figures, the glyphs and the changes each in a column of their own."""
-    labels = [shown(_tail(label), one_line=True) for label in sides.labels]
-    rows = _rows(sides)
-    comparisons = against_reference(sides) if judged else [None] * len(labels)
-    # TRANSLATORS: the first column's header: "Test (MB/s)"
-    corner = _("Test ({unit})").format(unit=unit.label)
-    width = max([24, text_cells(corner)] + [text_cells(title) for _key, title in rows])
-    cells = [[_judged(s.test(key), unit, c) for s, c in zip(sides.sessions, comparisons)]
-             for key, _title in rows]
-    figures = [max([0] + [text_cells(row[i][0]) for row in cells]) for i in range(len(labels))]
-    changes = [max([0] + [text_cells(row[i][1][2:]) for row in cells])
-               for i in range(len(labels))]
+def side_cells(sides: Sides, unit: Unit, judged: bool,
+               rows: list[tuple[str, str]] | None = None
+               ) -> tuple[list[tuple[str, str]], list[list[tuple[str, str]]]]:
+    """(rows, cells): every test (``rows``, or those any side ran) as (key, title), and for
+    each a (figure, change) per side; with ``judged`` the change of every side but the
+    first against the first (``▼ −10.9%``), else none."""
+    rows = _rows(sides) if rows is None else rows
+    comparisons = against_reference(sides) if judged else [None] * len(sides.labels)
+    return rows, [[_judged(s.test(key), unit, c) for s, c in zip(sides.sessions, comparisons)]
+                  for key, _title in rows]
+
+
+def aligned(cells: list[list[tuple[str, str]]]) -> list[list[str]]:
+    """Each cell's figure and change as one text, so that down a column the figures, the
+    glyphs and the changes each line up (right-aligned in the column's widest)."""
+    sides = len(cells[0]) if cells else 0
+    figures = [max([0] + [text_cells(row[i][0]) for row in cells]) for i in range(sides)]
+    changes = [max([0] + [text_cells(row[i][1][2:]) for row in cells]) for i in range(sides)]
 
     def joined(i: int, figure: str, change: str) -> str:
         if not changes[i]:
@@ -163,7 +166,19 @@ def grid_lines(sides: Sides, unit: Unit, judged: bool) -> list[str]:
         glyph, pct = (change[0], change[2:]) if change else (" ", "")
         return f"{rjust_cells(figure, figures[i])} {glyph} {rjust_cells(pct, changes[i])}"
 
-    texts = [[joined(i, *cell) for i, cell in enumerate(row)] for row in cells]
+    return [[joined(i, *cell) for i, cell in enumerate(row)] for row in cells]
+
+
+def grid_lines(sides: Sides, unit: Unit, judged: bool) -> list[str]:
+    """The sides in one unit: a heading row, a row per test, a column per side; with
+    ``judged`` every side but the first carries its verdict against the first, the
+    figures, the glyphs and the changes each in a column of their own."""
+    labels = [shown(label_tail(label), one_line=True) for label in sides.labels]
+    rows, cells = side_cells(sides, unit, judged)
+    # TRANSLATORS: the first column's header: "Test (MB/s)"
+    corner = _("Test ({unit})").format(unit=unit.label)
+    width = max([24, text_cells(corner)] + [text_cells(title) for _key, title in rows])
+    texts = aligned(cells)
     widths = [max([12, text_cells(label)] + [text_cells(row[i]) for row in texts])
               for i, label in enumerate(labels)]
     lines = [ljust_cells(corner, width) + "".join(
@@ -223,7 +238,7 @@ def _targets_header(result: TargetsResult) -> list[str]:
             _("Reference: {target}").format(target=result.reference)]
 
 
-def _legend() -> str:
+def legend() -> str:
     # TRANSLATORS: under the targets side by side: what the glyphs beside the figures say
     return _("▲ better, ▼ worse than the reference, = within the passes' noise")
 
@@ -244,7 +259,7 @@ def sharing_text(sharing: Sharing) -> str:
 def targets_text(result: TargetsResult, unit: Unit = Unit.MB_S) -> str:
     """The targets side by side in one unit, each against the first, then each target's
     state and what they share."""
-    lines = [*_targets_header(result), "", *grid_lines(result, unit, judged=True), _legend()]
+    lines = [*_targets_header(result), "", *grid_lines(result, unit, judged=True), legend()]
     lines += ["", _("Targets:"), *_states(result, 0)]
     for shared in result.sharing:
         lines += ["", *textwrap.wrap(sharing_text(shared), 78, break_long_words=False,
@@ -280,7 +295,7 @@ def targets_markdown(result: TargetsResult) -> str:
     """The targets' table, each against the first; then what they share."""
     header = _targets_header(result)
     text = _markdown(result, header, judged=True)
-    extra = [header[3], _legend(), *(sharing_text(shared) for shared in result.sharing)]
+    extra = [header[3], legend(), *(sharing_text(shared) for shared in result.sharing)]
     return text + "\n" + "\n".join(f"> {line}" for line in extra) + "\n"
 
 
