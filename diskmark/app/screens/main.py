@@ -352,8 +352,10 @@ class MainScreen(Screen[None]):
         elif isinstance(news, Checking):
             if state.running:
                 self.status.show(_("Checking the target…"), 0.0)
+        elif isinstance(news, Told) and news.side is not None:
+            self._side_event(news.event, news.side)
         elif isinstance(news, Told):
-            self._engine_event(news.event, sweep=news.sweep is not None or news.side is not None)
+            self._engine_event(news.event, sweep=news.sweep is not None)
         elif isinstance(news, SidesEnded):
             self.status.show(sides_ended_line(news.result))
         elif isinstance(news, Finished):
@@ -379,6 +381,18 @@ class MainScreen(Screen[None]):
         elif isinstance(news, Stopped) and news.sweep is None:
             self.grid.end_live()
             self.show_result_tiles()
+
+    def _side_event(self, event: Event, side: int) -> None:
+        """A step of one of several targets (their table is on its own screen): the status
+        line says which target does what."""
+        from diskmark.model.events import Progress
+
+        state = self.dm.state
+        if isinstance(event, Progress) and state.running and not state.quitting \
+                and state.sides is not None:
+            self.status.show(_("{target}: {text}").format(
+                target=state.sides.labels[side], text=progress_text(event)),
+                event.session_percent, event.eta_s)
 
     def _engine_event(self, event: Event, *, sweep: bool) -> None:
         from diskmark.model.events import Progress, TestFinished, TestStarted
