@@ -67,6 +67,8 @@ class Runs:
         app.set_class(running, "-running")
         app.signals.running.publish(running)
         app.refresh_bindings()
+        for screen in app.screen_stack[:-1]:  # under a run's own screen (a sweep, several
+            screen.refresh_bindings()  # targets): the window's footer loses Stop at once
 
     # --- starting -----------------------------------------------------------------------
 

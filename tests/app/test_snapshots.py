@@ -50,10 +50,12 @@ def make(engine: FakeEngine | None = None, *, theme: str = "diskmark", unit: Uni
 
 
 def footers_drawn(app) -> bool:
-    """Whether every footer on the screen shows the keys the screen has now: a run's end
-    changes them, and the footer recomposes a refresh later (on a loaded machine the picture
-    caught `esc Stop` after the sweep had ended)."""
-    return all(f._shown == f._keys() for f in app.screen.query(KeysFooter))
+    """Whether every footer, on the screen and under it, shows the keys its screen has now: a
+    run's end changes them, and the footer recomposes a refresh later (on a loaded machine the
+    picture caught `esc Stop` after the sweep had ended, in the window's footer under the
+    sweep's screen)."""
+    return all(f._shown == f._keys() for screen in app.screen_stack
+               for f in screen.query(KeysFooter))
 
 
 async def settle(pilot, condition, what: str, tries: int = 200) -> None:
