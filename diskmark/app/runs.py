@@ -68,7 +68,8 @@ class Runs:
         app.signals.running.publish(running)
         app.refresh_bindings()
         for screen in app.screen_stack[:-1]:  # under a run's own screen (a sweep, several
-            screen.refresh_bindings()  # targets): the window's footer loses Stop at once
+            screen.refresh_bindings()  # targets): the window's footer loses Stop at once,
+            screen.refresh()  # and its buttons are drawn again there
 
     # --- starting -----------------------------------------------------------------------
 
