@@ -33,22 +33,31 @@ from diskmark.app.core.news import AppSignals
 from diskmark.app.core.protocol import Engine
 from diskmark.app.core.state import AppState
 from diskmark.app.ending import Ending
-from diskmark.app.language_switch import switch_language, unreadable_catalog_notice
+from diskmark.app.language_switch import unreadable_catalog_notice
 from diskmark.app.palette import PaletteHooks
-from diskmark.app.preferences import load_preferences, save_preferences
-from diskmark.app.run import EngineEvent, RunFailed, RunFinished, RunStarted, RunStopped, default_engine
+from diskmark.app.preferences import load_preferences
+from diskmark.app.run import (
+    EngineEvent,
+    RunFailed,
+    RunFinished,
+    RunStarted,
+    RunStopped,
+    SideEvent,
+    SidesFinished,
+    default_engine,
+)
 from diskmark.app.runs import Runs
 from diskmark.app.screens.main import MainScreen
 from diskmark.app.startup import EarlyKeys, after_first_frame
+from diskmark.app.state_changes import StateChanges, save
 from diskmark.app.target import default_facts, read_facts
 from diskmark.app.themes import variable_defaults
-from diskmark.locale import _, as_sentence, set_language
-from diskmark.locale.said import joined
+from diskmark.locale import _, set_language
 from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import Settings
 from diskmark.model.units import Unit
-from diskmark.presets import Preset, PresetCatalog, Profile, load_catalog
+from diskmark.presets import PresetCatalog, load_catalog
 from diskmark.store.app_settings import config_path
 
 if TYPE_CHECKING:
@@ -56,7 +65,6 @@ if TYPE_CHECKING:
     from diskmark.checks import CheckCatalog
     from diskmark.model.claims import Claim
     from diskmark.model.settings import Mode
-    from diskmark.store.entry import Entry
     from diskmark.store.store import Store
 
 EngineFactory = Callable[[], Engine]
@@ -65,7 +73,7 @@ FactsProvider = Callable[[str], SystemFacts]
 DIALOGS_CSS = Path(__file__).with_name("dialogs.tcss")
 
 
-class DiskmarkApp(keys.KeyActions, PaletteHooks, App[int]):
+class DiskmarkApp(keys.KeyActions, StateChanges, PaletteHooks, App[int]):
     """CrystalDiskMark for the terminal: its state, its keys and its lifetime; the main
     screen draws the state."""
 
@@ -214,7 +222,7 @@ class DiskmarkApp(keys.KeyActions, PaletteHooks, App[int]):
         main screen mounts first)."""
         if not self._theme_started:
             self._theme_started = True
-            self.theme_changed_signal.subscribe(self, lambda _theme: self._save())
+            self.theme_changed_signal.subscribe(self, lambda _theme: save(self))
 
     # --- start and end ------------------------------------------------------------------
 
@@ -258,94 +266,6 @@ class DiskmarkApp(keys.KeyActions, PaletteHooks, App[int]):
         if self.state.running:
             self.engine.stop()
 
-    # --- the state: changed here, then announced ------------------------------------------
-
-    def _save(self) -> None:
-        problem = save_preferences(self.state, self.theme) if self.persist else None
-        if problem:
-            self.notify(problem, severity="warning")
-
-    def _busy(self) -> str | None:
-        """Why the settings cannot change now (a run is under way), or None."""
-        # TRANSLATORS: {key} is the key that stops the run (Esc)
-        return _("Settings cannot change while a test runs; stop it first ({key}).").format(
-            key=self.state.keys.key("stop")) if self.state.running else None
-
-    def change_settings(self, **changes: Any) -> None:
-        """Apply setting changes from any control; refused while a run is under way."""
-        if (busy := self._busy()) is not None:
-            self.notify(busy, severity="warning")
-            return
-        self._take(self.state.changed(**changes), self.state.profile)
-
-    def keep_preset(self, preset: Preset, path: Path, replace: bool) -> str | None:
-        """Save ``preset`` at ``path`` (the Queues & Threads settings) and use it from now on:
-        the presets read again, so the grid has the rows the command line will read, and
-        ``preset`` chosen with its own times. Returns why it was not saved, or None."""
-        from diskmark.files.destination import DestinationError
-        from diskmark.presets.queues_threads import save_preset
-
-        if (busy := self._busy()) is not None:
-            return busy
-        try:
-            written = save_preset(preset, path, replace)
-        except DestinationError as e:
-            return as_sentence(str(e))
-        shown, state = self.state.profile, self.state
-        state.presets_read(load_catalog())
-        if preset.id not in state.catalog.presets:  # another file took its id meanwhile
-            return joined("\n", state.catalog.problems)
-        self._take(state.changed(preset=preset.id, measure=None, interval=None), shown)
-        # TRANSLATORS: {preset} is the preset's name, {path} its file
-        self.notify(_("Preset {preset} saved in {path}; diskmark run --preset {preset} runs "
-                      "it.").format(preset=preset.id, path=written))
-        return None
-
-    def _take(self, new: Settings, shown: Profile) -> None:
-        """The settings are ``new`` (``shown``: the profile the grid had), announced and saved."""
-        state = self.state
-        old = state.settings
-        if new == old and state.profile == shown:
-            return
-        state.settings = new
-        if old.target != new.target:
-            self.load_facts()
-        if (old.preset, old.profile, old.mix) != (new.preset, new.profile, new.mix) or (
-                state.profile != shown):
-            state.result_on_tiles()  # the grid takes another shape: the result's, or none
-            self.comparing.refresh()
-        elif state.result is None:
-            self.comparing.refresh()  # before any run, the line compares the settings
-        self.signals.settings.publish(old)
-        self.refresh_bindings()
-        self._save()
-
-    def change_language(self, wanted: str) -> None:
-        """Speak ``wanted`` from now on, the whole window at once, and remember it."""
-        self.comparing.refresh()  # as of now, for the window drawn anew
-        if switch_language(self, wanted):
-            self._save()
-
-    def set_unit(self, unit: Unit) -> None:
-        """Re-render every tile in ``unit`` at once; nothing is measured again."""
-        if unit == self.state.unit:
-            return
-        self.state.unit = unit
-        self.comparing.refresh()  # as of now: the line counts verdicts in the unit on screen
-        self.signals.unit.publish(unit)
-        self._save()
-
-    def set_comment(self, comment: str) -> None:
-        self.state.comment = comment
-
-    def set_baseline(self, entry: Entry | None) -> None:
-        """Compare the tiles with ``entry`` from now on (None: stop comparing)."""
-        self.state.baseline = entry if entry is not None and entry.ok else None
-        self.set_class(self.state.baseline is not None, "-comparing")
-        self.comparing.refresh()
-        self.signals.baseline.publish(None)
-        self._save()
-
     def load_facts(self) -> None:
         """The target's facts, read in a thread, kept and announced."""
         read_facts(self, self.comparing.refresh)
@@ -379,6 +299,12 @@ class DiskmarkApp(keys.KeyActions, PaletteHooks, App[int]):
 
     def on_run_finished(self, message: RunFinished) -> None:
         self.runs.finished(message.session)
+
+    def on_side_event(self, message: SideEvent) -> None:
+        self.runs.told_side(message.side, message.event)
+
+    def on_sides_finished(self, message: SidesFinished) -> None:
+        self.runs.sides_finished(message.result)
 
     def on_run_failed(self, message: RunFailed) -> None:
         self.runs.failed(message.error)

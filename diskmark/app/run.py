@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult
     from diskmark.model.settings import Settings
+    from diskmark.model.sides import TargetsResult
     from diskmark.presets import PresetCatalog
 
 
@@ -55,6 +56,22 @@ class EngineEvent(Message):
                 and isinstance(self.event, Progress))
 
 
+class SideEvent(Message):
+    """An engine event of one of several targets (its place in the list), coalesced as an
+    :class:`EngineEvent` is: a newer progress of that target replaces an older one."""
+
+    def __init__(self, side: int, event: Event) -> None:
+        super().__init__()
+        self.side = side
+        self.event = event
+
+    def can_replace(self, message: Message) -> bool:
+        from diskmark.model.events import Progress
+
+        return (isinstance(message, SideEvent) and message.side == self.side
+                and isinstance(message.event, Progress) and isinstance(self.event, Progress))
+
+
 class RunEnded(Message):
     """The worker is done, one way or another."""
 
@@ -66,6 +83,15 @@ class RunFinished(RunEnded):
     def __init__(self, session: SessionResult) -> None:
         super().__init__()
         self.session = session
+
+
+class SidesFinished(RunEnded):
+    """The engine returned a run on several targets (each target's status says how it
+    ended)."""
+
+    def __init__(self, result: TargetsResult) -> None:
+        super().__init__()
+        self.result = result
 
 
 class RunFailed(RunEnded):
@@ -107,3 +133,27 @@ async def bench(engine: Engine, settings: Settings, receiver: MessagePump,
         receiver.post_message(RunFailed(e))
     else:
         receiver.post_message(RunFinished(session))
+
+
+async def bench_sides(engine: Engine, settings: list[Settings], receiver: MessagePump) -> None:
+    """As :func:`bench`, on several targets (``settings``: each target's, the first the
+    reference), interleaved test by test by the engine."""
+    receiver.post_message(RunStarted(settings[0]))
+    from diskmark.engine.device import block_device
+    from diskmark.engine.plan import on_device
+
+    settings = [on_device(s) if block_device(Path(s.target).expanduser()) else s
+                for s in settings]  # no consent here: the engine's rule for a device
+
+    def forward(side: int, event: Event) -> None:
+        receiver.post_message(SideEvent(side, event))
+
+    try:
+        result = await engine.run_targets(settings, forward)
+    except asyncio.CancelledError:
+        receiver.post_message(RunStopped())
+        raise
+    except Exception as e:  # the engine's errors, and any bug: a dialog says which
+        receiver.post_message(RunFailed(e))
+    else:
+        receiver.post_message(SidesFinished(result))

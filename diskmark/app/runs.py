@@ -18,8 +18,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from diskmark.app.run import bench
-from diskmark.locale import _
+from diskmark.app.run import bench, bench_sides
+from diskmark.locale import _, ngettext
 
 if TYPE_CHECKING:
     from textual.message_pump import MessagePump
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult
     from diskmark.model.settings import Mode, Settings
+    from diskmark.model.sides import TargetsResult
 
 
 class Runs:
@@ -73,11 +74,15 @@ class Runs:
         app.set_class(running, "-running")
         app.signals.running.publish(running)
         app.refresh_bindings()
+        for screen in app.screen_stack[:-1]:  # under a run's own screen (a sweep, several
+            screen.refresh_bindings()  # targets): the window's footer loses Stop at once,
+            screen.refresh()  # and its buttons are drawn again there
 
     # --- starting -----------------------------------------------------------------------
 
     def start_grid(self, only_test: int | None) -> None:
-        """All (``only_test`` None) or one row. Builds Settings; the engine does the rest."""
+        """All (``only_test`` None) or one row. Builds Settings; the engine does the rest.
+        With other targets chosen, every target, side by side (:meth:`start_sides`)."""
         from diskmark.engine.errors import DiskmarkError
 
         app = self.app
@@ -85,6 +90,9 @@ class Runs:
         if not self._can_start():
             return
         state.run_checks = ()  # an error's retry runs this run again, not the last checks
+        if state.other_targets:
+            self.start_sides(only_test)
+            return
         settings = replace(state.settings, only_test=only_test, comment=state.comment)
         try:
             plan = app.engine.plan(settings)
@@ -163,6 +171,38 @@ class Runs:
         app.run_worker(bench(app.engine, plan.settings, self.receiver, plan), group="bench",
                        exclusive=True, exit_on_error=False)
 
+    def start_sides(self, only_test: int | None) -> None:
+        """All (or one row) on the target and every other target chosen, each test on every
+        target in turn; the figures go to the side-by-side screen, never the tiles."""
+        from diskmark.app.core.run_news import Begun
+        from diskmark.app.core.state import SidesRun
+        from diskmark.app.screens.sides import SidesScreen
+        from diskmark.engine.errors import DiskmarkError
+        from diskmark.engine.sides import distinct_targets, each_target
+
+        app = self.app
+        state = app.state
+        settings = replace(state.settings, only_test=only_test, comment=state.comment)
+        targets = [settings.target, *state.other_targets]
+        try:
+            plan = app.engine.plan(settings)
+            labels = distinct_targets(targets)
+        except DiskmarkError as e:
+            self.show_error(e, settings)
+            return
+        state.plan = {}  # nothing of the grid moves
+        state.run_settings = settings
+        state.sides = SidesRun.begin(labels, settings, plan)
+        mounted = app.push_screen(SidesScreen(state.unit))
+        self.set_running(True)
+        self._tell(Begun(sides=True))
+
+        async def sides() -> None:
+            await mounted  # the side-by-side screen listens once it is up
+            await bench_sides(app.engine, each_target(settings, targets), self.receiver)
+
+        app.run_worker(sides(), group="bench", exclusive=True, exit_on_error=False)
+
     def retry(self, settings: Settings) -> None:
         """The run ``settings`` was for, again (the settings may have changed since)."""
         if self.checks:
@@ -183,6 +223,33 @@ class Runs:
         if self.app.state.running:
             self.app.engine.stop()
             self.app.signals.said.publish(_("Stopping · fio ends and the test file is removed…"))
+
+    def told_side(self, side: int, event: Event) -> None:
+        """An event of one of several targets: a finished test joins its column, a step is
+        its status, a notice is said naming the target."""
+        from diskmark.app.core.run_news import Told
+        from diskmark.app.screens.run_words import notice_severity, progress_text
+        from diskmark.model.events import Notice, Progress, TestFinished
+
+        sides = self.app.state.sides
+        if sides is None:
+            return
+        label = sides.labels[side]
+        if isinstance(event, Notice):
+            # TRANSLATORS: a note about one of several targets: {target} its path
+            self.app.notify(_("{target}: {text}").format(target=label, text=event.text),
+                            severity=notice_severity(event.severity), timeout=10)
+            return
+        if isinstance(event, TestFinished):
+            sides.tests[side][event.result.key] = event.result
+            done, total = len(sides.tests[side]), len(sides.rows)
+            # TRANSLATORS: how far one of several targets is, while another one measures
+            sides.steps[side] = ngettext("{done} of {total} test measured",
+                                         "{done} of {total} tests measured", total).format(
+                                             done=done, total=total)
+        elif isinstance(event, Progress):
+            sides.steps[side] = progress_text(event)
+        self._tell(Told(event, side=side))
 
     # --- following: the worker's messages, through the app ------------------------------
 
@@ -253,6 +320,21 @@ class Runs:
         for problem in problems:
             self.app.notify(_("Claims not read: {problem}").format(problem=problem),
                             severity="warning", timeout=10)
+
+    def sides_finished(self, result: TargetsResult) -> None:
+        """The engine returned the run on several targets: each complete target's session
+        goes to the history as a run of its own."""
+        from diskmark.app.core.run_news import SidesEnded
+        from diskmark.model.results import Status
+
+        state = self.app.state
+        self._ended()
+        if state.sides is not None:
+            state.sides.result = result
+        for session in result.sessions:
+            if session.status is Status.COMPLETE:
+                self.comparing.keep_history(session)
+        self._tell(SidesEnded(result))
 
     def failed(self, error: BaseException) -> None:
         from diskmark.app.core.run_news import Failed

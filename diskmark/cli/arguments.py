@@ -245,6 +245,19 @@ class TypedAppend(argparse._AppendAction):
         setattr(namespace, TYPED, getattr(namespace, TYPED, set()) | {self.dest})
 
 
+class TypedEach(Typed):
+    """``append``, noting that the option was typed: the first value typed replaces the
+    default (``--target``'s "."), the next ones join it in a list (``--target A --target
+    B``); typed once, the value stays as ``store`` keeps it."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        if self.dest in getattr(namespace, TYPED, set()):
+            before = getattr(namespace, self.dest)
+            values = [*(before if isinstance(before, list) else [before]), values]
+        super().__call__(parser, namespace, values, option_string)
+
+
 def options_before_command(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """Give the command each shared option typed before it (``diskmark --target X run``);
     refuse it (exit 2) when the command has no such option, or was given another value."""
@@ -265,6 +278,7 @@ def options_before_command(parser: argparse.ArgumentParser, args: argparse.Names
                                name=name, command=command, before=_as_typed(before)))
         elif name in typed and getattr(args, name) != before:
             after = getattr(args, name)
+            after = " ".join(after) if isinstance(after, list) else after
             parser.error(_("--{name} was typed twice with different values: {before} before "
                            "`{command}` and {after} after it; give it once.").format(
                                name=name, before=_as_typed(before), command=command,

@@ -199,15 +199,17 @@ class ProgressLine:
         elif isinstance(event, TestFinished):
             self.finished(event.result)
 
-    def noticed(self, event: Event) -> bool:
-        """Say a notice (a warning or an error even with --quiet); True if ``event`` was one."""
+    def noticed(self, event: Event, where: str = "") -> bool:
+        """Say a notice (a warning or an error even with --quiet), after ``where`` (one of
+        several targets) when given; True if ``event`` was one."""
         from diskmark.model.events import Notice
 
         if not isinstance(event, Notice):
             return False
         if self.enabled or event.severity in LOUD_SEVERITIES:
             self.clear()
-            notice(_("note: {text}").format(text=event.text))
+            text = f"{shown(where, one_line=True)}: {event.text}" if where else event.text
+            notice(_("note: {text}").format(text=text))
         return True
 
     def live(self, text: str) -> None:

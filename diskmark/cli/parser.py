@@ -14,12 +14,12 @@ import argparse
 from collections.abc import Collection
 
 from diskmark import __version__
-from diskmark.cli import run_fleet
+from diskmark.cli import run_fleet, run_targets
 from diskmark.cli.arguments import (
     Parser,
     RawDescriptionHelpFormatter,
-    Typed,
     TypedAppend,
+    TypedEach,
     add_replace,
     claim,
     percent,
@@ -69,7 +69,7 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
         description=_("Run the CrystalDiskMark tests with fio in DIR (or on a block device) "
                       "and print a report."),
         formatter_class=RawDescriptionHelpFormatter,
-        epilog=_(RUN_EPILOG) + _(run_fleet.FLEET_HELP))
+        epilog=_(RUN_EPILOG) + _(run_targets.TARGETS_HELP) + _(run_fleet.FLEET_HELP))
     if only is None or "run" in only:
         _run_options(run)
     from diskmark.cli.checks import add_parsers as add_checks_parsers
@@ -107,10 +107,12 @@ def build_parser(only: Collection[str] | None = None) -> argparse.ArgumentParser
 
 
 def _run_options(run: argparse.ArgumentParser) -> None:
-    run.add_argument("--target", metavar="DIR|DEVICE", default=".", action=Typed,
+    run.add_argument("--target", metavar="DIR|DEVICE", default=".", action=TypedEach,
                      help=_("directory to test in; diskmark creates one hidden test file there "
                             "and removes it afterwards (default: current directory); or a block "
-                            "device such as /dev/sdb, measured itself (read tests only, see below)"))
+                            "device such as /dev/sdb, measured itself (read tests only, see "
+                            "below). Repeat it to measure several targets side by side, each "
+                            "test on every target in turn, the first the reference"))
     run.add_argument("--destroy-data", metavar="DEVICE",
                      help=_("allow the write and mix tests on the block device --target names; "
                             "DEVICE must be that same device. Everything on it is destroyed"))

@@ -1,6 +1,7 @@
 """``diskmark run``: the arguments checked and turned into settings, --output checked, then
-the benchmark on this machine (or, with --host, on many: :mod:`diskmark.cli.run_fleet`); the
-report delivered, the run kept, compared and gated (:mod:`diskmark.cli.saving`)."""
+the benchmark on this machine (on several targets side by side:
+:mod:`diskmark.cli.run_targets`; with --host, on many hosts: :mod:`diskmark.cli.run_fleet`);
+the report delivered, the run kept, compared and gated (:mod:`diskmark.cli.saving`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from diskmark.cli import run_fleet
+from diskmark.cli import run_fleet, run_targets
 from diskmark.cli.output import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -46,6 +47,12 @@ def _settings(args: argparse.Namespace) -> Settings:
 def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Check everything that can be checked (arguments, --output, the store) before the
     benchmark starts, so that a mistake costs no wait."""
+    # --target once: the target; repeated: several, side by side, the first in the settings
+    args.targets = args.target if isinstance(args.target, list) else [args.target]
+    args.target = args.targets[0]
+    if run_targets.wanted(args) and run_fleet.wanted(args):
+        parser.error(_("--host measures one --target on every host; give one --target with "
+                       "--host, or leave --host out to measure several targets here"))
     settings = _settings(args)
     try:
         settings.validate()
@@ -64,7 +71,8 @@ def cmd_run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         parser.error(_("--down measures the layers under a target on this machine; it does not "
                        "go with --host"))  # exits 2
     try:
-        run = run_fleet.cmd_fleet if run_fleet.wanted(args) else _run_here
+        run = (run_fleet.cmd_fleet if run_fleet.wanted(args) else
+               run_targets.cmd_targets if run_targets.wanted(args) else _run_here)
         return run(args, parser, settings, destination)
     finally:
         if destination is not None:

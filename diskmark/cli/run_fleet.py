@@ -24,18 +24,13 @@ if TYPE_CHECKING:
     from diskmark.report.compare import Comparison
 
 from diskmark.cli.output import (
-    EXIT_FAILED,
-    EXIT_INTERRUPTED,
-    EXIT_NOT_KEPT,
-    EXIT_OK,
     EXIT_USAGE,
     ProgressLine,
     deliver,
     error,
     exit_code_for,
-    notice,
 )
-from diskmark.cli.saving import compare_all, gate_all, keep, open_store
+from diskmark.cli.saving import conclude, open_store
 from diskmark.cli.stopping import run_stoppable
 from diskmark.locale import N_, _, ngettext
 from diskmark.locale.text_safety import shown
@@ -167,41 +162,27 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
         error(str(e))
         return exit_code_for(e)
     progress.clear()
-    pairs = [(host.label, session) for host, session in result.pairs()]
     from diskmark.checks.claims import claims_of_run
     from diskmark.cli.arguments import claims
 
     typed, told = claims(args.claim), set[str]()
-    for _label, session in pairs:  # each host's drive against its model's claims
+    for _host, session in result.pairs():  # each host's drive against its model's claims
         session.claims, problems = claims_of_run(session.system.model, typed)
         for problem in sorted(set(problems) - told):
             error(_("claims not read: {problem}").format(problem=problem))
         told |= set(problems)
-    kept = keep(store, pairs, args)
-    comparisons = compare_all(pairs, references)
-    delivered = _deliver_report(result, args, comparisons, destination)
-    if not args.quiet:  # also when the report could not be given
-        for label, history_id in args.history_ids.items():
-            notice(_("{host} kept in the history as {id}.").format(host=label, id=history_id))
-    if delivered == EXIT_FAILED:
-        return EXIT_FAILED
-    if interrupted or result.cancelled():
-        error(_("interrupted; fio stopped on every host and the test files removed."))
-        return EXIT_INTERRUPTED
-    failed = result.failed()
-    if failed:
-        error(ngettext("failed on {failed} of {count} host: {hosts}; the other hosts' results "
-                       "are kept.",
-                       "failed on {failed} of {count} hosts: {hosts}; the other hosts' results "
-                       "are kept.", len(hosts)).format(
-                           failed=len(failed), count=len(hosts),
-                           hosts=", ".join(h.label for h in failed)))
-        return EXIT_FAILED
-    if kept not in (EXIT_OK, EXIT_NOT_KEPT):
-        return kept
-    if comparisons and args.fail_on_regression is not None:
-        return gate_all(comparisons, args.fail_on_regression, args.quiet) or kept or delivered
-    return kept or delivered
+
+    def failed(labels: list[str]) -> str:
+        return ngettext("failed on {failed} of {count} host: {hosts}; the other hosts' results "
+                        "are kept.",
+                        "failed on {failed} of {count} hosts: {hosts}; the other hosts' results "
+                        "are kept.", len(hosts)).format(
+                            failed=len(labels), count=len(hosts), hosts=", ".join(labels))
+
+    return conclude(store, references, result, args,
+                    lambda comparisons: _deliver_report(result, args, comparisons, destination),
+                    interrupted, _("interrupted; fio stopped on every host and the test files "
+                                   "removed."), failed)
 
 
 def _deliver_report(result: FleetResult, args: argparse.Namespace,

@@ -1,11 +1,12 @@
-"""What a run keeps and what it is held against, for one machine or many hosts alike: the
-store opened and the baselines found before anything runs (a mistake costs no wait), each
-complete session kept in the history (and saved as a baseline when asked) after it, each
-compared with its baseline, and the regression gate.
+"""What a run keeps and what it is held against, for one machine, several targets or many
+hosts alike: the store opened and the baselines found before anything runs (a mistake costs
+no wait), each complete session kept in the history (and saved as a baseline when asked)
+after it, each compared with its baseline, the regression gate, and the exit status of a
+run of several sides.
 
 A local run is a fleet of one host here: its label is None, its baseline is ``NAME``; a
-host's label is its address, and its baseline ``NAME@HOST`` when there is one, else the
-shared ``NAME``.
+host's label is its address, a target's (of several) its absolute path, and its baseline
+``NAME@LABEL`` (``new@db3``, ``new@/mnt/a``) when there is one, else the shared ``NAME``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from diskmark.cli.output import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
     EXIT_NOT_KEPT,
     EXIT_OK,
     EXIT_REGRESSION,
@@ -28,15 +31,19 @@ from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult, Status
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from diskmark.model.sides import Sides
     from diskmark.report.compare import Comparison
     from diskmark.store.entry import Entry
     from diskmark.store.store import Store
 
-Label = str | None  # None: this machine; else a host's label
+Label = str | None  # None: this machine; else a host's label, or one of several targets'
 
 
 def baseline_for(name: str, label: Label) -> str:
-    """The baseline of ``name`` for a host: ``NAME@HOST`` (this machine's: ``NAME``)."""
+    """The baseline of ``name`` for a host or a target: ``NAME@LABEL`` (this machine's
+    single target's: ``NAME``)."""
     return name if label is None else f"{name}@{label}"
 
 
@@ -151,3 +158,35 @@ def gate_all(comparisons: dict[Label, tuple[Comparison, str]], pct: float, quiet
         if code == EXIT_REGRESSION or worst == EXIT_OK:
             worst = code
     return worst
+
+
+def conclude(store: Store, references: dict[Label, tuple[Entry, str]], sides: Sides,
+             args: argparse.Namespace, deliver: Callable[[dict[Label, tuple[Comparison, str]]], int],
+             interrupted: bool, stopped: str, failed: Callable[[list[str]], str]) -> int:
+    """The end of a run of several sides (hosts, targets): each complete one kept and
+    compared, the report delivered (``deliver`` given the comparisons), then the exit
+    status: 1 when the report could not be given, 130 when a signal came (``interrupted``)
+    or a side was stopped (``stopped`` says what was cleaned up), 1 when a side failed
+    (``failed`` names them; the others are kept), the history's or the baseline's, the
+    gate's."""
+    pairs: list[tuple[Label, SessionResult]] = list(zip(sides.labels, sides.sessions))
+    kept = keep(store, pairs, args)
+    comparisons = compare_all(pairs, references)
+    delivered = deliver(comparisons)
+    if not args.quiet:  # also when the report could not be given
+        for label, history_id in args.history_ids.items():
+            notice(_("{host} kept in the history as {id}.").format(host=label, id=history_id))
+    if delivered == EXIT_FAILED:
+        return EXIT_FAILED
+    if interrupted or any(s.status is Status.CANCELLED for s in sides.sessions):
+        error(stopped)
+        return EXIT_INTERRUPTED
+    gone = [label for label, s in pairs if s.status is Status.FAILED and label is not None]
+    if gone:
+        error(failed(gone))
+        return EXIT_FAILED
+    if kept not in (EXIT_OK, EXIT_NOT_KEPT):
+        return kept
+    if comparisons and args.fail_on_regression is not None:
+        return gate_all(comparisons, args.fail_on_regression, args.quiet) or kept or delivered
+    return kept or delivered

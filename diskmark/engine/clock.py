@@ -12,9 +12,10 @@ from datetime import datetime
 import psutil
 
 
-def now_iso() -> str:
-    """Now, local time with its offset, to the second (a session's start and end)."""
-    return datetime.now().astimezone().isoformat(timespec="seconds")
+def now_iso(timespec: str = "seconds") -> str:
+    """Now, local time with its offset, to the second (a session's start and end), or to
+    the millisecond (``"milliseconds"``: a test's, which several targets take in turn)."""
+    return datetime.now().astimezone().isoformat(timespec=timespec)
 
 
 def usable_cpus() -> int:

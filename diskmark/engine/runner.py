@@ -1,6 +1,7 @@
 """Running a plan: fio found, the target opened (a private workspace and its test file, or
-a block device), the session's facts, its tests run (:mod:`diskmark.engine.session_run`),
-and everything removed, whatever happened.
+a block device: :mod:`diskmark.engine.side`), the session's facts, its tests run
+(:mod:`diskmark.engine.session_run`), and everything removed, whatever happened; or the same
+on several targets at once, interleaved test by test (:mod:`diskmark.engine.sides`).
 
 The engine is UI-agnostic: it reports through a plain callback of model events and returns a
 :class:`SessionResult`. Errors found before anything starts raise (nothing was started);
@@ -13,24 +14,18 @@ notice and in the result's warnings, never by an exception that loses the result
 from __future__ import annotations
 
 import asyncio
-import os
 
-from diskmark import __version__
-from diskmark.drive.stack.resolve import stack_of
-from diskmark.engine import ioengine
-from diskmark.engine.clock import now_iso, usable_cpus
 from diskmark.engine.control import RunControl
 from diskmark.engine.drive_watch import DriveWatch
 from diskmark.engine.errors import TargetError
 from diskmark.engine.fio import Fio, locate
 from diskmark.engine.plan import Plan, build_plan, check_plan
-from diskmark.engine.sentence import Sentence
 from diskmark.engine.session_run import EventSink, SessionRun
-from diskmark.engine.target import open_target
-from diskmark.locale import N_, _
-from diskmark.model.events import Notice, Phase, Progress
+from diskmark.engine.side import Side
+from diskmark.engine.sides import SideSink, run_interleaved
 from diskmark.model.results import FioJob, SessionResult, TestSpec
 from diskmark.model.settings import Op, Settings
+from diskmark.model.sides import TargetsResult
 from diskmark.presets import PresetCatalog, load_catalog
 
 
@@ -97,49 +92,37 @@ class Engine:
         finally:
             self._control = None
 
-    async def _run(self, settings: Settings, emit: EventSink, destroy: str | None,
-                   given: Plan | None) -> SessionResult:
+    async def run_targets(self, settings: list[Settings], on_event: SideSink | None = None,
+                          destroy: str | None = None) -> TargetsResult:
+        """A session on several targets, interleaved test by test
+        (:mod:`diskmark.engine.sides`): ``settings`` holds each target's (the same but for
+        the target: :func:`~diskmark.engine.sides.each_target`), the first the reference."""
+        emit = on_event or (lambda index, event: None)
+        self._control = RunControl()
+        try:
+            fio = await self._found_fio()
+            plan = await asyncio.to_thread(self.plan, settings[0])  # the first reads the presets
+            return await run_interleaved(self._ctl, fio, plan, settings, emit, destroy)
+        finally:
+            self._control = None
+
+    async def _found_fio(self) -> Fio:
         if self._fio is None:  # `fio --version` is a subprocess: not on the event loop
             self._fio = await asyncio.to_thread(locate)
-        fio = self._fio
+        return self._fio
+
+    async def _run(self, settings: Settings, emit: EventSink, destroy: str | None,
+                   given: Plan | None) -> SessionResult:
+        fio = await self._found_fio()
         # a first plan reads the presets
         plan = given if given is not None else await asyncio.to_thread(self.plan, settings)
-        check = await asyncio.to_thread(open_target, settings.target, settings.size,
-                                        settings.direct, settings.nocow, plan, destroy)
-        plan = check.plan or plan  # a device without consent runs its read tests only
-        workspace = check.workspace
-        session: SessionResult | None = None
+        side = await Side.open(plan, destroy)
         try:
-            for note in check.notes:
-                emit(Notice(note.said(), "information"))
-            facts = await asyncio.to_thread(check.facts)
-            stack = await asyncio.to_thread(stack_of, check.path)
-            facts.cpus = usable_cpus()
-            facts.as_root = os.geteuid() == 0
-            engine, why_not = await asyncio.to_thread(ioengine.choose, fio.path)
-            if why_not:
-                check.notes.append(Sentence(N_("fio uses libaio: {why}."), why=why_not))
-                emit(Notice(check.notes[-1].said(), "information"))
-            session = SessionResult(
-                settings=plan.settings, system=facts, preset_name=plan.preset.name,
-                profile_name=plan.profile.name, measure=plan.measure, interval=plan.interval,
-                fio_version=fio.version, diskmark_version=__version__, started=now_iso(),
-                warnings=[note.english() for note in check.notes], ioengine=engine,
-                stack=stack)
-            async with DriveWatch(session, check.path, self._ctl.wake) as drive:  # temperature, health
-                await SessionRun.begin(self._ctl, fio, plan, session, check.workspace,
-                                       check.device, drive.observe(emit)).run()
+            session = await side.begin(fio, emit)
+            async with DriveWatch(session, side.check.path, self._ctl.wake) as drive:  # temperature, health
+                await SessionRun.begin(self._ctl, fio, side.plan, session, side.check.workspace,
+                                       side.check.device, drive.observe(emit)).run()
         finally:
             self._ctl.kill_all()
-            emit(Progress(Phase.CLEANUP, _("Closing the device") if check.device
-                          else _("Removing the test file"), eta_s=0.0, session_percent=100.0))
-            for problem in workspace.remove():
-                # TRANSLATORS: {problem} is what stays and why ("/mnt/x/.diskmark-…: Permission denied")
-                note = Sentence(N_("Could not remove {problem}. diskmark leaves nothing else "
-                                   "behind; remove it yourself once the target is writable "
-                                   "again."), problem=problem)
-                emit(Notice(note.said(), "error"))
-                if session is not None:
-                    session.warnings.append(note.english())
-        session.finished = now_iso()
+            side.close(emit)
         return session

@@ -14,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
 from diskmark.engine import fileinfo, ioengine, parse
-from diskmark.engine.clock import Eta, MachineLoad
+from diskmark.engine.clock import Eta, MachineLoad, now_iso
 from diskmark.engine.control import RunControl, Stopped
 from diskmark.engine.errors import PREPARING, DiskmarkError, FioFailed, doing, reading_output
 from diskmark.engine.fio import Fio
@@ -81,50 +81,41 @@ class SessionRun:
 
     @classmethod
     def begin(cls, control: RunControl, fio: Fio, plan: Plan, session: SessionResult,
-              place: Place, device: bool, emit: EventSink) -> SessionRun:
+              place: Place, device: bool, emit: EventSink, eta: Eta | None = None) -> SessionRun:
         """The session as it starts: the kernel's write-back now, and the ETA of the plan
-        and of laying the test file out."""
+        and of laying the test file out (or ``eta``, one several sessions share)."""
         mem = fileinfo.meminfo()
         prep_guess = 0.0 if device or plan.sustained else plan.settings.size / PREP_RATE_GUESS
-        return cls(control, fio, plan, session, place, Eta(prep_guess + plan.total_seconds()),
-                   emit, device, mem.get("Dirty", 0) + mem.get("Writeback", 0), prep_guess)
+        return cls(control, fio, plan, session, place,
+                   eta or Eta(prep_guess + plan.total_seconds()), emit, device,
+                   mem.get("Dirty", 0) + mem.get("Writeback", 0), prep_guess)
 
     async def run(self) -> None:
         """Prepare the file and run every test; a stop or an error ends the session early
         with what was finished."""
-        plan, session, place = self.plan, self.session, self.place
+        if await self.attempt(self.lay_out()):
+            for test in self.plan.tests:
+                if not await self.attempt(self.measure(test, rest=bool(test.index))):
+                    break
+            else:
+                if await self.attempt(self.run_jobs()):
+                    await self.attempt(self.finish())
+        self.close()
+
+    # --- the steps, which several sessions take in turn --------------------------------
+
+    @property
+    def going(self) -> bool:
+        """Neither stopped nor failed so far."""
+        return self.session.status is Status.COMPLETE
+
+    async def attempt(self, step: Coroutine[Any, Any, None]) -> bool:
+        """Take ``step``: a stop or an error ends the session (its status and error say
+        which) and returns False."""
+        session = self.session
         try:
-            if self.control.stopping:  # asked before the file was made (while smartctl answered)
-                raise Stopped
-            await asyncio.to_thread(place.create_test_file, plan.settings.size)
-            if not self.device:  # a device is read as it is: nothing is laid out
-                await self._prepare()
-            session.test_file = await asyncio.to_thread(fileinfo.layout_of, place.open_test_file,
-                                                        session.system.total_bytes)
-            if session.test_file and session.test_file.fragmented:
-                self._note(Sentence(N_("The test file is fragmented ({count} pieces): sequential "
-                                       "figures may be lower than the device can do."),
-                                    count=session.test_file.fragments))
-            await self._settle()
-            for test in plan.tests:
-                if test.index and plan.interval:
-                    await self._interval(test)
-                check_place(place)
-                result = await self._run_test(test)
-                session.tests.append(result)
-                self.emit(TestFinished(test.index, result))
-                ceiling = fileinfo.faster_than_link(result, session.system)
-                if ceiling:
-                    session.warnings.append(ceiling.english())
-                    self.emit(Notice(ceiling.said()))
-            for n, job in enumerate(plan.jobs):
-                if (plan.tests or n) and plan.interval:
-                    await self._interval(None)
-                check_place(place)
-                session.jobs.append(await self._run_job(job))
-            if plan.sustained:  # its file was sparse before the write: where the write put it
-                session.test_file = await asyncio.to_thread(
-                    fileinfo.layout_of, place.open_test_file, session.system.total_bytes)
+            await step
+            return True
         except Stopped:
             session.status = Status.CANCELLED
         except DiskmarkError as e:
@@ -134,8 +125,64 @@ class SessionRun:
             session.status = Status.FAILED
             session.error = _("The test file could not be used: {error}.").format(
                 error=e.strerror or e)
+        return False
+
+    async def lay_out(self) -> None:
+        """The test file made and written full (a device is read as it is), its layout
+        read, and the kernel's write-back waited for."""
+        plan, session, place = self.plan, self.session, self.place
+        if self.control.stopping:  # asked before the file was made (while smartctl answered)
+            raise Stopped
+        await asyncio.to_thread(place.create_test_file, plan.settings.size)
+        if not self.device:  # a device is read as it is: nothing is laid out
+            await self._prepare()
+        session.test_file = await asyncio.to_thread(fileinfo.layout_of, place.open_test_file,
+                                                    session.system.total_bytes)
+        if session.test_file and session.test_file.fragmented:
+            self._note(Sentence(N_("The test file is fragmented ({count} pieces): sequential "
+                                   "figures may be lower than the device can do."),
+                                count=session.test_file.fragments))
+        await self._settle()
+
+    async def measure(self, test: PlannedTest, rest: bool) -> None:
+        """``test``, after CrystalDiskMark's rest when ``rest`` (every test but the first)."""
+        session, place = self.session, self.place
+        if rest and self.plan.interval:
+            await self._interval(test)
+        check_place(place)
+        result = await self._run_test(test)
+        session.tests.append(result)
+        self.emit(TestFinished(test.index, result))
+        ceiling = fileinfo.faster_than_link(result, session.system)
+        if ceiling:
+            session.warnings.append(ceiling.english())
+            self.emit(Notice(ceiling.said()))
+
+    async def run_jobs(self) -> None:
+        """A check run's own fio jobs (etcd's fdatasync test), after its tests, each after
+        CrystalDiskMark's rest."""
+        plan, session = self.plan, self.session
+        for n, job in enumerate(plan.jobs):
+            if (plan.tests or n) and plan.interval:
+                await self._interval(None)
+            check_place(self.place)
+            session.jobs.append(await self._run_job(job))
+
+    async def finish(self) -> None:
+        """After the last test: a sustained write's file was sparse before the write, so
+        where the write put it is read now."""
+        if self.plan.sustained:
+            self.session.test_file = await asyncio.to_thread(
+                fileinfo.layout_of, self.place.open_test_file, self.session.system.total_bytes)
+
+    def close(self) -> None:
+        """The session has ended: one stopped part-way says so, and every test it did not
+        finish is named without figures."""
+        session = self.session
+        if session.status is Status.COMPLETE and len(session.tests) < len(self.plan.tests):
+            session.status = Status.CANCELLED  # a stop came while another session ran
         if session.status is not Status.COMPLETE:
-            session.tests.extend(not_measured(plan, session.tests))
+            session.tests.extend(not_measured(self.plan, session.tests))
 
     def _note(self, note: Sentence) -> None:
         """Tell the user ``note`` now and keep it (in English) in the result."""
@@ -232,7 +279,8 @@ class SessionRun:
         plan, session = self.plan, self.session
         result = TestResult(index=test.row, spec=test.spec, op=test.op, mix_read=test.mix_read,
                             fio_command=run_args(self.fio.path, plan, test, session.ioengine),
-                            unstable_pct=plan.settings.unstable_pct)
+                            unstable_pct=plan.settings.unstable_pct,
+                            started=now_iso("milliseconds"))
         self.emit(TestStarted(test.index, result))
         if plan.sustained:
             await run_sustained(self.control, self.fio.path, plan, session.ioengine, test,
@@ -250,6 +298,8 @@ class SessionRun:
                                      plan.settings.data)
         if test.op is not Op.READ:
             result.sync_seconds = await self._sync(test, result)
+        result.finished = now_iso("milliseconds")
+        if test.op is not Op.READ:
             await self._settle(test)
         return result
 

@@ -46,6 +46,11 @@ class FleetResult:
     sessions: list[SessionResult] = field(default_factory=list)
     one_at_a_time: bool = False
 
+    @property
+    def labels(self) -> list[str]:
+        """The hosts as reports name them (a side by side's labels)."""
+        return [h.label for h in self.hosts]
+
     def pairs(self) -> list[tuple[Host, SessionResult]]:
         return list(zip(self.hosts, self.sessions))
 

@@ -255,6 +255,10 @@ class TestResult:
     #: the layers of the storage stack that explain the figure (diskmark.model.stack)
     marks: list[Mark] = field(default_factory=list)
     sustained: Sustained | None = None  # a sustained write's MB/s over time and its knee
+    #: when the test began and ended (ISO 8601 to the millisecond, after the rest before it):
+    #: several targets measured in one session take their tests in turn, and this shows it
+    started: str = ""
+    finished: str = ""
 
     @property
     def label(self) -> str:
@@ -354,6 +358,8 @@ class TestResult:
             "dips": dip_notes(self.dips(), DIP_THRESHOLD_PCT, ENGLISH),
             "error": self.error,
             "sustained": self.sustained.to_dict() if self.sustained else None,
+            "started": self.started,
+            "finished": self.finished,
         }
 
     @classmethod
@@ -377,6 +383,8 @@ class TestResult:
             cpu_limited=d.get("cpu_limited"),
             marks=[Mark.from_dict(m) for m in d.get("marks") or []],
             sustained=Sustained.from_dict(d["sustained"]) if d.get("sustained") else None,
+            started=str(d.get("started", "")),
+            finished=str(d.get("finished", "")),
         )
 
 

@@ -240,6 +240,7 @@ _TEST_FIELDS = {
     "error": _optional(_check_text), "unstable_threshold_pct": _figure,
     "cpu_limited": _optional(_check_text), "sustained": _optional(_check_sustained),
     "marks": _list_of(_check_mark, "mark"),
+    "started": _check_text, "finished": _check_text,
 }
 _TEST_REQUIRED = ("index", "spec", "kind", "runs")
 

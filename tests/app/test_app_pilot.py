@@ -290,6 +290,67 @@ async def test_target_picker_chooses_a_directory(target, tmp_path):
                          "the facts of the new target")
 
 
+async def test_two_targets_chosen_in_the_picker_run_side_by_side(target, tmp_path):
+    """A second target added in the picker (its button, then its key): All measures each
+    test on both in turn, on the side-by-side screen; each target's run goes to the history;
+    nothing is left on either; back to one target."""
+    from diskmark.app.screens.sides import SidesScreen
+    from diskmark.app.screens.target_picker import TargetPicker
+
+    second, third = tmp_path / "second", tmp_path / "third"
+    second.mkdir()
+    third.mkdir()
+    app = make_app(target, profile="peak")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, TargetPicker), 5, "the picker")
+        app.screen.query_one("#path", Input).value = str(second)
+        await pilot.click("#add")
+        await wait_until(pilot, lambda: app.state.other_targets == [str(second)], 5,
+                         "the second target")
+        assert app.state.settings.target == str(target), "the first stays the reference"
+        assert str(app.query_one("#target").label).endswith("+1 ▼")
+        assert "2 targets side by side" in str(app.query_one("#setup").render())
+        # the same directory again is refused; the key adds as the button does
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, TargetPicker), 5, "the picker")
+        app.screen.query_one("#path", Input).value = str(third)
+        app.screen.query_one("#mounts").focus()
+        await pilot.press("a")
+        await wait_until(pilot, lambda: len(app.state.other_targets) == 2, 5, "the third")
+        await pilot.press("t")
+        await wait_until(pilot, lambda: isinstance(app.screen, TargetPicker), 5, "the picker")
+        app.screen.query_one("#path", Input).value = str(third)
+        await pilot.click("#add")
+        await wait_until(pilot, lambda: not isinstance(app.screen, TargetPicker), 5, "closed")
+        assert app.state.other_targets == [str(second), str(third)]
+        await pilot.press("a")
+        await wait_until(pilot, lambda: isinstance(app.screen, SidesScreen), 5, "the table")
+        await wait_until(pilot, lambda: app.state.running, 5, "the run to start")
+        await wait_until(pilot, lambda: not app.state.running, 180, "the run to end")
+        await pilot.pause()
+        result = app.state.sides.result
+        assert result is not None and result.targets == [str(target), str(second), str(third)]
+        assert [s.status for s in result.sessions] == [Status.COMPLETE] * 3
+        # each test on every target in turn
+        starts = sorted((t.started, i) for i, s in enumerate(result.sessions) for t in s.tests)
+        assert [i for _when, i in starts] == [0, 1, 2] * 4
+        shown = app.screen.figures()
+        keys = {t.key for t in result.sessions[0].tests}
+        assert [set(f) for f in shown] == [keys] * 3
+        assert all(cell[-1] == "%" and cell.split()[1] in "▲▼=" for cell in shown[1].values())
+        assert all(t.value is None for t in app.main.grid.tiles), "the tiles are left alone"
+        await app.workers.wait_for_complete()
+        kept = Store().history()
+        assert sorted(e.session.system.target for e in kept) == sorted(result.targets)
+        await pilot.press("o")
+        await pilot.pause()
+        assert app.state.other_targets == [] and not isinstance(app.screen, SidesScreen)
+        assert not str(app.query_one("#target").label).endswith("+1 ▼")
+    for where in (target, second, third):
+        assert not our_fio(where) and not leftovers(where)
+
+
 async def test_palette_and_keys_change_units_and_settings(target):
     app = make_app(target)
     async with app.run_test(size=SIZE) as pilot:

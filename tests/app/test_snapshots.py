@@ -51,10 +51,12 @@ def make(engine: FakeEngine | None = None, *, theme: str = "diskmark", unit: Uni
 
 
 def footers_drawn(app) -> bool:
-    """Whether every footer on the screen shows the keys the screen has now: a run's end
-    changes them, and the footer recomposes a refresh later (on a loaded machine the picture
-    caught `esc Stop` after the sweep had ended)."""
-    return all(f._shown == f._keys() for f in app.screen.query(KeysFooter))
+    """Whether every footer, on the screen and under it, shows the keys its screen has now: a
+    run's end changes them, and the footer recomposes a refresh later (on a loaded machine the
+    picture caught `esc Stop` after the sweep had ended, in the window's footer under the
+    sweep's screen)."""
+    return all(f._shown == f._keys() for screen in app.screen_stack
+               for f in screen.query(KeysFooter))
 
 
 async def settle(pilot, condition, what: str, tries: int = 200) -> None:
@@ -656,6 +658,29 @@ def test_dialog_keeps_the_window_behind_in_place(snap_compare):
         assert app.screen_stack[0].query_one("#all").region.x == before
 
     check(app, snap_compare(app, terminal_size=SMALL, run_before=run))
+
+
+@SIZES
+def test_targets_side_by_side(snap_compare, size):
+    """A second target added, All run: the targets side by side, the second against the
+    first (▲ quicker random reads, ▼ slower sequential, = random writes within noise)."""
+    from diskmark.app.screens.sides import SidesScreen
+
+    app = make()
+
+    async def run(pilot):
+        app.add_target("/mnt/usb")
+        await pilot.press("a")
+        await settle(pilot, lambda: isinstance(app.screen, SidesScreen) and not app.state.running
+                     and app.state.sides.result is not None, "the targets side by side")
+        await settle(pilot, lambda: str(app.screen.query_one("#close").label) == "Close",
+                     "the run's end drawn")
+        shown = app.screen.figures()
+        assert len(shown) == 2 and len(shown[0]) == 8
+        glyphs = {cell.split()[1] for cell in shown[1].values()}
+        assert glyphs == {"▲", "▼", "="}, shown[1]
+
+    check(app, snap_compare(app, terminal_size=size, run_before=run))
 
 
 @SIZES

@@ -35,6 +35,15 @@ SPEEDS = {
 }
 
 
+#: A second drive beside the first, by (row, op): slower in sequence, quicker at random
+#: reads, the same at random writes (within the passes' noise).
+OTHER_DRIVE = {(0, Op.READ): 0.06, (0, Op.WRITE): 0.08, (1, Op.READ): 0.11, (1, Op.WRITE): 0.1,
+               (2, Op.READ): 1.4, (3, Op.READ): 1.25}
+USB_FACTS = SystemFacts(target="/mnt/usb", mountpoint="/mnt/usb", device="/dev/sdb1",
+                        fstype="exfat", total_bytes=238 * 1024 * MIB, free_bytes=201 * 1024 * MIB,
+                        model="SanDisk Extreme", rotational=False, kernel="6.1.0",
+                        os="Debian GNU/Linux 12 (bookworm)", cpus=8)
+
 #: A queue-depth sweep's share of the Q32 figure at each depth: a curve that saturates.
 SWEEP_SHARE = {1: 0.097, 2: 0.185, 4: 0.345, 8: 0.604, 16: 0.865, 32: 1.0}
 #: Per-second shape of a pass (5 s), and of a pass that dips at second 4 (a full SLC cache).
@@ -117,6 +126,26 @@ class FakeEngine:
 
     def plan(self, settings):
         return build_plan(self.catalog.get(settings.preset), settings)
+
+    async def run_targets(self, settings, on_event=None):
+        """Each target's made-up session (not interleaved: the pictures show the figures):
+        the second target a USB drive, slower in sequence, quicker at random reads, the
+        same at random writes, so that every verdict shows."""
+        from dataclasses import replace
+
+        from diskmark.model.sides import DEVICE, Sharing, TargetsResult
+
+        emit = on_event or (lambda index, event: None)
+        result = TargetsResult([s.target for s in settings])
+        for i, st in enumerate(settings):
+            engine = FakeEngine(started=self.started, scale={} if i == 0 else OTHER_DRIVE)
+            session = await engine.run(st, lambda event, i=i: emit(i, event))
+            facts = FACTS if i == 0 else USB_FACTS
+            session.system = replace(facts, target=st.target)
+            result.sessions.append(session)
+        if len(settings) > 2:
+            result.sharing = [Sharing(settings[1].target, settings[2].target, DEVICE, "sdb")]
+        return result
 
     def stop(self) -> None:
         self.stopped = True

@@ -37,6 +37,8 @@ class AppSignals:
     def __init__(self, app: DOMNode) -> None:
         #: The settings changed; the data is the settings as they were.
         self.settings: Signal[Settings] = Signal(app, "settings")
+        #: The targets measured beside the target changed (``state.other_targets``).
+        self.targets: Signal[None] = Signal(app, "targets")
         #: Every figure is to be shown in this unit.
         self.unit: Signal[Unit] = Signal(app, "unit")
         #: A run or a sweep began (True) or ended (False).

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from diskmark.model.facts import SystemFacts
     from diskmark.model.results import FioJob, SessionResult, TestSpec
     from diskmark.model.settings import Mode, Op, Settings
+    from diskmark.model.sides import TargetsResult
     from diskmark.model.units import Unit
     from diskmark.presets import Preset
     from diskmark.store.entry import Entry
@@ -57,6 +58,10 @@ class Engine(Protocol):
     async def run(self, settings: Settings,
                   on_event: Callable[[Event], None] | None = None, *,
                   plan: Plan | None = None) -> SessionResult: ...
+
+    async def run_targets(self, settings: list[Settings],
+                          on_event: Callable[[int, Event], None] | None = None
+                          ) -> TargetsResult: ...
 
     def stop(self) -> None: ...
 
@@ -114,6 +119,12 @@ class AppLike(Protocol):
 
     def check_catalog(self) -> CheckCatalog:
         """The checks there are, read when first asked for and kept."""
+
+    def add_target(self, path: str) -> None:
+        """Measure ``path`` too, beside the target, each test on every target in turn."""
+
+    def one_target(self) -> None:
+        """Measure the target alone again."""
 
     def copy(self, text: str, title: str) -> None:
         """Copy ``text``, saying how under ``title`` (what was copied)."""

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from diskmark.model.events import Event
     from diskmark.model.results import SessionResult
+    from diskmark.model.sides import TargetsResult
 
 
 class _Kind:
@@ -35,6 +36,8 @@ class Begun(_Kind):
     sweep: str | None = None
     #: The checks a check run judges (the Checks panel shows it); () for any other run.
     checks: tuple[str, ...] = ()
+    #: A run on several targets, on its own screen (``state.sides``).
+    sides: bool = False
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class Told(_Kind):
     event: Event
     sweep: str | None = None
     checks: tuple[str, ...] = ()
+    #: In a run on several targets: the target's place in ``state.sides.labels``.
+    side: int | None = None
 
 
 @dataclass(frozen=True)
@@ -61,6 +66,16 @@ class Finished(_Kind):
 
     session: SessionResult
     sweep: str | None = None
+    checks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class SidesEnded(_Kind):
+    """The engine returned a run on several targets (complete, stopped or failed part-way,
+    each target's status says), already in ``state.sides``."""
+
+    result: TargetsResult
+    sweep: None = None
     checks: tuple[str, ...] = ()
 
 
@@ -82,4 +97,4 @@ class Stopped(_Kind):
 
 
 #: One step of a run, as the app tells it.
-RunNews = Begun | Checking | Told | Finished | Failed | Stopped
+RunNews = Begun | Checking | Told | Finished | SidesEnded | Failed | Stopped

@@ -27,8 +27,41 @@ if TYPE_CHECKING:
     from diskmark.engine.plan import Plan, PlannedTest
     from diskmark.model.claims import Claim
     from diskmark.model.facts import SystemFacts
+    from diskmark.model.sides import TargetsResult
     from diskmark.report.compare import Comparison
     from diskmark.store.entry import Entry
+
+
+@dataclass
+class SidesRun:
+    """A run on several targets (each test on every target in turn), as the app follows it:
+    the targets by label (the first the reference), the tests of the plan, each target's
+    tests as they finish and its last step, and the engine's result once it has returned.
+    What it shows reads as a side by side (:meth:`sessions`)."""
+
+    labels: list[str]
+    settings: Settings
+    #: (key, title) of every test of the plan, in CrystalDiskMark's order
+    rows: list[tuple[str, str]]
+    tests: list[dict[str, TestResult]]
+    steps: list[str]
+    result: TargetsResult | None = None
+
+    @classmethod
+    def begin(cls, labels: list[str], settings: Settings, plan: Plan) -> SidesRun:
+        ordered = sorted(plan.tests, key=lambda t: (t.op.rank, t.mix_read or 0, t.row))
+        rows = [(t.key, t.title) for t in ordered]
+        return cls(labels, settings, rows, [{} for _label in labels], ["" for _label in labels])
+
+    def sessions(self) -> list[SessionResult]:
+        """Each target's session: the engine's once returned, else its tests so far."""
+        if self.result is not None:
+            return self.result.sessions
+        from diskmark.model.facts import SystemFacts
+
+        return [SessionResult(settings=replace(self.settings, target=label),
+                              system=SystemFacts(target=label), tests=list(tests.values()))
+                for label, tests in zip(self.labels, self.tests)]
 
 @dataclass
 class AppState:
@@ -90,6 +123,11 @@ class AppState:
     fleet_hosts: str = ""
     #: (target, filesystem) already warned about.
     advised: set[tuple[str, str]] = field(default_factory=set)
+    #: The targets measured beside ``settings.target`` (the reference), each test on every
+    #: target in turn; for this session of the app only.
+    other_targets: list[str] = field(default_factory=list)
+    #: The last run on several targets (or the one under way).
+    sides: SidesRun | None = None
 
     @property
     def comparison(self) -> Comparison | None:

@@ -17,7 +17,7 @@ from textual.widgets.selection_list import Selection
 
 from diskmark.app.core.news import listen
 from diskmark.app.core.protocol import diskmark_app
-from diskmark.app.core.run_news import Begun, Failed, Finished, RunNews, Stopped, Told
+from diskmark.app.core.run_news import Begun, Failed, Finished, RunNews, SidesEnded, Stopped, Told
 from diskmark.app.screens.run_words import progress_text
 from diskmark.app.widgets.plain import PlainStatic, plain
 from diskmark.locale import N_, _
@@ -81,7 +81,7 @@ class ChecksScreen(ModalScreen[None]):
                 self._status(_("Running {checks}…").format(checks=", ".join(news.checks)))
         elif isinstance(news, Told) and news.checks and isinstance(news.event, Progress):
             self._status(progress_text(news.event))
-        elif isinstance(news, Finished | Failed | Stopped):
+        elif isinstance(news, Finished | Failed | Stopped | SidesEnded):
             run_button.disabled = False
             if isinstance(news, Finished) and news.checks:
                 self._status(_("Checked {checks}.").format(checks=", ".join(news.checks)))

@@ -29,6 +29,7 @@ from diskmark.app.screens.run_words import (
     live_tile,
     progress_text,
     run_ended_line,
+    sides_ended_line,
     sweep_ended_line,
 )
 from diskmark.app.screens.setup_words import describe_setup, setup_name
@@ -141,6 +142,7 @@ class MainScreen(Screen[None]):
         self.status.show(self.ready_text())
         signals = self.dm.signals
         listen(signals.settings, self, self._settings_changed)
+        listen(signals.targets, self, lambda _none: self.sync_controls())  # and the setup
         listen(signals.unit, self, self._unit_changed)
         listen(signals.running, self, self.show_running)
         listen(signals.baseline, self, lambda _none: self.show_comparison())
@@ -205,7 +207,7 @@ class MainScreen(Screen[None]):
             if select.value != value:
                 with select.prevent(Select.Changed):
                     select.value = value
-        self.query_one("#target", TargetButton).set_path(s.target)
+        self.query_one("#target", TargetButton).set_path(s.target, state.other_targets)
 
     def _settings_changed(self, old: Settings) -> None:
         """The app has taken new settings (it was ``old``): the controls show them, and
@@ -335,10 +337,21 @@ class MainScreen(Screen[None]):
     def _run_news(self, news: RunNews) -> None:
         """A step of the run under way: the grid's run fills the tiles; of a sweep (on its
         own screen) the status line says how far it is."""
-        from diskmark.app.core.run_news import Begun, Checking, Failed, Finished, Stopped, Told
+        from diskmark.app.core.run_news import (
+            Begun,
+            Checking,
+            Failed,
+            Finished,
+            SidesEnded,
+            Stopped,
+            Told,
+        )
 
         state = self.dm.state
         if isinstance(news, Begun):
+            if news.sides:
+                self.status.show(_("Targets side by side · checking the targets…"), 0.0)
+                return
             if news.sweep is not None:
                 self.status.show(_("Queue-depth sweep {pattern} · checking the target…")
                                  .format(pattern=news.sweep), 0.0)
@@ -352,8 +365,12 @@ class MainScreen(Screen[None]):
         elif isinstance(news, Checking):
             if state.running:
                 self.status.show(_("Checking the target…"), 0.0)
+        elif isinstance(news, Told) and news.side is not None:
+            self._side_event(news.event, news.side)
         elif isinstance(news, Told):
             self._engine_event(news.event, sweep=not news.on_grid)
+        elif isinstance(news, SidesEnded):
+            self.status.show(sides_ended_line(news.result))
         elif isinstance(news, Finished):
             if news.sweep is not None:
                 self.status.show(sweep_ended_line(news.session))
@@ -380,6 +397,18 @@ class MainScreen(Screen[None]):
         elif isinstance(news, Stopped) and news.on_grid:
             self.grid.end_live()
             self.show_result_tiles()
+
+    def _side_event(self, event: Event, side: int) -> None:
+        """A step of one of several targets (their table is on its own screen): the status
+        line says which target does what."""
+        from diskmark.model.events import Progress
+
+        state = self.dm.state
+        if isinstance(event, Progress) and state.running and not state.quitting \
+                and state.sides is not None:
+            self.status.show(_("{target}: {text}").format(
+                target=state.sides.labels[side], text=progress_text(event)),
+                event.session_percent, event.eta_s)
 
     def _engine_event(self, event: Event, *, sweep: bool) -> None:
         from diskmark.model.events import Progress, TestFinished, TestStarted

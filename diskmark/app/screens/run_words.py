@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from textual.notifications import SeverityLevel
 
     from diskmark.model.events import Progress
+    from diskmark.model.sides import TargetsResult
     from diskmark.model.units import Unit
     from diskmark.report.compare import Comparison
 
@@ -153,6 +154,25 @@ def checks_ended_line(session: SessionResult) -> str:
              "palette ({palette}) says why").format(
                  passed=counts[Outcome.PASS], failed=counts[Outcome.FAIL],
                  unknown=counts[Outcome.UNKNOWN], palette=PALETTE_KEY)
+
+
+def sides_ended_line(result: TargetsResult) -> str:
+    """The status line once a run on several targets has ended (the table is on its
+    screen)."""
+    if result.cancelled():
+        return _("Targets side by side: stopped · fio ended and every test file was removed")
+    failed = result.failed()
+    if failed:
+        # TRANSLATORS: {targets} are the paths of the targets that failed
+        return ngettext("Targets side by side: {targets} failed; the other targets' figures "
+                        "are kept", "Targets side by side: {targets} failed; the other "
+                        "targets' figures are kept", len(failed)).format(
+                            targets=", ".join(failed))
+    took = session_seconds(result.sessions[0]) if result.sessions else None
+    if took is None:
+        return _("Targets side by side: finished")
+    return _("Targets side by side: finished in {duration}").format(
+        duration=format_duration(took))
 
 
 def notice_severity(severity: str) -> SeverityLevel:

@@ -5,7 +5,7 @@ sustained write writes), a result's when the tiles cannot show it."""
 from __future__ import annotations
 
 from diskmark.app.core.state import AppState
-from diskmark.locale import _
+from diskmark.locale import _, ngettext
 from diskmark.model.names import mix_label
 from diskmark.model.results import SessionResult
 from diskmark.model.settings import UNSTABLE_PCT, DataPattern, Mode
@@ -31,6 +31,11 @@ def describe_setup(state: AppState, compact: bool = False) -> str:
     if profile.id != "default":
         name = f"{name} · {said_name(profile.name, short=compact)}"
     parts = [name]
+    if state.other_targets:
+        count = len(state.other_targets) + 1
+        # TRANSLATORS: the next run measures several targets, each test on every one in turn
+        parts.append(ngettext("{count} target side by side", "{count} targets side by side",
+                              count).format(count=count))
     if s.mode is not Mode.READ_WRITE:
         parts.append(_(MODE_LABELS[s.mode]))
     if s.mix is not None and profile.mix:

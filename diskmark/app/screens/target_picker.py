@@ -164,14 +164,20 @@ class TargetPicker(ModalScreen[str | None]):
     BINDINGS = [
         Binding("escape", "cancel", N_("Cancel")),
         Binding("p", "toggle_pseudo", N_("Pseudo filesystems")),
+        Binding("a", "add", N_("Add as another target")),
     ]
 
     class Loaded(Message):
         """The mount list has been read (posted for tests and for the first focus)."""
 
-    def __init__(self, current: str | None = None) -> None:
+    def __init__(self, current: str | None = None, others: list[str] | None = None) -> None:
+        """``others``: the targets measured beside ``current`` (the adding button says
+        which target the next one would be)."""
         super().__init__()
         self.current = current
+        self.others = list(others or [])
+        #: the directory chosen is to be measured beside the target, not instead of it
+        self.adding = False
         self.mounts: list[MountInfo] = []
         self.show_pseudo = False
         self.loaded = False
@@ -204,6 +210,12 @@ class TargetPicker(ModalScreen[str | None]):
                 yield Input(value=self.current or "", placeholder="/path/to/a/directory",
                             id="path")
                 yield Button(_("Use"), id="use", variant="primary")
+                add = Button(_("Add target"), id="add")
+                add.tooltip = (_("Measure this directory too, as the third target or more: each "
+                                 "test on every target in turn, side by side") if self.others
+                               else _("Measure this directory too, as a second target: each "
+                                      "test on both in turn, side by side"))
+                yield add
                 yield Button(_("Cancel"), id="cancel")
             yield PlainStatic("", id="message")
         yield KeysFooter()
@@ -423,6 +435,11 @@ class TargetPicker(ModalScreen[str | None]):
         event.stop()
         self.action_use()
 
+    @on(Button.Pressed, "#add")
+    def _add_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.action_add()
+
     @on(Button.Pressed, "#cancel")
     def _cancel_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -431,10 +448,17 @@ class TargetPicker(ModalScreen[str | None]):
     def action_use(self) -> None:
         self._try_choose(self.query_one("#path", Input).value)
 
+    def action_add(self) -> None:
+        """The directory in the path field, measured beside the target: each test on
+        every target in turn, side by side."""
+        self.adding = True
+        self.adding = self._try_choose(self.query_one("#path", Input).value)
+
     def action_cancel(self) -> None:
         self.dismiss(None)
 
-    def _try_choose(self, text: str) -> None:
+    def _try_choose(self, text: str) -> bool:
+        """Dismiss with the directory ``text`` names, or say why not; whether it did."""
         path, problem = check_directory(text, self.mounts)
         if path is None:
             field = self.query_one("#path", Input)
@@ -442,8 +466,9 @@ class TargetPicker(ModalScreen[str | None]):
             self._message(problem, "error")
             if not field.has_focus:
                 field.focus()
-            return
+            return False
         self.dismiss(path)
+        return True
 
     def _show_path_info(self, path: str) -> None:
         m = mount_of(path, self.mounts) if self.mounts else None
@@ -463,10 +488,13 @@ class TargetPicker(ModalScreen[str | None]):
 
 def choose_target(app: AppLike) -> None:
     """The picker, from the app's key or the target button: the directory chosen becomes
-    the target."""
+    the target, or (added) is measured beside it."""
+    picker = TargetPicker(app.state.settings.target, app.state.other_targets)
 
     def chosen(path: str | None) -> None:
-        if path:
+        if path and picker.adding:
+            app.add_target(path)
+        elif path:
             app.change_settings(target=path)
 
-    app.push_screen(TargetPicker(app.state.settings.target), chosen)
+    app.push_screen(picker, chosen)

@@ -47,11 +47,13 @@ def shorten_path(path: str, width: int) -> str:
 
 
 class TargetButton(Button):
-    """Shows the target directory; pressing it opens the target picker."""
+    """Shows the target directory (and how many more are measured beside it); pressing it
+    opens the target picker."""
 
     def __init__(self, path: str, *, keys: Keymap = DEFAULT, id: str | None = None) -> None:
         super().__init__("", id=id, classes="target-button")
         self.path = path
+        self.others: list[str] = []
         # TRANSLATORS: {key} is the key that opens the target picker (t)
         self.tooltip = _("Choose the directory to test in ({key})").format(
             key=keys.key("pick_target"))
@@ -62,15 +64,19 @@ class TargetButton(Button):
     def on_resize(self) -> None:
         self._relabel()
 
-    def set_path(self, path: str) -> None:
-        self.path = path
+    def set_path(self, path: str, others: list[str] | None = None) -> None:
+        self.path, self.others = path, list(others or [])
         self._relabel()
 
     def _relabel(self) -> None:
         # the path, then " ▼" (2 cells), inside the button's line padding (1 cell a side):
         # a label one cell too long wrapped, and the button showed its first line alone
         room = max(self.content_size.width - 4, 1) if self.content_size.width else 40
-        self.label = Content(f"{shorten_path(shown(self.path, one_line=True), room)} ▼")
+        # TRANSLATORS: after the target's path on its button: how many more targets are
+        # measured beside it (a few cells)
+        more = " " + _("+{count}").format(count=len(self.others)) if self.others else ""
+        path = shorten_path(shown(self.path, one_line=True), max(room - cell_len(more), 1))
+        self.label = Content(f"{path}{more} ▼")
 
 
 class FixedUnits(Static):
