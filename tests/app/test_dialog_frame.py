@@ -15,11 +15,13 @@ from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFile
 from diskmark.app.screens.dialogs import Choice, ConfirmDialog, ErrorDialog, SaveFileDialog
 from diskmark.app.screens.help import HelpScreen
 from diskmark.app.screens.history import HistoryFilterDialog
+from diskmark.app.screens.queues_threads import QueuesThreadsScreen
 from diskmark.app.screens.settings import SettingsScreen
 from diskmark.app.screens.sweep import SweepDialog
 from diskmark.app.screens.why import WhyScreen
 from diskmark.model.settings import Settings
 from diskmark.model.units import GIB
+from diskmark.presets.queues_threads import BASE, rows_of
 from diskmark.store.database import Filters
 from diskmark.store.store import Store
 
@@ -46,6 +48,9 @@ DIALOGS = {
                      "Settings", None),
     HelpScreen: (lambda app, tmp: HelpScreen(), "diskmark keys", None),
     WhyScreen: (lambda app, tmp: WhyScreen(app), "Why this figure: the storage stack", None),
+    QueuesThreadsScreen: (lambda app, tmp: QueuesThreadsScreen(
+        app.state.catalog, rows_of(app.state.preset, app.state.catalog.get(BASE), None, None), ""),
+        "Queues & Threads", None),
 }
 
 def make_app() -> DiskmarkApp:

@@ -140,7 +140,8 @@ def test_someone_elses_man_page_and_desktop_entry_are_left_alone(venv, tmp_path)
 
 #: What ensure_test_tools finds missing where only /usr/bin is hidden (the mkfs tools, sshd and
 #: the fonts are elsewhere): the packages of the programs there, every one a test declares.
-HIDDEN = {"xvfb", "man-db", "xclip", "xsel", "zsh", "fish", "chromium", "desktop-file-utils"}
+HIDDEN = {"xvfb", "man-db", "xclip", "xsel", "zsh", "fish", "chromium", "desktop-file-utils",
+          "fuse2fs"}
 
 
 @pytest.fixture
@@ -164,7 +165,7 @@ def test_tools(tmp_path: Path):
 
     def run(*args: str, everything: bool = False) -> tuple[set[str], bool]:
         if everything:
-            for name in ("zsh", "fish", "man", "Xvfb", "xclip", "xsel", "desktop-file-validate",
+            for name in ("zsh", "fish", "man", "Xvfb", "xclip", "xsel", "desktop-file-validate", "fuse2fs",
                          *chromium.NAMES):
                 if not (bin_dir / name).exists() and shutil.which(name):
                     (bin_dir / name).symlink_to(shutil.which(name))

@@ -205,7 +205,8 @@ def test_a_fuse_file_system_names_its_program_and_marks_its_figures(tmp_path):
 @pytest.mark.needs("fuse2fs", "mkfs.ext4")
 def test_a_fuse_program_that_never_answers_is_named_after_a_bounded_wait(tmp_path):
     """fuse2fs stopped (SIGSTOP) in a mount namespace of its own, so nothing else on the
-    machine meets the hung mount: the stack is read in well under a second and says so."""
+    machine meets the hung mount: the stack is read within a few of its quarter-second waits
+    (a loaded machine's scheduling beside them) and says so."""
     need_root()
     if not shutil.which("unshare") or not os.path.exists("/dev/fuse"):
         pytest.skip("unshare or /dev/fuse missing")
@@ -239,7 +240,7 @@ def test_a_fuse_program_that_never_answers_is_named_after_a_bounded_wait(tmp_pat
     fuse = found["stack"][0]
     assert fuse["kind"] == "fuse" and fuse["name"] == str(where)
     assert "no-answer" in [e["effect"] for e in fuse["effects"]]
-    assert found["took"] < 1.0, found["took"]
+    assert found["took"] < 3.0, found["took"]
 
 
 # --- an ext4 image on a loop device on a file of another file system, measured below ---------
@@ -272,11 +273,17 @@ def test_ext4_on_a_loop_device_on_a_file_of_another_loop_device_and_the_layers_b
                 assert set(measured[device].figures) == {"SEQ1M Q8T1/read"}, measured[device]
             for m in session.below[2:]:  # this machine's disk: measured, or passed over saying why
                 assert m.figures or m.skipped
+            from diskmark.model.stack import cost_pct
             from diskmark.report.cdm_report import text_report as cdm_text
-            from diskmark.report.stack_words import cost_sentences
+            from diskmark.report.stack_words import NOISE_PCT, cost_sentences
 
             costs = " ".join(cost_sentences(session))
-            assert f"file system {inner}" in costs and inner_dev in costs
+            above = next(t.best_mb_s for t in session.tests if t.key == "SEQ1M Q8T1/read")
+            on_inner = measured[inner_dev].figures["SEQ1M Q8T1/read"]["mb_s"]
+            pct = cost_pct(above, on_inner)
+            # the file system above the first device is named when it costs more than the noise
+            assert (f"file system {inner}" in costs and inner_dev in costs) \
+                == (pct is not None and abs(pct) >= NOISE_PCT), (pct, costs)
             assert "[Below]" in cdm_text(session)
 
             # the layers below are read and never written: every device's bytes as they were

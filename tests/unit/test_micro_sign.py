@@ -39,7 +39,7 @@ def test_no_other_micro_sign_in_the_code_the_catalogs_or_the_docs():
     """The Greek mu may be named in code as ``"\\u03bc"`` (to read it, or to stand in for it
     on an ASCII terminal), never written: written, it is a sign someone reads."""
     files = sorted({p for pattern in READ_BY_PEOPLE for p in ROOT.glob(pattern) if p.is_file()})
-    assert len([p for p in files if p.suffix == ".po"]) == len(LANGUAGES) - 1  # all but English
+    assert len([p for p in files if p.suffix == ".po"]) >= len(LANGUAGES) - 1  # all but English
     found = [f"{p.relative_to(ROOT)}:{n}: {line.strip()[:90]}"
              for p in files
              for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)

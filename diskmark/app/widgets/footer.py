@@ -53,7 +53,8 @@ FOOTER_WORDS = (
     NP_("footer", "Rename"), NP_("footer", "Share"), NP_("footer", "Stop / Close"),
     NP_("footer", "Trend"), NP_("footer", "Use"), NP_("footer", "Use this directory"),
     NP_("footer", "Use this mount"), NP_("footer", "View"), NP_("footer", "vs other"),
-    NP_("footer", "vs run"),
+    NP_("footer", "vs run"), NP_("footer", "Copy the table"), NP_("footer", "One target"),
+    NP_("footer", "Add as another target"), NP_("footer", "Measure the layers below"),
 )
 
 
