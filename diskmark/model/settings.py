@@ -128,7 +128,8 @@ class Rule:
     value, no +Mix); ``low``/``high`` bound a number (``unit`` names it in messages);
     ``choices`` lists the only values allowed; ``accepts`` is an extra test (a path, an id,
     whole MiB). ``valid`` says in words what is allowed, for the JSON messages (marked with
-    ``N_``, ``{low}`` and ``{high}`` its bounds; :meth:`valid_text` says it);
+    ``N_``, ``{low}`` and ``{high}`` its bounds, ``{choices}`` its choices; :meth:`valid_text`
+    says it, so that a list which grows, such as the languages, is never copied into a message);
     ``what`` is how a run-time message names the setting (``N_`` too). ``parse`` reads the command
     line's text (None: the CLI has no such option). ``saved``: the app keeps it between
     launches (a row, a sweep or a comment belongs to one run)."""
@@ -146,9 +147,11 @@ class Rule:
     saved: bool = True
 
     def valid_text(self) -> str:
-        """What is allowed, in words, in the language in use (``{low}`` and ``{high}``
-        replaced, any other brace kept: a rule may quote JSON)."""
+        """What is allowed, in words, in the language in use (``{low}``, ``{high}`` and
+        ``{choices}`` replaced, any other brace kept: a rule may quote JSON)."""
         text = _(self.valid)
+        if self.choices:
+            text = text.replace("{choices}", ", ".join(str(c) for c in self.choices))
         if self.low is not None:
             text = text.replace("{low}", self._bound(self.low))
         if self.high is not None:

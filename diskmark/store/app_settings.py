@@ -68,8 +68,9 @@ APP_RULES: dict[str, Rule] = {
     "compare": Rule(str, N_("a baseline name"), optional=True,
                     accepts=lambda v: bool(v.strip()) and v.isprintable() and len(v) <= 200),
     #: the language the app speaks (None: the environment's, as gettext reads it)
-    "language": Rule(str, N_("a language diskmark speaks (en, ja, de, zh_CN, zh_TW, ko, fr, es, ru)"),
-                     optional=True, accepts=lambda v: v in LANGUAGES),
+    # TRANSLATORS: {choices}: the language codes, "en, ja, de, …"
+    "language": Rule(str, N_("a language diskmark speaks ({choices})"), optional=True,
+                     choices=tuple(LANGUAGES)),
     #: binding id -> keys, replacing the keys of diskmark's bindings (see the help screen)
     # a rule's words are formatted with its bounds: the example's braces are doubled
     "keymap": Rule(dict, N_("binding ids mapped to keys, such as {{\"run_all\": \"r\"}}"),
