@@ -177,7 +177,7 @@ def commands(app: PaletteApp) -> Iterator[Command]:
                        count=n, layout=_(LAYOUT_WORDS.get(profile.layout, profile.layout))),
                    partial(app.change_settings, profile=profile.id), False)
     for p in app.state.catalog.presets.values():
-        yield (_("Preset: {preset}").format(preset=p.name), _(p.description),
+        yield (_("Preset: {preset}").format(preset=said_name(p.name)), _(p.description),
                partial(app.change_settings, preset=p.id), False)
     for label, mode in MODE_OPTIONS:
         yield (_("Mode: {mode}").format(mode=_(label)), _("Which operations run"),

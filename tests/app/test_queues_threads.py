@@ -19,7 +19,7 @@ import pytest
 from conftest import wait_until
 from mounts import _mounted, can_loop_mount
 from rich.cells import cell_len
-from textual.widgets import Input, Label, Select
+from textual.widgets import Button, Input, Label, Select
 
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.dialogs import ConfirmDialog
@@ -30,6 +30,7 @@ from diskmark.model.results import TestSpec
 from diskmark.model.settings import Settings
 from diskmark.model.units import KIB, MIB
 from diskmark.presets import load_catalog
+from diskmark.presets.words import said_name
 
 SIZE = (120, 40)
 
@@ -274,5 +275,11 @@ async def test_every_field_fits_its_box_at_80x24_in_every_language(tmp_path, lan
             for head in editor.query(".qt-head").results(Label):
                 text = str(head.render())
                 assert cell_len(text) <= head.region.width, (text, head.region.width)
+            # the profiles and the reset buttons named as the rest of the window names them
+            names = [str(x.render()) for x in editor.query(".qt-profile") if str(x.render())]
+            resets = [str(b.label) for b in editor.query(".qt-reset").results(Button)]
+            assert names == [said_name(n) for n in (
+                "Default", "Peak Performance", "Real World Performance", "Demo")], names
+            assert resets == [said_name(n) for n in ("Default", "NVMe SSD", "Flash Memory")]
     finally:
         set_language("en")

@@ -151,7 +151,7 @@ class SettingsScreen(Dialog[Settings]):
                                 measure=new.measure, interval=new.interval)
         preset = self.query_one("#preset", Select)
         with preset.prevent(Select.Changed):
-            preset.set_options([(plain(p.name), p.id) for p in self.catalog.presets.values()])
+            preset.set_options([(plain(said_name(p.name)), p.id) for p in self.catalog.presets.values()])
             preset.value = new.preset
         self._show_preset(new.preset, measure=new.measure, interval=new.interval)
 
