@@ -37,7 +37,10 @@ SOURCE = "en"
 #: Every language diskmark speaks, by its catalog's name, named in itself.
 LANGUAGES: dict[str, str] = {
     "en": "English", "ja": "日本語", "de": "Deutsch", "zh_CN": "简体中文", "zh_TW": "繁體中文",
-    "ko": "한국어", "fr": "Français", "es": "Español", "ru": "Русский"}
+    "ko": "한국어", "fr": "Français", "es": "Español", "ru": "Русский", "it": "Italiano",
+    "pt_BR": "Português (Brasil)", "pl": "Polski", "cs": "Čeština", "sk": "Slovenčina",
+    "nl": "Nederlands", "sv": "Svenska", "fi": "Suomi", "hu": "Magyar", "tr": "Türkçe",
+    "uk": "Українська"}
 #: A made-up language for tests: every text bracketed and 40% longer, so a text that was not
 #: marked, or was glued from pieces, shows up unbracketed in the window.
 PSEUDO = "pseudo"
@@ -100,7 +103,8 @@ def from_environment(environ: dict[str, str] | None = None) -> str:
 def match(wanted: str) -> str | None:
     """The shipped language for a locale name (``de_AT.UTF-8``, ``zh_TW``, ``ja``, ``C``),
     or None: an exact catalog, else the same language (``de_AT`` → ``de``; Chinese by
-    script: ``zh_HK`` and ``zh_Hant`` → ``zh_TW``, other ``zh`` → ``zh_CN``)."""
+    script: ``zh_HK`` and ``zh_Hant`` → ``zh_TW``, other ``zh`` → ``zh_CN``; Portuguese
+    from anywhere → ``pt_BR``, the one Portuguese shipped, which Portugal reads)."""
     name = re.split(r"[.@]", wanted.strip())[0].replace("-", "_")
     if not name or name in ("C", "POSIX"):
         return None
@@ -110,6 +114,8 @@ def match(wanted: str) -> str | None:
     lang = lang.lower()
     if lang == "zh":
         return "zh_TW" if region in ("TW", "HK", "MO", "Hant") else "zh_CN"
+    if lang == "pt":
+        return "pt_BR"
     return lang if lang in LANGUAGES else None
 
 

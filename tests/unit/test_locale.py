@@ -25,10 +25,12 @@ def english_after():
     ({"LANG": "de_AT.UTF-8"}, "de"),
     ({"LANG": "zh_HK.UTF-8"}, "zh_TW"),
     ({"LANG": "zh_SG.UTF-8"}, "zh_CN"),
-    ({"LANG": "pt_BR.UTF-8"}, "en"),  # not shipped: English
+    ({"LANG": "pt_BR.UTF-8"}, "pt_BR"),
+    ({"LANG": "pt_PT.UTF-8"}, "pt_BR"),  # the one Portuguese shipped
+    ({"LANG": "el_GR.UTF-8"}, "en"),  # not shipped: English
     ({"LANG": "C.UTF-8"}, "en"),
     ({}, "en"),
-    ({"LANGUAGE": "pt:de", "LANG": "ja_JP.UTF-8"}, "de"),  # LANGUAGE's list, in order
+    ({"LANGUAGE": "el:de", "LANG": "ja_JP.UTF-8"}, "de"),  # LANGUAGE's list, in order
     ({"LC_ALL": "fr_FR.UTF-8", "LANG": "ja_JP.UTF-8"}, "fr"),  # LC_ALL over LANG
     ({"LC_MESSAGES": "ko_KR.UTF-8", "LANG": "ru_RU.UTF-8"}, "ko"),
     ({"LC_ALL": "C", "LANG": "ja_JP.UTF-8"}, "en"),  # the first one set decides
@@ -38,7 +40,8 @@ def test_the_environment_chooses_as_gettext_does(env, chosen):
 
 
 def test_every_shipped_language_is_named_in_itself_and_matched_by_its_locale_names():
-    assert set(LANGUAGES) == {"en", "ja", "de", "zh_CN", "zh_TW", "ko", "fr", "es", "ru"}
+    assert set(LANGUAGES) == {"en", "ja", "de", "zh_CN", "zh_TW", "ko", "fr", "es", "ru", "it",
+                              "pt_BR", "pl", "cs", "sk", "nl", "sv", "fi", "hu", "tr", "uk"}
     for code in LANGUAGES:
         assert match(code) == code
         assert match(f"{code}.UTF-8") == code

@@ -10,6 +10,7 @@ import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -63,6 +64,18 @@ def seconds_label(seconds: float) -> str:
     return f"{seconds:g} s"
 
 
+#: The widest profile name the rows leave room for at 80 columns: "Real World Performance"
+PROFILE_CELLS = 22
+
+
+def profile_label(name: str) -> str:
+    """A profile's name in the language in use, its short word where the whole name would
+    push the rows' fields out of an 80-column window (Italian's "Prestazioni in condizioni
+    reali")."""
+    said = said_name(name)
+    return said if cell_len(said) <= PROFILE_CELLS else said_name(name, short=True)
+
+
 class QueuesThreadsScreen(Dialog[str]):
     """The rows and times of a preset, changed and saved as a user preset; dismisses with
     the id of the preset saved, or None."""
@@ -86,7 +99,7 @@ class QueuesThreadsScreen(Dialog[str]):
                 yield Label(head, classes="qt-head")
             for pid in SHOWN:
                 for row, spec in enumerate(self.rows.tests[pid]):
-                    yield PlainLabel(said_name(self.base.profiles[pid].name) if row == 0 else "",
+                    yield PlainLabel(profile_label(self.base.profiles[pid].name) if row == 0 else "",
                                      classes="qt-profile")
                     yield PlainLabel(spec.label, id=f"label-{pid}-{row}", classes="qt-label")
                     yield from self._fields(pid, row, spec)
