@@ -141,6 +141,16 @@ def set_language(wanted: str | None) -> str:
     return chosen
 
 
+def messages() -> tuple[str, ...]:
+    """The English of every message the catalog in use translates (no context, no plural):
+    what :func:`diskmark.locale.kept.said_kept` looks through for the template of a sentence
+    a saved result keeps in English. Empty in English and the pseudo language."""
+    catalog = getattr(_translation, "_catalog", None)
+    if not isinstance(catalog, dict):
+        return ()
+    return tuple(k for k in catalog if isinstance(k, str) and k and "\x04" not in k)
+
+
 def unreadable_catalog() -> UnreadableCatalog | None:
     """Why the language last asked for of :func:`set_language` is not spoken: its catalog
     could not be read (None: it is spoken)."""

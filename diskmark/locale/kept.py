@@ -13,7 +13,11 @@ import string
 from collections.abc import Iterable
 from functools import cache
 
-from diskmark.locale import _
+from diskmark.locale import PSEUDO, SOURCE, _, language, messages
+
+#: The fewest letters a template keeps besides its fields to be looked for: "{path}: {error}"
+#: would take any sentence with a colon for its own.
+KEPT_LITERAL = 16
 
 
 @cache
@@ -44,3 +48,36 @@ def said_again(english: str, templates: Iterable[str]) -> str:
         if found is not None:
             return _(template).format(**found.groupdict())
     return english
+
+
+@cache
+def _kept_templates(spoken: str) -> tuple[str, ...]:
+    """The catalog's templates with fields and enough words of their own, the most specific
+    (the most words besides their fields) first. Cached by the language spoken."""
+    def literal(template: str) -> int:
+        return sum(len(part[0]) for part in string.Formatter().parse(template))
+
+    found = []
+    for message in messages():
+        if "{" not in message:
+            continue
+        try:
+            if literal(message) >= KEPT_LITERAL and _pattern_of(message) is not None:
+                found.append(message)
+        except ValueError:  # a brace that is no field ("{{" in a JSON example)
+            continue
+    return tuple(sorted(found, key=literal, reverse=True))
+
+
+def said_kept(english: str) -> str:
+    """A note a saved result keeps in English (its warnings: "The test file is fragmented
+    (12 pieces)…") said in the language in use: the note itself where it is a message, else
+    the template it was filled from, found among every message of the catalog in use by its
+    shape. A note that no message made (the system's own words) is said as it is."""
+    spoken = language()
+    if spoken == SOURCE:
+        return english
+    if spoken == PSEUDO:
+        return _(english)
+    said = _(english)
+    return said if said != english else said_again(english, _kept_templates(spoken))

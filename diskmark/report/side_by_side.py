@@ -18,6 +18,7 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 from diskmark.locale import _, ngettext, pgettext
+from diskmark.locale.kept import said_kept
 from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.names import test_title
 from diskmark.model.results import SessionResult, Status, TestResult
@@ -204,7 +205,8 @@ def _states(sides: Sides, notes_from: int) -> list[str]:
         else:
             lines.append(f"  {shown(label, one_line=True)}: {status_text(session)}")
         notes = [w for w in session.warnings[notes_from:]]
-        lines += ["    " + _("note: {note}").format(note=w.splitlines()[0]) for w in notes]
+        lines += ["    " + _("note: {note}").format(note=said_kept(w).splitlines()[0])
+                  for w in notes]
     return lines
 
 
@@ -217,7 +219,7 @@ def fleet_text(result: FleetResult, unit: Unit = Unit.MB_S) -> str:
     lines = [*_header(result), "", *grid_lines(result, unit, judged=False)]
     lines += ["", _("Hosts:"), *_states(result, 1)]
     if result.sessions:
-        lines += ["", _("Note: {note}").format(note=result.sessions[0].warnings[0])
+        lines += ["", _("Note: {note}").format(note=said_kept(result.sessions[0].warnings[0]))
                   if result.sessions[0].warnings else ""]
     return _ended(lines)
 

@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from diskmark.locale import N_, _, pgettext
+from diskmark.locale.kept import said_kept
 from diskmark.locale.text_safety import json_utf8, shown
 from diskmark.model.events import Phase, Progress
 from diskmark.model.names import from_test_key, test_title
@@ -271,7 +272,7 @@ def markdown_report(session: SessionResult) -> str:
         status = f"**{_(STATUS_WORDS[session.status])}**"
         out += ["", _("{status}: {error}").format(status=status, error=session.error)
                 if session.error else status]
-    out += ["\n> " + _("Note: {note}").format(note=w) for w in session.warnings]
+    out += ["\n> " + _("Note: {note}").format(note=said_kept(w)) for w in session.warnings]
     out.append("\n" + _("Drive: {drive}").format(drive=drive_line(session.drive)))
     return "\n".join(out) + "\n"
 

@@ -50,3 +50,55 @@ def test_the_drive_line_of_a_virtual_disk_is_in_the_readers_language_and_english
     line = drive_line(record, LOCAL)
     assert "仮想ディスク（virtio）" in line and "hypervisor" not in line
     assert "a virtual disk (virtio) reports no temperature" in drive_line(record, ENGLISH)
+
+
+
+FRAGMENTED = ("The test file is fragmented ({count} pieces): sequential figures may be lower "
+              "than the device can do.")
+
+
+@pytest.mark.parametrize("lang", ["nl", "de", "ja", "pseudo"])
+def test_a_runs_note_kept_in_english_is_said_in_the_readers_language(lang):
+    """A run's notes (session.warnings) are kept in English, as the engine writes them
+    (Sentence.english); a note made from a message is said again from the catalog with its
+    values, whatever message it was; the system's own words stay as they are."""
+    from diskmark.engine.sentence import Sentence
+    from diskmark.locale.kept import said_kept
+
+    kept = Sentence(FRAGMENTED, count=12).english()
+    assert kept.startswith("The test file is fragmented (12 pieces)")
+    system = "open(/x): No such file or directory"
+    set_language(lang)
+    said = said_kept(kept)
+    assert said != kept and "12" in said
+    if lang != "pseudo":
+        assert said == _(FRAGMENTED).format(count=12)
+        assert said_kept(system) == system
+
+
+def test_the_reports_say_a_runs_kept_note_in_the_readers_language(tmp_path):
+    """A real run's result with the note the engine keeps in English, in the text report,
+    the shared page and the details' words, in Dutch."""
+    import asyncio
+    import html
+
+    from diskmark.engine.runner import Engine
+    from diskmark.engine.sentence import Sentence
+    from diskmark.model.results import Status
+    from diskmark.model.settings import Settings
+    from diskmark.model.units import MIB
+    from diskmark.report.share.colours import theme_colours
+    from diskmark.report.share.page import render_html
+    from diskmark.report.text import markdown_report
+
+    session = asyncio.run(Engine().run(Settings(
+        target=str(tmp_path), preset="default", profile="demo", mode="read", size=16 * MIB,
+        count=1, measure=1, interval=0)))
+    assert session.status is Status.COMPLETE, session.error
+    session.warnings.append(Sentence(FRAGMENTED, count=12).english())
+    set_language("nl")
+    dutch = _(FRAGMENTED).format(count=12)
+    assert dutch != FRAGMENTED.format(count=12)
+    assert dutch in markdown_report(session)
+    page = render_html(session, theme_colours("diskmark"))
+    assert html.escape(dutch, quote=False) in page.replace("&#x27;", "'"), "the shared page"

@@ -20,6 +20,7 @@ from diskmark.app.screens.details_drive import drive_section
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.locale import N_, _, ngettext, pgettext
+from diskmark.locale.kept import said_kept
 from diskmark.model.file_layout import FileLayout
 from diskmark.model.notes import unstable_text
 from diskmark.model.results import RunResult, SessionResult, TestResult
@@ -176,7 +177,8 @@ class DetailsScreen(ModalScreen[None]):
                                  id="test-file", classes="details-note", markup=False)
                     if self.session.warnings:
                         yield Label(_("Notes on this run"), classes="section")
-                        yield PlainStatic("\n".join(f"• {w}" for w in self.session.warnings),
+                        yield PlainStatic("\n".join(f"• {said_kept(w)}"
+                                                     for w in self.session.warnings),
                                           id="warnings", classes="details-warning")
                 if r.error:
                     yield PlainStatic(_("Error: {error}").format(error=r.error),

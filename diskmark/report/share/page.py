@@ -21,6 +21,7 @@ from html import escape
 
 from diskmark import __version__
 from diskmark.locale import PSEUDO, _, language, ngettext, pgettext
+from diskmark.locale.kept import said_kept
 from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.settings import Op
@@ -267,7 +268,7 @@ def render_html(session: SessionResult, colours: dict[str, str], unit: Unit = Un
     body += [f"<tr><th>{_e(k)}</th><td>{_e(v)}</td></tr>" for k, v in _facts(session)]
     body.append("</table>")
     if session.warnings:
-        body += [f'<p class="warn">{_e(_("Note: {note}").format(note=w))}</p>'
+        body += [f'<p class="warn">{_e(_("Note: {note}").format(note=said_kept(w)))}</p>'
                  for w in session.warnings]
     commands = [t for t in session.tests if t.fio_command]
     if commands:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from diskmark import __version__
 from diskmark.locale import _, pgettext
+from diskmark.locale.kept import said_kept
 from diskmark.model.results import SessionResult, TestResult
 from diskmark.model.units import Unit
 from diskmark.presets.words import said_name
@@ -255,7 +256,7 @@ def render_svg(session: SessionResult, colours: dict[str, str], unit: Unit = Uni
     _charts_part(c, session)
     _facts_part(c, session)
     for note in session.warnings:
-        for line in wrap(_("Note: {note}").format(note=note), 13, INNER):
+        for line in wrap(_("Note: {note}").format(note=said_kept(note)), 13, INNER):
             c.y += 20
             c.text(PAD, c.y, line, 13, colours["warning"], bold=True)
     footer = _("Made by diskmark {version}. MB/s = 1,000,000 bytes/s; sizes are binary (MiB, "
