@@ -28,6 +28,75 @@ def text_cells(text: str) -> int:
     return sum(char_cells(ch) for ch in text)
 
 
+#: What never starts a line (closing punctuation, small kana, the long vowel mark) and what
+#: never ends one (opening punctuation), as Japanese and Chinese typesetting keep them.
+_NO_BREAK_BEFORE = frozenset("、。，．：；！？）」』】〕〉》・ー々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
+                             ",.;:!?)]}%")
+_NO_BREAK_AFTER = frozenset("（「『【〔〈《([{")
+#: The non-breaking space: a translation joins with it what must stay on one line (a key
+#: and the particle after it, "Esc\u00a0で"); a line never breaks next to it.
+NO_BREAK_SPACE = "\u00a0"
+
+
+def _tokens(text: str) -> list[tuple[int, str]]:
+    """``text`` as the pieces a line may break between, each with where it starts: a space,
+    a run of narrow characters (a word), or one wide character (CJK is written without
+    spaces, so a line may break between any two of its characters)."""
+    tokens: list[tuple[int, str]] = []
+    for i, ch in enumerate(text):
+        if ch != " " and tokens and tokens[-1][1] != " " and char_cells(ch) < 2 \
+                and char_cells(tokens[-1][1][-1]) < 2:
+            tokens[-1] = (tokens[-1][0], tokens[-1][1] + ch)
+        else:
+            tokens.append((i, ch))
+    return tokens
+
+
+def _joined(before: str, after: str) -> bool:
+    """Whether no line may break between two tokens."""
+    return (after[0] in _NO_BREAK_BEFORE or before[-1] in _NO_BREAK_AFTER
+            or before[-1] == NO_BREAK_SPACE or after[0] == NO_BREAK_SPACE)
+
+
+def line_starts(text: str, width: int) -> list[int]:
+    """Where each line after the first starts when ``text`` (one paragraph) is set in lines
+    of at most ``width`` terminal cells: broken at spaces and between wide characters, never
+    before a closing mark, after an opening one or beside a non-breaking space (what must stay
+    together moves to the next line together). A word wider than ``width`` gets a line of its
+    own. The one rule of line breaking for every language, the terminal's help and the app's."""
+    starts: list[int] = []
+    line: list[tuple[int, str]] = []
+    used = 0
+    for start, token in _tokens(text):
+        if token == " ":
+            if line:
+                line.append((start, token))
+                used += 1
+            continue
+        size = text_cells(token)
+        if line and used + size > width:
+            while line[-1][1] == " ":
+                line.pop()
+            keep, after = len(line), token  # line[keep:] goes down with the token
+            while keep > 1 and _joined(line[keep - 1][1], after):
+                keep -= 1
+                after = line[keep][1]
+            line = line[keep:]
+            while line and line[0][1] == " ":
+                line.pop(0)
+            starts.append(line[0][0] if line else start)
+            used = sum(text_cells(t) for _s, t in line)
+        line.append((start, token))
+        used += size
+    return starts
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal cells, by :func:`line_starts`."""
+    bounds = [0, *line_starts(text, width), len(text)]
+    return [text[a:b].rstrip() for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+
+
 class Cells:
     """``height`` rows of ``width`` cells, blank (role ``blank``) until something is put."""
 

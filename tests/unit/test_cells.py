@@ -1,7 +1,7 @@
 """The cell grid every chart and tile draws on: a character of a double-width script takes
 two cells, so what follows it stays in its column."""
 
-from diskmark.report.cells import Cells, text_cells
+from diskmark.report.cells import Cells, line_starts, text_cells, wrap_cells
 
 
 def test_a_wide_character_takes_two_cells_and_the_columns_after_it_stay():
@@ -29,3 +29,22 @@ def test_a_combining_mark_takes_no_cell_and_stays_with_its_letter():
     grid.put(0, 0, "e\u0301te", 1)
     assert text_cells("e\u0301te") == 3
     assert grid.text() == "e\u0301te"
+
+
+def test_a_sentence_without_spaces_breaks_between_wide_characters_not_before_a_closing_mark():
+    text = "停止: fio は 2 秒以内に終了し、テストファイルは削除されます。"
+    for width in range(12, 60):
+        lines = wrap_cells(text, width)
+        assert all(text_cells(line) <= width for line in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", ""), (width, lines)
+        assert not any(line[0] in "、。" for line in lines), (width, lines)
+    assert wrap_cells("あいう、えお", 6) == ["あい", "う、え", "お"]  # う goes down with its 、
+
+
+def test_a_no_break_space_keeps_a_key_with_its_particle_and_latin_breaks_at_spaces():
+    text = "コメントを入力 (Esc か Enter\u00a0で離れる)"
+    for width in range(12, 40):
+        assert not any(line.startswith("で") for line in wrap_cells(text, width)), width
+    assert wrap_cells("hello world this is a test", 11) == ["hello world", "this is a", "test"]
+    assert line_starts("hello world", 5) == [6]
+    assert wrap_cells("「テスト」を", 6) == ["「テス", "ト」を"]

@@ -1,0 +1,73 @@
+"""Text in every language drawn whole and in its box, as a Japanese or German user sees it:
+sentences wrapped by the language's rule (a Japanese sentence has no spaces, and Rich cut it
+with "…"), labels measured in terminal cells, and nothing cut without an ellipsis."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fakes import FakeEngine, facts
+from textual.geometry import Region
+from textual.widgets import Static
+
+from diskmark.app.app import DiskmarkApp
+from diskmark.app.core.keymap import DEFAULT
+from diskmark.app.screens.help import KEYS, HelpScreen
+from diskmark.locale import LANGUAGES, _, set_language
+from diskmark.model.settings import Settings
+from diskmark.model.units import GIB
+
+HINT = ("Figures: MB/s = 1,000,000 bytes/s as in CrystalDiskMark; sizes are binary (MiB, GiB). "
+        "Each test runs a discarded warm-up pass, then `count` passes; the tile shows the best.")
+
+
+@pytest.fixture
+def speak():
+    yield set_language
+    set_language("en")
+
+
+def drawn(widget) -> str:
+    """The widget's lines as the terminal shows them, all of them (scrolled out of view too)."""
+    width, height = widget.outer_size
+    strips = widget.render_lines(Region(0, 0, width, height))
+    return "\n".join("".join(seg.text for seg in strip) for strip in strips)
+
+
+def squeezed(text: str) -> str:
+    return re.sub(r"\s", "", text)
+
+
+async def settle(pilot, condition, what: str, tries: int = 300) -> None:
+    for _i in range(tries):
+        if condition():
+            await pilot.pause(0.05)
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
+def make(tmp_path) -> DiskmarkApp:
+    return DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts, persist=False,
+                       settings=Settings(target=str(tmp_path), size=GIB, count=5))
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+async def test_the_help_wraps_whole_sentences_without_backticks(tmp_path, speak, lang):
+    """Every sentence of the help drawn whole at 120x40: wrapped, not cut with "…", and the
+    inline code of the last one without its backticks."""
+    speak(lang)
+    app = make(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        await settle(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        shown = "\n".join(drawn(w) for w in app.screen.query(".help-body Static").results(Static))
+    names = {i: DEFAULT.key(i) for i in DEFAULT.keys}
+    wanted = [_(what).format_map(names) for _section, rows in KEYS for _keys, what in rows]
+    wanted.append(_(HINT).replace("`", ""))
+    whole = squeezed(shown)
+    missing = [w for w in wanted if squeezed(w) not in whole]
+    assert not missing, f"{lang}: cut or lost: {missing}\n{shown}"
+    assert "`" not in shown, shown
+    assert shown.count("…") == sum(w.count("…") for w in wanted), shown  # only the words' own
