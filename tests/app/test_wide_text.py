@@ -92,3 +92,23 @@ async def test_a_forms_labels_are_whole_and_apart_from_their_values(tmp_path, sp
             words = str(label.render())
             assert squeezed(drawn(label)) == squeezed(words), (lang, words, drawn(label))
             assert label.region.right < value.region.x, (lang, words, label.region, value.region)
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_the_fixed_units_label_stands_on_the_buttons_line(tmp_path, speak, lang, size):
+    """With the Peak profile the words where the unit selector stands are one line, on the
+    line the buttons' labels are on, inside the window: the two lines they were put the first
+    on the buttons' top edges (`行ごとの` above `単位`)."""
+    speak(lang)
+    app = DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts, persist=False,
+                      settings=Settings(target=str(tmp_path), size=GIB, count=5, profile="peak"))
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot, lambda: app.main.query_one("#unit-fixed").display, "fixed units")
+        fixed = app.main.query_one("#unit-fixed")
+        top, middle, bottom = drawn(fixed).splitlines()
+        all_button = app.main.query_one("#all")
+    words = squeezed(_("units\nper row"))
+    assert squeezed(middle) == words, (lang, top, middle, bottom)
+    assert not top.strip() and not bottom.strip(), (lang, top, middle, bottom)
+    assert fixed.region.y == all_button.region.y and fixed.region.right <= size[0] - 1, fixed.region
