@@ -112,3 +112,29 @@ async def test_the_fixed_units_label_stands_on_the_buttons_line(tmp_path, speak,
     assert squeezed(middle) == words, (lang, top, middle, bottom)
     assert not top.strip() and not bottom.strip(), (lang, top, middle, bottom)
     assert fixed.region.y == all_button.region.y and fixed.region.right <= size[0] - 1, fixed.region
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+async def test_the_target_pickers_headings_fit_or_end_with_an_ellipsis(tmp_path, speak, lang):
+    """A heading of the mounts table at 80x24 is its whole word or its start cut in cells
+    with "…" (`マウントポイン` lost its last character without one)."""
+    from rich.cells import cell_len
+
+    from diskmark.app.screens.target_picker import COLUMNS, TargetPicker
+    from diskmark.app.widgets.mounts import MountTable
+
+    speak(lang)
+    app = make(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("t")
+        await settle(pilot, lambda: isinstance(app.screen, TargetPicker) and app.screen.loaded,
+                     "the picker")
+        table = app.screen.query_one(MountTable)
+        heading_line = squeezed(drawn(table).splitlines()[1])  # under the table's top edge
+        columns = list(table.columns.values())
+    words = {key: _(label) for key, label in COLUMNS}
+    for column in columns:
+        label, whole = column.label.plain, words[str(column.key.value)]
+        assert cell_len(label) <= column.width, (lang, label, column.width)
+        assert label == whole or (label.endswith("…") and whole.startswith(label[:-1])), label
+        assert squeezed(label) in heading_line, (lang, label, heading_line)
