@@ -28,6 +28,7 @@ from textual.widget import AwaitMount
 from diskmark.app import keys, reporting, theming
 from diskmark.app.commands import DiskmarkCommands
 from diskmark.app.comparing import Comparing
+from diskmark.app.compositing import keep_wide_characters_whole
 from diskmark.app.core.keymap import DEFAULT, resolve
 from diskmark.app.core.news import AppSignals
 from diskmark.app.core.protocol import Engine
@@ -71,6 +72,8 @@ EngineFactory = Callable[[], Engine]
 FactsProvider = Callable[[str], SystemFacts]
 
 DIALOGS_CSS = Path(__file__).with_name("dialogs.tcss")
+
+keep_wide_characters_whole()  # a notice over a tile's edge lost the wide character across it
 
 
 class DiskmarkApp(keys.KeyActions, StateChanges, PaletteHooks, App[int]):
