@@ -10,6 +10,7 @@ and the next one (which holds ``""``), so the columns after it stay where they b
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Collection, Sequence
 
 #: One cell: its character ("" for the second cell of a double-width character) and role.
 Cell = tuple[str, int]
@@ -95,6 +96,46 @@ def wrap_cells(text: str, width: int) -> list[str]:
     """``text`` in lines of at most ``width`` terminal cells, by :func:`line_starts`."""
     bounds = [0, *line_starts(text, width), len(text)]
     return [text[a:b].rstrip() for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+
+
+def _widest_word(text: str) -> int:
+    """The cells of the widest word of ``text`` (between spaces)."""
+    return max((text_cells(word) for line in text.split("\n") for word in line.split(" ")),
+               default=0)
+
+
+def _widest_piece(text: str) -> int:
+    """The cells of the widest piece of ``text`` that no line may break inside."""
+    return max((text_cells(piece) for line in text.split("\n") for piece in wrap_cells(line, 1)),
+               default=0)
+
+
+def _widest_line(text: str) -> int:
+    return max((text_cells(line) for line in text.split("\n")), default=0)
+
+
+def fit_widths(headings: Sequence[str], rows: Sequence[Sequence[str]], room: int,
+               wrapping: Collection[int] = ()) -> list[int]:
+    """The width in cells of each column of a table, so that together they take at most
+    ``room`` cells: each as wide as its widest cell while they fit; when they do not, the
+    widest column that can give a cell gives one, and again, its heading wrapped (and its
+    cells, for the columns in ``wrapping``): first at spaces only, then, if that is not
+    enough, between any two characters a line may break between (a Japanese word). A heading
+    in German or Russian is longer than the figures under it; a label in Japanese is as wide
+    as a sentence. If the words alone are wider than ``room``, the columns are as narrow as
+    their words."""
+    columns = [[heading, *(row[i] for row in rows)] for i, heading in enumerate(headings)]
+    widths = [max(_widest_line(cell) for cell in column) for column in columns]
+    for narrowest in (_widest_word, _widest_piece):
+        least = [max([narrowest(column[0])]
+                     + [(narrowest if i in wrapping else _widest_line)(cell) for cell in column[1:]])
+                 for i, column in enumerate(columns)]
+        while sum(widths) > room:
+            giving = [i for i, width in enumerate(widths) if width > least[i]]
+            if not giving:
+                break
+            widths[max(giving, key=lambda i: widths[i])] -= 1
+    return widths
 
 
 class Cells:

@@ -138,3 +138,63 @@ async def test_the_target_pickers_headings_fit_or_end_with_an_ellipsis(tmp_path,
         assert cell_len(label) <= column.width, (lang, label, column.width)
         assert label == whole or (label.endswith("…") and whole.startswith(label[:-1])), label
         assert squeezed(label) in heading_line, (lang, label, heading_line)
+
+
+def screen_text(app) -> str:
+    """The whole screen as the compositor puts it together, a line a row."""
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+@pytest.mark.parametrize("size", [(100, 30), (80, 24), (120, 40)])
+@pytest.mark.parametrize("profile", ["default", "peak"])
+async def test_a_notice_keeps_every_wide_character_over_the_edges_beneath(tmp_path, speak, size,
+                                                                          profile):
+    """The screenshot's notice over the tiles, drawn whole on the screen and in what is sent
+    to the terminal: Textual cut each line at the edges of the widgets beneath it, and a wide
+    character across one became two spaces (`スク  ーンショット`, its リ lost)."""
+    from rich.console import Console
+    from textual.widgets._toast import Toast
+
+    speak("ja")
+    app = DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts, persist=False,
+                      settings=Settings(target=str(tmp_path), size=GIB, count=5, profile=profile))
+    path = "/home/me/.local/share/diskmark/reports/diskmark-20261129-012746.png"
+    async with app.run_test(size=size, notifications=True) as pilot:
+        await pilot.pause(0.3)
+        app.notify(_("Saved to {path}").format(path=path), title=_("Screenshot saved"))
+        await settle(pilot, lambda: app.screen.query(Toast), "the notice")
+        await pilot.pause(0.6)  # its fade in
+        whole = squeezed(screen_text(app))
+        toast = app.screen.query_one(Toast)
+        compositor = app.screen._compositor
+        compositor._dirty_regions.add(toast.region)  # drawn again, as a terminal gets it
+        update = compositor.render_update()
+        sent = update.render_segments(Console(width=size[0], force_terminal=True))
+    title = squeezed(_("Screenshot saved"))
+    assert title in whole, whole
+    assert _("Screenshot saved") in re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", sent), sent
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+async def test_the_details_tables_fit_80_columns_in_every_language(tmp_path, speak, lang):
+    """The passes of a tile's details at 80x24 fit the box, no column clipped and nothing to
+    scroll sideways, their headings whole (wrapped where they had to): in German the table
+    ended at `Laufzeit fi`, and in English it lost its last column."""
+    from diskmark.app.screens.details import DetailsScreen
+
+    speak(lang)
+    app = DiskmarkApp(engine_factory=FakeEngine, facts_provider=facts, persist=False,
+                      settings=Settings(target=str(tmp_path), size=GIB, count=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a")
+        await settle(pilot, lambda: app.state.history and not app.state.running, "the run")
+        app.main.grid.tiles[0].focus()
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, DetailsScreen), "the details")
+        for table_id in ("#runs", "#spread", "#percentiles"):
+            table = app.screen.query_one(table_id)
+            assert table.max_scroll_x == 0, (lang, table_id, table.virtual_size, table.size)
+            heading_lines = drawn(table).splitlines()[:table.header_height]
+            for column in table.columns.values():
+                for line, words in zip(heading_lines, column.label.plain.split("\n")):
+                    assert squeezed(words) in squeezed(line), (lang, words, heading_lines)

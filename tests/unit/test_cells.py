@@ -1,7 +1,7 @@
 """The cell grid every chart and tile draws on: a character of a double-width script takes
 two cells, so what follows it stays in its column."""
 
-from diskmark.report.cells import Cells, line_starts, text_cells, wrap_cells
+from diskmark.report.cells import Cells, fit_widths, line_starts, text_cells, wrap_cells
 
 
 def test_a_wide_character_takes_two_cells_and_the_columns_after_it_stay():
@@ -48,3 +48,15 @@ def test_a_no_break_space_keeps_a_key_with_its_particle_and_latin_breaks_at_spac
     assert wrap_cells("hello world this is a test", 11) == ["hello world", "this is a", "test"]
     assert line_starts("hello world", 5) == [6]
     assert wrap_cells("「テスト」を", 6) == ["「テス", "ト」を"]
+
+
+def test_columns_too_wide_give_cells_from_their_words_first_then_between_wide_characters():
+    headings = ["回", "MB/s", "実行時間", "fio CPU"]
+    rows = [["ウォームアップ (破棄)", "6521.58", "5.0 s", "14%"], ["1", "6802.08", "5.0 s", "14%"]]
+    assert fit_widths(headings, rows, 60, wrapping={0}) == [21, 7, 8, 7]  # they fit as they are
+    assert fit_widths(headings, rows, 36, wrapping={0}) == [14, 7, 8, 7]  # at the space only
+    assert fit_widths(headings, rows, 32, wrapping={0}) == [14, 7, 8, 3]  # fio / CPU next
+    assert fit_widths(headings, rows, 31, wrapping={0}) == [13, 7, 8, 3]  # then the widest
+    narrow = fit_widths(headings, rows, 20, wrapping={0})
+    assert narrow[1] == 7 and sum(narrow) == 20  # figures never wrap; Japanese words do
+    assert fit_widths(["a b"], [["12345678"]], 3) == [8]  # a figure wider than the room stays
