@@ -4,10 +4,12 @@ with "…"), labels measured in terminal cells, and nothing cut without an ellip
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
 from fakes import FakeEngine, facts
+from PIL import Image, ImageChops
 from textual.geometry import Region
 from textual.widgets import Static
 
@@ -198,3 +200,53 @@ async def test_the_details_tables_fit_80_columns_in_every_language(tmp_path, spe
             for column in table.columns.values():
                 for line, words in zip(heading_lines, column.label.plain.split("\n")):
                     assert squeezed(words) in squeezed(line), (lang, words, heading_lines)
+
+
+CELL = 12.2  # Rich's cell in its SVG: 20 px at Fira Code's 0.61
+
+
+def one_text_a_character(svg: str) -> str:
+    """``svg`` with each character of each text its own text, at the cell its run starts at
+    plus the cells before it: where a terminal draws it."""
+    import html as html_module
+
+    from diskmark.report.cells import char_cells
+
+    def split(found: re.Match[str]) -> str:
+        attrs, words = found.group(1), html_module.unescape(found.group(2))
+        x = float(re.search(r'x="([\d.]+)', attrs).group(1))
+        attrs = re.sub(r' ?(x|textLength)="[^"]*"', "", attrs)
+        out = []
+        for ch in words:
+            out.append(f'<text{attrs} x="{x:g}">{html_module.escape(ch)}</text>')
+            x += CELL * char_cells(ch)
+        return "".join(out)
+
+    return re.sub(r'<text( class="[^"]*-r\d+"[^>]*)>([^<]*)</text>', split, svg)
+
+
+async def test_the_saved_screenshot_draws_every_glyph_once_in_its_cells(tmp_path, speak):
+    """The window saved as a picture in Japanese (SVG, and its PNG): each character at its
+    own cell, in a monospace font with Japanese; drawn, the picture is the same as each
+    character drawn alone at its cell. Rich gave a run of wide characters half the room
+    they take, and the renderer squeezed them onto each other (測定対象 overlapped, the
+    status line lost its spaces)."""
+    from diskmark.app.reporting import save_screenshot
+    from diskmark.report.share.png import svg_to_png
+
+    speak("ja")
+    app = make(tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause(0.3)
+        save_screenshot(app, "svg")
+        await pilot.pause(0.1)
+    from diskmark.files.paths import reports_dir
+    (saved,) = reports_dir().glob("diskmark-*.svg")
+    svg = saved.read_text()
+    assert "textLength" not in svg
+    assert "WenQuanYi Micro Hei Mono" in svg and "Noto Sans Mono CJK JP" in svg
+    assert "測定" in svg or "対象" in svg  # the footer's Japanese is in it
+    drawn_whole = Image.open(io.BytesIO(svg_to_png(svg)[0])).convert("L")
+    drawn_apart = Image.open(io.BytesIO(svg_to_png(one_text_a_character(svg))[0])).convert("L")
+    differ = ImageChops.difference(drawn_whole, drawn_apart).point(lambda v: 255 if v > 40 else 0)
+    assert differ.getbbox() is None, differ.getbbox()  # the same but for the edges' smoothing
