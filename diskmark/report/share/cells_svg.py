@@ -33,7 +33,8 @@ def _placed(found: re.Match[str]) -> str:
     words = html.unescape(found.group("words"))
     length = float(found.group("length"))
     cell = length / len(words) if words else 0.0  # Rich's textLength: a cell per character
-    x, xs = float(found.group("x")), []
+    x = float(found.group("x"))
+    xs: list[str] = []
     for ch in words:
         size = char_cells(ch)
         xs.append(xs[-1] if size == 0 and xs else f"{x:g}")  # a mark goes on its letter
