@@ -53,6 +53,7 @@ from diskmark.app.startup import EarlyKeys, after_first_frame
 from diskmark.app.state_changes import StateChanges, save
 from diskmark.app.target import default_facts, read_facts
 from diskmark.app.themes import variable_defaults
+from diskmark.app.widgets.paragraph import keep_joined_words
 from diskmark.locale import _, set_language
 from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts
@@ -74,6 +75,7 @@ FactsProvider = Callable[[str], SystemFacts]
 DIALOGS_CSS = Path(__file__).with_name("dialogs.tcss")
 
 keep_wide_characters_whole()  # a notice over a tile's edge lost the wide character across it
+keep_joined_words()  # "Esc で" broke before its particle
 
 
 class DiskmarkApp(keys.KeyActions, StateChanges, PaletteHooks, App[int]):

@@ -9,6 +9,7 @@ and the next one (which holds ``""``), so the columns after it stay where they b
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Collection, Sequence
 
@@ -34,9 +35,13 @@ def text_cells(text: str) -> int:
 _NO_BREAK_BEFORE = frozenset("、。，．：；！？）」』】〕〉》・ー々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
                              ",.;:!?)]}%")
 _NO_BREAK_AFTER = frozenset("（「『【〔〈《([{")
-#: The non-breaking space: a translation joins with it what must stay on one line (a key
-#: and the particle after it, "Esc\u00a0で"); a line never breaks next to it.
+#: The non-breaking space: a translation joins with it what must stay on one line; a line
+#: never breaks next to it.
 NO_BREAK_SPACE = "\u00a0"
+#: Hiragana, which after a Latin word is its particle or ending ("Esc で", "fio は", "1 つ"):
+#: a line never starts with it there, space or not.
+HIRAGANA = "\u3041-\u3096"
+_PARTICLE = re.compile(f"[{HIRAGANA}]")
 
 
 def _tokens(text: str) -> list[tuple[int, str]]:
@@ -54,28 +59,55 @@ def _tokens(text: str) -> list[tuple[int, str]]:
 
 
 def _joined(before: str, after: str) -> bool:
-    """Whether no line may break between two tokens."""
+    """Whether no line may break between two tokens (spaces between them aside)."""
     return (after[0] in _NO_BREAK_BEFORE or before[-1] in _NO_BREAK_AFTER
-            or before[-1] == NO_BREAK_SPACE or after[0] == NO_BREAK_SPACE)
+            or before[-1] == NO_BREAK_SPACE or after[0] == NO_BREAK_SPACE
+            or (char_cells(before[-1]) == 1 and _PARTICLE.match(after[0]) is not None))
 
 
-def line_starts(text: str, width: int) -> list[int]:
+def _folded(token: str, width: int, first: int) -> list[str]:
+    """A word wider than ``width`` in pieces of at most ``width`` cells, the first of at most
+    ``first`` (a wide character is never cut in two)."""
+    pieces = [""]
+    for ch in token:
+        room = first if len(pieces) == 1 else width
+        if pieces[-1] and text_cells(pieces[-1]) + char_cells(ch) > room:
+            pieces.append("")
+        pieces[-1] += ch
+    return pieces
+
+
+def line_starts(text: str, width: int, fold: bool = False) -> list[int]:
     """Where each line after the first starts when ``text`` (one paragraph) is set in lines
     of at most ``width`` terminal cells: broken at spaces and between wide characters, never
-    before a closing mark, after an opening one or beside a non-breaking space (what must stay
-    together moves to the next line together). A word wider than ``width`` gets a line of its
-    own. The one rule of line breaking for every language, the terminal's help and the app's."""
+    before a closing mark, after an opening one, beside a non-breaking space, nor between a
+    Latin word and the hiragana after it (a key and its particle: "Esc で"); what must stay
+    together moves to the next line together. A word wider than ``width`` gets a line of its
+    own, or, with ``fold``, is cut in pieces of ``width`` cells, the words after it going on
+    after its last piece. The one rule of line breaking for every language: the command
+    line's help, and Rich's and Textual's wrapping in the app."""
     starts: list[int] = []
     line: list[tuple[int, str]] = []
     used = 0
     for start, token in _tokens(text):
         if token == " ":
-            if line:
+            if line or not starts:  # the spaces a text starts with count; a break's do not
                 line.append((start, token))
                 used += 1
             continue
         size = text_cells(token)
-        if line and used + size > width:
+        if fold and size > width:
+            alone = not any(t != " " for _s, t in line)  # after the spaces a text starts with
+            if not alone:
+                starts.append(start)
+            pieces = _folded(token, max(width, 1), max(width - used, 1) if alone else max(width, 1))
+            at = start
+            for piece in pieces[:-1]:
+                at += len(piece)
+                starts.append(at)
+            line, used = [(at, pieces[-1])], text_cells(pieces[-1])
+            continue
+        if line and used + size > width and any(t != " " for _s, t in line):
             while line[-1][1] == " ":
                 line.pop()
             keep, after = len(line), token  # line[keep:] goes down with the token

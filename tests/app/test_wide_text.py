@@ -250,3 +250,28 @@ async def test_the_saved_screenshot_draws_every_glyph_once_in_its_cells(tmp_path
     drawn_apart = Image.open(io.BytesIO(svg_to_png(one_text_a_character(svg))[0])).convert("L")
     differ = ImageChops.difference(drawn_whole, drawn_apart).point(lambda v: 255 if v > 40 else 0)
     assert differ.getbbox() is None, differ.getbbox()  # the same but for the edges' smoothing
+
+
+@pytest.mark.parametrize("lang", ["ja"])
+def test_a_key_stays_with_its_particle_wherever_a_line_breaks(speak, lang):
+    """A Japanese sentence wrapped by Textual (a dialog's hint) or by the help's rule at
+    every width: no line starts with the particle after a key or a Latin word (`Enter` at
+    the end of a line, `で選択中の…` on the next), nor beside a no-break space."""
+    from textual.content import Content
+
+    from diskmark.app.app import DiskmarkApp  # noqa: F401 (Textual's wrapping is told as it loads)
+    from diskmark.report.cells import wrap_cells
+
+    speak(lang)
+    sentences = [_("Enter compares the tiles with the highlighted baseline (● marks the one in "
+                   "use). c compares it with this run, k with another baseline."),
+                 "Esc\u00a0or Enter\u00a0leaves", _("type a comment for the report; Esc or Enter "
+                                                      "leaves it")]
+    for sentence in sentences:
+        for width in range(10, 50):  # narrower, Rich folds a word by its cells
+            for lines in ([line.plain for line in Content(sentence).wrap(width)],
+                          wrap_cells(sentence, width)):
+                for before, line in zip(lines, lines[1:]):
+                    assert not (re.match(r"[\u3041-\u3096]", line.lstrip())
+                                and re.search(r"[A-Za-z0-9)] ?$", before)), (width, lines)
+                    assert not before.endswith("\u00a0") and not line.startswith("\u00a0")

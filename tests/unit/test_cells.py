@@ -60,3 +60,15 @@ def test_columns_too_wide_give_cells_from_their_words_first_then_between_wide_ch
     narrow = fit_widths(headings, rows, 20, wrapping={0})
     assert narrow[1] == 7 and sum(narrow) == 20  # figures never wrap; Japanese words do
     assert fit_widths(["a b"], [["12345678"]], 3) == [8]  # a figure wider than the room stays
+
+
+def test_a_word_wider_than_the_line_is_folded_by_its_cells_and_the_words_after_it_follow():
+    path = "/home/me/.local/share/diskmark/reports/a.png"
+    assert wrap_cells(f"{path} に保存しました", 12)[0] == path  # unfolded: a line of its own
+    starts = line_starts(f"{path} に保存しました", 12, fold=True)
+    bounds = [0, *starts, len(path) + 8]
+    pieces = [f"{path} に保存しました"[a:b].rstrip() for a, b in zip(bounds, bounds[1:])]
+    assert all(text_cells(p) <= 12 for p in pieces), pieces
+    assert pieces == ["/home/me/.lo", "cal/share/di", "skmark/repor", "ts/a.png に",
+                      "保存しました"], pieces  # the path cut by its cells, its particle kept
+    assert line_starts("ab 日本語の文", 4, fold=True) == [3, 5, 7]  # wide words break anyway

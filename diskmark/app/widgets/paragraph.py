@@ -23,6 +23,24 @@ from diskmark.report.cells import line_starts, text_cells, wrap_cells
 
 _CODE = re.compile(r"`([^`\n]+)`")
 
+def divide_line(text: str, width: int, fold: bool = True) -> list[int]:
+    """Rich's ``divide_line`` (where a paragraph's lines start), by the rule of every
+    language: Rich broke only at spaces, so a Japanese sentence was one word, cut with "…"
+    or folded wherever the width fell (a line could start with 。 or with the particle after
+    a key, "Esc / で"); a no-break space did not hold either."""
+    return line_starts(text, width, fold=fold)
+
+
+def keep_joined_words() -> None:
+    """Rich's and Textual's wrapping follow :func:`divide_line` (once; the app does it as
+    it is imported), so every widget wraps as the help and the command line do."""
+    import rich._wrap
+    import rich.text
+    import textual.content
+
+    for module in (rich._wrap, rich.text, textual.content):
+        module.divide_line = divide_line  # type: ignore[attr-defined]
+
 
 def marked_code(text: str, style: str | Style = "", code: str | Style = "bold") -> Text:
     """``text`` as Rich text, each `inline code` in ``code``'s style and without its
