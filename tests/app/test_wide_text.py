@@ -275,3 +275,26 @@ def test_a_key_stays_with_its_particle_wherever_a_line_breaks(speak, lang):
                     assert not (re.match(r"[\u3041-\u3096]", line.lstrip())
                                 and re.search(r"[A-Za-z0-9)] ?$", before)), (width, lines)
                     assert not before.endswith("\u00a0") and not line.startswith("\u00a0")
+
+
+@pytest.mark.parametrize(("lang", "quoted"), [("ja", "「new NVMe」"), ("de", "„new NVMe“"),
+                                              ("fr", "«\u00a0new NVMe\u00a0»"), ("en", "“new NVMe”")])
+async def test_the_comparison_line_quotes_the_baseline_as_its_language_does(speak, lang, quoted):
+    """The line over the tiles names the baseline in the language's quotation marks: it had
+    English quotes “…” in Japanese, where 「…」 belong."""
+    from textual.app import App
+
+    from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSummary
+
+    speak(lang)
+
+    class Host(App):
+        def compose(self):
+            yield ComparisonLine(id="line")
+
+    app = Host()
+    async with app.run_test(size=(120, 5)) as pilot:
+        line = app.query_one(ComparisonLine)
+        line.summary = ComparisonSummary(name="new NVMe", started="2024-05-01T10:00:00+02:00")
+        await pilot.pause()
+        assert quoted in line.render().plain, line.render().plain
