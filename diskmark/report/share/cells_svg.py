@@ -24,8 +24,8 @@ from diskmark.report.cells import char_cells
 FONTS = ("'DejaVu Sans Mono', 'Noto Sans Mono CJK JP', 'Noto Sans Mono CJK SC', "
          "'WenQuanYi Micro Hei Mono', 'WenQuanYi Zen Hei Mono', monospace")
 
-_TEXT = re.compile(r'<text (?P<before>[^>]*?)x="(?P<x>[\d.]+)" (?P<middle>[^>]*?)'
-                   r'textLength="(?P<length>[\d.]+)"(?P<after>[^>]*)>(?P<words>[^<]*)</text>')
+_TEXT = re.compile(r'<text (?P<before>[^>]*?)x="(?P<x>[0-9.]+)" (?P<middle>[^>]*?)'
+                   r'textLength="(?P<length>[0-9.]+)"(?P<after>[^>]*)>(?P<words>[^<]*)</text>')
 _FAMILY = re.compile(r"(font-family:\s*Fira Code,\s*)monospace;")
 
 
