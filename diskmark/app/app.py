@@ -28,6 +28,7 @@ from textual.widget import AwaitMount
 from diskmark.app import keys, reporting, theming
 from diskmark.app.commands import DiskmarkCommands
 from diskmark.app.comparing import Comparing
+from diskmark.app.compositing import keep_wide_characters_whole
 from diskmark.app.core.keymap import DEFAULT, resolve
 from diskmark.app.core.news import AppSignals
 from diskmark.app.core.protocol import Engine
@@ -52,6 +53,7 @@ from diskmark.app.startup import EarlyKeys, after_first_frame
 from diskmark.app.state_changes import StateChanges, save
 from diskmark.app.target import default_facts, read_facts
 from diskmark.app.themes import variable_defaults
+from diskmark.app.widgets.paragraph import keep_joined_words
 from diskmark.locale import _, set_language
 from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts
@@ -71,6 +73,9 @@ EngineFactory = Callable[[], Engine]
 FactsProvider = Callable[[str], SystemFacts]
 
 DIALOGS_CSS = Path(__file__).with_name("dialogs.tcss")
+
+keep_wide_characters_whole()  # a notice over a tile's edge lost the wide character across it
+keep_joined_words()  # "Esc で" broke before its particle
 
 
 class DiskmarkApp(keys.KeyActions, StateChanges, PaletteHooks, App[int]):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from diskmark.files.paths import reports_dir
 from diskmark.locale import N_, _, as_sentence
 from diskmark.locale.text_safety import shown
+from diskmark.report.share.cells_svg import in_cells
 
 if TYPE_CHECKING:
     from diskmark.app.core.protocol import AppLike
@@ -110,8 +111,9 @@ def save_screenshot(app: AppLike, kind: str = "png") -> None:
     """A picture of the window in the reports directory (the documents directory, see
     :func:`~diskmark.files.paths.reports_dir`), under a name no file has yet (two
     screenshots in one second, or someone else's file, are never replaced). ``kind`` png
-    (what CrystalDiskMark saves; drawn from the SVG in a thread) or svg (Textual's own)."""
-    svg = app.export_screenshot()
+    (what CrystalDiskMark saves; drawn from the SVG in a thread) or svg (Textual's own, each
+    character put in its cells: :mod:`diskmark.report.share.cells_svg`)."""
+    svg = in_cells(app.export_screenshot())
     stem = f"diskmark-{_stamp()}"
     folder = reports_dir()
     if kind == "svg":

@@ -37,7 +37,7 @@ from diskmark.locale.text_safety import shown
 from diskmark.model.numerals import decimal_number, other_digits, whole_number
 from diskmark.model.settings import text_parser
 from diskmark.model.units import Unit
-from diskmark.report.cells import char_cells, text_cells
+from diskmark.report.cells import char_cells, wrap_cells
 
 #: Options both the top level and a command declare: the top level's is stored under
 #: ``<name>_before`` and moved to ``<name>`` by :func:`options_before_command`.
@@ -68,40 +68,6 @@ def speak_argparse() -> None:
     language in use: argparse looks up ``_`` and ``ngettext`` in its module when it prints."""
     setattr(argparse, "_", _)  # noqa: B010 (typeshed does not declare argparse's _)
     setattr(argparse, "ngettext", ngettext)  # noqa: B010
-
-
-#: What never starts a line (closing punctuation) and never ends one (opening punctuation).
-_NO_BREAK_BEFORE = set("、。，．：；！？）」』】〕・ーぁぃぅぇぉっゃゅょァィゥェォッャュョ,.;:!?)")
-_NO_BREAK_AFTER = set("（「『【〔(")
-
-
-def wrap_cells(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` terminal cells, broken at spaces and between
-    wide (CJK) characters, which are written without spaces; a closing mark stays with the
-    character before it. A word wider than ``width`` gets a line of its own."""
-    tokens: list[str] = []  # " ", a run of narrow characters, or one wide character
-    for ch in text:
-        if ch != " " and tokens and tokens[-1] != " " and char_cells(ch) < 2 \
-                and char_cells(tokens[-1][-1]) < 2:
-            tokens[-1] += ch
-        else:
-            tokens.append(ch)
-    lines: list[list[str]] = [[]]
-    for token in tokens:
-        line = lines[-1]
-        if token == " ":
-            if line:
-                line.append(token)
-            continue
-        if line and text_cells("".join(line)) + text_cells(token) > width:
-            while line[-1] == " ":
-                line.pop()
-            carried = []
-            if len(line) > 1 and (token[0] in _NO_BREAK_BEFORE or line[-1][-1] in _NO_BREAK_AFTER):
-                carried = [line.pop()]
-            lines.append(carried)
-        lines[-1].append(token)
-    return ["".join(line).rstrip() for line in lines if line]
 
 
 def _wide(text: str) -> bool:

@@ -9,7 +9,9 @@ and the next one (which holds ``""``), so the columns after it stay where they b
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from collections.abc import Collection, Sequence
 
 #: One cell: its character ("" for the second cell of a double-width character) and role.
 Cell = tuple[str, int]
@@ -26,6 +28,146 @@ def char_cells(ch: str) -> int:
 def text_cells(text: str) -> int:
     """How many terminal cells ``text`` takes."""
     return sum(char_cells(ch) for ch in text)
+
+
+#: What never starts a line (closing punctuation, small kana, the long vowel mark) and what
+#: never ends one (opening punctuation), as Japanese and Chinese typesetting keep them.
+_NO_BREAK_BEFORE = frozenset("、。，．：；！？）」』】〕〉》・ー々ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
+                             ",.;:!?)]}%")
+_NO_BREAK_AFTER = frozenset("（「『【〔〈《([{")
+#: The non-breaking space: a translation joins with it what must stay on one line; a line
+#: never breaks next to it.
+NO_BREAK_SPACE = "\u00a0"
+#: Hiragana, which after a Latin word is its particle or ending ("Esc で", "fio は", "1 つ"):
+#: a line never starts with it there, space or not.
+HIRAGANA = "\u3041-\u3096"
+_PARTICLE = re.compile(f"[{HIRAGANA}]")
+
+
+def _tokens(text: str) -> list[tuple[int, str]]:
+    """``text`` as the pieces a line may break between, each with where it starts: a space,
+    a run of narrow characters (a word), or one wide character (CJK is written without
+    spaces, so a line may break between any two of its characters)."""
+    tokens: list[tuple[int, str]] = []
+    for i, ch in enumerate(text):
+        if ch != " " and tokens and tokens[-1][1] != " " and char_cells(ch) < 2 \
+                and char_cells(tokens[-1][1][-1]) < 2:
+            tokens[-1] = (tokens[-1][0], tokens[-1][1] + ch)
+        else:
+            tokens.append((i, ch))
+    return tokens
+
+
+def _joined(before: str, after: str) -> bool:
+    """Whether no line may break between two tokens (spaces between them aside)."""
+    return (after[0] in _NO_BREAK_BEFORE or before[-1] in _NO_BREAK_AFTER
+            or before[-1] == NO_BREAK_SPACE or after[0] == NO_BREAK_SPACE
+            or (char_cells(before[-1]) == 1 and _PARTICLE.match(after[0]) is not None))
+
+
+def _folded(token: str, width: int, first: int) -> list[str]:
+    """A word wider than ``width`` in pieces of at most ``width`` cells, the first of at most
+    ``first`` (a wide character is never cut in two)."""
+    pieces = [""]
+    for ch in token:
+        room = first if len(pieces) == 1 else width
+        if pieces[-1] and text_cells(pieces[-1]) + char_cells(ch) > room:
+            pieces.append("")
+        pieces[-1] += ch
+    return pieces
+
+
+def line_starts(text: str, width: int, fold: bool = False) -> list[int]:
+    """Where each line after the first starts when ``text`` (one paragraph) is set in lines
+    of at most ``width`` terminal cells: broken at spaces and between wide characters, never
+    before a closing mark, after an opening one, beside a non-breaking space, nor between a
+    Latin word and the hiragana after it (a key and its particle: "Esc で"); what must stay
+    together moves to the next line together. A word wider than ``width`` gets a line of its
+    own, or, with ``fold``, is cut in pieces of ``width`` cells, the words after it going on
+    after its last piece. The one rule of line breaking for every language: the command
+    line's help, and Rich's and Textual's wrapping in the app."""
+    starts: list[int] = []
+    line: list[tuple[int, str]] = []
+    used = 0
+    for start, token in _tokens(text):
+        if token == " ":
+            if line or not starts:  # the spaces a text starts with count; a break's do not
+                line.append((start, token))
+                used += 1
+            continue
+        size = text_cells(token)
+        if fold and size > width:
+            alone = not any(t != " " for _s, t in line)  # after the spaces a text starts with
+            if not alone:
+                starts.append(start)
+            pieces = _folded(token, max(width, 1), max(width - used, 1) if alone else max(width, 1))
+            at = start
+            for piece in pieces[:-1]:
+                at += len(piece)
+                starts.append(at)
+            line, used = [(at, pieces[-1])], text_cells(pieces[-1])
+            continue
+        if line and used + size > width and any(t != " " for _s, t in line):
+            while line[-1][1] == " ":
+                line.pop()
+            keep, after = len(line), token  # line[keep:] goes down with the token
+            while keep > 1 and _joined(line[keep - 1][1], after):
+                keep -= 1
+                after = line[keep][1]
+            line = line[keep:]
+            while line and line[0][1] == " ":
+                line.pop(0)
+            starts.append(line[0][0] if line else start)
+            used = sum(text_cells(t) for _s, t in line)
+        line.append((start, token))
+        used += size
+    return starts
+
+
+def wrap_cells(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` terminal cells, by :func:`line_starts`."""
+    bounds = [0, *line_starts(text, width), len(text)]
+    return [text[a:b].rstrip() for a, b in zip(bounds, bounds[1:]) if text[a:b].strip()]
+
+
+def _widest_word(text: str) -> int:
+    """The cells of the widest word of ``text`` (between spaces)."""
+    return max((text_cells(word) for line in text.split("\n") for word in line.split(" ")),
+               default=0)
+
+
+def _widest_piece(text: str) -> int:
+    """The cells of the widest piece of ``text`` that no line may break inside."""
+    return max((text_cells(piece) for line in text.split("\n") for piece in wrap_cells(line, 1)),
+               default=0)
+
+
+def _widest_line(text: str) -> int:
+    return max((text_cells(line) for line in text.split("\n")), default=0)
+
+
+def fit_widths(headings: Sequence[str], rows: Sequence[Sequence[str]], room: int,
+               wrapping: Collection[int] = ()) -> list[int]:
+    """The width in cells of each column of a table, so that together they take at most
+    ``room`` cells: each as wide as its widest cell while they fit; when they do not, the
+    widest column that can give a cell gives one, and again, its heading wrapped (and its
+    cells, for the columns in ``wrapping``): first at spaces only, then, if that is not
+    enough, between any two characters a line may break between (a Japanese word). A heading
+    in German or Russian is longer than the figures under it; a label in Japanese is as wide
+    as a sentence. If the words alone are wider than ``room``, the columns are as narrow as
+    their words."""
+    columns = [[heading, *(row[i] for row in rows)] for i, heading in enumerate(headings)]
+    widths = [max(_widest_line(cell) for cell in column) for column in columns]
+    for narrowest in (_widest_word, _widest_piece):
+        least = [max([narrowest(column[0])]
+                     + [(narrowest if i in wrapping else _widest_line)(cell) for cell in column[1:]])
+                 for i, column in enumerate(columns)]
+        while sum(widths) > room:
+            giving = [i for i, width in enumerate(widths) if width > least[i]]
+            if not giving:
+                break
+            widths[max(giving, key=lambda i: widths[i])] -= 1
+    return widths
 
 
 class Cells:

@@ -243,7 +243,7 @@ def describe_change(tp: TrendPoint, unit: Unit) -> str:
 def point_label(tp: TrendPoint) -> str:
     """The run's id, or the baseline's name for a baseline measured elsewhere."""
     p = tp.point
-    names = ", ".join(f"“{n}”" for n in tp.baselines)
+    names = ", ".join(_("“{name}”").format(name=n) for n in tp.baselines)
     if p.kind == "baseline":
         # TRANSLATORS: {names}: the baselines' names in quotes
         return _("baseline {names}").format(names=names)

@@ -1,7 +1,7 @@
 """The cell grid every chart and tile draws on: a character of a double-width script takes
 two cells, so what follows it stays in its column."""
 
-from diskmark.report.cells import Cells, text_cells
+from diskmark.report.cells import Cells, fit_widths, line_starts, text_cells, wrap_cells
 
 
 def test_a_wide_character_takes_two_cells_and_the_columns_after_it_stay():
@@ -29,3 +29,46 @@ def test_a_combining_mark_takes_no_cell_and_stays_with_its_letter():
     grid.put(0, 0, "e\u0301te", 1)
     assert text_cells("e\u0301te") == 3
     assert grid.text() == "e\u0301te"
+
+
+def test_a_sentence_without_spaces_breaks_between_wide_characters_not_before_a_closing_mark():
+    text = "停止: fio は 2 秒以内に終了し、テストファイルは削除されます。"
+    for width in range(12, 60):
+        lines = wrap_cells(text, width)
+        assert all(text_cells(line) <= width for line in lines), (width, lines)
+        assert "".join(lines).replace(" ", "") == text.replace(" ", ""), (width, lines)
+        assert not any(line[0] in "、。" for line in lines), (width, lines)
+    assert wrap_cells("あいう、えお", 6) == ["あい", "う、え", "お"]  # う goes down with its 、
+
+
+def test_a_no_break_space_keeps_a_key_with_its_particle_and_latin_breaks_at_spaces():
+    text = "コメントを入力 (Esc か Enter\u00a0で離れる)"
+    for width in range(12, 40):
+        assert not any(line.startswith("で") for line in wrap_cells(text, width)), width
+    assert wrap_cells("hello world this is a test", 11) == ["hello world", "this is a", "test"]
+    assert line_starts("hello world", 5) == [6]
+    assert wrap_cells("「テスト」を", 6) == ["「テス", "ト」を"]
+
+
+def test_columns_too_wide_give_cells_from_their_words_first_then_between_wide_characters():
+    headings = ["回", "MB/s", "実行時間", "fio CPU"]
+    rows = [["ウォームアップ (破棄)", "6521.58", "5.0 s", "14%"], ["1", "6802.08", "5.0 s", "14%"]]
+    assert fit_widths(headings, rows, 60, wrapping={0}) == [21, 7, 8, 7]  # they fit as they are
+    assert fit_widths(headings, rows, 36, wrapping={0}) == [14, 7, 8, 7]  # at the space only
+    assert fit_widths(headings, rows, 32, wrapping={0}) == [14, 7, 8, 3]  # fio / CPU next
+    assert fit_widths(headings, rows, 31, wrapping={0}) == [13, 7, 8, 3]  # then the widest
+    narrow = fit_widths(headings, rows, 20, wrapping={0})
+    assert narrow[1] == 7 and sum(narrow) == 20  # figures never wrap; Japanese words do
+    assert fit_widths(["a b"], [["12345678"]], 3) == [8]  # a figure wider than the room stays
+
+
+def test_a_word_wider_than_the_line_is_folded_by_its_cells_and_the_words_after_it_follow():
+    path = "/home/me/.local/share/diskmark/reports/a.png"
+    assert wrap_cells(f"{path} に保存しました", 12)[0] == path  # unfolded: a line of its own
+    starts = line_starts(f"{path} に保存しました", 12, fold=True)
+    bounds = [0, *starts, len(path) + 8]
+    pieces = [f"{path} に保存しました"[a:b].rstrip() for a, b in zip(bounds, bounds[1:])]
+    assert all(text_cells(p) <= 12 for p in pieces), pieces
+    assert pieces == ["/home/me/.lo", "cal/share/di", "skmark/repor", "ts/a.png に",
+                      "保存しました"], pieces  # the path cut by its cells, its particle kept
+    assert line_starts("ab 日本語の文", 4, fold=True) == [3, 5, 7]  # wide words break anyway

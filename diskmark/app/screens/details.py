@@ -18,6 +18,7 @@ from textual.widgets import Button, DataTable, Label, Static
 from diskmark.app.core.protocol import diskmark_app
 from diskmark.app.screens.details_drive import drive_section
 from diskmark.app.widgets.chart import BandwidthChart, dip_notes
+from diskmark.app.widgets.fitted_table import FittedTable
 from diskmark.app.widgets.plain import PlainStatic
 from diskmark.locale import N_, _, ngettext, pgettext
 from diskmark.locale.kept import said_kept
@@ -285,21 +286,21 @@ class DetailsScreen(ModalScreen[None]):
             lines.append(_("A read leaves nothing to flush."))
         return "\n".join(lines)
 
-    def _runs_table(self) -> DataTable[str | Text]:
+    def _runs_table(self) -> FittedTable:
         r = self.result
-        table: DataTable[str | Text] = DataTable(cursor_type="none", zebra_stripes=True, id="runs")
-        table.add_column(_("Pass"), key="pass")
-        for unit in (Unit.MB_S, Unit.IOPS, Unit.US):
-            table.add_column(Text(unit.label, justify="right"), key=unit.value)
-        table.add_column(Text(f"p99 {Unit.US.label}", justify="right"), key="p99")
-        table.add_column(Text(_("Runtime"), justify="right"), key="runtime")
-        table.add_column(Text(_("fio CPU"), justify="right"), key="cpu")
-        table.add_column(Text(_("all CPUs"), justify="right"), key="machine")
+        columns = [("pass", Text(_("Pass")))]
+        columns += [(unit.value, Text(unit.label, justify="right"))
+                    for unit in (Unit.MB_S, Unit.IOPS, Unit.US)]
+        columns += [("p99", Text(f"p99 {Unit.US.label}", justify="right")),
+                    ("runtime", Text(_("Runtime"), justify="right")),
+                    ("cpu", Text(_("fio CPU"), justify="right")),
+                    ("machine", Text(_("all CPUs"), justify="right"))]
         best = r.best_run
+        rows: list[list[Text]] = []
 
-        def add(name: str | Text, run: RunResult) -> None:
+        def add(name: Text, run: RunResult) -> None:
             p99 = run.lat_percentiles.get("99")
-            table.add_row(
+            rows.append([
                 name,
                 *(Text(format_figure(run.figure(u), u), justify="right")
                   for u in (Unit.MB_S, Unit.IOPS, Unit.US)),
@@ -307,44 +308,46 @@ class DetailsScreen(ModalScreen[None]):
                 Text(f"{run.runtime_ms / 1000:.1f} s", justify="right"),
                 Text(_pct(run.cpu_pct), justify="right"),
                 Text(_pct(run.machine_busy_pct), justify="right"),
-            )
+            ])
 
         if r.warmup is not None:
             add(Text(_("warm-up (discarded)"), style="dim italic"), r.warmup)
         for n, run in enumerate(r.runs, 1):
             add(Text(_("{n} ★ best").format(n=n) if run is best else str(n),
                      style="bold" if run is best else ""), run)
-        return table
+        # the passes' names wrap (a warm-up in German is 21 cells), never their figures
+        return FittedTable(columns, rows, wrapping={0}, cursor_type="none", zebra_stripes=True,
+                           id="runs")
 
-    def _spread_table(self) -> DataTable[str | Text]:
-        table: DataTable[str | Text] = DataTable(cursor_type="none", id="spread")
-        table.add_column("")
-        for name, label in (("min", _("min")), ("mean", _("mean")), ("max", _("max")),
-                            ("R/Avg", "R/Avg")):
-            table.add_column(Text(label, justify="right"), key=name)
+    def _spread_table(self) -> FittedTable:
+        columns = [("unit", Text(""))] + [
+            (name, Text(label, justify="right"))
+            for name, label in (("min", _("min")), ("mean", _("mean")), ("max", _("max")),
+                                ("R/Avg", "R/Avg"))]
+        rows = []
         for unit in (Unit.MB_S, Unit.IOPS, Unit.US):
             sp = self.result.spread(unit)
-            table.add_row(unit.label, *(Text(format_figure(v, unit), justify="right")
-                                        for v in (sp.min, sp.mean, sp.max)),
-                          Text(f"{sp.r_avg_pct:.1f} %", justify="right"))
-        return table
+            rows.append([Text(unit.label), *(Text(format_figure(v, unit), justify="right")
+                                             for v in (sp.min, sp.mean, sp.max)),
+                         Text(f"{sp.r_avg_pct:.1f} %", justify="right")])
+        return FittedTable(columns, rows, cursor_type="none", id="spread")
 
-    def _percentile_table(self) -> DataTable[str | Text]:
+    def _percentile_table(self) -> FittedTable:
         """One row per measured pass, like diskspd's -L table: p50 … p99.99 and max."""
         runs = self.result.runs
         found = {k for run in runs for k in run.lat_percentiles}
         keys = [k for k in PERCENTILES if k in found] + sorted(found - set(PERCENTILES))
-        table: DataTable[str | Text] = DataTable(cursor_type="none", zebra_stripes=True, id="percentiles")
-        table.add_column(_("Pass"), key="pass")
-        for key in keys:
-            table.add_column(Text(_("max") if key == "max" else f"p{key}", justify="right"), key=key)
+        columns = [("pass", Text(_("Pass")))] + [
+            (key, Text(_("max") if key == "max" else f"p{key}", justify="right")) for key in keys]
         best = self.result.best_run
+        rows = []
         for n, run in enumerate(runs, 1):
             cells = [Text(f"{run.lat_percentiles[k]:.2f}" if k in run.lat_percentiles else "—",
                           justify="right") for k in keys]
-            table.add_row(Text(f"{n} ★" if run is best else str(n),
-                               style="bold" if run is best else ""), *cells)
-        return table
+            rows.append([Text(f"{n} ★" if run is best else str(n),
+                              style="bold" if run is best else ""), *cells])
+        return FittedTable(columns, rows, cursor_type="none", zebra_stripes=True,
+                           id="percentiles")
 
     def action_copy_command(self) -> None:
         if not self.result.fio_command:

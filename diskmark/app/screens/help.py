@@ -12,6 +12,7 @@ from textual.widgets import Button, Static
 
 from diskmark.app.core.keymap import DEFAULT, Keymap, spell
 from diskmark.app.screens.dialog_frame import Dialog
+from diskmark.app.widgets.paragraph import Paragraph
 from diskmark.locale import N_, _
 
 #: What the help lists: binding ids (shown with their keys, the user's own when the settings
@@ -80,7 +81,7 @@ def keys_table(keymap: Keymap = DEFAULT) -> Table:
             table.add_row("", "")
         table.add_row(Text(_(section), style="bold underline"), "")
         for keys, what in rows:
-            table.add_row(spelled(keys, keymap), _(what).format_map(names))
+            table.add_row(spelled(keys, keymap), Paragraph(_(what).format_map(names)))
     return table
 
 
@@ -96,9 +97,10 @@ class HelpScreen(Dialog[None]):
     def body(self) -> ComposeResult:
         with VerticalScroll(classes="help-body"):
             yield Static(keys_table(self.keymap))
-            yield Static(_("Figures: MB/s = 1,000,000 bytes/s as in CrystalDiskMark; sizes are "
-                           "binary (MiB, GiB). Each test runs a discarded warm-up pass, then "
-                           "`count` passes; the tile shows the best."), classes="dialog-hint")
+            yield Static(Paragraph(_(
+                "Figures: MB/s = 1,000,000 bytes/s as in CrystalDiskMark; sizes are binary "
+                "(MiB, GiB). Each test runs a discarded warm-up pass, then `count` passes; the "
+                "tile shows the best.")), classes="dialog-hint")
 
     def buttons(self) -> ComposeResult:
         yield Button(_("Close"), id="close", variant="primary")

@@ -307,8 +307,8 @@ class TargetPicker(ModalScreen[str | None]):
         table.user_moved = False
         table.clear(columns=True)
         for (key, label), width in zip(COLUMNS, widths):
-            if width > 0:
-                table.add_column(_(label), key=key, width=width)
+            if width > 0:  # a heading cut as its cells are, with an ellipsis (マウントポイ…)
+                table.add_column(Text(_clip(_(label), width)), key=key, width=width)
         for m, row in zip(mounts, rows):
             cells = []
             for i, (value, width) in enumerate(zip(row, widths)):

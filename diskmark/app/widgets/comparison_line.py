@@ -53,7 +53,7 @@ class ComparisonLine(Widget):
         if s is None:
             return text
         # Most telling first: the line is cut from the right on narrow terminals.
-        name = f"“{shown(s.name, one_line=True)}”"
+        name = _("“{name}”").format(name=s.name)  # 「…」 in Japanese, « … » in French
         date = short_date(s.started, time=False)
         # TRANSLATORS: the line above the tiles while comparing; {name} is the baseline's
         # name in quotes and {date} the day it ran. The second is the short form, for

@@ -21,6 +21,7 @@ from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN
 from diskmark.model.units import SIZES, Unit, format_bytes, format_size
+from diskmark.report.cells import char_cells
 from diskmark.report.formatting import disk_kind
 
 UNIT_OPTIONS = [(unit.label, unit) for unit in Unit]
@@ -79,13 +80,25 @@ class TargetButton(Button):
         self.label = Content(f"{path}{more} ▼")
 
 
+def one_line(text: str) -> str:
+    """A translation's lines as one: joined by a space, or by nothing between two wide
+    characters (Japanese and Chinese are written without spaces)."""
+    out = ""
+    for line in (line.strip() for line in text.splitlines()):
+        if out and line and not (char_cells(out[-1]) == char_cells(line[0]) == 2):
+            out += " "
+        out += line
+    return out
+
+
 class FixedUnits(Static):
     """Stands where the unit selector stands when the profile fixes each row's unit (Peak,
-    Real World), so the top row keeps its shape and says why there is no choice."""
+    Real World), so the top row keeps its shape and says why there is no choice: one line
+    on the buttons' line, however the translator broke it."""
 
     def __init__(self, *, id: str | None = None) -> None:
         # TRANSLATORS: two short lines where the unit selector stands (about 9 cells wide)
-        super().__init__(_("units\nper row"), id=id, markup=False)
+        super().__init__(one_line(_("units\nper row")), id=id, markup=False)
         self.tooltip = _("Peak and Real World show each row in its own unit (MB/s, IOPS, µs)")
 
 
