@@ -40,6 +40,7 @@ from diskmark.presets.queues_threads import (
     preset_path,
     rows_of,
 )
+from diskmark.presets.words import said_name
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -85,7 +86,7 @@ class QueuesThreadsScreen(Dialog[str]):
                 yield Label(head, classes="qt-head")
             for pid in SHOWN:
                 for row, spec in enumerate(self.rows.tests[pid]):
-                    yield PlainLabel(self.base.profiles[pid].name if row == 0 else "",
+                    yield PlainLabel(said_name(self.base.profiles[pid].name) if row == 0 else "",
                                      classes="qt-profile")
                     yield PlainLabel(spec.label, id=f"label-{pid}-{row}", classes="qt-label")
                     yield from self._fields(pid, row, spec)
@@ -122,7 +123,8 @@ class QueuesThreadsScreen(Dialog[str]):
         for preset_id in RESETS:
             preset = self.catalog.presets.get(preset_id)
             if preset is not None:
-                yield Button(plain(preset.name), id=f"reset-{preset_id}", classes="qt-reset")
+                yield Button(plain(said_name(preset.name)), id=f"reset-{preset_id}",
+                             classes="qt-reset")
         yield Button(_("Save"), id="save", variant="primary")
         yield Button(_("Cancel"), id="cancel")
 
