@@ -257,9 +257,12 @@ class ResultTile(Widget, can_focus=True):
         if reason:
             # TRANSLATORS: {reason} says by how much the passes differ
             tips.append(_("Unstable: {reason} (R/Avg above the threshold).").format(reason=reason))
-        if cpu:
+        if cpu and self.result is not None:
+            from diskmark.report.text import cpu_limited_words
+
             # TRANSLATORS: {reason} says why the CPU set the figure
-            tips.append(_("CPU-limited: {reason}; the drive may be faster.").format(reason=cpu))
+            tips.append(_("CPU-limited: {reason}; the drive may be faster.").format(
+                reason=cpu_limited_words(self.result, None)))  # the result keeps it English
         if self.claim is not None and self.claim_text:
             from diskmark.report.claim_marks import mark_words
 
