@@ -44,6 +44,7 @@ from diskmark.app.widgets.mounts import (
     mount_status,
 )
 from diskmark.app.widgets.plain import PlainStatic
+from diskmark.app.widgets.topbar import shorten_path
 from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
 from diskmark.locale import N_, _
@@ -491,13 +492,19 @@ class TargetPicker(ModalScreen[str | None]):
         return True
 
     def _show_path_info(self, path: str) -> None:
+        """What the directory is on, in the message's two lines: a long path keeps its end
+        (the filesystem, the device and the space after it were cut off)."""
         m = mount_of(path, self.mounts) if self.mounts else None
         notes = mount_notes(m)
         line = describe(path, m)
         # TRANSLATORS: {description} describes the directory's filesystem, {notes} what to know
         # about it (both without a full stop)
-        self._message(_("{description}. {notes}.").format(description=line, notes=notes)
-                      if notes else line, "warning" if notes else "ok")
+        text = (_("{description}. {notes}.").format(description=line, notes=notes)
+                if notes else line)
+        width = self.query_one("#message", Static).size.width or min(116, self.size.width) - 4
+        room = 2 * width - 8 - (cell_len(text) - cell_len(path))  # a line's end left for words
+        self._message(text.replace(path, shorten_path(path, max(room, 16)), 1),
+                      "warning" if notes else "ok")
 
     def _message(self, text: str, severity: str) -> None:
         widget = self.query_one("#message", Static)
