@@ -322,12 +322,14 @@ def unbracketed(text: str) -> str:
     return re.sub(r"[^\n]*⟧", " ", text)
 
 
+#: The values the walk put in, as a line may break them (at a space).
+DATA_SEEN = re.compile("|".join(r"\s+".join(map(re.escape, value.split())) for value in DATA))
+
+
 def without_data(text: str) -> str:
     """``text`` less the values the walk put in, paths and names with figures in them (a
     run's id, ``nvme0n1p2``, ``SEQ1M``): what is left is words."""
-    for value in DATA:
-        text = text.replace(value, " ")
-    return IDENTIFIER.sub(" ", PATH.sub(" ", text))
+    return IDENTIFIER.sub(" ", PATH.sub(" ", DATA_SEEN.sub(" ", text)))
 
 
 def ascii_words(text: str) -> list[str]:

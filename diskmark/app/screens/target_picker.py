@@ -59,6 +59,10 @@ COLUMNS = (("mount", N_("Mount point")), ("device", N_("Device")), ("model", N_(
            ("fs", N_("FS")), ("space", N_("Free / total")), ("status", N_("Status")))
 
 
+#: The most of a path the message under the picker shows (its end): the field holds it whole.
+PATH_CELLS = 32
+
+
 class TargetPicker(ModalScreen[str | None]):
     """Mounts, a path field and a directory tree; dismisses with a directory or None."""
 
@@ -492,8 +496,9 @@ class TargetPicker(ModalScreen[str | None]):
         return True
 
     def _show_path_info(self, path: str) -> None:
-        """What the directory is on, in the message's two lines: a long path keeps its end
-        (the filesystem, the device and the space after it were cut off)."""
+        """What the directory is on, in the message's two lines: a long path keeps its end,
+        as the field under it holds it whole (the filesystem, the device and the space after
+        it were cut off)."""
         m = mount_of(path, self.mounts) if self.mounts else None
         notes = mount_notes(m)
         line = describe(path, m)
@@ -501,9 +506,7 @@ class TargetPicker(ModalScreen[str | None]):
         # about it (both without a full stop)
         text = (_("{description}. {notes}.").format(description=line, notes=notes)
                 if notes else line)
-        width = self.query_one("#message", Static).size.width or min(116, self.size.width) - 4
-        room = 2 * width - 8 - (cell_len(text) - cell_len(path))  # a line's end left for words
-        self._message(text.replace(path, shorten_path(path, max(room, 16)), 1),
+        self._message(text.replace(path, shorten_path(path, PATH_CELLS), 1),
                       "warning" if notes else "ok")
 
     def _message(self, text: str, severity: str) -> None:
