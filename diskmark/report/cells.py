@@ -203,3 +203,25 @@ class Cells:
 def as_text(rows: list[list[Cell]]) -> str:
     """Rows of cells as plain text, a line a row, without trailing blanks."""
     return "\n".join("".join(ch for ch, _ in row).rstrip() for row in rows)
+
+
+
+
+def parts_that_fit(parts: list[str], width: int, sep: str = " · ") -> int:
+    """How many of ``parts``, joined by ``sep``, fit in ``width`` cells whole: all of them,
+    or the first few with " …" after them for those left out (at least the first: the
+    cells cut what even it overflows). A line of facts or notes is shortened by its parts,
+    never through a word ("· S…" said nothing of "Samsung SSD 980")."""
+    if text_cells(sep.join(parts)) <= width:
+        return len(parts)
+    kept = len(parts) - 1
+    while kept > 1 and text_cells(sep.join(parts[:kept]) + " …") > width:
+        kept -= 1
+    return kept
+
+
+def whole_parts(parts: list[str], width: int, sep: str = " · ") -> str:
+    """``parts`` joined by ``sep``, those that fit in ``width`` cells whole, then " …"
+    (:func:`parts_that_fit`)."""
+    kept = parts_that_fit(parts, width, sep)
+    return sep.join(parts[:kept]) + ("" if kept == len(parts) else " …")

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from diskmark.locale import _, ngettext, pgettext
 from diskmark.locale.kept import said_kept
 from diskmark.locale.text_safety import json_utf8, shown
-from diskmark.model.names import test_title
+from diskmark.model.names import from_test_key
 from diskmark.model.results import SessionResult, Status, TestResult
 from diskmark.model.sides import FILESYSTEM
 from diskmark.model.units import Unit
@@ -32,6 +32,7 @@ from diskmark.report.formatting import (
     format_figure,
     ljust_cells,
     rjust_cells,
+    said_title,
     size_text,
 )
 
@@ -52,8 +53,15 @@ def _rows(sides: Sides) -> list[tuple[str, str]]:
     found: dict[str, tuple[tuple[int, int, int], str]] = {}
     for session in sides.sessions:
         for t in session.tests:
-            found.setdefault(t.key, (t.order, test_title(t.label, t.op, t.mix_read)))
+            found.setdefault(t.key, (t.order, said_title(t.label, t.op, t.mix_read)))
     return [(key, title) for key, (_order, title) in sorted(found.items(), key=lambda kv: kv[1][0])]
+
+
+def said_row(key: str, title: str) -> str:
+    """A row's test as a person reads it, in the language in use (``SEQ1M Q8T1 Lesen``): its
+    key says which test; a key no test made keeps its title."""
+    made = from_test_key(key)
+    return said_title(*made) if made is not None else title
 
 
 def _cell(test: TestResult | None, unit: Unit) -> str:
@@ -149,7 +157,7 @@ def side_cells(sides: Sides, unit: Unit, judged: bool,
     """(rows, cells): every test (``rows``, or those any side ran) as (key, title), and for
     each a (figure, change) per side; with ``judged`` the change of every side but the
     first against the first (``▼ −10.9%``), else none."""
-    rows = _rows(sides) if rows is None else rows
+    rows = _rows(sides) if rows is None else [(key, said_row(key, title)) for key, title in rows]
     comparisons = against_reference(sides) if judged else [None] * len(sides.labels)
     return rows, [[_judged(s.test(key), unit, c) for s, c in zip(sides.sessions, comparisons)]
                   for key, _title in rows]

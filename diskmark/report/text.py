@@ -282,12 +282,13 @@ STATUS_WORDS = {Status.COMPLETE: N_("Complete"), Status.CANCELLED: N_("Cancelled
                 Status.FAILED: N_("Failed")}
 
 
-def cpu_limited_words(test: TestResult, session: SessionResult) -> str:
+def cpu_limited_words(test: TestResult, session: SessionResult | None) -> str:
     """Why the CPU set ``test``'s figure, in the user's language: said again from the best
     pass's numbers (the saved reason is English), or the saved reason when they no longer
-    say it."""
+    say it. Without its ``session``, the machine's cores are not known."""
     best = test.best_run
-    limit = best.cpu_limit(test.spec.threads, session.system.cpus) if best is not None else None
+    cpus = session.system.cpus if session is not None else None
+    limit = best.cpu_limit(test.spec.threads, cpus) if best is not None else None
     return cpu_limit_text(limit, LOCAL) or test.cpu_limited or ""
 
 

@@ -215,7 +215,9 @@ class ImportFileDialog(Dialog[Path]):
                             "Save text, of versions 5 to 9). Relative paths start in "
                             "{directory}.").format(directory=self.directory),
                           classes="dialog-hint")
-        yield Input(placeholder="path/to/baseline.json, CrystalDiskMark_20240106054115.txt",
+        # TRANSLATORS: the file field's placeholder, examples of what to type: translate
+        # "path/to" and "baseline" as a path in your language would read; keep the rest
+        yield Input(placeholder=_("path/to/baseline.json, CrystalDiskMark_20240106054115.txt"),
                     id="path")
         yield PlainStatic("", id="problem", classes="dialog-problem")
 

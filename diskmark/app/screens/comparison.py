@@ -53,6 +53,10 @@ def verdict_count(verdict: str, count: int) -> str:
     return text.format(glyph=glyph, count=count)
 
 
+#: The comparison table's columns, the noise's last: it gives way first.
+COLUMNS = ("test", "unit", "current", "baseline", "change", "noise")
+
+
 class ComparisonScreen(ModalScreen[None]):
     """``current`` against ``baseline`` for every test measured on both sides."""
 
@@ -118,8 +122,9 @@ class ComparisonScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         # filled once mounted: the verdict colours come from the stylesheet
         self.query_one("#summary", Static).update(self._summary())
-        self._fill(self.query_one(DataTable))
         self.query_one(DataTable).focus()
+        # and once laid out: which columns fit depends on the table's width
+        self.call_after_refresh(self._fill, self.query_one(DataTable))
 
     def _sides(self) -> Text:
         width = max(cell_len(self.current_name), cell_len(self.baseline_name)) + 2
@@ -147,28 +152,38 @@ class ComparisonScreen(ModalScreen[None]):
         return text
 
     def _fill(self, table: DataTable[str | Text]) -> None:
-        table.add_column(_("Test"), key="test")
-        table.add_column(_("Unit"), key="unit")
-        table.add_column(Text(self.current_name, justify="right"), key="current")
-        table.add_column(Text(self.baseline_name, justify="right"), key="baseline")
-        table.add_column(Text(_("Change"), justify="right"), key="change")
-        table.add_column(Text(_("Noise"), justify="right"), key="noise")
+        """The table, its columns as wide as their words; the noise's column (the line above
+        says what it holds) is left out whole where the table would not fit its box (German
+        and French headings and names are longer), rather than cut or scrolled."""
+        heads = [Text(_("Test")), Text(_("Unit")), Text(self.current_name, justify="right"),
+                 Text(self.baseline_name, justify="right"), Text(_("Change"), justify="right"),
+                 Text(_("Noise"), justify="right")]
+        rows: list[tuple[str, list[Text]]] = []
         for t in self.comparison.tests:
             for i, unit in enumerate(u for u in UNITS if u in t.deltas):
                 d = t.deltas[unit]
                 style = self.get_component_rich_style(f"delta--{d.verdict}", partial=True)
                 noise = f"±{d.noise_pct:.1f}%" + ("" if d.noise_from_runs else "*")
-                table.add_row(
-                    Text(t.said if i == 0 else "", style="bold"),
-                    unit.label,
+                rows.append((f"{t.key}/{unit.value}", [
+                    Text(t.said if i == 0 else "", style="bold"), Text(unit.label),
                     Text(format_figure(d.current, unit), justify="right"),
                     Text(format_figure(d.baseline, unit), justify="right"),
                     Text(format_delta(d.pct, d.verdict), style=style, justify="right"),
-                    Text(noise, justify="right", style="dim"),
-                    key=f"{t.key}/{unit.value}")
-        if not self.comparison.tests:
-            table.add_row(Text(_("No test was measured on both sides."), style="italic"),
-                          "", "", "", "", "")
+                    Text(noise, justify="right", style="dim")]))
+        widths = [max(cell_len(cell.plain) for cell in [head] + [row[c] for _key, row in rows])
+                  for c, head in enumerate(heads)]
+        # the scrollbar's two cells kept free, and each column's padding
+        room = table.size.width - 2 - 2 * table.cell_padding * len(heads)
+        kept = len(heads) - 1 if sum(widths) > room else len(heads)
+        none = Text(_("No test was measured on both sides."), style="italic")
+        if not rows:
+            widths[0] = max(widths[0], cell_len(none.plain))
+        for c, (head, key) in enumerate(zip(heads[:kept], COLUMNS, strict=False)):
+            table.add_column(head, key=key, width=widths[c])
+        for key, row in rows:
+            table.add_row(*row[:kept], key=key)
+        if not rows:
+            table.add_row(none, *[""] * (kept - 1))
 
     def action_copy(self) -> None:
         diskmark_app(self).copy(comparison_text(self.comparison, in_sentence(self.current_name)),

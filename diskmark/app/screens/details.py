@@ -28,6 +28,7 @@ from diskmark.model.results import RunResult, SessionResult, TestResult
 from diskmark.model.settings import DIP_THRESHOLD_PCT, Op
 from diskmark.model.units import Unit, format_bytes
 from diskmark.report.formatting import format_figure, knee_text, steady_text, written_text
+from diskmark.report.text import cpu_limited_words
 
 PERCENTILES = ("50", "90", "99", "99.9", "99.99", "max")
 
@@ -70,13 +71,14 @@ def _pct(value: float | None) -> str:
     return "—" if value is None else f"{value:.0f}%"
 
 
-def cpu_text(result: TestResult) -> tuple[str, bool]:
+def cpu_text(result: TestResult, session: SessionResult | None = None) -> tuple[str, bool]:
     """Whether the CPU, not the drive, set the figure, in words; and whether that is a warning.
-    "fio CPU" is fio's own figure per thread; "all CPUs" how busy the whole machine was."""
+    "fio CPU" is fio's own figure per thread; "all CPUs" how busy the whole machine was. The
+    reason the result keeps is English: it is said again from the pass's numbers."""
     if result.cpu_limited:
         return (_("cpu  CPU-limited: {reason}. The drive may be faster than this figure; fewer "
                   "threads, another I/O engine or a quieter machine would tell.")
-                .format(reason=result.cpu_limited), True)
+                .format(reason=cpu_limited_words(result, session)), True)
     best = result.best_run
     if best is None or best.cpu_pct is None:
         return _("fio's CPU use was not recorded for this result."), False
@@ -158,7 +160,7 @@ class DetailsScreen(ModalScreen[None]):
                         text, warn = stability_text(r)
                         yield Static(text, id="stability", markup=False,
                                      classes="details-warning" if warn else "details-note")
-                    text, warn = cpu_text(r)
+                    text, warn = cpu_text(r, self.session)
                     yield Static(text, id="cpu", markup=False,
                                  classes="details-warning" if warn else "details-note")
                 if any(run.lat_percentiles for run in r.runs):

@@ -27,6 +27,7 @@ from diskmark.locale import N_, _, ngettext
 from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult
 from diskmark.model.units import format_size
+from diskmark.presets.words import said_name
 from diskmark.report.formatting import short_date
 from diskmark.store.database import Filters, Row
 from diskmark.store.entry import HEADLINE_LABEL, Entry
@@ -163,7 +164,9 @@ class HistoryScreen(SavedResultsScreen[None]):
 
     def columns(self) -> list[tuple[str, str, int, int]]:
         # a date is never cut: "2026/11/2…" says nothing
-        return [(_("Run date"), "date", 16, 16), (_("Set-up"), "setup", 24, 7),
+        # the set-up's names are words, never cut: the size, the device and the file
+        # system give way first (the line under the table has them)
+        return [(_("Run date"), "date", 16, 16), (_("Set-up"), "setup", 24, 24),
                 (_("Size"), "size", 9, 6), (_("Device"), "device", 18, 8), (_("FS"), "fs", 6, 4),
                 (_("Read MB/s"), "read", 10, 9), (_("Write MB/s"), "write", 10, 10),
                 (_("Tests"), "tests", 5, 5)]
@@ -178,8 +181,9 @@ class HistoryScreen(SavedResultsScreen[None]):
         if isinstance(item, Entry):
             return [item.name, _("damaged"), "", item.damaged or "", "", Text(""), Text(""),
                     Text("")]
-        setup = " · ".join(x for x in (item.preset, item.profile) if x and x != "Default") \
-            or "Default"
+        # the names a result keeps are English (as files store them): said in the language
+        setup = " · ".join(said_name(x, short=True) for x in (item.preset, item.profile)
+                           if x and x != "Default") or said_name("Default")
         size = f"{format_size(item.size)}×{item.count}" if item.size else "—"
         return [short_date(item.started or item.saved), setup, size, item.device or "—",
                 item.fstype or "—", mb(item.head_read), mb(item.head_write),

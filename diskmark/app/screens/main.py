@@ -37,7 +37,7 @@ from diskmark.app.widgets.comparison_line import ComparisonLine, ComparisonSumma
 from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.grid import ResultGrid
 from diskmark.app.widgets.status import StatusLine
-from diskmark.app.widgets.tiles import Live, ResultTile, RowButton
+from diskmark.app.widgets.tiles import Live, ResultTile, RowButton, stop_word
 from diskmark.app.widgets.topbar import FactsLine, TargetButton, TopBar
 from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shown
@@ -235,7 +235,7 @@ class MainScreen(Screen[None]):
     def show_running(self, running: bool) -> None:
         """All and the row buttons turn into Stop; the selectors and the target wait."""
         all_button = self.query_one("#all", Button)
-        all_button.label = _("Stop") if running else _("All")
+        all_button.label = stop_word() if running else _("All")
         all_button.set_class(running, "-stop")
         self.grid.set_running(running)
         for select in self.query("#topbar Select").results(Select):

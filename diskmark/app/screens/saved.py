@@ -57,13 +57,21 @@ def cell_text(cell: str | Text) -> str:
     return cell.plain if isinstance(cell, Text) else cell
 
 
-def clip(text: str, width: int) -> str:
+def clip(text: str, width: int, *, keep_end: bool = False) -> str:
     """``text`` in at most ``width`` terminal cells, ending in … when cut (a Japanese name's
-    characters take two cells each, and one is never cut in half)."""
+    characters take two cells each, and one is never cut in half); ``keep_end``: its end
+    after the …, as a device's or a path's end tells it apart ("…nvme0n1p2", not "/dev/nv…")."""
     if cell_len(text) <= width:
         return text
-    head = chop_cells(text, width - 1)[0] if width > 1 else ""
-    return head + "…"
+    if not keep_end:
+        head = chop_cells(text, width - 1)[0] if width > 1 else ""
+        return head + "…"
+    tail = ""
+    for ch in reversed(text):
+        if cell_len(ch + tail) > width - 1:
+            break
+        tail = ch + tail
+    return "…" + tail
 
 
 def fit_widths(want: list[int], floors: list[int], avail: int, order: list[int],
@@ -210,8 +218,10 @@ class SavedResultsScreen(ModalScreen[T]):
         # two cells stay free for the vertical scrollbar
         box = min(self.app.size.width - 2, 132) - 4
         avail = max(table.size.width or box, 40) - 2
-        widths = fit_widths(want, [min(c[3], w) for c, w in zip(cols, want)], avail,
-                            self.shrink_order(), self.drop_order())
+        # a column gives way down to its floor, never under its header (a cut header says
+        # nothing: "Konfig"); one that still does not fit is left out whole
+        floors = [min(max(c[3], cell_len(c[0])), w) for c, w in zip(cols, want)]
+        widths = fit_widths(want, floors, avail, self.shrink_order(), self.drop_order())
         for (label, key, _cap, _floor), width in zip(cols, widths):
             if not width:
                 continue
@@ -220,10 +230,11 @@ class SavedResultsScreen(ModalScreen[T]):
         style = self.get_component_rich_style("saved--damaged", partial=True)
         for i, (row_cells, bad) in enumerate(zip(rows, damaged)):
             row = []
-            for cell, width in zip(row_cells, widths):
+            for cell, width, (_label, key, _cap, _floor) in zip(row_cells, widths, cols):
                 if not width:
                     continue
-                text = cell if isinstance(cell, Text) else Text(clip(cell, width))
+                text = cell if isinstance(cell, Text) else Text(clip(cell, width,
+                                                                      keep_end=key == "device"))
                 if bad:
                     text.stylize(style)
                 row.append(text)

@@ -112,6 +112,7 @@ class SidesScreen(ModalScreen[None]):
             self.running = False
             button = self.query_one("#close", Button)
             button.label, button.variant = _("Close"), "primary"
+            button.refresh(layout=True)  # as wide as its new word ("Schließen" is wider than "Stopp")
             self.query_one("#one", Button).disabled = False
             self.draw()
         elif isinstance(news, Failed):

@@ -309,6 +309,7 @@ class SweepScreen(ModalScreen[None]):
         self.query_one("#sweep-status", Static).update(status)
         button = self.query_one("#close", Button)
         button.label, button.variant = _("Close"), "primary"
+        button.refresh(layout=True)  # as wide as its new word ("Schließen" is wider than "Stopp")
         self._refresh_all()
 
     # --- drawing --------------------------------------------------------------------------

@@ -37,16 +37,19 @@ from diskmark.app.widgets.mounts import (
     _clip,
     check_directory,
     describe,
+    device_word,
     free_total,
     mount_notes,
     mount_of,
     mount_status,
 )
 from diskmark.app.widgets.plain import PlainStatic
+from diskmark.app.widgets.topbar import shorten_path
 from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
 from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shown
+from diskmark.report.cells import whole_parts
 
 if TYPE_CHECKING:
     from diskmark.app.core.protocol import AppLike
@@ -54,6 +57,10 @@ if TYPE_CHECKING:
 #: The mounts table's columns: (key, header marked for translation).
 COLUMNS = (("mount", N_("Mount point")), ("device", N_("Device")), ("model", N_("Model")),
            ("fs", N_("FS")), ("space", N_("Free / total")), ("status", N_("Status")))
+
+
+#: The most of a path the message under the picker shows (its end): the field holds it whole.
+PATH_CELLS = 32
 
 
 class TargetPicker(ModalScreen[str | None]):
@@ -207,7 +214,9 @@ class TargetPicker(ModalScreen[str | None]):
             yield DirectoryPicker(self._tree_start, id="tree")
             with Horizontal(id="path-row"):
                 yield Label(_("Directory"), id="path-label")
-                yield Input(value=self.current or "", placeholder="/path/to/a/directory",
+                # TRANSLATORS: the directory field's placeholder: a path as your language
+                # would write its example ("/chemin/vers/un/dossier")
+                yield Input(value=self.current or "", placeholder=_("/path/to/a/directory"),
                             id="path")
                 yield Button(_("Use"), id="use", variant="primary")
                 add = Button(_("Add target"), id="add")
@@ -240,9 +249,22 @@ class TargetPicker(ModalScreen[str | None]):
     def _apply_size(self) -> None:
         short = self.size.height < 30  # no room for the frame: its title moves into the heading
         self.set_class(short, "-short")
-        heading = self.query_one("#mounts-heading", Label)
-        heading.update(_("Choose a target: mounts, then devices (reads only)") if short
-                       else _("Mounted filesystems, then block devices (read tests only)"))
+        self._headings()
+
+    def _headings(self) -> None:
+        """The mounts' heading whole: the hint beside it (the footer's key says it too) is
+        left out where both do not fit on the line (a Russian or Japanese heading at 80
+        columns lost its end under it)."""
+        heading = (_("Choose a target: mounts, then devices (reads only)")
+                   if self.has_class("-short")
+                   else _("Mounted filesystems, then block devices (read tests only)"))
+        hint = (_("p hides pseudo filesystems") if self.show_pseudo
+                else _("p shows pseudo filesystems"))
+        self.query_one("#mounts-heading", Label).update(heading)
+        label = self.query_one("#pseudo-hint", Label)
+        label.update(hint)
+        room = min(116, self.size.width) - 4  # the box's border and padding
+        label.display = cell_len(heading) + 2 + cell_len(hint) <= room
 
     # --- the mounts -------------------------------------------------------------------------
 
@@ -289,6 +311,8 @@ class TargetPicker(ModalScreen[str | None]):
         stages = [(0, 28), (2, 16), (1, 14), (0, 20), (2, 10), (5, 20), (1, 10), (0, 14),
                   (2, 0), (5, 12), (1, 8), (0, 10), (4, 12)]
         for col, floor in stages:
+            if floor:  # a heading is never cut ("マウントポイン"): its column gives way to it
+                floor = max(floor, cell_len(headers[col]))
             while total() > avail and widths[col] > floor:
                 widths[col] -= 1
             if col == 2 and 0 < widths[2] < 8:  # a model column this narrow says nothing
@@ -298,7 +322,7 @@ class TargetPicker(ModalScreen[str | None]):
     def _fill_table(self) -> None:
         table = self.query_one(MountTable)
         mounts = self._visible_mounts()
-        rows = [[m.mountpoint, m.device, m.model, m.fstype, free_total(m), mount_status(m)]
+        rows = [[m.mountpoint, device_word(m), m.model, m.fstype, free_total(m), mount_status(m)]
                 for m in mounts]
         widths = self._column_widths(rows)
         cursor_key = None
@@ -314,7 +338,10 @@ class TargetPicker(ModalScreen[str | None]):
             for i, (value, width) in enumerate(zip(row, widths)):
                 if width <= 0:
                     continue
-                text = Text(_clip(shown(value, one_line=True), width, keep_end=i in (0, 1)))
+                value = shown(value, one_line=True)
+                if i == 5:  # the status's notes, whole, those that fit ("device · …")
+                    value = whole_parts(value.split(" · "), width)
+                text = Text(_clip(value, width, keep_end=i in (0, 1)))
                 if i == 4:
                     text.justify = "right"
                 if i == 5:
@@ -337,9 +364,7 @@ class TargetPicker(ModalScreen[str | None]):
                 table.move_cursor(row=table.get_row_index(target_key), animate=False)
             except Exception:
                 pass
-        hint = self.query_one("#pseudo-hint", Label)
-        hint.update(_("p hides pseudo filesystems") if self.show_pseudo
-                    else _("p shows pseudo filesystems"))
+        self._headings()
 
     def _mount(self, mountpoint: str) -> MountInfo | None:
         return next((m for m in self.mounts if m.mountpoint == mountpoint), None)
@@ -471,13 +496,18 @@ class TargetPicker(ModalScreen[str | None]):
         return True
 
     def _show_path_info(self, path: str) -> None:
+        """What the directory is on, in the message's two lines: a long path keeps its end,
+        as the field under it holds it whole (the filesystem, the device and the space after
+        it were cut off)."""
         m = mount_of(path, self.mounts) if self.mounts else None
         notes = mount_notes(m)
         line = describe(path, m)
         # TRANSLATORS: {description} describes the directory's filesystem, {notes} what to know
         # about it (both without a full stop)
-        self._message(_("{description}. {notes}.").format(description=line, notes=notes)
-                      if notes else line, "warning" if notes else "ok")
+        text = (_("{description}. {notes}.").format(description=line, notes=notes)
+                if notes else line)
+        self._message(text.replace(path, shorten_path(path, PATH_CELLS), 1),
+                      "warning" if notes else "ok")
 
     def _message(self, text: str, severity: str) -> None:
         widget = self.query_one("#message", Static)

@@ -26,9 +26,20 @@ from diskmark.model.units import format_bytes
 
 RAM_FS = {"tmpfs", "ramfs"}
 NO_DIRECT_FS = {"ramfs"}
+#: What a block device is, as diskmark.drive.probe keeps it (the words of the storage stack's
+#: layers too), shown in the target picker's Device column
+KINDS = {"disk": N_("disk"), "partition": N_("partition")}
 
 
 # --- what the table shows and how a path is judged (plain functions, tested directly) ----
+
+
+def device_word(m: MountInfo) -> str:
+    """What the Device column says: a mount's device, or what a block device is ("disk",
+    "partition": the kind diskmark.drive.probe keeps in English) in the language in use."""
+    if m.block_device and m.device in KINDS:
+        return _(KINDS[m.device])
+    return m.device
 
 
 def mount_status(m: MountInfo) -> str:
@@ -145,7 +156,7 @@ def describe(path: str, m: MountInfo | None) -> str:
     """One line about where ``path`` lives: filesystem, device, model, free space; or what a
     block device is, and that it runs the read tests only."""
     if m is not None and m.block_device and m.mountpoint == os.path.realpath(path):
-        parts = [_("block device ({device})").format(device=m.device), m.model,
+        parts = [_("block device ({device})").format(device=device_word(m)), m.model,
                  format_bytes(m.total_bytes), m.reason]
         # TRANSLATORS: {details} lists what the device is, its model and size, by commas
         return _("{path}: {details}. Measured itself, read tests only: writes would destroy "

@@ -24,7 +24,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Button
 
-from diskmark.locale import N_, _
+from diskmark.locale import N_, _, pgettext
 from diskmark.model.notes import unstable_text
 from diskmark.model.results import TestResult, TestSpec
 from diskmark.model.settings import Op
@@ -257,9 +257,12 @@ class ResultTile(Widget, can_focus=True):
         if reason:
             # TRANSLATORS: {reason} says by how much the passes differ
             tips.append(_("Unstable: {reason} (R/Avg above the threshold).").format(reason=reason))
-        if cpu:
+        if cpu and self.result is not None:
+            from diskmark.report.text import cpu_limited_words
+
             # TRANSLATORS: {reason} says why the CPU set the figure
-            tips.append(_("CPU-limited: {reason}; the drive may be faster.").format(reason=cpu))
+            tips.append(_("CPU-limited: {reason}; the drive may be faster.").format(
+                reason=cpu_limited_words(self.result, None)))  # the result keeps it English
         if self.claim is not None and self.claim_text:
             from diskmark.report.claim_marks import mark_words
 
@@ -469,6 +472,15 @@ def _block_lines(text: str) -> list[str]:
     return rows
 
 
+def stop_word() -> str:
+    """The word on CrystalDiskMark's All and row buttons while a run is on: a short form of
+    its own, as the buttons are narrow (Hungarian's "Leállítás" lost its end in them)."""
+    # TRANSLATORS: the word on the All button and on a row's button while a run is on: the
+    # buttons have 8 cells at 80 columns, with "▶ " before it on the row's button: a short
+    # word ("Stopp", "停止"), as CrystalDiskMark's translation has on its buttons
+    return pgettext("grid button", "Stop")
+
+
 class RowButton(Button):
     """CDM's green button left of a row (``SEQ1M`` over ``Q8T1``); runs that row only, and
     turns into Stop while anything runs."""
@@ -499,5 +511,5 @@ class RowButton(Button):
         if not self.running:
             self.label = self.idle_label
         else:
-            stop = _("Stop")
+            stop = stop_word()
             self.label = f"▶ {stop}" if self.has_class("-current") else stop

@@ -21,7 +21,7 @@ from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN
 from diskmark.model.units import SIZES, Unit, format_bytes, format_size
-from diskmark.report.cells import char_cells
+from diskmark.report.cells import char_cells, parts_that_fit
 from diskmark.report.formatting import disk_kind
 
 UNIT_OPTIONS = [(unit.label, unit) for unit in Unit]
@@ -139,10 +139,15 @@ class TopBar(Horizontal):
 
 
 def describe_facts(facts: SystemFacts | None, error: str | None = None,
-                   compact: bool = False) -> Text:
+                   compact: bool = False, width: int = 0) -> Text:
     """``/dev/nvme0n1 · ext4 · 812.3 GiB free of 931.5 GiB (13% used) · SSD · Samsung SSD
     980``; ``compact`` (narrow terminals) keeps the free space alone, so the device, the
-    filesystem and the kind of disk fit."""
+    filesystem and the kind of disk fit; ``width`` (cells, when known): the parts that fit,
+    whole, and an ellipsis for those left out, never a part cut in the middle ("· S…" said
+    nothing of the model "Samsung SSD 980"), in the compact form where the long one does
+    not fit whole."""
+    if width > 0 and not compact and cell_len(describe_facts(facts, error).plain) > width:
+        return describe_facts(facts, error, True, width)  # the short free space, and more fits
     text = Text(no_wrap=True, overflow="ellipsis")
     if error:
         text.append(shown(error), style="italic")
@@ -176,11 +181,17 @@ def describe_facts(facts: SystemFacts | None, error: str | None = None,
         parts.append((kind, ""))
     if facts.model:
         parts.append((facts.model, ""))
-    for i, (part, style) in enumerate(parts):
+    shown_parts = [(shown(part, one_line=True), style) for part, style in parts]
+    kept = (parts_that_fit([part for part, _style in shown_parts], width) if width > 0
+            else len(shown_parts))
+    for i, (part, style) in enumerate(shown_parts[:kept]):
         if i:
             text.append(" · ", style="dim")
-        text.append(shown(part, one_line=True), style=style)
+        text.append(part, style=style)
+    if kept < len(shown_parts):
+        text.append(" …", style="dim")  # the parts that fit, whole, and "…" for the rest
     return text
+
 
 
 class FactsLine(Horizontal):
@@ -202,11 +213,14 @@ class FactsLine(Horizontal):
 
     def show_facts(self, facts: SystemFacts | None, error: str | None = None) -> None:
         self._facts = (facts, error)
-        self.query_one("#facts", Static).update(describe_facts(facts, error, self.compact))
+        shown_in = self.query_one("#facts", Static)
+        shown_in.update(describe_facts(facts, error, self.compact, shown_in.size.width))
 
     def show_setup(self, text: str, compact: str | None = None) -> None:
         self._setup = (text, compact or text)
         self.query_one("#setup", Static).update(shown(self._setup[self.compact], one_line=True))
+        # the facts take the room the set-up leaves: drawn again to it once it is laid out
+        self.call_after_refresh(lambda: self.show_facts(*self._facts))
 
     def on_resize(self) -> None:
         self.show_facts(*self._facts)
