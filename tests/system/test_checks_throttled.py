@@ -85,11 +85,13 @@ def test_sd_v30_on_a_disk_of_20_mbs_fails_v30_and_meets_v10_in_the_same_run(slow
 
 def test_sd_classes_either_side_of_the_disk_pass_the_lower_and_fail_the_higher(slow_disk):
     mnt, throttle = slow_disk
-    with throttle(wbps=4_700_000) as procs:  # between Class 4's floor and Class 6's
-        out = check_in(procs, "sd-c4", "sd-c6", "--target", str(mnt), *SHORT)
+    # between Class 2's floor and Class 6's, a margin either side: a loop device under a
+    # cgroup's cap measured 3.55 MB/s of a 4.7 MB/s cap on a loaded machine
+    with throttle(wbps=4_700_000) as procs:
+        out = check_in(procs, "sd-c2", "sd-c6", "--target", str(mnt), *SHORT)
     print(out.stdout)
     assert out.returncode == 3, out.stderr
-    assert "PASS  sd-c4 (SD Speed Class 4 (C4))" in out.stdout
+    assert "PASS  sd-c2 (SD Speed Class 2 (C2))" in out.stdout
     assert "FAIL  sd-c6 (SD Speed Class 6 (C6))" in out.stdout
-    assert ", at least 4 MB/s: pass, " in out.stdout and ", at least 6 MB/s: fail, " in out.stdout
+    assert ", at least 2 MB/s: pass, " in out.stdout and ", at least 6 MB/s: fail, " in out.stdout
     assert "Passed 1, failed 1, cannot tell 0." in out.stdout

@@ -225,6 +225,12 @@ def test_a_fuse_program_that_never_answers_is_named_after_a_bounded_wait(tmp_pat
                     break
                 time.sleep(0.05)
             os.kill(daemon.pid, signal.SIGSTOP)
+            for _ in range(200):  # every thread stopped, not only told to stop
+                tasks = os.listdir(f"/proc/{{daemon.pid}}/task")
+                if all(open(f"/proc/{{daemon.pid}}/task/{{t}}/stat").read().rsplit(")", 1)[1]
+                       .split()[0] == "T" for t in tasks):
+                    break
+                time.sleep(0.01)
             started = time.monotonic()
             layers = stack_of({str(where / "sub")!r})
             took = time.monotonic() - started
