@@ -202,8 +202,9 @@ def test_sweep_prints_one_point_per_queue_depth(tmp_path, no_leftovers):
 
 
 def test_unstable_threshold_reaches_every_test_and_the_verdict(tmp_path, no_leftovers):
-    """--unstable 100 lets nothing be unstable (R/Avg of two passes stays below 100% here),
-    and the JSON says which threshold judged each test."""
+    """--unstable 100 judges every test by 100%: stable while R/Avg of its two passes stays
+    below it (as it mostly does here; this VM's disk has shown 114%), unstable beyond; and
+    the JSON says which threshold judged each test."""
     no_leftovers.append(tmp_path)
     out = diskmark("run", "--target", str(tmp_path), "--size", "16MiB", "--count", "2",
                    "--measure", "1", "--interval", "0", "--profile", "demo", "--mode", "read",
@@ -213,7 +214,8 @@ def test_unstable_threshold_reaches_every_test_and_the_verdict(tmp_path, no_left
     assert data["settings"]["unstable_pct"] == 100
     (test,) = data["tests"]
     assert test["unstable_threshold_pct"] == 100
-    assert test["stats"]["mb_s"]["r_avg_pct"] < 100 and test["unstable"] is None
+    spread = test["stats"]["mb_s"]["r_avg_pct"]
+    assert (test["unstable"] is None) == (spread <= 100), (spread, test["unstable"])
 
 
 def test_quiet_still_prints_that_a_file_was_left_behind(tmp_path):
