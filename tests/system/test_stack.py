@@ -342,7 +342,7 @@ def remove_zram(control: Path, number: str) -> None:
     """Reset and remove a zram device, waiting out a lazy unmount's hold on it (a reset
     refused as busy left /dev/zramN behind, a once-only failure, until retried)."""
     block = Path("/sys/block") / f"zram{number}"
-    for _ in range(50):
+    for _ in range(300):  # a loaded machine's lazy unmount has held it past 5 s
         with contextlib.suppress(OSError):
             (block / "reset").write_text("1")
             (control / "hot_remove").write_text(number)
