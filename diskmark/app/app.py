@@ -35,6 +35,7 @@ from diskmark.app.core.protocol import Engine
 from diskmark.app.core.state import AppState
 from diskmark.app.ending import Ending
 from diskmark.app.language_switch import unreadable_catalog_notice
+from diskmark.app.lost_terminal import driver_for
 from diskmark.app.palette import PaletteHooks
 from diskmark.app.preferences import load_preferences
 from diskmark.app.run import (
@@ -63,6 +64,8 @@ from diskmark.presets import PresetCatalog, load_catalog
 from diskmark.store.app_settings import config_path
 
 if TYPE_CHECKING:
+    from textual.driver import Driver
+
     from diskmark.app.commands import PaletteApp
     from diskmark.checks import CheckCatalog
     from diskmark.model.claims import Claim
@@ -96,6 +99,11 @@ class DiskmarkApp(keys.KeyActions, StateChanges, PaletteHooks, App[int]):
     #: Textual's App.__init__ works out the CSS variables of its default theme, which
     #: diskmark replaces at once (theming.preset_theme): until then there are none to work out.
     _theme_chosen = False
+
+    def get_driver_class(self) -> type[Driver]:
+        """Textual's driver, made to survive a terminal that goes away mid-run (a full
+        output queue would otherwise block the app before it could stop fio)."""
+        return driver_for(super().get_driver_class())
 
     def __init__(self, target: str | None = None, *, engine_factory: EngineFactory | None = None,
                  settings: Settings | None = None, unit: Unit | None = None,
