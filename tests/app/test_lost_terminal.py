@@ -12,7 +12,6 @@ import sys
 import time
 
 import pytest
-from textual.drivers.linux_driver import LinuxDriver
 
 from diskmark.app.app import DiskmarkApp
 from diskmark.app.lost_terminal import SurvivingDriver
@@ -23,7 +22,6 @@ DRAWING = """
 import asyncio, os, signal, sys
 from textual.app import App
 from textual.widgets import Static
-from textual.drivers.linux_driver import LinuxDriver
 from diskmark.app.lost_terminal import SurvivingDriver
 
 class Drawing(App):
