@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from diskmark.cli.saving import Label
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 from diskmark.cli.output import (
     EXIT_USAGE,
     ProgressLine,
-    deliver,
     error,
     exit_code_for,
 )
@@ -188,29 +187,9 @@ def cmd_fleet(args: argparse.Namespace, parser: argparse.ArgumentParser, setting
 def _deliver_report(result: FleetResult, args: argparse.Namespace,
                     comparisons: dict[Label, tuple[Comparison, str]],
                     destination: Destination | None) -> int:
-    from diskmark.report import side_by_side as fleet_report
+    from diskmark.cli.sides_report import SidesForms, deliver_sides
+    from diskmark.report import side_by_side
 
-    if args.format == "json":
-        # a fleet's labels are its hosts' (a local run's None never comes here)
-        extra: dict[str, dict[str, Any]] = {
-            str(label): {"comparison": c.to_dict()} for label, (c, _name) in comparisons.items()}
-        for label, history_id in args.history_ids.items():
-            extra.setdefault(str(label), {})["history_id"] = history_id
-        text = fleet_report.fleet_json(result, extra)
-    elif args.format == "csv":
-        text = shown(fleet_report.fleet_csv(result))
-    elif args.format == "markdown":
-        text = shown(fleet_report.fleet_markdown(result))
-    elif args.format == "text":  # each host's CrystalDiskMark text report, in the hosts' order
-        from diskmark.report.cdm_report import text_report
-
-        text = shown("\n".join(text_report(session) for _host, session in result.pairs()))
-    else:
-        text = fleet_report.fleet_text(result, args.unit)
-        if comparisons:
-            from diskmark.report.compare import comparison_text
-
-            for label, (c, _name) in comparisons.items():
-                text += f"\n{shown(str(label), one_line=True)}:\n{comparison_text(c)}"
-        text = shown(text)
-    return deliver(text, destination, args.quiet, args.format == "json")
+    forms = SidesForms(json=side_by_side.fleet_json, csv_column="host",
+                       markdown=side_by_side.fleet_markdown, grid=side_by_side.fleet_text)
+    return deliver_sides(result, forms, args, comparisons, destination)

@@ -12,9 +12,9 @@ its baseline, 4 when a target's run could not be kept in the history, 130 when s
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from diskmark.cli.output import EXIT_USAGE, ProgressLine, deliver, error, exit_code_for
+from diskmark.cli.output import EXIT_USAGE, ProgressLine, error, exit_code_for
 from diskmark.cli.saving import conclude, open_store
 from diskmark.cli.stopping import run_stoppable
 from diskmark.locale import N_, _, ngettext
@@ -110,29 +110,9 @@ def cmd_targets(args: argparse.Namespace, parser: argparse.ArgumentParser, setti
 def _deliver_report(result: TargetsResult, args: argparse.Namespace,
                     comparisons: dict[Label, tuple[Comparison, str]],
                     destination: Destination | None) -> int:
+    from diskmark.cli.sides_report import SidesForms, deliver_sides
     from diskmark.report import side_by_side
 
-    if args.format == "json":
-        # the targets' labels are their paths (a single target's None never comes here)
-        extra: dict[str, dict[str, Any]] = {
-            str(label): {"comparison": c.to_dict()} for label, (c, _name) in comparisons.items()}
-        for label, history_id in args.history_ids.items():
-            extra.setdefault(str(label), {})["history_id"] = history_id
-        text = side_by_side.targets_json(result, extra)
-    elif args.format == "csv":
-        text = shown(side_by_side.sides_csv(result, "target"))
-    elif args.format == "markdown":
-        text = shown(side_by_side.targets_markdown(result))
-    elif args.format == "text":  # each target's CrystalDiskMark text report, in their order
-        from diskmark.report.cdm_report import text_report
-
-        text = shown("\n".join(text_report(session) for session in result.sessions))
-    else:
-        text = side_by_side.targets_text(result, args.unit)
-        if comparisons:
-            from diskmark.report.compare import comparison_text
-
-            for label, (c, _name) in comparisons.items():
-                text += f"\n{shown(str(label), one_line=True)}:\n{comparison_text(c)}"
-        text = shown(text)
-    return deliver(text, destination, args.quiet, args.format == "json")
+    forms = SidesForms(json=side_by_side.targets_json, csv_column="target",
+                       markdown=side_by_side.targets_markdown, grid=side_by_side.targets_text)
+    return deliver_sides(result, forms, args, comparisons, destination)
