@@ -26,7 +26,7 @@ from textual.theme import BUILTIN_THEMES, Theme
 
 from diskmark.files.paths import user_themes_dir
 from diskmark.files.regular_file import read_regular_file
-from diskmark.files.toml_file import line_of, read_table, user_files
+from diskmark.files.toml_file import each_user_file, line_of, read_table
 from diskmark.locale import N_, _
 from diskmark.themes import BUILTIN_DIR  # the TOML files
 
@@ -307,19 +307,10 @@ def load_themes(user_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
     problems: list[str] = []
     taken = {t.name: _("diskmark's built-in theme") for t in themes}
     taken.update({name: _("Textual's built-in theme") for name in BUILTIN_THEMES})
-    paths, unlisted = user_files(user_dir if user_dir is not None else user_themes_dir())
-    problems += [unlisted] if unlisted else []
-    for path in paths:
-        try:
-            theme = load_file(path)
-        except ThemeError as e:
-            problems.append(str(e))
-            continue
-        except Exception as e:  # noqa: BLE001 - one odd file must not stop the others
-            # TRANSLATORS: {error} is Python's error, as "TypeError: what went wrong"
-            problems.append(_("{path}: cannot be read as a theme ({error})")
-                            .format(path=path, error=f"{type(e).__name__}: {e}"))
-            continue
+    # TRANSLATORS: {error} is Python's error, as "TypeError: what went wrong"
+    odd = _("{path}: cannot be read as a theme ({error})")
+    for path, theme in each_user_file(user_dir if user_dir is not None else user_themes_dir(),
+                                      load_file, ThemeError, odd, problems):
         if theme.name in taken:
             # TRANSLATORS: {owner} is "diskmark's built-in theme", "Textual's built-in
             # theme" or the path of the file that has the name

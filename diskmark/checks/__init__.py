@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from diskmark.files.paths import user_checks_dir
-from diskmark.files.toml_file import line_of_key, read_table, user_files
+from diskmark.files.toml_file import each_user_file, line_of_key, read_table
 from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shell_word, shown
 from diskmark.model.names import test_key
@@ -386,18 +386,11 @@ def load_catalog(user_dir: Path | None = None) -> CheckCatalog:
     for path in sorted(BUILTIN_DIR.glob("*.toml")):
         check = load_file(path)  # a broken built-in is a bug: let it raise
         catalog.checks[check.id] = check
-    paths, unlisted = user_files(user_dir if user_dir is not None else user_checks_dir())
-    catalog.problems += [unlisted] if unlisted else []
-    for path in paths:
-        try:
-            check = load_file(path, source=str(path))
-        except CheckError as e:
-            catalog.problems.append(str(e))
-            continue
-        except Exception as e:  # noqa: BLE001 - one odd file must not stop the others
-            catalog.problems.append(_("{path}: cannot be read as a check ({error})").format(
-                path=path, error=f"{type(e).__name__}: {e}"))
-            continue
+    # TRANSLATORS: {error} is Python's error, as "TypeError: what went wrong"
+    odd = _("{path}: cannot be read as a check ({error})")
+    for path, check in each_user_file(user_dir if user_dir is not None else user_checks_dir(),
+                                      lambda path: load_file(path, source=str(path)),
+                                      CheckError, odd, catalog.problems):
         if check.id in catalog.checks:
             taken = catalog.checks[check.id].source
             clash = (_("{path}:1: check id {check} is taken by the built-in check; give it "

@@ -10,9 +10,9 @@ problem the reader finds after parsing is placed on the line that holds what it 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from diskmark.files.regular_file import read_regular_file
 from diskmark.locale import _
@@ -87,6 +87,30 @@ def user_files(directory: Path) -> tuple[list[Path], str | None]:
     except OSError as e:
         return [], _("{directory}: cannot list its files: {error}").format(
             directory=directory, error=e.strerror or e)
+
+
+T = TypeVar("T")
+
+
+def each_user_file(directory: Path, load: Callable[[Path], T], error: type[Exception],
+                   odd: str, problems: list[str]) -> Iterator[tuple[Path, T]]:
+    """Each file of a user's directory that ``load`` reads, with what it read. A file it
+    refuses (``error``: ``file:line: reason``) or fails on in a way nobody foresaw goes on
+    ``problems`` (the latter as ``odd``, a sentence with {path} and {error}) and the others
+    are read all the same: one odd file must not cost a user every other preset, check or
+    theme. Presets, checks and themes are gathered alike through here."""
+    paths, unlisted = user_files(directory)
+    problems += [unlisted] if unlisted else []
+    for path in paths:
+        try:
+            item = load(path)
+        except error as e:
+            problems.append(str(e))
+            continue
+        except Exception as e:  # noqa: BLE001 - one odd file must not stop the others
+            problems.append(odd.format(path=path, error=f"{type(e).__name__}: {e}"))
+            continue
+        yield path, item
 
 
 _SEGMENT = re.compile(r'\s*(?:"((?:[^"\\]|\\.)*)"|\'([^\']*)\'|([A-Za-z0-9_-]+))\s*')

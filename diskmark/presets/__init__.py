@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from diskmark.files.paths import user_presets_dir
-from diskmark.files.toml_file import line_of, read_table, user_files
+from diskmark.files.toml_file import each_user_file, line_of, read_table
 from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shell_word
 from diskmark.model.results import BLOCK_MAX, BLOCK_MIN, QUEUES_MAX, THREADS_MAX, TestSpec
@@ -236,18 +236,11 @@ def load_catalog(user_dir: Path | None = None) -> PresetCatalog:
     for path in sorted(BUILTIN_DIR.glob("*.toml")):
         preset = load_file(path)  # a broken built-in is a bug: let it raise
         catalog.presets[preset.id] = preset
-    paths, unlisted = user_files(user_dir if user_dir is not None else user_presets_dir())
-    catalog.problems += [unlisted] if unlisted else []
-    for path in paths:
-        try:
-            preset = load_file(path, source=str(path))
-        except PresetError as e:
-            catalog.problems.append(str(e))
-            continue
-        except Exception as e:  # noqa: BLE001 - one odd file must not stop the others
-            catalog.problems.append(_("{path}: cannot be read as a preset ({error})").format(
-                path=path, error=f"{type(e).__name__}: {e}"))
-            continue
+    # TRANSLATORS: {error} is Python's error, as "TypeError: what went wrong"
+    odd = _("{path}: cannot be read as a preset ({error})")
+    for path, preset in each_user_file(user_dir if user_dir is not None else user_presets_dir(),
+                                       lambda path: load_file(path, source=str(path)),
+                                       PresetError, odd, catalog.problems):
         if preset.id in catalog.presets:
             taken = catalog.presets[preset.id].source
             clash = (_("{path}:1: preset id {preset} is taken by the built-in preset; give it "
