@@ -225,3 +225,20 @@ def whole_parts(parts: list[str], width: int, sep: str = " · ") -> str:
     (:func:`parts_that_fit`)."""
     kept = parts_that_fit(parts, width, sep)
     return sep.join(parts[:kept]) + ("" if kept == len(parts) else " …")
+
+
+def clip(text: str, width: int, *, keep_end: bool = False) -> str:
+    """``text`` in at most ``width`` cells, its start and then … where it is cut (a
+    double-width character is never cut in half); ``keep_end``: … and then its end, as a
+    device's or a path's end tells it apart ("…nvme0n1p2", not "/dev/nv…")."""
+    if width <= 0:
+        return ""
+    if text_cells(text) <= width:
+        return text
+    kept, room = "", width - 1
+    for ch in (reversed(text) if keep_end else text):
+        room -= char_cells(ch)
+        if room < 0:
+            break
+        kept = ch + kept if keep_end else kept + ch
+    return "…" + kept if keep_end else kept + "…"

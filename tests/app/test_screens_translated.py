@@ -18,9 +18,9 @@ from diskmark.app.app import DiskmarkApp
 from diskmark.app.screens.baselines import BaselinesScreen
 from diskmark.app.screens.help import keys_table
 from diskmark.app.screens.history import HistoryScreen
-from diskmark.app.screens.saved import clip
 from diskmark.model.settings import Settings
 from diskmark.model.units import MIB
+from diskmark.report.cells import clip
 from diskmark.store.store import Store
 
 
@@ -38,6 +38,10 @@ def test_a_name_is_clipped_in_cells_never_through_a_wide_character():
         assert cell_len(clipped) <= width, (width, clipped)
     assert clip(name, 9) == "日本語の…"  # 8 cells and the ellipsis; half of の would not fit
     assert clip("ext4 on nvme", 20) == "ext4 on nvme"
+    # a device's or a path's end tells it apart: kept, in cells, never half a character
+    assert clip("/dev/nvme0n1p2", 10, keep_end=True) == "…nvme0n1p2"
+    assert clip("/mnt/日本語のディスク", 10, keep_end=True) == "…ディスク"  # 9 cells: half の left out
+    assert [clip("nvme", w) for w in (0, 1, 2)] == ["", "…", "n…"]
 
 
 def test_the_help_says_every_key_in_the_language(pseudo):

@@ -15,10 +15,11 @@ from textual.binding import Binding
 from diskmark.app.core.protocol import diskmark_app
 from diskmark.app.screens.baseline_dialogs import BaselineNameDialog, ImportFileDialog, NameChoice
 from diskmark.app.screens.dialogs import Choice, ErrorDialog, SaveFileDialog
-from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, clip, mb, quoted
+from diskmark.app.screens.saved import BaselineChanged, SavedResultsScreen, mb, quoted
 from diskmark.locale import N_, _, as_sentence
 from diskmark.model.results import SessionResult
 from diskmark.presets.words import said_name
+from diskmark.report.cells import clip
 from diskmark.report.formatting import short_date
 from diskmark.store.entry import HEADLINE_LABEL, Entry
 from diskmark.store.errors import ExportExists, InvalidFile, NameTaken, NotFound, StoreError

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TypeVar
 
-from rich.cells import cell_len, chop_cells
+from rich.cells import cell_len
 from rich.console import JustifyMethod
 from rich.text import Text
 from textual import on, work
@@ -28,6 +28,7 @@ from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shown
 from diskmark.model.results import SessionResult
 from diskmark.report.cdm_report import text_report
+from diskmark.report.cells import clip
 from diskmark.report.compare import compare
 from diskmark.store.entry import Entry
 from diskmark.store.errors import StoreError
@@ -55,23 +56,6 @@ def quoted(name: str) -> str:
 
 def cell_text(cell: str | Text) -> str:
     return cell.plain if isinstance(cell, Text) else cell
-
-
-def clip(text: str, width: int, *, keep_end: bool = False) -> str:
-    """``text`` in at most ``width`` terminal cells, ending in … when cut (a Japanese name's
-    characters take two cells each, and one is never cut in half); ``keep_end``: its end
-    after the …, as a device's or a path's end tells it apart ("…nvme0n1p2", not "/dev/nv…")."""
-    if cell_len(text) <= width:
-        return text
-    if not keep_end:
-        head = chop_cells(text, width - 1)[0] if width > 1 else ""
-        return head + "…"
-    tail = ""
-    for ch in reversed(text):
-        if cell_len(ch + tail) > width - 1:
-            break
-        tail = ch + tail
-    return "…" + tail
 
 
 def fit_widths(want: list[int], floors: list[int], avail: int, order: list[int],

@@ -34,7 +34,6 @@ from diskmark.app.widgets.footer import KeysFooter
 from diskmark.app.widgets.mounts import (
     DirectoryPicker,
     MountTable,
-    _clip,
     check_directory,
     describe,
     device_word,
@@ -49,7 +48,7 @@ from diskmark.drive import probe as system
 from diskmark.drive.mounts import MountInfo
 from diskmark.locale import N_, _
 from diskmark.locale.text_safety import shown
-from diskmark.report.cells import whole_parts
+from diskmark.report.cells import clip, whole_parts
 
 if TYPE_CHECKING:
     from diskmark.app.core.protocol import AppLike
@@ -332,7 +331,7 @@ class TargetPicker(ModalScreen[str | None]):
         table.clear(columns=True)
         for (key, label), width in zip(COLUMNS, widths):
             if width > 0:  # a heading cut as its cells are, with an ellipsis (マウントポイ…)
-                table.add_column(Text(_clip(_(label), width)), key=key, width=width)
+                table.add_column(Text(clip(_(label), width)), key=key, width=width)
         for m, row in zip(mounts, rows):
             cells = []
             for i, (value, width) in enumerate(zip(row, widths)):
@@ -341,7 +340,7 @@ class TargetPicker(ModalScreen[str | None]):
                 value = shown(value, one_line=True)
                 if i == 5:  # the status's notes, whole, those that fit ("device · …")
                     value = whole_parts(value.split(" · "), width)
-                text = Text(_clip(value, width, keep_end=i in (0, 1)))
+                text = Text(clip(value, width, keep_end=i in (0, 1)))
                 if i == 4:
                     text.justify = "right"
                 if i == 5:

@@ -9,7 +9,6 @@ import stat
 from collections.abc import Iterable
 from pathlib import Path
 
-from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text, TextType
 from textual import events
@@ -173,23 +172,6 @@ def describe(path: str, m: MountInfo | None) -> str:
         parts.append(_("{free} free of {total}").format(free=format_bytes(m.free_bytes),
                                                         total=format_bytes(m.total_bytes)))
     return f"{path}: " + ", ".join(parts)
-
-
-def _clip(text: str, width: int, *, keep_end: bool = False) -> str:
-    """``text`` in ``width`` terminal cells, its start (or its end) and an ellipsis; a
-    double-width character is never cut in half."""
-    if width <= 0:
-        return ""
-    if cell_len(text) <= width:
-        return text
-    if width == 1:
-        return "…"
-    kept = ""
-    for ch in (reversed(text) if keep_end else text):
-        if cell_len(kept) + cell_len(ch) > width - 1:
-            break
-        kept = ch + kept if keep_end else kept + ch
-    return "…" + kept if keep_end else kept + "…"
 
 
 # --- widgets ---------------------------------------------------------------------------
