@@ -176,3 +176,24 @@ async def test_a_catalog_that_cannot_be_read_is_a_notice_and_the_window_stays_re
         assert json.loads(config_path().read_text())["language"] == "de"
     finally:
         set_language("en")
+
+
+@pytest.mark.parametrize("ticks", range(6))
+async def test_facts_read_while_the_window_is_composed_anew_are_shown_and_break_nothing(
+        tmp_path, ticks):
+    """The target's facts arrive from their thread whenever they are read; a language chosen
+    meanwhile composes the window anew. Facts arriving while it is half built (the facts line
+    mounted, its text not yet) made the app stop with NoMatches (seen once in CI); they are
+    shown once the line is there, in the new language."""
+    app = make(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot, lambda: "Samsung" in screen_text(app), "the facts")
+        read = app.state.facts
+        app.change_language("de")
+        for _ in range(ticks):
+            await pilot.pause(0)
+        app.signals.facts.publish(read)
+        await settle(pilot, lambda: "Lesen (MB/s)" in screen_text(app), "German")
+        await pilot.pause(0.1)
+        assert app.return_code is None and app._exception is None
+        assert "Samsung" in screen_text(app)

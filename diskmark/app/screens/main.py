@@ -11,8 +11,9 @@ and announces it; the screen writes no state of its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from textual import events, on
 from textual.app import ComposeResult
@@ -92,6 +93,9 @@ class TileDetails(Provider):
                           help=escape(shown(_("Every pass and the fio command line"))))
 
 
+T = TypeVar("T")
+
+
 class MainScreen(Screen[None]):
     """The window a run is started from and its figures are read on."""
 
@@ -140,19 +144,36 @@ class MainScreen(Screen[None]):
         self.adapt(*self.app.size)
         self.sync_controls()
         self.status.show(self.ready_text())
-        signals = self.dm.signals
-        listen(signals.settings, self, self._settings_changed)
-        listen(signals.targets, self, lambda _none: self.sync_controls())  # and the setup
-        listen(signals.unit, self, self._unit_changed)
-        listen(signals.running, self, self.show_running)
-        listen(signals.baseline, self, lambda _none: self.show_comparison())
-        listen(signals.facts, self, self._facts_read)
-        listen(signals.run, self, self._run_news)
-        listen(signals.said, self, lambda text: self.status.show(text))
+        signals, built = self.dm.signals, self._once_built
+        listen(signals.settings, self, built(self._settings_changed))
+        listen(signals.targets, self, built(lambda _none: self.sync_controls()))  # and the setup
+        listen(signals.unit, self, built(self._unit_changed))
+        listen(signals.running, self, built(self.show_running))
+        listen(signals.baseline, self, built(lambda _none: self.show_comparison()))
+        listen(signals.facts, self, built(self._facts_read))
+        listen(signals.run, self, built(self._run_news))
+        listen(signals.said, self, built(lambda text: self.status.show(text)))
         listen(signals.language, self, self._language_changed)
-        listen(signals.comment, self, lambda _none: self.query_one("#comment", Input).focus())
-        listen(signals.size, self, self._size_changed)
+        listen(signals.comment, self, built(lambda _none: self.query_one("#comment", Input).focus()))
+        listen(signals.size, self, built(self._size_changed))
         self.dm.main_screen_ready()
+
+    #: While the window is composed anew (a language chosen), the news that arrives for it,
+    #: handed on once it is built; None the rest of the time.
+    _waiting: list[Callable[[], object]] | None = None
+
+    def _once_built(self, callback: Callable[[T], object]) -> Callable[[T], None]:
+        """``callback`` as a signal's listener that holds what arrives while the window is
+        half built (its widgets gone or not yet there: the target's facts, read on a thread,
+        stopped the app so once) and hands it on, in order, once it is built."""
+
+        def call(data: T) -> None:
+            if self._waiting is not None:
+                self._waiting.append(partial(callback, data))
+            else:
+                callback(data)
+
+        return call
 
     def _language_changed(self, _language: str) -> None:
         self.run_worker(self.speak_again(), group="language", exclusive=True)
@@ -164,7 +185,11 @@ class MainScreen(Screen[None]):
         """The window in the language now in use: composed anew from the app's state (the
         settings, the result on the tiles, the comparison, the facts), as the language
         changed; nothing is measured or read again."""
-        await self.recompose()
+        self._waiting = []
+        try:
+            await self.recompose()
+        finally:
+            waiting, self._waiting = self._waiting, None
         state = self.dm.state
         self.adapt(*self.app.size)
         self.sync_controls()
@@ -173,6 +198,8 @@ class MainScreen(Screen[None]):
         self.show_comparison()
         if state.facts is not None:
             self.query_one("#facts-line", FactsLine).show_facts(state.facts)
+        for news in waiting:
+            news()
         self.app.refresh_bindings()  # the new footer draws its keys
 
     def ready_text(self) -> list[str]:
