@@ -186,14 +186,17 @@ async def test_facts_read_while_the_window_is_composed_anew_are_shown_and_break_
     mounted, its text not yet) made the app stop with NoMatches (seen once in CI); they are
     shown once the line is there, in the new language."""
     app = make(tmp_path)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, lambda: "Samsung" in screen_text(app), "the facts")
-        read = app.state.facts
-        app.change_language("de")
-        for _ in range(ticks):
-            await pilot.pause(0)
-        app.signals.facts.publish(read)
-        await settle(pilot, lambda: "Lesen (MB/s)" in screen_text(app), "German")
-        await pilot.pause(0.1)
-        assert app.return_code is None and app._exception is None
-        assert "Samsung" in screen_text(app)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await settle(pilot, lambda: "Samsung" in screen_text(app), "the facts")
+            read = app.state.facts
+            app.change_language("de")
+            for _ in range(ticks):
+                await pilot.pause(0)
+            app.signals.facts.publish(read)
+            await settle(pilot, lambda: "Lesen (MB/s)" in screen_text(app), "German")
+            await pilot.pause(0.1)
+            assert app.return_code is None and app._exception is None
+            assert "Samsung" in screen_text(app)
+    finally:
+        set_language("en")

@@ -22,6 +22,7 @@ DRAWING = """
 import asyncio, os, signal, sys
 from textual.app import App
 from textual.widgets import Static
+from textual.drivers.linux_driver import LinuxDriver
 from diskmark.app.lost_terminal import SurvivingDriver
 
 class Drawing(App):
@@ -57,7 +58,10 @@ def run_and_hang_up(driver: str, wait: float) -> int | None:
         deadline = time.monotonic() + 20
         seen = b""
         while b"\x1b[?1049h" not in seen and time.monotonic() < deadline:  # its screen is up
-            seen += os.read(fd, 65536)
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:  # it ended before drawing: say what it printed
+                raise AssertionError(f"the app ended at once: {seen.decode(errors='replace')}") from None
         time.sleep(0.5)
     finally:
         os.close(fd)  # the window closes: the app gets SIGHUP, its writes fail
