@@ -62,7 +62,16 @@ def _joined(before: str, after: str) -> bool:
     """Whether no line may break between two tokens (spaces between them aside)."""
     return (after[0] in _NO_BREAK_BEFORE or before[-1] in _NO_BREAK_AFTER
             or before[-1] == NO_BREAK_SPACE or after[0] == NO_BREAK_SPACE
-            or (char_cells(before[-1]) == 1 and _PARTICLE.match(after[0]) is not None))
+            or (char_cells(before[-1]) == 1 and _PARTICLE.match(after[0]) is not None)
+            or _one_letter(before))
+
+
+def _one_letter(word: str) -> bool:
+    """A word of one letter or digit, which never ends a line: a key before what it does
+    ("c compares…", in every language), Polish, Czech and Slovak one-letter prepositions
+    and conjunctions ("w", "z", "i", "a"), whose typography keeps them with the next word,
+    a figure before its unit."""
+    return len(word) == 1 and word.isalnum() and char_cells(word) == 1
 
 
 def _folded(token: str, width: int, first: int) -> list[str]:
@@ -80,8 +89,9 @@ def _folded(token: str, width: int, first: int) -> list[str]:
 def line_starts(text: str, width: int, fold: bool = False) -> list[int]:
     """Where each line after the first starts when ``text`` (one paragraph) is set in lines
     of at most ``width`` terminal cells: broken at spaces and between wide characters, never
-    before a closing mark, after an opening one, beside a non-breaking space, nor between a
-    Latin word and the hiragana after it (a key and its particle: "Esc で"); what must stay
+    before a closing mark, after an opening one, beside a non-breaking space, between a
+    Latin word and the hiragana after it (a key and its particle: "Esc で"), nor after a
+    word of one letter (a key and what it does: "c compares"); what must stay
     together moves to the next line together. A word wider than ``width`` gets a line of its
     own, or, with ``fold``, is cut in pieces of ``width`` cells, the words after it going on
     after its last piece. The one rule of line breaking for every language: the command
@@ -108,15 +118,24 @@ def line_starts(text: str, width: int, fold: bool = False) -> list[int]:
             line, used = [(at, pieces[-1])], text_cells(pieces[-1])
             continue
         if line and used + size > width and any(t != " " for _s, t in line):
+            between: list[tuple[int, str]] = []  # the spaces before the token
             while line[-1][1] == " ":
-                line.pop()
+                between.insert(0, line.pop())
             keep, after = len(line), token  # line[keep:] goes down with the token
-            while keep > 1 and _joined(line[keep - 1][1], after):
-                keep -= 1
-                after = line[keep][1]
+            while True:  # the word before it (spaces between aside), if it must go along
+                k = keep - 1
+                while k > 0 and line[k][1] == " ":
+                    k -= 1
+                if k < 1 or line[k][1] == " " or not _joined(line[k][1], after):
+                    break
+                keep, after = k, line[k][1]
+            if keep < len(line) and text_cells(text[line[keep][0]:start]) + size > width:
+                keep = len(line)  # together they do not fit a line: the rules give way
             line = line[keep:]
             while line and line[0][1] == " ":
                 line.pop(0)
+            if line:  # words went down with the token: the spaces between them too
+                line += between
             starts.append(line[0][0] if line else start)
             used = sum(text_cells(t) for _s, t in line)
         line.append((start, token))

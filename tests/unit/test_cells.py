@@ -1,6 +1,8 @@
 """The cell grid every chart and tile draws on: a character of a double-width script takes
 two cells, so what follows it stays in its column."""
 
+import re
+
 from diskmark.report.cells import Cells, fit_widths, line_starts, text_cells, wrap_cells
 
 
@@ -45,9 +47,22 @@ def test_a_no_break_space_keeps_a_key_with_its_particle_and_latin_breaks_at_spac
     text = "コメントを入力 (Esc か Enter\u00a0で離れる)"
     for width in range(12, 40):
         assert not any(line.startswith("で") for line in wrap_cells(text, width)), width
-    assert wrap_cells("hello world this is a test", 11) == ["hello world", "this is a", "test"]
+    assert wrap_cells("hello world this is the test", 11) == ["hello world", "this is the",
+                                                               "test"]
     assert line_starts("hello world", 5) == [6]
     assert wrap_cells("「テスト」を", 6) == ["「テス", "ト」を"]
+
+
+def test_a_word_of_one_letter_never_ends_a_line():
+    """A key goes with what it does, in every language; a Polish, Czech or Slovak
+    one-letter word with the word after it, as their typography wants."""
+    polish = ("Enter porównuje kafelki z zaznaczoną linią bazową (● oznacza używaną). "
+              "c porównuje ją z tym pomiarem, k z inną linią bazową.")
+    for width in range(12, 90):
+        for line in wrap_cells(polish, width):
+            assert not re.search(r"(^|\s)\w$", line), (width, line)
+    assert wrap_cells("hello world this is a test", 11) == ["hello world", "this is", "a test"]
+    assert wrap_cells("a b", 1) == ["a", "b"]  # a line is never left empty for it
 
 
 def test_columns_too_wide_give_cells_from_their_words_first_then_between_wide_characters():
@@ -72,3 +87,27 @@ def test_a_word_wider_than_the_line_is_folded_by_its_cells_and_the_words_after_i
     assert pieces == ["/home/me/.lo", "cal/share/di", "skmark/repor", "ts/a.png に",
                       "保存しました"], pieces  # the path cut by its cells, its particle kept
     assert line_starts("ab 日本語の文", 4, fold=True) == [3, 5, 7]  # wide words break anyway
+
+
+def test_no_line_is_wider_than_the_room_unless_one_word_is():
+    """Words kept together (a key and its particle or verb, a mark and its word) move down
+    together only when they fit a line: never a line wider than the room for it (the
+    dialog's hint lost a letter to it in Spanish at 80×24), in every language's messages."""
+    from pathlib import Path
+
+    from diskmark.locale import LOCALE_DIR
+
+    for po in sorted(Path(LOCALE_DIR).glob("*/LC_MESSAGES/diskmark.po")):
+        texts = re.findall(r'^msgstr "(.{20,})"$', po.read_text(encoding="utf-8"), re.M)
+        for text in texts[:300]:
+            text = text.replace('\\"', '"')
+            for width in range(8, 80, 9):
+                for fold in (False, True):
+                    bounds = [0, *line_starts(text, width, fold), len(text)]
+                    lines = [text[a:b] for a, b in zip(bounds, bounds[1:])]
+                    assert "".join(lines) == text
+                    for line in lines:
+                        words = line.strip()
+                        if " " in words and not any(text_cells(w) > width for w in words.split()):
+                            assert text_cells(line.rstrip()) <= width, (po.parent.parent.name,
+                                                                        width, fold, line)

@@ -21,6 +21,7 @@ from diskmark.locale.text_safety import shown
 from diskmark.model.facts import SystemFacts
 from diskmark.model.settings import COUNT_MAX, COUNT_MIN
 from diskmark.model.units import SIZES, Unit, format_bytes, format_size
+from diskmark.presets.words import said_name
 from diskmark.report.cells import char_cells, parts_that_fit
 from diskmark.report.formatting import disk_kind
 
@@ -99,7 +100,10 @@ class FixedUnits(Static):
     def __init__(self, *, id: str | None = None) -> None:
         # TRANSLATORS: two short lines where the unit selector stands (about 9 cells wide)
         super().__init__(one_line(_("units\nper row")), id=id, markup=False)
-        self.tooltip = _("Peak and Real World show each row in its own unit (MB/s, IOPS, µs)")
+        # TRANSLATORS: {peak} and {real_world} are the two profiles' names, as translated
+        self.tooltip = _("{peak} and {real_world} show each row in its own unit (MB/s, IOPS, "
+                         "µs)").format(peak=said_name("Peak Performance"),
+                                       real_world=said_name("Real World Performance"))
 
 
 class TopBar(Horizontal):
