@@ -233,7 +233,7 @@ def parts_that_fit(parts: list[str], width: int, sep: str = " · ") -> int:
     never through a word ("· S…" said nothing of "Samsung SSD 980")."""
     if text_cells(sep.join(parts)) <= width:
         return len(parts)
-    kept = len(parts) - 1
+    kept = max(len(parts) - 1, 1)
     while kept > 1 and text_cells(sep.join(parts[:kept]) + " …") > width:
         kept -= 1
     return kept
@@ -241,9 +241,13 @@ def parts_that_fit(parts: list[str], width: int, sep: str = " · ") -> int:
 
 def whole_parts(parts: list[str], width: int, sep: str = " · ") -> str:
     """``parts`` joined by ``sep``, those that fit in ``width`` cells whole, then " …"
-    (:func:`parts_that_fit`)."""
+    (:func:`parts_that_fit`); where even the first is too wide, its words that fit, then
+    " …" ("tylko do …", never "tylko do odczy…")."""
     kept = parts_that_fit(parts, width, sep)
-    return sep.join(parts[:kept]) + ("" if kept == len(parts) else " …")
+    text = sep.join(parts[:kept]) + ("" if kept == len(parts) else " …")
+    if text_cells(text) > width and sep != " " and " " in parts[0].strip():
+        return whole_parts(parts[0].split(" ") + (["…"] if len(parts) > 1 else []), width, " ")
+    return text
 
 
 def clip(text: str, width: int, *, keep_end: bool = False) -> str:

@@ -3,7 +3,14 @@ two cells, so what follows it stays in its column."""
 
 import re
 
-from diskmark.report.cells import Cells, fit_widths, line_starts, text_cells, wrap_cells
+from diskmark.report.cells import (
+    Cells,
+    fit_widths,
+    line_starts,
+    text_cells,
+    whole_parts,
+    wrap_cells,
+)
 
 
 def test_a_wide_character_takes_two_cells_and_the_columns_after_it_stay():
@@ -111,3 +118,17 @@ def test_no_line_is_wider_than_the_room_unless_one_word_is():
                         if " " in words and not any(text_cells(w) > width for w in words.split()):
                             assert text_cells(line.rstrip()) <= width, (po.parent.parent.name,
                                                                         width, fold, line)
+
+
+def test_parts_are_kept_whole_and_the_first_even_when_it_alone_overflows():
+    """A status's notes or a model's words: those that fit, then " …"; a first part wider
+    than the room is kept (the cells then cut it) rather than leaving " …" alone, which a
+    pseudo file system's status in the target picker was."""
+    assert whole_parts(["device", "read-only"], 20) == "device · read-only"
+    assert whole_parts(["device", "read-only", "mounted at /mnt/usb"], 24) == "device · read-only …"
+    assert whole_parts(["notusable:pseudofilesystem"], 10) == "notusable:pseudofilesystem"
+    assert whole_parts("Samsung SSD 980 PRO 1TB".split(), 16, sep=" ") == "Samsung SSD …"
+    assert whole_parts("Samsung SSD 980 PRO 1TB".split(), 17, sep=" ") == "Samsung SSD 980 …"
+    # the first part too wide even alone: its words that fit, never a word cut
+    assert whole_parts(["tylko do odczytu"], 15) == "tylko do …"
+    assert whole_parts(["tylko do odczytu", "urządzenie"], 17) == "tylko do …"

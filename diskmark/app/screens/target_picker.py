@@ -305,8 +305,9 @@ class TargetPicker(ModalScreen[str | None]):
         def total() -> int:
             return sum(widths) + pad * sum(1 for w in widths if w > 0)
 
-        # (column, floor) in order: long mount points and models give way first; the
-        # status (why a mount cannot be used) and the free space stay readable longest.
+        # (column, floor) in order: long mount points and models give way first (a model
+        # keeps its first words whole); the status (why a mount cannot be used) and the
+        # free space stay readable longest.
         stages = [(0, 28), (2, 16), (1, 14), (0, 20), (2, 10), (5, 20), (1, 10), (0, 14),
                   (2, 0), (5, 12), (1, 8), (0, 10), (4, 12)]
         for col, floor in stages:
@@ -340,6 +341,8 @@ class TargetPicker(ModalScreen[str | None]):
                 value = shown(value, one_line=True)
                 if i == 5:  # the status's notes, whole, those that fit ("device · …")
                     value = whole_parts(value.split(" · "), width)
+                elif i == 2:  # a model's words, whole, those that fit ("Samsung SSD …")
+                    value = whole_parts(value.split(" "), width, sep=" ")
                 text = Text(clip(value, width, keep_end=i in (0, 1)))
                 if i == 4:
                     text.justify = "right"
