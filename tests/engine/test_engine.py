@@ -42,7 +42,11 @@ def test_default_profile_gives_all_eight_tests_with_positive_figures(tmp_path, n
     for t in session.tests:
         assert len(t.runs) == 1 and t.warmup is not None
         assert t.best_mb_s > 0 and t.best_iops > 0 and t.best_lat_us > 0, t.key
-        assert t.runs[0].runtime_ms >= 900
+        # a pass ends at fio's status object nearest its second: on a loaded machine the
+        # objects come late and the boundary moves (a pass of 850 ms after a warm-up of
+        # 1150 ms, once in CI), but the two always cover the job's two seconds
+        assert t.runs[0].runtime_ms >= 500, t.key
+        assert t.warmup.runtime_ms + t.runs[0].runtime_ms >= 1900, t.key
         assert "--filename=diskmark-test.dat" in t.fio_command  # a name, never a path
         assert "--thread" in t.fio_command
         assert "--time_based" in t.fio_command and "--runtime=1s" in t.fio_command
