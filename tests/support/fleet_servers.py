@@ -47,6 +47,15 @@ class Server:
         assert out.returncode == 0, out.stderr
         return out.stdout.split()
 
+    def sizes(self) -> dict[str, int]:
+        """The files in the target inside this server's namespace, with their sizes."""
+        out = subprocess.run(["nsenter", f"--mount=/proc/{self.proc.pid}/ns/mnt", "find",
+                              str(TARGET), "-maxdepth", "1", "-type", "f", "-printf", "%s %f\\n"],
+                             capture_output=True, text=True, timeout=10)
+        assert out.returncode == 0, out.stderr
+        return {name: int(size) for size, name in
+                (line.split(" ", 1) for line in out.stdout.splitlines() if " " in line)}
+
     def kill(self) -> None:
         """The server and the processes it forked for its jobs (one process group)."""
         try:

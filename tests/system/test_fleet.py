@@ -18,6 +18,7 @@ from crystaldiskmark_parser import parse as cdm_parse
 from faults import finish_run as finish
 from fleet_servers import TARGET, fio_servers, free_port, other_fio_version, servers, start  # noqa: F401
 
+from diskmark.model.units import MIB
 from diskmark.report.cdm_report import FACTS_TITLE
 from diskmark.store.store import Store
 
@@ -92,7 +93,9 @@ def test_a_server_killed_mid_run_fails_that_host_and_keeps_the_other(fio_servers
     proc = fleet("--host", a.url, "--host", b.url, "--target", str(TARGET),
                  *TINY_ARGS, "--format", "json")
     deadline = time.monotonic() + 60
-    while b.files() == [] and time.monotonic() < deadline:  # b is laying its file out
+    # b's test file laid out whole (the probes before it write a few KiB, and a loaded
+    # machine can take seconds over them: killed then, nothing starts anywhere)
+    while max(b.sizes().values(), default=0) < 16 * MIB and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(3)  # into the tests
     b.kill()
