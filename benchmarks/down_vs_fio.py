@@ -40,8 +40,8 @@ from vs_fio import (
     noise,
     one_cpu,
     paired,
-    parse_size,
     run_fio,
+    session_arguments,
     write_preset,
 )
 
@@ -83,12 +83,7 @@ def fio_device(device: str, test: Test, a: argparse.Namespace) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("target", type=Path, help="a mount point on one block device")
-    ap.add_argument("--size", type=parse_size, default=parse_size("256MiB"))
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--tests", nargs="+", type=Test.parse, metavar="TEST",
-                    help=f"default: {' '.join(DEFAULT_TESTS)}")
-    ap.add_argument("--count", type=int, default=2, help="measured passes per test (default 2)")
-    ap.add_argument("--measure", type=float, default=1, help="seconds per pass (default 1)")
+    session_arguments(ap, "256MiB", count=2, measure=1)
     ap.add_argument("--engine", default="io_uring", help="raw fio's ioengine (default io_uring)")
     ap.add_argument("--cpu", type=int, metavar="N",
                     help="every side and the kernel's unbound workers on CPU N (root): where the "

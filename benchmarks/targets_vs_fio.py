@@ -46,7 +46,7 @@ from vs_fio import (
     med,
     noise,
     paired,
-    parse_size,
+    session_arguments,
     test_key,
     write_preset,
 )
@@ -91,13 +91,8 @@ def raw_fio(files: list[Path], tests: list[Test], ops: list[str], a: argparse.Na
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("targets", type=Path, nargs="+", help="directories to test in (two or more)")
-    ap.add_argument("--size", type=parse_size, default=parse_size("512MiB"))
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--tests", nargs="+", type=Test.parse, metavar="TEST",
-                    help=f"default: {' '.join(DEFAULT_TESTS)}")
+    session_arguments(ap, "512MiB", count=3, measure=2)
     ap.add_argument("--mode", choices=["rw", "read", "write"], default="rw")
-    ap.add_argument("--count", type=int, default=3, help="measured passes per test (default 3)")
-    ap.add_argument("--measure", type=float, default=2, help="seconds per pass (default 2)")
     ap.add_argument("--engine", default="io_uring", help="raw fio's ioengine (default io_uring)")
     a = ap.parse_args()
     targets = [t.resolve() for t in a.targets]

@@ -340,16 +340,24 @@ def cpu_cost(commands: dict[str, list[str]], path: Path, size: int, rounds: int)
 
 # --- main ---------------------------------------------------------------------------------
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("target", type=Path, help="directory to test in")
-    ap.add_argument("--size", type=parse_size, default=parse_size("1GiB"))
+def session_arguments(ap: argparse.ArgumentParser, size: str, count: int, measure: float) -> None:
+    """The options every benchmark of a diskmark session against raw fio takes, with the
+    defaults that suit it: --size, --rounds, --tests, --count, --measure."""
+    ap.add_argument("--size", type=parse_size, default=parse_size(size))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--tests", nargs="+", type=Test.parse, metavar="TEST",
                     help=f"e.g. SEQ1M-Q8T1 RND4K-Q32T16 (default: {' '.join(DEFAULT_TESTS)})")
+    ap.add_argument("--count", type=int, default=count,
+                    help=f"measured passes per test (default {count})")
+    ap.add_argument("--measure", type=float, default=measure,
+                    help=f"seconds per pass (default {measure:g})")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("target", type=Path, help="directory to test in")
+    session_arguments(ap, "1GiB", count=3, measure=5)
     ap.add_argument("--mode", choices=["rw", "read", "write"], default="rw")
-    ap.add_argument("--count", type=int, default=3, help="measured passes per test (default 3)")
-    ap.add_argument("--measure", type=float, default=5, help="seconds per pass (default 5)")
     ap.add_argument("--interval", type=float, default=0, help="seconds between tests (default 0)")
     ap.add_argument("--engines", default="libaio,io_uring",
                     help="ioengines for raw fio; the faster one per test is compared (default both)")
